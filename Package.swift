@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "dynd",
+  products: [
+    .library(name: "Dynamics", targets: ["Dynamics"]),
+    .executable(name: "dynd", targets: ["dynd"]),
+    .executable(name: "dynctl", targets: ["dynctl"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+  ],
+  targets: [
+    // Box2D 2.4.1 (C++) behind a plain C header; nothing C++ crosses include/.
+    .target(
+      name: "CBox2D",
+      linkerSettings: [.linkedLibrary("box2d"), .linkedLibrary("m")]
+    ),
+    .systemLibrary(
+      name: "CLibevent",
+      pkgConfig: "libevent_core",
+      providers: [.apt(["libevent-dev"])]
+    ),
+    .systemLibrary(
+      name: "CJSONC",
+      pkgConfig: "json-c",
+      providers: [.apt(["libjson-c-dev"])]
+    ),
+    .target(name: "Dynamics", dependencies: ["CBox2D"]),
+    .target(name: "Wire", dependencies: ["CJSONC"]),
+    .target(
+      name: "Daemon",
+      dependencies: [
+        "Wire", "CLibevent",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .executableTarget(
+      name: "dynd",
+      dependencies: [
+        "Daemon",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .executableTarget(
+      name: "dynctl",
+      dependencies: [
+        "Wire",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "dynamics-tour",
+      dependencies: ["Dynamics"],
+      path: "examples/dynamics-tour"
+    ),
+    .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "CBox2D"]),
+    .testTarget(name: "WireTests", dependencies: ["Wire"]),
+    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Wire"]),
+  ],
+  cxxLanguageStandard: .cxx17
+)

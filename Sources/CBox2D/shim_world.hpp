@@ -1,0 +1,85 @@
+// Internal to the shim: the C++ side of cbox2d_world. Never included from include/.
+#ifndef CBOX2D_SHIM_WORLD_HPP
+#define CBOX2D_SHIM_WORLD_HPP
+
+#include <box2d/box2d.h>
+
+#include <cmath>
+#include <vector>
+
+#include "include/cbox2d.h"
+
+namespace cbox2d {
+
+/// What a body is for, as the contact filter sees it.
+enum class BodyRole { anchor, item, boundary };
+
+/// Per-body data, owned by the world and pointed to by b2BodyUserData::pointer.
+struct BodyInfo {
+  int32_t handle = -1;
+  BodyRole role = BodyRole::anchor;
+  std::vector<uint32_t> itemGroups;      // sorted
+  std::vector<uint32_t> boundaryGroups;  // sorted
+  uint32_t boundaryGroup = 0;
+  // The mass the caller asked for; re-applied after anything that makes Box2D recompute it.
+  bool hasMass = false;
+  b2MassData mass{};
+};
+
+/// Queues contact began/ended events; never touches the world from inside a callback.
+class ContactRecorder : public b2ContactListener {
+ public:
+  std::vector<cbox2d_contact_event> events;
+  void BeginContact(b2Contact *contact) override;
+  void EndContact(b2Contact *contact) override;
+};
+
+/// Decides whether two fixtures may collide from the bodies' collision groups.
+class GroupFilter : public b2ContactFilter {
+ public:
+  bool ShouldCollide(b2Fixture *a, b2Fixture *b) override;
+};
+
+}  // namespace cbox2d
+
+struct cbox2d_world {
+  b2World world{b2Vec2(0.0f, 0.0f)};
+  std::vector<b2Body *> bodies;  // index = handle; nullptr = free slot
+  std::vector<b2Joint *> joints;
+  std::vector<int32_t> freeBodies;
+  std::vector<int32_t> freeJoints;
+  cbox2d::ContactRecorder recorder;
+  cbox2d::GroupFilter filter;
+};
+
+namespace cbox2d {
+
+inline bool finite(float v) { return std::isfinite(v); }
+inline bool finite(cbox2d_vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+inline b2Vec2 vec(cbox2d_vec2 v) { return b2Vec2(v.x, v.y); }
+
+inline BodyInfo *info(b2Body *body) {
+  return reinterpret_cast<BodyInfo *>(body->GetUserData().pointer);
+}
+
+/// The body for a handle, or nullptr when the handle is out of range or freed.
+inline b2Body *lookupBody(const cbox2d_world *w, int32_t handle) {
+  if (w == nullptr || handle < 0 || static_cast<size_t>(handle) >= w->bodies.size()) return nullptr;
+  return w->bodies[static_cast<size_t>(handle)];
+}
+
+inline b2Joint *lookupJoint(const cbox2d_world *w, int32_t handle) {
+  if (w == nullptr || handle < 0 || static_cast<size_t>(handle) >= w->joints.size()) return nullptr;
+  return w->joints[static_cast<size_t>(handle)];
+}
+
+/// Common precondition for calls that change the world: it exists and is not stepping.
+inline int checkMutable(const cbox2d_world *w) {
+  if (w == nullptr) return CBOX2D_ERR_NULL_WORLD;
+  if (w->world.IsLocked()) return CBOX2D_ERR_LOCKED;
+  return CBOX2D_OK;
+}
+
+}  // namespace cbox2d
+
+#endif

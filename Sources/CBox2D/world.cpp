@@ -1,0 +1,129 @@
+// The world: creation, the step, queued contact events and the group contact filter.
+#include <algorithm>
+#include <new>
+
+#include "shim_world.hpp"
+
+using namespace cbox2d;
+
+namespace {
+
+bool intersects(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b) {
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (*i == *j) return true;
+    if (*i < *j) ++i; else ++j;
+  }
+  return false;
+}
+
+bool itemMeetsBoundary(const BodyInfo &item, const BodyInfo &boundary) {
+  return std::binary_search(item.boundaryGroups.begin(), item.boundaryGroups.end(),
+                            boundary.boundaryGroup);
+}
+
+cbox2d_contact_event makeEvent(b2Contact *contact, bool began) {
+  b2Fixture *fa = contact->GetFixtureA();
+  b2Fixture *fb = contact->GetFixtureB();
+  cbox2d_contact_event e{};
+  e.began = began;
+  e.body_a = info(fa->GetBody())->handle;
+  e.tag_a = static_cast<int32_t>(fa->GetUserData().pointer);
+  e.body_b = info(fb->GetBody())->handle;
+  e.tag_b = static_cast<int32_t>(fb->GetUserData().pointer);
+  if (began) {
+    b2WorldManifold wm;
+    contact->GetWorldManifold(&wm);
+    int n = contact->GetManifold()->pointCount;
+    if (n > 0) {
+      b2Vec2 sum(0.0f, 0.0f);
+      for (int i = 0; i < n; ++i) sum += wm.points[i];
+      sum *= 1.0f / static_cast<float>(n);
+      if (sum.IsValid()) {
+        e.point = cbox2d_vec2{sum.x, sum.y};
+        e.has_point = true;
+      }
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+void ContactRecorder::BeginContact(b2Contact *contact) { events.push_back(makeEvent(contact, true)); }
+
+void ContactRecorder::EndContact(b2Contact *contact) { events.push_back(makeEvent(contact, false)); }
+
+bool GroupFilter::ShouldCollide(b2Fixture *fa, b2Fixture *fb) {
+  const BodyInfo *a = info(fa->GetBody());
+  const BodyInfo *b = info(fb->GetBody());
+  if (a == nullptr || b == nullptr) return false;
+  if (a->role == BodyRole::item && b->role == BodyRole::item)
+    return intersects(a->itemGroups, b->itemGroups);
+  if (a->role == BodyRole::item && b->role == BodyRole::boundary) return itemMeetsBoundary(*a, *b);
+  if (a->role == BodyRole::boundary && b->role == BodyRole::item) return itemMeetsBoundary(*b, *a);
+  return false;
+}
+
+extern "C" {
+
+cbox2d_world *cbox2d_world_create(void) {
+  try {
+    auto *w = new cbox2d_world();
+    w->world.SetAllowSleeping(true);
+    w->world.SetContinuousPhysics(true);
+    w->world.SetContactListener(&w->recorder);
+    w->world.SetContactFilter(&w->filter);
+    return w;
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void cbox2d_world_destroy(cbox2d_world *w) {
+  if (w == nullptr) return;
+  // Box2D frees bodies with the world; the BodyInfo blocks are ours.
+  w->world.SetContactListener(nullptr);
+  for (b2Body *body : w->bodies)
+    if (body != nullptr) delete info(body);
+  delete w;
+}
+
+int cbox2d_world_step(cbox2d_world *w, float dt, int velocityIterations, int positionIterations) {
+  if (int s = checkMutable(w); s != CBOX2D_OK) return s;
+  if (!finite(dt) || dt < 0.0f) return CBOX2D_ERR_NON_FINITE;
+  if (velocityIterations < 1 || positionIterations < 1 || velocityIterations > 100 ||
+      positionIterations > 100)
+    return CBOX2D_ERR_OUT_OF_RANGE;
+  try {
+    w->world.Step(dt, velocityIterations, positionIterations);
+  } catch (...) {
+    return CBOX2D_ERR_NO_MEMORY;
+  }
+  return CBOX2D_OK;
+}
+
+int32_t cbox2d_world_contact_event_count(const cbox2d_world *w) {
+  return w == nullptr ? 0 : static_cast<int32_t>(w->recorder.events.size());
+}
+
+int32_t cbox2d_world_take_contact_events(cbox2d_world *w, cbox2d_contact_event *out,
+                                         int32_t capacity) {
+  if (w == nullptr || out == nullptr || capacity <= 0) return 0;
+  auto &events = w->recorder.events;
+  int32_t n = std::min(capacity, static_cast<int32_t>(events.size()));
+  std::copy(events.begin(), events.begin() + n, out);
+  events.erase(events.begin(), events.begin() + n);
+  return n;
+}
+
+int32_t cbox2d_world_body_count(const cbox2d_world *w) {
+  return w == nullptr ? 0 : w->world.GetBodyCount();
+}
+
+int32_t cbox2d_world_joint_count(const cbox2d_world *w) {
+  return w == nullptr ? 0 : w->world.GetJointCount();
+}
+
+}  // extern "C"

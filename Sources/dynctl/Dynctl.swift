@@ -1,0 +1,6 @@
+import ArgumentParser
+
+@main
+struct Dynctl: ParsableCommand {
+  func run() throws {}
+}

@@ -1,0 +1,6 @@
+import ArgumentParser
+
+@main
+struct Dynd: ParsableCommand {
+  func run() throws {}
+}
