@@ -13,6 +13,9 @@ namespace {
 constexpr float kMinExtent = b2_linearSlop;
 // Smallest accepted polygon area (m²); Box2D asserts above b2_epsilon (1.2e-7).
 constexpr float kMinArea = 1.0e-6f;
+// Box2D lets resting shapes sink up to b2_linearSlop into each other; each shape's surface is
+// grown by half of that so that a resting item's visible gap is within ±b2_linearSlop / 2.
+constexpr float kRestCompensation = 0.5f * b2_linearSlop;
 // Largest accepted coordinate magnitude (m) — 10^7 pt, far beyond any screen.
 constexpr float kMaxCoordinate = 1.0e5f;
 
@@ -71,15 +74,48 @@ std::vector<b2Vec2> inset(const std::vector<b2Vec2> &v, float r) {
   return out;
 }
 
-/// Adds a fixture whose visual outline is `outline`: the core is inset by the skin radius.
-int addConvex(b2Body *body, const std::vector<b2Vec2> &outline, int32_t tag) {
+/// The polygon core for a visual outline: inset by the skin so that the skin's outer surface is
+/// the outline. Falls back to no skin when insetting would collapse a thin polygon.
+bool makeCore(const std::vector<b2Vec2> &outline, std::vector<b2Vec2> *core, float *skin) {
   // The skin may not exceed a quarter of the polygon's smallest edge, so small items keep a core.
-  float skin = std::min(b2_polygonRadius, 0.25f * minEdge(outline));
-  std::vector<b2Vec2> core = inset(outline, skin);
-  std::vector<b2Vec2> hull = convexHull(core);
-  if (hull.size() != outline.size() || polygonArea(hull) < kMinArea ||
-      minEdge(hull) < b2_linearSlop)
+  for (float s : {std::min(b2_polygonRadius, 0.25f * minEdge(outline)), 0.0f}) {
+    // Inset by less than the skin (kRestCompensation): the surface sits that much outside the
+    // outline, so the resting penetration Box2D allows centres the visible gap on zero.
+    float depth = std::max(0.0f, s - kRestCompensation);
+    std::vector<b2Vec2> hull = convexHull(depth > 0.0f ? inset(outline, depth) : outline);
+    if (hull.size() == outline.size() && polygonArea(hull) >= kMinArea &&
+        minEdge(hull) >= b2_linearSlop) {
+      *core = hull;
+      *skin = s;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Validates raw polygon input; on success `hull` is its CCW outline.
+int checkPolygon(const cbox2d_vec2 *vertices, int32_t count, std::vector<b2Vec2> *hull) {
+  if (vertices == nullptr || count < 3) return CBOX2D_ERR_DEGENERATE;
+  if (count > b2_maxPolygonVertices) return CBOX2D_ERR_TOO_MANY_VERTICES;
+  std::vector<b2Vec2> pts;
+  for (int32_t i = 0; i < count; ++i) {
+    if (!inWorld(vertices[i])) return CBOX2D_ERR_NON_FINITE;
+    pts.push_back(vec(vertices[i]));
+  }
+  *hull = convexHull(pts);
+  if (hull->size() < 3 || polygonArea(*hull) < kMinArea || minEdge(*hull) < b2_linearSlop)
     return CBOX2D_ERR_DEGENERATE;
+  if (hull->size() != static_cast<size_t>(count)) return CBOX2D_ERR_NOT_CONVEX;
+  std::vector<b2Vec2> core;
+  float skin;
+  return makeCore(*hull, &core, &skin) ? CBOX2D_OK : CBOX2D_ERR_DEGENERATE;
+}
+
+/// Adds a fixture whose visual outline is `outline`.
+int addConvex(b2Body *body, const std::vector<b2Vec2> &outline, int32_t tag) {
+  std::vector<b2Vec2> hull;
+  float skin;
+  if (!makeCore(outline, &hull, &skin)) return CBOX2D_ERR_DEGENERATE;
   b2PolygonShape shape;
   shape.Set(hull.data(), static_cast<int32>(hull.size()));
   shape.m_radius = skin;
@@ -128,6 +164,15 @@ void refilter(b2Body *body) {
 }  // namespace
 
 extern "C" {
+
+int cbox2d_polygon_check(const cbox2d_vec2 *vertices, int32_t count) {
+  std::vector<b2Vec2> hull;
+  try {
+    return checkPolygon(vertices, count, &hull);
+  } catch (...) {
+    return CBOX2D_ERR_NO_MEMORY;
+  }
+}
 
 int32_t cbox2d_body_create(cbox2d_world *w, cbox2d_body_type type, float x, float y, float angle) {
   if (int s = checkMutable(w); s != CBOX2D_OK) return s;
@@ -200,7 +245,7 @@ int cbox2d_body_add_circle(cbox2d_world *w, int32_t handle, cbox2d_vec2 center, 
   if (radius < kMinExtent || radius > kMaxCoordinate) return CBOX2D_ERR_DEGENERATE;
   b2CircleShape shape;
   shape.m_p = vec(center);
-  shape.m_radius = radius;
+  shape.m_radius = radius + kRestCompensation;
   b2FixtureDef def;
   def.shape = &shape;
   def.density = 0.0f;
@@ -213,17 +258,8 @@ int cbox2d_body_add_polygon(cbox2d_world *w, int32_t handle, const cbox2d_vec2 *
                             int32_t count, int32_t tag) {
   b2Body *body;
   if (int s = fixtureStatus(w, handle, &body); s != CBOX2D_OK) return s;
-  if (vertices == nullptr || count < 3) return CBOX2D_ERR_DEGENERATE;
-  if (count > b2_maxPolygonVertices) return CBOX2D_ERR_TOO_MANY_VERTICES;
-  std::vector<b2Vec2> pts;
-  for (int32_t i = 0; i < count; ++i) {
-    if (!inWorld(vertices[i])) return CBOX2D_ERR_NON_FINITE;
-    pts.push_back(vec(vertices[i]));
-  }
-  std::vector<b2Vec2> hull = convexHull(pts);
-  if (hull.size() < 3 || polygonArea(hull) < kMinArea || minEdge(hull) < b2_linearSlop)
-    return CBOX2D_ERR_DEGENERATE;
-  if (hull.size() != static_cast<size_t>(count)) return CBOX2D_ERR_NOT_CONVEX;
+  std::vector<b2Vec2> hull;
+  if (int s = checkPolygon(vertices, count, &hull); s != CBOX2D_OK) return s;
   return addConvex(body, hull, tag);
 }
 

@@ -37,11 +37,23 @@ cbox2d_contact_event makeEvent(b2Contact *contact, bool began) {
     contact->GetWorldManifold(&wm);
     int n = contact->GetManifold()->pointCount;
     if (n > 0) {
-      b2Vec2 sum(0.0f, 0.0f);
-      for (int i = 0; i < n; ++i) sum += wm.points[i];
-      sum *= 1.0f / static_cast<float>(n);
-      if (sum.IsValid()) {
-        e.point = cbox2d_vec2{sum.x, sum.y};
+      // Box2D's points lie midway between the surfaces, separated by `separations` along the
+      // normal (A to B): step half of that back to each surface.
+      b2Vec2 mid(0.0f, 0.0f), onA(0.0f, 0.0f), onB(0.0f, 0.0f);
+      for (int i = 0; i < n; ++i) {
+        b2Vec2 half = 0.5f * wm.separations[i] * wm.normal;
+        mid += wm.points[i];
+        onA += wm.points[i] - half;
+        onB += wm.points[i] + half;
+      }
+      float k = 1.0f / static_cast<float>(n);
+      mid *= k;
+      onA *= k;
+      onB *= k;
+      if (mid.IsValid() && onA.IsValid() && onB.IsValid()) {
+        e.point = cbox2d_vec2{mid.x, mid.y};
+        e.point_on_a = cbox2d_vec2{onA.x, onA.y};
+        e.point_on_b = cbox2d_vec2{onB.x, onB.y};
         e.has_point = true;
       }
     }

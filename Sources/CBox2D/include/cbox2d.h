@@ -59,7 +59,9 @@ typedef struct {
   bool began;
   int32_t body_a, tag_a;  /* tag: the value given when the fixture was added */
   int32_t body_b, tag_b;
-  cbox2d_vec2 point;      /* mean manifold point, metres; (0,0) with has_point false on end */
+  /* On `began`: the mean contact point (metres), and its projections onto the surfaces of
+   * fixture A and fixture B. has_point is false on `ended`. */
+  cbox2d_vec2 point, point_on_a, point_on_b;
   bool has_point;
 } cbox2d_contact_event;
 
@@ -100,6 +102,8 @@ int cbox2d_body_add_circle(cbox2d_world *world, int32_t body, cbox2d_vec2 center
 /** A convex polygon of 3…8 vertices (any winding) relative to the body origin. */
 int cbox2d_body_add_polygon(cbox2d_world *world, int32_t body, const cbox2d_vec2 *vertices,
                             int32_t count, int32_t tag);
+/** Checks, without a world, that cbox2d_body_add_polygon would accept these vertices. */
+int cbox2d_polygon_check(const cbox2d_vec2 *vertices, int32_t count);
 /** A two-sided segment (for boundaries). */
 int cbox2d_body_add_edge(cbox2d_world *world, int32_t body, cbox2d_vec2 a, cbox2d_vec2 b,
                          int32_t tag);

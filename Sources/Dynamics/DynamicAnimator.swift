@@ -1,0 +1,370 @@
+import CBox2D
+
+/// Hears when an animator pauses and resumes, and each contact (UIDynamicAnimatorDelegate and
+/// UICollisionBehaviorDelegate in one). All calls come after a step, never from inside the solver.
+public protocol DynamicAnimatorDelegate: AnyObject {
+  func dynamicAnimatorWillResume(_ animator: DynamicAnimator)
+  func dynamicAnimatorDidPause(_ animator: DynamicAnimator)
+  func dynamicAnimator(_ animator: DynamicAnimator, didReport contact: ContactEvent)
+}
+
+extension DynamicAnimatorDelegate {
+  public func dynamicAnimatorWillResume(_ animator: DynamicAnimator) {}
+  public func dynamicAnimatorDidPause(_ animator: DynamicAnimator) {}
+  public func dynamicAnimator(_ animator: DynamicAnimator, didReport contact: ContactEvent) {}
+}
+
+/// Runs behaviors over items in a reference coordinate space (UIDynamicAnimator).
+///
+/// Time advances only through `step(_:)`, in fixed internal steps of `stepInterval` seconds, so
+/// the same calls give bit-identical results. The animator pauses by itself when every item is
+/// at rest — Box2D's sleep rule: every item slower than 1 pt/s and 2°/s for 0.5 s — and resumes
+/// when a behavior or item is added or removed or a parameter changes.
+public final class DynamicAnimator {
+  /// The fixed internal step: 1/120 s, two per 60 Hz frame.
+  public static let stepInterval = 1.0 / 120
+  /// Linear speed under which an item counts as still (Box2D's b2_linearSleepTolerance).
+  public static let restSpeed = 1.0
+  /// Angular speed under which an item counts as still (b2_angularSleepTolerance, 2°/s).
+  public static let restAngularSpeed = 2.0 / 180.0 * Double.pi
+  /// How long every item must stay still before the animator pauses (b2_timeToSleep).
+  public static let restDuration = 0.5
+
+  /// The reference bounds (UIKit's reference view bounds); nil for an abstract space.
+  public let referenceBounds: Rect?
+  public weak var delegate: DynamicAnimatorDelegate?
+  /// Top-level behaviors, in the order they were added.
+  public private(set) var behaviors: [DynamicBehavior] = []
+  /// Whether the animator is stepping; false once everything came to rest.
+  public private(set) var isRunning = false
+  /// Internal steps taken while running.
+  public private(set) var stepCount = 0
+  /// Simulated time while running, in seconds (stepCount × stepInterval).
+  public var elapsedTime: Double { Double(stepCount) * Self.stepInterval }
+
+  let world = PhysicsWorld()
+  /// Bodies in the order their items first appear in the behavior tree (deterministic).
+  private var bodyOrder: [ItemBody] = []
+  private var bodies: [ObjectIdentifier: ItemBody] = [:]
+  private var bodiesByHandle: [BodyHandle: ItemBody] = [:]
+  private var boundaryOwners: [BodyHandle: CollisionBehavior] = [:]
+  private var flattened: [DynamicBehavior] = []
+  private var structureDirty = false
+  private var pendingSteps = 0.0
+  private var contacts = ContactLedger()
+  private var ground: BodyHandle?
+  private var nextCollisionGroup: UInt32 = 1
+
+  public init(referenceBounds: Rect? = nil) {
+    self.referenceBounds = referenceBounds
+  }
+
+  deinit {
+    for behavior in flattened { behavior.dynamicAnimator = nil }
+  }
+
+  // MARK: behaviors
+
+  /// Adds a behavior (and its children); the animator resumes.
+  public func addBehavior(_ behavior: DynamicBehavior) {
+    guard behavior.dynamicAnimator == nil, behavior.parent == nil else { return }
+    behaviors.append(behavior)
+    treeDidGain(behavior)
+  }
+
+  /// Removes a top-level behavior (and its children); the animator resumes.
+  public func removeBehavior(_ behavior: DynamicBehavior) {
+    guard let i = behaviors.firstIndex(where: { $0 === behavior }) else { return }
+    behaviors.remove(at: i)
+    treeDidLose(behavior)
+  }
+
+  public func removeAllBehaviors() {
+    for behavior in behaviors.reversed() { removeBehavior(behavior) }
+  }
+
+  /// Every item some behavior acts on, in the order they first appear in the tree.
+  public var items: [DynamicItem] {
+    prepare()
+    return bodyOrder.map(\.item)
+  }
+
+  /// Items whose frame intersects `rect` (UIKit's itemsInRect:).
+  public func items(in rect: Rect) -> [DynamicItem] {
+    items.filter { $0.frame.intersects(rect) }
+  }
+
+  /// Re-reads `center` and `angle` after the caller moved an animated item; velocity is kept.
+  public func updateItem(usingCurrentState item: DynamicItem) throws {
+    try DynamicItem.validate(center: item.center, angle: item.angle)
+    prepare()
+    guard let body = body(for: item) else { return }
+    world.setTransform(body.handle, center: item.center, angle: item.angle)
+    world.wake(body.handle)
+    body.state.center = item.center
+    body.state.angle = item.angle
+    body.state.pose = world.state(body.handle).pose
+    resume()
+  }
+
+  // MARK: time
+
+  /// Advances by `dt` seconds in fixed internal steps, carrying the remainder to the next call.
+  /// Does nothing while paused. Returns the number of internal steps taken.
+  @discardableResult
+  public func step(_ dt: Double) -> Int {
+    guard dt.isFinite, dt > 0, isRunning else { return 0 }
+    pendingSteps += dt / Self.stepInterval
+    // Tolerate rounding: 1/60 s must be exactly two steps, every time.
+    var due = Int((pendingSteps + 1e-6).rounded(.down))
+    pendingSteps = max(0, pendingSteps - Double(due))
+    var taken = 0
+    while due > 0, isRunning {
+      stepOnce()
+      taken += 1
+      due -= 1
+    }
+    return taken
+  }
+
+  private func stepOnce() {
+    prepare()
+    for behavior in flattened { behavior.prepareStep(self) }
+    world.step(Self.stepInterval)
+    stepCount += 1
+    readBack()
+    report(world.takeContacts())
+    for behavior in flattened { behavior.action?() }
+    // A change made by an action keeps the animator running for at least one more step.
+    if !structureDirty && bodyOrder.allSatisfy({ !$0.isDynamic || !$0.state.isAwake }) {
+      pause()
+    }
+  }
+
+  private func readBack() {
+    for body in bodyOrder {
+      var s = world.state(body.handle)
+      if !(s.center.isFinite && s.velocity.isFinite && s.angle.isFinite
+        && s.angularVelocity.isFinite)
+      {
+        // Never let a diverged body leak NaN: put it back where it was, at rest.
+        s = BodyState(
+          center: body.state.center, angle: body.state.angle, velocity: .zero, angularVelocity: 0,
+          isAwake: true)
+        world.setTransform(body.handle, center: s.center, angle: s.angle)
+        world.setVelocity(body.handle, .zero, angular: 0)
+      }
+      // A coordinate Box2D did not change keeps the exact Double it was given, rather than its
+      // Float round trip (160 would read back as 160.0000024).
+      if s.pose.x == body.state.pose.x { s.center.x = body.state.center.x }
+      if s.pose.y == body.state.pose.y { s.center.y = body.state.center.y }
+      if s.pose.z == body.state.pose.z { s.angle = body.state.angle }
+      body.state = s
+      body.item.center = s.center
+      body.item.angle = s.angle
+      body.item.velocity = s.velocity
+      body.item.angularVelocity = s.angularVelocity
+    }
+  }
+
+  private func resume() {
+    guard !isRunning else { return }
+    isRunning = true
+    delegate?.dynamicAnimatorWillResume(self)
+  }
+
+  private func pause() {
+    guard isRunning else { return }
+    isRunning = false
+    pendingSteps = 0
+    delegate?.dynamicAnimatorDidPause(self)
+  }
+
+  // MARK: tree changes (called by behaviors)
+
+  func treeDidGain(_ root: DynamicBehavior) {
+    for behavior in Self.flatten([root]) {
+      behavior.willMove(to: self)
+      behavior.dynamicAnimator = self
+      behavior.needsRebuild = true
+    }
+    structureDirty = true
+    resume()
+  }
+
+  func treeDidLose(_ root: DynamicBehavior) {
+    for behavior in Self.flatten([root]) {
+      behavior.willMove(to: nil)
+      if behavior.physicsAttached { behavior.detachPhysics(self) }
+      behavior.physicsAttached = false
+      behavior.dynamicAnimator = nil
+      behavior.needsRebuild = true
+      wake(behavior.behaviorItems)
+    }
+    structureDirty = true
+    resume()
+  }
+
+  func behaviorDidChange(_ behavior: DynamicBehavior, structure: Bool) {
+    if structure { structureDirty = true }
+    wake(behavior.behaviorItems)
+    resume()
+  }
+
+  private func wake(_ items: [DynamicItem]) {
+    for item in items { if let body = bodies[ObjectIdentifier(item)] { world.wake(body.handle) } }
+  }
+
+  // MARK: bodies (used by behaviors)
+
+  func body(for item: DynamicItem) -> ItemBody? { bodies[ObjectIdentifier(item)] }
+
+  /// Sets an item's velocity (pt/s) and/or angular velocity now, waking it.
+  func setVelocity(of body: ItemBody, _ velocity: Vector?, angular: Double?) {
+    let v = velocity ?? body.state.velocity
+    let w = angular ?? body.state.angularVelocity
+    world.setVelocity(body.handle, v, angular: w)
+    world.wake(body.handle)
+    // Read back what Box2D stored (Float), so what callers see is what will be simulated.
+    let s = world.state(body.handle)
+    body.state.velocity = s.velocity
+    body.state.angularVelocity = s.angularVelocity
+    body.item.velocity = s.velocity
+    body.item.angularVelocity = s.angularVelocity
+    resume()
+  }
+
+  /// A static body without fixtures, shared by snaps as the other end of their springs.
+  var groundBody: BodyHandle {
+    if let g = ground { return g }
+    // A static body at the origin cannot fail to be created.
+    let g = try! world.createBody(CBOX2D_BODY_STATIC, center: .zero, angle: 0)
+    ground = g
+    return g
+  }
+
+  /// A fresh collision group id for a collision behavior.
+  func makeCollisionGroup() -> UInt32 {
+    defer { nextCollisionGroup += 1 }
+    return nextCollisionGroup
+  }
+
+  func registerBoundaryBody(_ handle: BodyHandle, owner: CollisionBehavior?) {
+    boundaryOwners[handle] = owner
+  }
+
+  // MARK: preparing the world before a step
+
+  /// Brings Box2D in line with the behavior tree: bodies, properties, groups, joints.
+  func prepare() {
+    guard structureDirty else { return }
+    structureDirty = false
+    flattened = Self.flatten(behaviors)
+    var wanted: [DynamicItem] = []
+    var seen = Set<ObjectIdentifier>()
+    for behavior in flattened {
+      for item in behavior.behaviorItems where seen.insert(ObjectIdentifier(item)).inserted {
+        wanted.append(item)
+      }
+    }
+    for body in bodyOrder where !seen.contains(ObjectIdentifier(body.item)) {
+      destroy(body)
+    }
+    var order: [ItemBody] = []
+    for item in wanted {
+      if let body = bodies[ObjectIdentifier(item)] {
+        order.append(body)
+      } else if let body = try? ItemBody(item: item, world: world) {
+        // DynamicItem.init checked the shape with the shim, so this does not fail in practice.
+        bodies[ObjectIdentifier(item)] = body
+        bodiesByHandle[body.handle] = body
+        order.append(body)
+      }
+    }
+    bodyOrder = order
+    let massChanged = resolveItemProperties()
+    resolveCollisionGroups()
+    for behavior in flattened where behavior.needsRebuild || (massChanged && behavior.dependsOnMass)
+    {
+      if behavior.physicsAttached { behavior.detachPhysics(self) }
+      behavior.needsRebuild = false
+      // Behaviors validate their parameters when set; a refusal here leaves them inert.
+      behavior.physicsAttached = (try? behavior.attachPhysics(self)) != nil
+    }
+    for case let itemBehavior as DynamicItemBehavior in flattened {
+      itemBehavior.applyPendingVelocities(self)
+    }
+  }
+
+  /// Reports contacts queued outside a step (by removals) while their bodies are still known.
+  func flushContacts() { report(world.takeContacts()) }
+
+  private func destroy(_ body: ItemBody) {
+    world.destroyBody(body.handle)
+    flushContacts()
+    bodies[ObjectIdentifier(body.item)] = nil
+    bodiesByHandle[body.handle] = nil
+  }
+
+  /// The last item behavior holding an item decides its properties; returns true if a mass changed.
+  private func resolveItemProperties() -> Bool {
+    var winner: [ObjectIdentifier: ItemProperties] = [:]
+    for case let behavior as DynamicItemBehavior in flattened {
+      for item in behavior.items { winner[ObjectIdentifier(item)] = behavior.properties }
+    }
+    var massChanged = false
+    for body in bodyOrder {
+      let properties = winner[ObjectIdentifier(body.item)] ?? .defaults
+      if body.apply(properties, in: world) { massChanged = true }
+    }
+    return massChanged
+  }
+
+  private func resolveCollisionGroups() {
+    var itemGroups: [ObjectIdentifier: [UInt32]] = [:]
+    var boundaryGroups: [ObjectIdentifier: [UInt32]] = [:]
+    for case let collision as CollisionBehavior in flattened {
+      let group = collision.group(in: self)
+      for item in collision.items {
+        if collision.collisionMode.includesItems {
+          itemGroups[ObjectIdentifier(item), default: []].append(group)
+        }
+        if collision.collisionMode.includesBoundaries {
+          boundaryGroups[ObjectIdentifier(item), default: []].append(group)
+        }
+      }
+    }
+    for body in bodyOrder {
+      let id = ObjectIdentifier(body.item)
+      body.setGroups(items: itemGroups[id] ?? [], boundaries: boundaryGroups[id] ?? [], in: world)
+    }
+  }
+
+  static func flatten(_ roots: [DynamicBehavior]) -> [DynamicBehavior] {
+    var out: [DynamicBehavior] = []
+    func visit(_ b: DynamicBehavior) {
+      out.append(b)
+      for child in b.childBehaviors { visit(child) }
+    }
+    for root in roots { visit(root) }
+    return out
+  }
+
+  // MARK: contacts
+
+  private func report(_ raw: [RawContact]) {
+    for contact in raw {
+      guard let event = contacts.record(contact, resolve: participant) else { continue }
+      delegate?.dynamicAnimator(self, didReport: event)
+    }
+  }
+
+  private func participant(_ handle: BodyHandle, _ tag: Int32) -> ContactParticipant? {
+    if let body = bodiesByHandle[handle] { return .item(body.item) }
+    if let owner = boundaryOwners[handle] {
+      return .boundary(
+        owner: ObjectIdentifier(owner), tag: tag, identifier: owner.identifier(forTag: tag))
+    }
+    return nil
+  }
+}

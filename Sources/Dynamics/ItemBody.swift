@@ -1,0 +1,108 @@
+import CBox2D
+
+/// An item's Box2D body while the item is part of an animator.
+final class ItemBody {
+  let item: DynamicItem
+  let handle: BodyHandle
+  /// The state read after the last step (or set by the animator since).
+  var state: BodyState
+  /// The item properties currently applied to the body.
+  private(set) var properties = ItemProperties.defaults
+  private(set) var itemGroups: [UInt32] = []
+  private(set) var boundaryGroups: [UInt32] = []
+  /// Mass in kg from the item's density and bounds (Units.mass).
+  private(set) var mass: Double
+  /// Centre of mass relative to the item's center, in the item's frame (pt).
+  let massCenter: Point
+  /// Rotational inertia about the centre of mass per kg (pt²), from the shape.
+  let inertiaPerMass: Double
+
+  var isDynamic: Bool { !properties.anchored }
+
+  /// Creates the body and the fixtures of the item's shape, with default properties.
+  init(item: DynamicItem, world: PhysicsWorld) throws {
+    self.item = item
+    let w = item.size.width
+    let h = item.size.height
+    switch item.shape {
+    case .rectangle:
+      massCenter = .zero
+      inertiaPerMass = (w * w + h * h) / 12
+    case .ellipse:
+      massCenter = .zero
+      inertiaPerMass = (w * w + h * h) / 16
+    case .path(let vertices):
+      massCenter = ConvexPolygon.centroid(vertices)
+      inertiaPerMass = ConvexPolygon.inertiaPerMass(vertices)
+    }
+    mass = Units.mass(density: ItemProperties.defaults.density, size: item.size)
+    handle = try world.createBody(CBOX2D_BODY_DYNAMIC, center: item.center, angle: item.angle)
+    state = BodyState(
+      center: item.center, angle: item.angle, velocity: .zero, angularVelocity: 0, isAwake: true)
+    state.pose = world.state(handle).pose
+    do {
+      try Self.addFixtures(for: item, to: handle, in: world)
+      try world.setMass(handle, mass: mass, center: massCenter, inertia: mass * inertiaPerMass)
+      world.setCollisionGroups(handle, items: [], boundaries: [])
+    } catch {
+      world.destroyBody(handle)
+      throw error
+    }
+  }
+
+  /// Where a point given relative to the item's center (in the item's frame) is now.
+  func worldPoint(offset: Vector) -> Point { state.center + offset.rotated(by: state.angle) }
+
+  var worldCenterOfMass: Point {
+    worldPoint(offset: Vector(dx: massCenter.x, dy: massCenter.y))
+  }
+
+  /// Radius of gyration (pt): springs this far from the center pull rotation as hard as position.
+  var radiusOfGyration: Double { inertiaPerMass.squareRoot() }
+
+  /// Applies properties that differ from the ones in force; returns true if the mass changed.
+  @discardableResult
+  func apply(_ new: ItemProperties, in world: PhysicsWorld) -> Bool {
+    let old = properties
+    properties = new
+    if new.friction != old.friction || new.elasticity != old.elasticity {
+      world.setMaterial(handle, friction: new.friction, restitution: new.elasticity)
+    }
+    if new.resistance != old.resistance || new.angularResistance != old.angularResistance {
+      world.setDamping(handle, linear: new.resistance, angular: new.angularResistance)
+    }
+    if new.allowsRotation != old.allowsRotation {
+      world.setFixedRotation(handle, !new.allowsRotation)
+    }
+    if new.anchored != old.anchored {
+      world.setType(handle, new.anchored ? CBOX2D_BODY_STATIC : CBOX2D_BODY_DYNAMIC)
+      if !new.anchored { world.wake(handle) }
+    }
+    guard new.density != old.density else { return false }
+    mass = Units.mass(density: new.density, size: item.size)
+    // The density was validated by DynamicItemBehavior, so the shim accepts this mass.
+    try? world.setMass(handle, mass: mass, center: massCenter, inertia: mass * inertiaPerMass)
+    return true
+  }
+
+  func setGroups(items: [UInt32], boundaries: [UInt32], in world: PhysicsWorld) {
+    guard items != itemGroups || boundaries != boundaryGroups else { return }
+    itemGroups = items
+    boundaryGroups = boundaries
+    world.setCollisionGroups(handle, items: items, boundaries: boundaries)
+  }
+
+  private static func addFixtures(
+    for item: DynamicItem, to body: BodyHandle, in world: PhysicsWorld
+  )
+    throws
+  {
+    for fixture in item.fixtures {
+      switch fixture {
+      case .box(let size): try world.addBox(body, size: size)
+      case .circle(let radius): try world.addCircle(body, radius: radius)
+      case .polygon(let vertices): try world.addPolygon(body, vertices)
+      }
+    }
+  }
+}

@@ -1,1 +1,0 @@
-import CBox2D

@@ -1,0 +1,184 @@
+import Dynamics
+import Testing
+
+@Suite("Animator")
+struct AnimatorTests {
+  @Test func restPausesAndAChangeResumes() {
+    let a = DynamicAnimator(referenceBounds: screen)
+    let recorder = Recorder()
+    a.delegate = recorder
+    #expect(!a.isRunning)
+    let box = item(y: 400, w: 40, h: 40)
+    let gravity = GravityBehavior(items: [box])
+    a.addBehavior(gravity)
+    a.addBehavior(bounds([box]))
+    #expect(a.isRunning && recorder.resumes == [0])
+    runUntilRest(a)
+    #expect(!a.isRunning && recorder.pauses.count == 1)
+    // Paused: steps do nothing, time stands still.
+    let t = a.elapsedTime
+    #expect(a.step(1) == 0 && a.elapsedTime == t)
+    // The item lay still for 0.5 s (Box2D's time to sleep) before the pause.
+    gravity.setAngle(-.pi / 2, magnitude: 1)
+    #expect(a.isRunning && recorder.resumes.count == 2)
+    run(a, seconds: 0.3)
+    #expect(box.center.y < 510)  // 548 − ½·1000·0.3² + the first step
+  }
+
+  @Test func elapsedTimeCountsFixedSteps() {
+    let a = DynamicAnimator()
+    a.addBehavior(GravityBehavior(items: [item()]))
+    for _ in 0..<60 { a.step(frame60) }
+    #expect(a.stepCount == 120)
+    #expect(a.elapsedTime == 1)
+    a.step(0.004)  // less than a step: carried over
+    #expect(a.stepCount == 120)
+    a.step(0.005)
+    #expect(a.stepCount == 121)
+    a.step(.nan)
+    a.step(-1)
+    #expect(a.stepCount == 121)
+  }
+
+  @Test func compositeBehaviorsAndActions() {
+    let a = DynamicAnimator()
+    let box = item()
+    let composite = DynamicBehavior()
+    composite.addChildBehavior(GravityBehavior(items: [box]))
+    var calls = 0
+    composite.action = { calls += 1 }
+    a.addBehavior(composite)
+    #expect(a.items.map(\.identifier) == ["item"])
+    run(a, seconds: 0.5)
+    #expect(calls == 60)
+    #expect(box.center.y > 200)
+    a.removeAllBehaviors()
+    #expect(a.behaviors.isEmpty && a.items.isEmpty)
+  }
+
+  @Test func anActionMayChangeBehaviors() {
+    let a = DynamicAnimator(referenceBounds: screen)
+    let box = item(y: 100, w: 40, h: 40)
+    let gravity = GravityBehavior(items: [box])
+    a.addBehavior(gravity)
+    a.addBehavior(bounds([box]))
+    gravity.action = { [unowned a, unowned gravity] in
+      if box.center.y > 300 { a.removeBehavior(gravity) }
+    }
+    run(a, seconds: 1)
+    #expect(box.center.y > 300 && box.center.y < 568)
+    #expect(a.behaviors.count == 1)
+  }
+
+  @Test func itemsInRect() {
+    let a = DynamicAnimator()
+    let left = item("left", x: 50, y: 50, w: 20, h: 20)
+    let right = item("right", x: 250, y: 50, w: 20, h: 20)
+    a.addBehavior(CollisionBehavior(items: [left, right]))
+    #expect(a.items(in: Rect(x: 0, y: 0, width: 100, height: 100)).map(\.identifier) == ["left"])
+    #expect(a.items(in: Rect(x: 0, y: 0, width: 320, height: 100)).count == 2)
+  }
+
+  @Test func updateItemUsingCurrentStateKeepsVelocity() throws {
+    let a = DynamicAnimator()
+    let box = item(x: 0, y: 0)
+    let b = properties([box]) { _ in }
+    a.addBehavior(b)
+    b.addLinearVelocity(Vector(dx: 60, dy: 0), for: box)
+    run(a, seconds: 0.5)
+    #expect(abs(box.center.x - 30) < 0.01)
+    box.center = Point(x: 500, y: 500)
+    box.angle = 0.3
+    try a.updateItem(usingCurrentState: box)
+    run(a, seconds: 0.5)
+    #expect(abs(box.center.x - 530) < 0.01 && abs(box.center.y - 500) < 0.01)
+    #expect(abs(box.angle - 0.3) < 1e-6)
+    box.center = Point(x: .infinity, y: 0)
+    #expect(throws: DynamicsError.self) { try a.updateItem(usingCurrentState: box) }
+  }
+
+  @Test func aBehaviorBelongsToOneAnimator() {
+    let a = DynamicAnimator()
+    let b = DynamicAnimator()
+    let g = GravityBehavior(items: [item()])
+    a.addBehavior(g)
+    b.addBehavior(g)
+    #expect(b.behaviors.isEmpty && g.dynamicAnimator === a)
+  }
+}
+
+@Suite("Determinism")
+struct DeterminismTests {
+  /// FNV-1a over the bit patterns of every item's state.
+  static func hash(_ items: [DynamicItem]) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for item in items {
+      for v in [
+        item.center.x, item.center.y, item.angle, item.velocity.dx, item.velocity.dy,
+        item.angularVelocity,
+      ] {
+        var bits = v.bitPattern
+        for _ in 0..<8 {
+          h = (h ^ (bits & 0xff)) &* 0x100_0000_01b3
+          bits >>= 8
+        }
+      }
+    }
+    return h
+  }
+
+  /// A pile of mixed shapes dropped into the screen with a spring and a snap.
+  static func scene() -> (DynamicAnimator, [DynamicItem]) {
+    let a = DynamicAnimator(referenceBounds: screen)
+    var items: [DynamicItem] = []
+    for i in 0..<12 {
+      let shape: CollisionShape =
+        i % 3 == 0
+        ? .rectangle
+        : i % 3 == 1
+          ? .ellipse
+          : .path([
+            Point(x: -15, y: -10), Point(x: 15, y: -12), Point(x: 18, y: 8), Point(x: -12, y: 14),
+          ])
+      items.append(
+        item(
+          "i\(i)", x: 40 + Double(i % 4) * 75, y: 60 + Double(i / 4) * 70, w: 36, h: 30,
+          angle: Double(i) * 0.1, shape: shape))
+    }
+    a.addBehavior(GravityBehavior(items: items))
+    a.addBehavior(bounds(items))
+    a.addBehavior(
+      properties(items) {
+        $0.elasticity = 0.3
+        $0.friction = 0.2
+      })
+    let spring = try! AttachmentBehavior(item: items[0], attachedToAnchor: Point(x: 60, y: 40))
+    spring.frequency = 2
+    spring.damping = 0.3
+    a.addBehavior(spring)
+    a.addBehavior(SnapBehavior(item: items[5], snapTo: Point(x: 200, y: 200)))
+    return (a, items)
+  }
+
+  @Test func twoRunsAreIdentical() {
+    let (a, x) = Self.scene()
+    let (b, y) = Self.scene()
+    for _ in 0..<300 {
+      a.step(frame60)
+      b.step(frame60)
+    }
+    #expect(Self.hash(x) == Self.hash(y))
+    #expect(a.stepCount == b.stepCount)
+  }
+
+  /// The golden value pins this build's results: a change to the engine that alters any bit of
+  /// the simulation must update it knowingly.
+  @Test func goldenHash() {
+    let (a, items) = Self.scene()
+    for _ in 0..<300 { a.step(frame60) }
+    let h = Self.hash(items)
+    #expect(h == Self.golden, "hash \(String(h, radix: 16))")
+  }
+
+  static let golden: UInt64 = 0xfcec_0dda_3e69_20ee
+}
