@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "Dynamics", targets: ["Dynamics"]),
     .executable(name: "dynd", targets: ["dynd"]),
     .executable(name: "dynctl", targets: ["dynctl"]),
+    .executable(name: "dynbench", targets: ["dynbench"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,6 +30,8 @@ let package = Package(
       providers: [.apt(["libjson-c-dev"])]
     ),
     .target(name: "Dynamics", dependencies: ["CBox2D"]),
+    // Scenes built with the Swift API, shared by tests, the tour and dynbench.
+    .target(name: "DynamicsScenes", dependencies: ["Dynamics"]),
     .target(name: "Wire", dependencies: ["CJSONC"]),
     .target(
       name: "Daemon",
@@ -53,11 +56,18 @@ let package = Package(
       ]
     ),
     .executableTarget(
+      name: "dynbench",
+      dependencies: [
+        "Dynamics", "DynamicsScenes",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
       name: "dynamics-tour",
-      dependencies: ["Dynamics"],
+      dependencies: ["Dynamics", "DynamicsScenes"],
       path: "examples/dynamics-tour"
     ),
-    .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "CBox2D"]),
+    .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "DynamicsScenes", "CBox2D"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Wire"]),
   ],

@@ -1,0 +1,49 @@
+# dynd — build, test and demo. `make demo` and `make test` install what is missing first.
+SWIFT ?= swift
+APT_PACKAGES := libbox2d-dev libevent-dev libjson-c-dev pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build release test unit lint schema-test demo bench clean
+
+all: build
+
+# Debian packages the build needs, installed only when one is missing; jsonschema for the
+# protocol schema checks.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps unit lint schema-test
+
+unit:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests examples Package.swift
+
+schema-test:
+	python3 tools/test_schema_check.py
+
+demo: deps
+	$(SWIFT) build --product dynamics-tour
+	$$($(SWIFT) build --show-bin-path)/dynamics-tour
+
+# Engine step cost, release build (BENCHMARKS.md).
+bench: release
+	$$($(SWIFT) build -c release --show-bin-path)/dynbench step --markdown
+
+clean:
+	rm -rf .build

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// dynd's benchmark: measures what BENCHMARKS.md reports. Run it from a release build.
+@main
+struct Dynbench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "dynbench",
+    abstract: "Measure dynd's engine and daemon costs (run from a release build).",
+    subcommands: [StepCost.self])
+}

@@ -1,0 +1,641 @@
+#!/usr/bin/env python3
+"""Self-test of protocol/schema/*.json and tools/schema_check.py.
+
+Run: python3 tools/test_schema_check.py   (needs only python3 and jsonschema)
+
+The samples are raw JSON lines, written with the field names of
+PROTOCOL-CORE.md character for character; a test also checks every name the
+schemas define against that document (when it can be found).
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+CHECKER = os.path.join(HERE, "schema_check.py")
+SCHEMA_DIR = os.path.join(REPO, "protocol", "schema")
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # leave no __pycache__ in tools/
+
+import schema_check  # noqa: E402  (exits 2 with an install hint if jsonschema is missing)
+
+# Item states used by the samples below.
+S_A = '{"id":"screen","center":[160,284],"angle":0,"velocity":[0,-512.5],"angular_velocity":0}'
+S_A_SIZED = (
+    '{"id":"screen","center":[160,284],"angle":0,"velocity":[0,-512.5],"angular_velocity":0,'
+    '"size":[320,568]}'
+)
+S_B = '{"id":"box","center":[10.125,20],"angle":-0.785398,"velocity":[1,2],"angular_velocity":0.5}'
+
+# (kind, line). Every one must pass, checked as its kind and with --kind auto.
+VALID = [
+    # --- requests: core ops
+    ("request", '{"op":"hello"}'),
+    ("request", '{"op":"hello","id":1}'),
+    ("request", '{"op":"list","id":"l-1"}'),
+    ("request", '{"op":"list","id":2.5}'),
+    ("request", '{"op":"open","id":"o1","transition":"lock-screen"}'),
+    (
+        "request",
+        '{"op":"open","transition":"wave-pop","session":"pop","params":{"rows":12,"complete_rule":"position"},'
+        '"clock":"manual","fps":120,"keep":true}',
+    ),
+    ("request", '{"op":"open","transition":"sidebar-menu","clock":"realtime","fps":59.94,"keep":false}'),
+    ("request", '{"op":"open","scene":{}}'),
+    (
+        "request",
+        '{"op":"open","scene":{"bounds":[320,568],"items":[{"id":"box","center":[160,100],"size":[100,100],'
+        '"angle":0,"shape":"rectangle"}],"behaviors":[{"type":"gravity","items":["box"]},'
+        '{"type":"collision","items":["box"],"mode":"everything","reference_bounds":true}]},"clock":"manual"}',
+    ),
+    (
+        "request",
+        '{"op":"open","session":"tour","scene":{"bounds":[0,0,320,568],"items":['
+        '{"id":"ball","center":[50,50],"size":[40,40],"shape":"ellipse"},'
+        '{"id":"tri","center":[200,50],"size":[60,60],"angle":0.5,"shape":"path","path":[[0,-30],[30,30],[-30,30]]},'
+        '{"id":"label","size":[95,47]}],"behaviors":['
+        '{"type":"attachment","id":"drag","item":"ball","anchor":[60,60],"offset":[5,0],"length":10,"damping":0.4,"frequency":1.5},'
+        '{"type":"snap","item":"label","point":[160,284],"damping":0.5},'
+        '{"type":"push","items":["tri"],"mode":"instantaneous","angle":-1.5708,"magnitude":20},'
+        '{"type":"dynamic_item","items":["ball","tri"],"elasticity":0.4}]}}',
+    ),
+    ("request", '{"op":"gesture","session":"s1","phase":"began","x":160,"y":500,"t":0}'),
+    ("request", '{"op":"gesture","session":"s1","phase":"changed","x":160,"y":420.5,"t":0.016}'),
+    ("request", '{"op":"gesture","session":"s1","phase":"ended","x":160,"y":300,"t":0.1,"vx":0,"vy":-1200}'),
+    ("request", '{"op":"gesture","id":9,"session":"s1","phase":"ended","x":160,"y":300}'),
+    ("request", '{"op":"gesture","session":"s1","phase":"cancelled","x":0,"y":0}'),
+    ("request", '{"op":"tap","session":"s1","x":280,"y":528}'),
+    ("request", '{"op":"swipe","session":"menu","direction":"right"}'),
+    ("request", '{"op":"swipe","session":"menu","direction":"left","x":200,"y":300,"vx":-800,"vy":0}'),
+    ("request", '{"op":"swipe","session":"menu","direction":"up"}'),
+    ("request", '{"op":"swipe","session":"menu","direction":"down"}'),
+    ("request", '{"op":"step","session":"s1"}'),
+    ("request", '{"op":"step","session":"s1","dt":0.008333,"count":120}'),
+    ("request", '{"op":"get","session":"s1"}'),
+    ("request", '{"op":"watch","id":4,"session":"s1"}'),
+    ("request", '{"op":"close","session":"s1"}'),
+    # --- requests: scene scripting ops
+    ("request", '{"op":"add_item","session":"tour","item":{"id":"sq","center":[10,10],"size":[20,20]}}'),
+    (
+        "request",
+        '{"op":"add_item","session":"tour","item":{"id":"hex","center":[100,100],"size":[40,40],"angle":0,'
+        '"shape":"path","path":[[20,0],[10,17],[-10,17],[-20,0],[-10,-17],[10,-17]]}}',
+    ),
+    ("request", '{"op":"remove_item","session":"tour","item":"sq"}'),
+    ("request", '{"op":"add_behavior","session":"tour","behavior":{"type":"gravity","items":["ball"],"direction":[0,-1]}}'),
+    (
+        "request",
+        '{"op":"add_behavior","session":"tour","behavior":{"type":"gravity","id":"g","items":["ball","tri"],'
+        '"angle":1.570796,"magnitude":4}}',
+    ),
+    ("request", '{"op":"add_behavior","session":"tour","behavior":{"type":"gravity","items":[],"magnitude":0}}'),
+    (
+        "request",
+        '{"op":"add_behavior","session":"tour","behavior":{"type":"collision","id":"c","items":["ball"],'
+        '"mode":"boundaries","insets":[20,0,-49,0],"boundaries":[{"id":"floor","from":[0,569],"to":[320,569]},'
+        '{"id":"ramp","path":[[0,400],[100,450],[200,460]]}]}}',
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"tour","behavior":{"type":"collision","items":["ball","tri"],'
+        '"mode":"items","reference_bounds":true,"insets":[0,0,0,0]}}',
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"tour","behavior":{"type":"attachment","id":"rail","item":"ball","to":"tri",'
+        '"offset":[25,0],"to_offset":[-25,0],"length":50,"damping":1,"frequency":0,"kind":"sliding",'
+        '"axis":[1,0],"range":[-100,100],"friction_torque":0}}',
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"tour","behavior":{"type":"attachment","item":"ball","to":"tri","kind":"pin",'
+        '"friction_torque":2.5,"range":[-0.5,0.5]}}',
+    ),
+    ("request", '{"op":"add_behavior","session":"tour","behavior":{"type":"attachment","item":"ball","anchor":[0,0],"kind":"limit","length":80}}'),
+    ("request", '{"op":"add_behavior","session":"tour","behavior":{"type":"attachment","item":"ball","to":"tri","kind":"fixed"}}'),
+    ("request", '{"op":"add_behavior","session":"tour","behavior":{"type":"attachment","item":"ball","anchor":[1,2],"kind":"distance"}}'),
+    ("request", '{"op":"add_behavior","session":"tour","behavior":{"type":"snap","item":"label","point":[10,20]}}'),
+    (
+        "request",
+        '{"op":"add_behavior","session":"tour","behavior":{"type":"push","id":"kick","items":["ball"],'
+        '"mode":"continuous","direction":[1,0],"offset":[0,5],"active":true}}',
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"tour","behavior":{"type":"dynamic_item","id":"props","items":["tri"],'
+        '"elasticity":0.4,"friction":0.2,"density":0.1,"resistance":0.1,"angular_resistance":0.1,'
+        '"allows_rotation":false,"anchored":false,"charge":-1}}',
+    ),
+    ("request", '{"op":"remove_behavior","session":"tour","behavior":"kick"}'),
+    ("request", '{"op":"remove_all_behaviors","session":"tour"}'),
+    ("request", '{"op":"set_behavior","session":"tour","behavior":"g","magnitude":8}'),
+    ("request", '{"op":"set_behavior","session":"tour","behavior":"g","direction":[0,1],"items":["ball"]}'),
+    ("request", '{"op":"set_behavior","session":"tour","behavior":"drag","anchor":[120,300],"length":0,"damping":2}'),
+    ("request", '{"op":"set_behavior","session":"tour","behavior":"kick","active":true,"angle":3.14,"mode":"instantaneous"}'),
+    ("request", '{"op":"set_behavior","session":"tour","behavior":"props","elasticity":1,"allows_rotation":true,"charge":0}'),
+    ("request", '{"op":"set_behavior","session":"tour","behavior":"c","mode":"everything","boundaries":[]}'),
+    ("request", '{"op":"set_behavior","session":"tour","behavior":"snap1","point":[1,1]}'),
+    ("request", '{"op":"set_item","session":"tour","item":"ball","center":[100,100],"angle":0}'),
+    ("request", '{"op":"set_item","session":"tour","item":"ball"}'),
+    ("request", '{"op":"add_velocity","session":"tour","item":"ball","velocity":[0,-500],"angular":3.5}'),
+    ("request", '{"op":"add_velocity","session":"tour","item":"ball"}'),
+    # --- replies
+    ("reply", '{"ok":true}'),
+    ("reply", '{"ok":true,"id":"g-7"}'),
+    (
+        "reply",
+        '{"ok":true,"id":1,"protocol":1,"server":"dynd","version":"0.1.0",'
+        '"transitions":["lock-screen","wave-pop","sidebar-menu"]}',
+    ),
+    (
+        "reply",
+        '{"ok":true,"protocol":1,"server":"dynd","version":"0.1.0+dev","transitions":[],'
+        '"limits":{"max_line":1048576,"max_sessions":64}}',
+    ),
+    ("reply", '{"ok":true,"id":"o1","session":"s1","items":[' + S_A_SIZED + "]}"),
+    ("reply", '{"ok":true,"id":"o1","session":"s1","items":[' + S_A_SIZED + '],"t":0,"running":false}'),
+    ("reply", '{"ok":true,"t":1.5,"running":false,"items":[' + S_A_SIZED + "]}"),
+    ("reply", '{"ok":true,"items":[' + S_A + "," + S_B + "]}"),
+    ("reply", '{"ok":true,"session":"s1","items":[]}'),
+    ("reply", '{"ok":true,"id":3,"t":0.016667,"running":true}'),
+    (
+        "reply",
+        '{"ok":true,"sessions":[{"session":"s1","transition":"lock-screen","clock":"realtime","running":true},'
+        '{"session":"tour","transition":null,"clock":"manual","running":false}]}',
+    ),
+    ("reply", '{"ok":true,"sessions":[]}'),
+    ("reply", '{"ok":true,"id":7,"behavior":"g"}'),
+    (
+        "reply",
+        '{"ok":false,"id":3,"error":{"code":"unknown_field","message":"unknown field elasticty in behavior",'
+        '"field":"elasticty"}}',
+    ),
+    ("reply", '{"ok":false,"error":{"code":"bad_json","message":"the line is not JSON"}}'),
+    ("reply", '{"ok":false,"id":"x","error":{"code":"line_too_long","message":"line longer than 1048576 bytes"}}'),
+    # --- events
+    ("event", '{"ev":"frame","session":"s1","seq":1,"t":0.016667,"items":[' + S_A + "]}"),
+    ("event", '{"ev":"frame","session":"s1","seq":42,"t":0.7,"items":[' + S_A + "," + S_B + '],"dropped":3}'),
+    ("event", '{"ev":"frame","session":"menu","seq":2,"t":0.033,"items":[],"values":{"background_alpha":0.5}}'),
+    ("event", '{"ev":"contact","session":"s1","phase":"began","item":"screen","boundary":"floor","point":[160,569]}'),
+    ("event", '{"ev":"contact","session":"s1","phase":"began","item":"box","boundary":null,"point":[0,100]}'),
+    ("event", '{"ev":"contact","session":"s1","phase":"began","item":"box","with":"ball","point":[5,6]}'),
+    ("event", '{"ev":"contact","session":"s1","phase":"ended","item":"box","with":"ball"}'),
+    ("event", '{"ev":"contact","session":"s1","phase":"ended","item":"box","boundary":null}'),
+    ("event", '{"ev":"pause","session":"s1","t":2.5}'),
+    ("event", '{"ev":"resume","session":"s1","t":3}'),
+    (
+        "event",
+        '{"ev":"handoff","session":"s1","item":"screen","gesture_velocity":[0,-1200],"item_velocity":[0,-1200]}',
+    ),
+    ("event", '{"ev":"done","session":"s1","outcome":"opened"}'),
+    ("event", '{"ev":"done","session":"menu","outcome":"closed","values":{"background_alpha":0}}'),
+    ("event", '{"ev":"shutdown","reason":"SIGTERM"}'),
+]
+
+# (kind, line, why). Every one must fail when checked as its kind.
+INVALID = [
+    # --- requests
+    ("request", '{"op":"open","transition":"lock-screen","scene":{}}', "open: transition and scene"),
+    ("request", '{"op":"open"}', "open: neither transition nor scene"),
+    ("request", '{"op":"open","session":"s"}', "open: neither transition nor scene"),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"dynamic_item","items":["a"],"elasticty":0.4}}',
+        "typo elasticty",
+    ),
+    ("request", '{"op":"helo"}', "unknown op"),
+    ("request", '{"id":1}', "no op"),
+    ("request", '{"op":5}', "op not a string"),
+    ("request", '{"op":"hello","session":"s"}', "hello takes no session"),
+    ("request", '{"op":"hello","id":null}', "id null"),
+    ("request", '{"op":"hello","id":true}', "id boolean"),
+    ("request", '{"op":"hello","id":[1]}', "id array"),
+    ("request", '{"op":"list","ok":true}', "ok in a request"),
+    ("request", '{"op":"gesture","session":"s","phase":"moved","x":1,"y":2}', "unknown phase"),
+    ("request", '{"op":"gesture","session":"s","phase":"began","x":1}', "gesture without y"),
+    ("request", '{"op":"gesture","session":"s","phase":"began","x":"10","y":2}', "x as a string"),
+    ("request", '{"op":"gesture","session":"s","phase":"ended","x":1,"y":2,"velocity":[0,1]}', "gesture velocity is vx/vy"),
+    ("request", '{"op":"tap","x":1,"y":2}', "tap without session"),
+    ("request", '{"op":"tap","session":"","x":1,"y":2}', "empty session name"),
+    ("request", '{"op":"swipe","session":"s","direction":"diagonal"}', "unknown direction"),
+    ("request", '{"op":"swipe","session":"s"}', "swipe without direction"),
+    ("request", '{"op":"step","session":"s","count":0}', "count 0"),
+    ("request", '{"op":"step","session":"s","count":1.5}', "fractional count"),
+    ("request", '{"op":"step","session":"s","dt":0}', "dt 0"),
+    ("request", '{"op":"step"}', "step without session"),
+    ("request", '{"op":"get","session":"s","items":true}', "get takes only session"),
+    ("request", '{"op":"open","transition":"x","clock":"virtual"}', "unknown clock"),
+    ("request", '{"op":"open","transition":"x","fps":0}', "fps 0"),
+    ("request", '{"op":"open","transition":"x","keep":"yes"}', "keep not a bool"),
+    ("request", '{"op":"open","transition":"x","params":{"menuWidth":150}}', "camelCase param name"),
+    ("request", '{"op":"open","scene":{"bounds":[320,568]},"params":{"rows":3}}', "params without transition"),
+    ("request", '{"op":"open","scene":{"bounds":[320,568],"gravity":1}}', "unknown scene field"),
+    ("request", '{"op":"open","scene":{"items":[{"id":"a","size":[0,10]}]}}', "zero width"),
+    ("request", '{"op":"open","scene":{"items":[{"id":"a","size":[10]}]}}', "size with one number"),
+    ("request", '{"op":"open","scene":{"bounds":[320,568,1]}}', "bounds with three numbers"),
+    ("request", '{"op":"open","scene":{"bounds":[0,0,320,-568]}}', "negative bounds height"),
+    ("request", '{"op":"open","scene":{"items":[{"id":"a","size":[1,1],"velocity":[0,0]}]}}', "velocity in an item"),
+    ("request", '{"op":"add_item","session":"s","item":{"id":"a","size":[1,1],"shape":"triangle"}}', "unknown shape"),
+    (
+        "request",
+        '{"op":"add_item","session":"s","item":{"id":"a","size":[1,1],"path":[[0,0],[1,0],[0,1]]}}',
+        "path without shape path",
+    ),
+    (
+        "request",
+        '{"op":"add_item","session":"s","item":{"id":"a","size":[1,1],"shape":"ellipse","path":[[0,0],[1,0],[0,1]]}}',
+        "path with shape ellipse",
+    ),
+    ("request", '{"op":"add_item","session":"s","item":{"id":"a","size":[1,1],"shape":"path"}}', "shape path without path"),
+    ("request", '{"op":"add_item","session":"s","item":{"id":"a","center":[0,0]}}', "item without size"),
+    ("request", '{"op":"add_item","session":"s","item":{"center":[0,0],"size":[1,1]}}', "item without id"),
+    ("request", '{"op":"remove_item","session":"s","item":{"id":"a"}}', "remove_item takes an id"),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":["a"],"direction":[0,1],"angle":1}}',
+        "gravity: direction and angle",
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":["a"],"direction":[0,1],"magnitude":2}}',
+        "gravity: direction and magnitude",
+    ),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":"a"}}', "items not an array"),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"push","items":["a"],"mode":"continuous",'
+        '"direction":[1,0],"angle":0,"magnitude":1}}',
+        "push: direction and angle + magnitude",
+    ),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"push","items":["a"],"mode":"everything"}}', "collision mode on push"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"collision","items":["a"],"mode":"all"}}', "unknown collision mode"),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"collision","items":["a"],'
+        '"boundaries":[{"id":"b","from":[0,0],"to":[1,1],"path":[[0,0],[1,1]]}]}}',
+        "boundary with from/to and path",
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"collision","items":["a"],"boundaries":[{"id":"b","from":[0,0]}]}}',
+        "boundary with from only",
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"collision","items":["a"],"boundaries":[{"from":[0,0],"to":[1,1]}]}}',
+        "boundary without id",
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"collision","items":["a"],"reference_bounds":false,"insets":[0,0,0,0]}}',
+        "insets with reference_bounds false",
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"collision","items":["a"],"insets":[0,0,0]}}',
+        "insets with three numbers",
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"attachment","item":"a","to":"b","anchor":[0,0]}}',
+        "attachment: to and anchor",
+    ),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"attachment","item":"a"}}', "attachment: neither"),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"attachment","item":"a","anchor":[0,0],"kind":"spring"}}',
+        "unknown attachment kind",
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"attachment","item":"a","anchor":[0,0],"frictionTorque":1}}',
+        "camelCase frictionTorque",
+    ),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"snap","item":"a"}}', "snap without point"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"snap","item":"a","point":[0,0],"damping":1.5}}', "snap damping above 1"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"snap","items":["a"],"point":[0,0]}}', "snap takes item, not items"),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"dynamic_item","items":["a"],"allowsRotation":false}}',
+        "camelCase allowsRotation",
+    ),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"dynamic_item","items":["a"],"density":0}}', "density 0"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"dynamic_item","items":["a"],"anchored":1}}', "anchored not a bool"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"field","items":["a"]}}', "unknown behavior type"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"items":["a"]}}', "behavior without type"),
+    ("request", '{"op":"set_behavior","session":"s","behavior":"g","type":"gravity"}', "type is not settable"),
+    ("request", '{"op":"set_behavior","session":"s","behavior":"g","elasticty":1}', "set_behavior typo"),
+    ("request", '{"op":"set_behavior","session":"s","behavior":"g","direction":[0,1],"angle":0}', "set_behavior direction and angle"),
+    ("request", '{"op":"set_behavior","session":"s","behavior":"g","to":"b","anchor":[0,0]}', "set_behavior to and anchor"),
+    ("request", '{"op":"set_behavior","session":"s","magnitude":1}', "set_behavior without behavior"),
+    ("request", '{"op":"set_behavior","session":"s","behavior":"p","mode":"sideways"}', "unknown mode"),
+    ("request", '{"op":"set_item","session":"s","item":"a","velocity":[0,0]}', "set_item has no velocity"),
+    ("request", '{"op":"add_velocity","session":"s","item":"a","velocity":[1,2,3]}', "velocity with three numbers"),
+    ("request", '{"op":"add_velocity","session":"s","item":"a","angular_velocity":1}', "add_velocity's field is angular"),
+    ("request", '{"op":"tap","session":"s","x":NaN,"y":1}', "NaN"),
+    ("request", '{"op":"tap","session":"s","x":Infinity,"y":1}', "Infinity"),
+    ("request", '{"op":"tap","session":"s","x":1e400,"y":1}', "overflowing number"),
+    ("request", '{"op":"tap","session":"s","x":1,"x":2,"y":1}', "duplicate key"),
+    ("request", '{"op":"tap","session":"s","x":1,"y":1', "truncated JSON"),
+    ("request", "[1,2]", "not an object"),
+    # --- replies
+    ("reply", '{"ok":false,"error":{"code":"oops","message":"x"}}', "code outside the list"),
+    ("reply", '{"ok":false,"error":{"code":"unknown_field","message":""}}', "empty message"),
+    ("reply", '{"ok":false,"error":{"code":"unknown_field"}}', "no message"),
+    ("reply", '{"ok":false,"error":{"code":"busy","message":"busy","detail":1}}', "unknown error field"),
+    ("reply", '{"ok":false,"id":1}', "failure without error"),
+    ("reply", '{"ok":false,"session":"s","error":{"code":"busy","message":"m"}}', "failure with data"),
+    ("reply", '{"ok":true,"error":{"code":"busy","message":"m"}}', "success with error"),
+    ("reply", '{"ok":"true"}', "ok as a string"),
+    ("reply", '{"ok":true,"id":null}', "id null"),
+    ("reply", '{"ok":true,"protocol":2,"server":"dynd","version":"1","transitions":[]}', "protocol 2"),
+    ("reply", '{"ok":true,"protocol":1,"server":"other","version":"1","transitions":[]}', "server not dynd"),
+    ("reply", '{"ok":true,"protocol":1,"server":"dynd","transitions":[]}', "hello without version"),
+    ("reply", '{"ok":true,"protocol":1,"server":"dynd","version":"1","transitions":"lock-screen"}', "transitions not an array"),
+    ("reply", '{"ok":true,"protocol":1,"server":"dynd","version":"1","transitions":[],"limits":{"max_line":"1M"}}', "limit not a number"),
+    ("reply", '{"ok":true,"sessions":[{"session":"s","transition":5,"clock":"manual","running":true}]}', "transition a number"),
+    ("reply", '{"ok":true,"sessions":[{"session":"s","transition":null,"running":true}]}', "session without clock"),
+    ("reply", '{"ok":true,"sessions":[{"session":"s","transition":null,"clock":"fast","running":true}]}', "unknown clock"),
+    ("reply", '{"ok":true,"t":1}', "t without running"),
+    ("reply", '{"ok":true,"t":-1,"running":true}', "negative time"),
+    ("reply", '{"ok":true,"items":[' + S_A_SIZED + "," + S_B + "]}", "sizes on some items only"),
+    (
+        "reply",
+        '{"ok":true,"items":[{"id":"a","center":[0,0],"angle":0,"velocity":[0,0]}]}',
+        "item state without angular_velocity",
+    ),
+    (
+        "reply",
+        '{"ok":true,"items":[{"id":"a","center":[0,0],"angle":0,"velocity":[0,0,0],"angular_velocity":0}]}',
+        "velocity with three numbers",
+    ),
+    ("reply", '{"ok":true,"behavior":7}', "behavior id a number"),
+    ("reply", '{"ok":true,"ev":"frame"}', "ev in a reply"),
+    # --- events
+    ("event", '{"ev":"frame","ok":true,"session":"s","seq":1,"t":0,"items":[]}', "frame with ok"),
+    ("event", '{"ev":"frame","session":"s","seq":0,"t":0,"items":[]}', "seq 0"),
+    ("event", '{"ev":"frame","session":"s","seq":1.5,"t":0,"items":[]}', "fractional seq"),
+    ("event", '{"ev":"frame","session":"s","seq":1,"t":0,"items":[],"dropped":0}', "dropped 0"),
+    ("event", '{"ev":"frame","session":"s","seq":1,"t":0,"items":[],"values":{"background_alpha":"0.5"}}', "value not a number"),
+    ("event", '{"ev":"frame","session":"s","seq":1,"t":0,"items":[' + S_A_SIZED + "]}", "size in a frame"),
+    ("event", '{"ev":"frame","session":"s","seq":1,"items":[]}', "frame without t"),
+    ("event", '{"ev":"frame","session":"s","seq":1,"t":-0.5,"items":[]}', "negative time"),
+    (
+        "event",
+        '{"ev":"contact","session":"s","phase":"began","item":"a","with":"b","boundary":null,"point":[1,2]}',
+        "contact: with and boundary",
+    ),
+    ("event", '{"ev":"contact","session":"s","phase":"ended","item":"a"}', "contact: neither with nor boundary"),
+    ("event", '{"ev":"contact","session":"s","phase":"began","item":"a","with":"b"}', "began without point"),
+    ("event", '{"ev":"contact","session":"s","phase":"ended","item":"a","boundary":null,"point":[1,2]}', "ended with point"),
+    ("event", '{"ev":"contact","session":"s","phase":"changed","item":"a","with":"b"}', "unknown contact phase"),
+    ("event", '{"ev":"contact","session":"s","phase":"ended","item":"a","boundary":5}', "boundary a number"),
+    ("event", '{"ev":"contact","session":"s","phase":"ended","item":"a","with":null}', "with null"),
+    ("event", '{"ev":"pause","session":"s"}', "pause without t"),
+    ("event", '{"ev":"resume","session":"s","t":1,"reason":"gesture"}', "resume with extra field"),
+    ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1]}', "handoff without item_velocity"),
+    ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":0}', "item_velocity not a vector"),
+    ("event", '{"ev":"done","session":"s"}', "done without outcome"),
+    ("event", '{"ev":"shutdown"}', "shutdown without reason"),
+    ("event", '{"ev":"tick","session":"s"}', "unknown event"),
+    ("event", '{"ev":"frame","session":"s","seq":1,"t":0,"items":[],"id":1}', "id in an event"),
+]
+
+ERROR_CODES = [
+    "bad_json", "not_an_object", "missing_field", "unknown_field", "wrong_type", "invalid_number",
+    "out_of_range", "unknown_op", "unknown_transition", "unknown_session", "session_exists",
+    "unknown_item", "unknown_behavior", "invalid_scene", "line_too_long", "busy",
+]
+
+# Names this project adds to PROTOCOL-CORE (extensions; the core itself is unchanged).
+EXTENSION_NAMES = {"dropped", "values", "limits", "shutdown", "reason", "field"}
+
+
+def load_schemas():
+    schemas = {}
+    for kind in schema_check.KINDS:
+        with open(os.path.join(SCHEMA_DIR, kind + ".json"), encoding="utf-8") as f:
+            schemas[kind] = json.load(f)
+    return schemas
+
+
+def find_core_doc():
+    """PROTOCOL-CORE.md, or the project's PROTOCOL.md which must contain it unchanged."""
+    candidates = [
+        os.environ.get("DYND_PROTOCOL_CORE", ""),
+        os.path.join(REPO, os.pardir, "shared", "design", "PROTOCOL-CORE.md"),
+        os.path.join(REPO, "protocol", "PROTOCOL.md"),
+    ]
+    for path in candidates:
+        if path and os.path.isfile(path):
+            return path
+    return None
+
+
+def walk(node, visit):
+    visit(node)
+    if isinstance(node, dict):
+        for value in node.values():
+            walk(value, visit)
+    elif isinstance(node, list):
+        for value in node:
+            walk(value, visit)
+
+
+class SchemaFiles(unittest.TestCase):
+    def test_schemas_are_valid_draft_2020_12(self):
+        for kind, schema in load_schemas().items():
+            with self.subTest(kind=kind):
+                self.assertEqual(schema["$schema"], "https://json-schema.org/draft/2020-12/schema")
+                schema_check.Draft202012Validator.check_schema(schema)
+
+    def test_error_codes_are_exactly_the_core_list(self):
+        enum = load_schemas()["reply"]["$defs"]["failure"]["properties"]["error"]["properties"]["code"]["enum"]
+        self.assertEqual(enum, ERROR_CODES)
+
+    def test_names_match_the_core_document(self):
+        doc_path = find_core_doc()
+        if doc_path is None:
+            self.skipTest("PROTOCOL-CORE.md not found (set DYND_PROTOCOL_CORE)")
+        with open(doc_path, encoding="utf-8") as f:
+            doc = f.read()
+        words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_-]*", doc))
+        names = set()
+
+        def visit(node):
+            if not isinstance(node, dict):
+                return
+            names.update(node.get("properties", {}).keys())
+            names.update(node.get("required", []))
+            for key in ("const", "enum"):
+                values = node.get(key)
+                values = values if isinstance(values, list) else [values]
+                names.update(v for v in values if isinstance(v, str))
+
+        for schema in load_schemas().values():
+            walk(schema, visit)
+        unknown = sorted(n for n in names - words if n not in EXTENSION_NAMES)
+        self.assertEqual(unknown, [], "names in the schemas but not in %s" % doc_path)
+
+        # The core's error-code sentence lists exactly the codes of reply.json.
+        sentence = doc[doc.index("Error codes every implementation must use") :]
+        sentence = sentence[: sentence.index("\n\n")]
+        sentence = re.sub(r"\([^)]*\)", "", sentence)  # "(… a typo such as `elasticty` …)"
+        self.assertEqual(re.findall(r"`([a-z_]+)`", sentence), ERROR_CODES)
+
+
+class Samples(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.validators = schema_check.load_validators(SCHEMA_DIR)
+
+    def test_enough_samples(self):
+        self.assertGreaterEqual(len(VALID), 40)
+        self.assertGreaterEqual(len(INVALID), 40)
+
+    def test_valid_samples_pass(self):
+        for kind, line in VALID:
+            with self.subTest(line=line):
+                self.assertEqual(schema_check.check_line(line, kind, self.validators), (kind, []))
+                self.assertEqual(schema_check.check_line(line, "auto", self.validators), (kind, []))
+
+    def test_valid_samples_fail_as_another_kind(self):
+        for kind, line in VALID:
+            for other in schema_check.KINDS:
+                if other != kind:
+                    with self.subTest(line=line, other=other):
+                        self.assertNotEqual(schema_check.check_line(line, other, self.validators)[1], [])
+
+    def test_invalid_samples_fail(self):
+        for kind, line, why in INVALID:
+            with self.subTest(why=why, line=line):
+                used, problems = schema_check.check_line(line, kind, self.validators)
+                self.assertTrue(problems, "expected a failure: " + why)
+                self.assertEqual(len(problems), 1)
+                self.assertTrue(problems[0].strip())
+                self.assertNotEqual(schema_check.check_line(line, "auto", self.validators)[1], [])
+
+    def test_every_error_code_is_a_valid_reply(self):
+        for code in ERROR_CODES:
+            line = json.dumps({"ok": False, "id": code, "error": {"code": code, "message": "m", "field": "f"}})
+            self.assertEqual(schema_check.check_line(line, "reply", self.validators), ("reply", []))
+
+    def test_valid_samples_cover_every_op_and_event(self):
+        schemas = load_schemas()
+        ops = set(schemas["request"]["properties"]["op"]["enum"])
+        evs = set(schemas["event"]["properties"]["ev"]["enum"])
+        seen_ops = {json.loads(line)["op"] for kind, line in VALID if kind == "request"}
+        seen_evs = {json.loads(line)["ev"] for kind, line in VALID if kind == "event"}
+        self.assertEqual(ops - seen_ops, set())
+        self.assertEqual(evs - seen_evs, set())
+        seen_types = set()
+        for kind, line in VALID:
+            obj = json.loads(line)
+            behaviors = [obj.get("behavior")] + obj.get("scene", {}).get("behaviors", [])
+            seen_types.update(b["type"] for b in behaviors if isinstance(b, dict))
+        self.assertEqual(
+            seen_types, {"gravity", "collision", "attachment", "snap", "push", "dynamic_item"}
+        )
+
+    def test_messages_name_the_problem(self):
+        cases = [
+            (
+                '{"op":"add_behavior","session":"s","behavior":{"type":"dynamic_item","items":["a"],"elasticty":0.4}}',
+                ["$.behavior", "elasticty"],
+            ),
+            ('{"op":"open","transition":"t","scene":{}}', ["transition", "scene"]),
+            ('{"ev":"contact","session":"s","phase":"ended","item":"a","with":"b","boundary":null}', ["with", "boundary"]),
+            ('{"ev":"frame","ok":true,"session":"s","seq":1,"t":0,"items":[]}', ["ok"]),
+            ('{"ok":false,"error":{"code":"oops","message":"x"}}', ["$.error.code", "oops"]),
+            ('{"op":"tap","session":"s","x":NaN,"y":1}', ["NaN"]),
+        ]
+        for line, needles in cases:
+            with self.subTest(line=line):
+                _, problems = schema_check.check_line(line, "auto", self.validators)
+                for needle in needles:
+                    self.assertIn(needle, problems[0])
+
+
+class CommandLine(unittest.TestCase):
+    def run_checker(self, *args, stdin=None, env=None):
+        return subprocess.run(
+            [sys.executable, CHECKER, *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+
+    def write(self, text):
+        f = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8")
+        f.write(text)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_all_valid_samples_pass_and_exit_0(self):
+        path = self.write("".join(line + "\n" for _, line in VALID))
+        result = self.run_checker(path)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertEqual(result.stdout.splitlines(), ["%d passed, 0 failed" % len(VALID)])
+
+    def test_failures_are_reported_by_line_and_exit_1(self):
+        lines = [VALID[0][1], INVALID[0][1], "", VALID[1][1], INVALID[3][1]]
+        path = self.write("\n".join(lines) + "\n")
+        result = self.run_checker("--kind", "request", path)
+        self.assertEqual(result.returncode, 1)
+        out = result.stdout.splitlines()
+        self.assertEqual(out[-1], "2 passed, 2 failed")
+        self.assertEqual(len(out), 3)
+        self.assertTrue(out[0].startswith(path + ":2: request: "), out[0])
+        self.assertTrue(out[1].startswith(path + ":5: request: "), out[1])
+        self.assertIn("elasticty", out[1])
+
+    def test_stdin_and_several_files(self):
+        path = self.write(VALID[0][1] + "\n")
+        result = self.run_checker(path, "-", stdin='{"ev":"pause","session":"s","t":1}\n{"ev":"pause"}\n')
+        self.assertEqual(result.returncode, 1)
+        out = result.stdout.splitlines()
+        self.assertEqual(out[-1], "2 passed, 1 failed")
+        self.assertTrue(out[0].startswith("<stdin>:2: event: "), out[0])
+
+    def test_explicit_kind_overrides_auto(self):
+        result = self.run_checker("--kind", "event", "-", stdin='{"op":"hello"}\n')
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(result.stdout.splitlines()[-1], "0 passed, 1 failed")
+
+    def test_invalid_utf8_fails(self):
+        result = subprocess.run([sys.executable, CHECKER, "-"], input=b'{"op":"hello","id":"\xff"}\n', capture_output=True)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(b"UTF-8", result.stdout)
+
+    def test_missing_file_is_a_usage_error(self):
+        result = self.run_checker(os.path.join(tempfile.gettempdir(), "no-such-dynd-file.jsonl"))
+        self.assertEqual(result.returncode, 2)
+
+    def test_missing_jsonschema_says_how_to_install(self):
+        blocker = (
+            "import sys, runpy\n"
+            "class Block:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'jsonschema' or name.startswith('jsonschema.'):\n"
+            "            raise ImportError('blocked for the test')\n"
+            "sys.meta_path.insert(0, Block())\n"
+            "sys.argv = [sys.argv[1], '-']\n"
+            "runpy.run_path(sys.argv[0], run_name='__main__')\n"
+        )
+        result = subprocess.run(
+            [sys.executable, "-c", blocker, CHECKER], input="", capture_output=True, text=True
+        )
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("pip install jsonschema", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
