@@ -6,5 +6,5 @@ struct Dynbench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "dynbench",
     abstract: "Measure dynd's engine and daemon costs (run from a release build).",
-    subcommands: [StepCost.self])
+    subcommands: [StepCost.self, Accuracy.self])
 }
