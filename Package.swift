@@ -32,6 +32,7 @@ let package = Package(
     .target(name: "Dynamics", dependencies: ["CBox2D"]),
     // Scenes built with the Swift API, shared by tests, the tour and dynbench.
     .target(name: "DynamicsScenes", dependencies: ["Dynamics"]),
+    .target(name: "Transitions", dependencies: ["Dynamics"]),
     .target(name: "Wire", dependencies: ["CJSONC"]),
     .target(
       name: "Daemon",
@@ -68,6 +69,7 @@ let package = Package(
       path: "examples/dynamics-tour"
     ),
     .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "DynamicsScenes", "CBox2D"]),
+    .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Dynamics"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Wire"]),
   ],

@@ -18,7 +18,7 @@ extension DynamicAnimatorDelegate {
 ///
 /// Time advances only through `step(_:)`, in fixed internal steps of `stepInterval` seconds, so
 /// the same calls give bit-identical results. The animator pauses by itself when every item is
-/// at rest — Box2D's sleep rule: every item slower than 1 pt/s and 2°/s for 0.5 s — and resumes
+/// at rest — every item slower than 1 pt/s and 2°/s for 0.5 s, Box2D's sleep tolerances — and resumes
 /// when a behavior or item is added or removed or a parameter changes.
 public final class DynamicAnimator {
   /// The fixed internal step: 1/120 s, two per 60 Hz frame.
@@ -51,6 +51,8 @@ public final class DynamicAnimator {
   private var flattened: [DynamicBehavior] = []
   private var structureDirty = false
   private var pendingSteps = 0.0
+  /// How long every item has been slower than the rest thresholds (seconds).
+  private var stillTime = 0.0
   private var contacts = ContactLedger()
   private var ground: BodyHandle?
   private var nextCollisionGroup: UInt32 = 1
@@ -136,9 +138,37 @@ public final class DynamicAnimator {
     report(world.takeContacts())
     for behavior in flattened { behavior.action?() }
     // A change made by an action keeps the animator running for at least one more step.
-    if !structureDirty && bodyOrder.allSatisfy({ !$0.isDynamic || !$0.state.isAwake }) {
-      pause()
+    if !structureDirty && isAtRest() { pause() }
+  }
+
+  /// True once every item has been still for `restDuration`. The animator keeps its own count
+  /// rather than waiting for Box2D's island sleep, which also demands a fully solved position
+  /// and can stay awake forever (a fixed-rotation item on a rail); resting bodies are then put
+  /// to sleep so that Box2D agrees.
+  private func isAtRest() -> Bool {
+    var still = true
+    var asleep = true
+    for body in bodyOrder where body.isDynamic && body.state.isAwake {
+      asleep = false
+      if body.state.velocity.length >= Self.restSpeed
+        || abs(body.state.angularVelocity) >= Self.restAngularSpeed
+      {
+        still = false
+        break
+      }
     }
+    if asleep { return true }
+    stillTime = still ? stillTime + Self.stepInterval : 0
+    guard stillTime >= Self.restDuration - 1e-9 else { return false }
+    for body in bodyOrder where body.isDynamic {
+      world.sleep(body.handle)
+      body.state.velocity = .zero
+      body.state.angularVelocity = 0
+      body.state.isAwake = false
+      body.item.velocity = .zero
+      body.item.angularVelocity = 0
+    }
+    return true
   }
 
   private func readBack() {
@@ -168,6 +198,7 @@ public final class DynamicAnimator {
   }
 
   private func resume() {
+    stillTime = 0
     guard !isRunning else { return }
     isRunning = true
     delegate?.dynamicAnimatorWillResume(self)

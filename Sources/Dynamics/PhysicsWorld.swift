@@ -159,6 +159,8 @@ final class PhysicsWorld {
   }
 
   func wake(_ body: BodyHandle) { _ = cbox2d_body_set_awake(world, body.raw, true) }
+  /// Puts a body to sleep; Box2D zeroes its velocity.
+  func sleep(_ body: BodyHandle) { _ = cbox2d_body_set_awake(world, body.raw, false) }
 
   func state(_ body: BodyHandle) -> BodyState {
     var s = cbox2d_body_state()

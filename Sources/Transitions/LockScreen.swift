@@ -1,0 +1,164 @@
+import Dynamics
+
+/// The iOS 7 lock screen (TRANSITIONS.md `lock-screen`; seeds 000, 001, 004).
+///
+/// One item, `screen`, covering the bounds, on a vertical rail (it never turns or moves
+/// sideways). A pan drags it through a stiff spring from the touched point to the finger; the
+/// release velocity is handed over exactly, then it opens (thrown off the top by reversed
+/// gravity) or closes (falls onto a floor 1 pt below the bottom edge and bounces to rest). A tap
+/// on the camera grabber kicks it up; it falls back with a bounce.
+public final class LockScreen: Transition {
+  override public class var name: String { "lock-screen" }
+
+  override public class var parameters: [TransitionParameter] {
+    [
+      TransitionParameter(
+        "gravity", 4, 0.1...20, unit: "× 1000 pt/s²",
+        source: "TRANSITIONS.md; open-source recreations use 8 (haawa799)"),
+      TransitionParameter(
+        "elasticity", 0.4, 0...1, unit: "",
+        source: "haawa799 recreation (0.4); CapTech uses 0.25–0.5"),
+      TransitionParameter(
+        "open_speed", 500, 0...10_000, unit: "pt/s", source: "CapTech ±500 pt/s release rule"),
+      TransitionParameter(
+        "open_fraction", 0.5, 0...1, unit: "of the height revealed",
+        source: "TRANSITIONS.md: at least half revealed"),
+      TransitionParameter(
+        "floor_margin", 1, 0...100, unit: "pt", source: "haawa799 MARGIN 1"),
+      TransitionParameter(
+        "tap_speed", 500, 0...5000, unit: "pt/s", source: "TRANSITIONS.md: about 500 pt/s upward"),
+      TransitionParameter(
+        "grabber_size", 80, 1...1000, unit: "pt",
+        source: "TRANSITIONS.md: the 80×80 square at the bottom-right corner"),
+      TransitionParameter(
+        "drag_frequency", 12, 1...60, unit: "Hz",
+        source: "dynd: a spring stiff enough to track a finger within a frame or two"),
+      TransitionParameter(
+        "drag_damping", 1, 0...2, unit: "damping ratio", source: "dynd: critical, no wobble"),
+    ]
+  }
+
+  private enum Phase {
+    case resting
+    case dragging
+    case closing
+    case opening
+    case bouncing
+    case opened
+  }
+
+  public let screen: DynamicItem
+  private let p: ParameterValues
+  private let gravity = GravityBehavior()
+  private let material: DynamicItemBehavior
+  private var drag: AttachmentBehavior?
+  private var phase = Phase.resting
+
+  public required init(parameters: ParameterValues, bounds: Rect) throws {
+    p = parameters
+    screen = try DynamicItem(identifier: "screen", center: bounds.center, size: bounds.size)
+    material = DynamicItemBehavior(items: [screen])
+    try super.init(parameters: parameters, bounds: bounds)
+    items = [screen]
+    material.elasticity = p.number("elasticity")
+    material.allowsRotation = false
+    let floor = CollisionBehavior(items: [screen])
+    floor.collisionMode = .boundaries
+    let y = bounds.maxY + p.number("floor_margin")
+    try floor.addBoundary(
+      identifier: "floor", from: Point(x: bounds.minX, y: y),
+      to: Point(x: bounds.maxX, y: y))
+    let rail = try AttachmentBehavior.sliding(
+      item: screen, anchor: bounds.center, axis: Vector(dx: 0, dy: 1))
+    gravity.addItem(screen)
+    gravity.setMagnitude(0)
+    for b in [material, floor, rail, gravity] as [DynamicBehavior] { animator.addBehavior(b) }
+  }
+
+  /// How far the screen has been lifted (pt).
+  private var revealed: Double { bounds.center.y - screen.center.y }
+
+  override public func panBegan(at point: Point) {
+    // Catch it in flight: gravity lets go, the item keeps its velocity until the spring acts.
+    gravity.setMagnitude(0)
+    if let drag { animator.removeBehavior(drag) }
+    let spring = try! AttachmentBehavior(
+      item: screen, offsetFromCenter: (point - screen.center).rotated(by: -screen.angle),
+      attachedToAnchor: point)
+    spring.frequency = p.number("drag_frequency")
+    spring.damping = p.number("drag_damping")
+    spring.length = 0
+    animator.addBehavior(spring)
+    drag = spring
+    phase = .dragging
+  }
+
+  override public func panChanged(at point: Point, velocity: Vector) {
+    drag?.anchorPoint = point
+  }
+
+  override public func panEnded(at point: Point, velocity: Vector) {
+    guard phase == .dragging else { return }
+    if let drag { animator.removeBehavior(drag) }
+    drag = nil
+    let speed = p.number("open_speed")
+    let open =
+      velocity.dy < -speed
+      || (revealed >= p.number("open_fraction") * bounds.size.height && velocity.dy < speed)
+    handOff(screen, velocity: velocity, via: material)
+    fall(up: open)
+    phase = open ? .opening : .closing
+  }
+
+  override public func panCancelled() {
+    guard phase == .dragging else { return }
+    if let drag { animator.removeBehavior(drag) }
+    drag = nil
+    fall(up: false)
+    phase = .closing
+  }
+
+  override public func tap(at point: Point) {
+    let g = p.number("grabber_size")
+    let grabber = Rect(
+      x: screen.center.x + bounds.size.width / 2 - g,
+      y: screen.center.y + bounds.size.height / 2 - g,
+      width: g, height: g)
+    guard phase == .resting, grabber.contains(point) else { return }
+    let kick = PushBehavior(items: [screen], mode: .instantaneous)
+    // Δv = magnitude × 100 / mass pt/s, so this magnitude gives exactly tap_speed.
+    let mass = Units.mass(density: material.density, size: screen.size)
+    kick.pushDirection = Vector(dx: 0, dy: -p.number("tap_speed") * mass / 100)
+    animator.addBehavior(kick)
+    fall(up: false)
+    phase = .bouncing
+  }
+
+  private func fall(up: Bool) {
+    let g = p.number("gravity")
+    gravity.gravityDirection = Vector(dx: 0, dy: up ? -g : g)
+  }
+
+  override public func afterStep() {
+    switch phase {
+    case .closing where !animator.isRunning:
+      phase = .resting
+      emit(.done(outcome: "closed"))
+    case .bouncing where !animator.isRunning:
+      phase = .resting
+      for case let push as PushBehavior in animator.behaviors { animator.removeBehavior(push) }
+      emit(.done(outcome: "bounced"))
+    case .opening where screen.center.y + bounds.size.height / 2 < bounds.minY:
+      phase = .opened
+      gravity.setMagnitude(0)
+      material.addLinearVelocity(material.linearVelocity(for: screen) * -1, for: screen)
+      emit(.done(outcome: "opened"))
+    default:
+      break
+    }
+  }
+}
+
+extension Rect {
+  func contains(_ p: Point) -> Bool { p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY }
+}
