@@ -1,0 +1,437 @@
+internal import CLibevent
+import Glibc
+import Logging
+
+/// What a `Connection` reports to the code that owns the conversation (the daemon's client).
+///
+/// Every method is called on the loop thread, never re-entrantly from inside a `Connection`
+/// method the delegate itself called.
+public protocol ConnectionDelegate: AnyObject {
+  /// One complete line, without its `\n`. The bytes are raw: a `\r` before the `\n` is part of the
+  /// line, and nothing is validated (that is the codec's job). They are valid only during the call.
+  func connection(_ connection: Connection, didReceiveLine line: UnsafeRawBufferPointer)
+
+  /// The peer sent more than `maxLineLength` bytes without a newline (or a complete line longer
+  /// than that). Called at most once per connection; reading has already stopped and no further
+  /// line will be delivered. Write the error reply, then call `closeAfterFlush()`; if the
+  /// connection is still open when this returns, the connection calls it itself.
+  func connectionLineTooLong(_ connection: Connection)
+
+  /// The output buffer has drained to `outputLowWatermark` bytes or fewer, after a call to
+  /// `requestDrainNotification()`. Resume flow-controlled work (e.g. a manual `step`) here.
+  func connectionOutputDidDrain(_ connection: Connection)
+
+  /// The peer ended its side (EOF), after its last line was delivered (even an unterminated
+  /// one). It may still be reading: sends still work. Call `closeAfterFlush()` once nothing more
+  /// is owed to it, e.g. at once, or when a flow-controlled `step` it asked for is complete.
+  /// The default implementation calls `closeAfterFlush()` at once.
+  func connectionDidReachEndOfInput(_ connection: Connection)
+
+  /// The connection is closed and its socket released; called exactly once, whatever the cause.
+  /// The connection drops its reference to the delegate after this call.
+  func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason)
+}
+
+extension ConnectionDelegate {
+  /// Default: nothing to resume.
+  public func connectionOutputDidDrain(_ connection: Connection) {}
+
+  /// Default: close once everything queued has been written.
+  public func connectionDidReachEndOfInput(_ connection: Connection) {
+    connection.closeAfterFlush()
+  }
+}
+
+/// One client connection: a libevent bufferevent that reads bounded lines and writes bytes.
+///
+/// **Reading.** Lines end with `\n` and are delivered to the delegate as raw bytes. A line may be at
+/// most `Limits.maxLineLength` bytes (without its `\n`); the read high watermark is set just above
+/// that, so the input buffer never holds much more than one maximal line. When the limit is
+/// exceeded the delegate hears `connectionLineTooLong` exactly once, reading stops and the
+/// connection closes once the reply is flushed (PROTOCOL-CORE: `line_too_long`). If the peer ends
+/// its side (EOF) with an unterminated last line, that line is delivered too, so
+/// `printf '{"op":"hello"}' | socat - UNIX:…` gets its reply; then the delegate hears
+/// `connectionDidReachEndOfInput` and decides when to close (a half-closed peer still reads).
+///
+/// **Writing.** `send` appends to libevent's output buffer, which is flushed as the socket allows.
+/// libevent does not bound that buffer (write high watermarks are not enforced for socket
+/// bufferevents), so the caller decides with `outputLength` (coalescing realtime frames, pausing a
+/// manual `step`) and can `requestDrainNotification()` to hear when it is low again. As a last
+/// resort, a `send` that would take the buffer past `Limits.outputHardLimit` closes the connection
+/// with a log line.
+///
+/// **Closing.** `closeAfterFlush()` stops reading, drops later sends, and frees the bufferevent
+/// from its write callback once the output is empty (`bufferevent_free` itself would discard
+/// pending output). A closing connection whose peer does not read for `Limits.flushTimeout` is
+/// closed anyway. `close()` closes at once, discarding output. Socket errors close at once.
+///
+/// **Lifetime.** The connection keeps itself alive (the `Unmanaged` retain that is the libevent
+/// callback argument) until the bufferevent is freed, and keeps its delegate until
+/// `connectionDidClose` has been delivered. The bufferevent is never touched after it is freed.
+public final class Connection {
+  /// Bounds for one connection.
+  public struct Limits: Sendable, Equatable {
+    /// The longest accepted line, in bytes, without its newline. Default 1 MiB (`dynd --max-line`).
+    public var maxLineLength: Int
+    /// Output beyond this many queued bytes closes the connection. Default 8 MiB.
+    public var outputHardLimit: Int
+    /// `connectionOutputDidDrain` fires when at most this many bytes are queued. Default 64 KiB.
+    public var outputLowWatermark: Int
+    /// How long a closing connection waits for the peer to read anything before giving up (an
+    /// idle timeout: each successful write restarts it). Default 5 s.
+    public var flushTimeout: Duration
+
+    /// Limits with the defaults given for each field.
+    public init(
+      maxLineLength: Int = 1 << 20,
+      outputHardLimit: Int = 8 << 20,
+      outputLowWatermark: Int = 64 << 10,
+      flushTimeout: Duration = .seconds(5)
+    ) {
+      self.maxLineLength = maxLineLength
+      self.outputHardLimit = outputHardLimit
+      self.outputLowWatermark = outputLowWatermark
+      self.flushTimeout = flushTimeout
+    }
+  }
+
+  /// Why a connection closed.
+  public enum CloseReason: Equatable, Sendable, CustomStringConvertible {
+    /// The peer ended its side (EOF) and the connection closed after it, once flushed; or the
+    /// peer could no longer be written to.
+    case peerClosed
+    /// `closeAfterFlush()` finished (including after a too-long line).
+    case closedAfterFlush
+    /// `close()` was called.
+    case closedByCaller
+    /// A `send` would have queued more than `Limits.outputHardLimit` bytes.
+    case outputLimitExceeded
+    /// While closing, the peer read nothing for `Limits.flushTimeout`; its output was dropped.
+    case flushTimeout
+    /// The socket failed with this errno (e.g. `ECONNRESET`, `EPIPE`).
+    case error(Int32)
+
+    public var description: String {
+      switch self {
+      case .peerClosed: "the peer closed the connection"
+      case .closedAfterFlush: "closed after flushing"
+      case .closedByCaller: "closed by the daemon"
+      case .outputLimitExceeded: "output limit exceeded"
+      case .flushTimeout: "the peer stopped reading while the connection was closing"
+      case .error(let code): "socket error: \(errnoDescription(code))"
+      }
+    }
+  }
+
+  private enum State {
+    case open
+    case closing
+    case closed
+  }
+
+  /// A number unique within the loop, for logs.
+  public let id: UInt64
+  /// The limits this connection enforces.
+  public let limits: Limits
+  /// Who is on the other end, if known (from the `Listener`).
+  public let peer: PeerCredentials?
+  /// The delegate; released after `connectionDidClose`.
+  public private(set) var delegate: (any ConnectionDelegate)?
+
+  private let loop: EventLoop
+  private var logger: Logger
+  private var state = State.open
+  private var bufferEvent: OpaquePointer?
+  private var selfRetain: Unmanaged<Connection>?
+  /// Bytes at the front of the input known to hold no `\n` (see `processInput`).
+  private var scanned = 0
+  private var lineTooLongReported = false
+  private var inputEnded = false
+  private var drainRequested = false
+  private var drainCheckScheduled = false
+  private var closingReason = CloseReason.closedAfterFlush
+
+  /// Takes ownership of the connected stream socket `fd` (it is closed with the connection) and
+  /// starts reading from it.
+  public init(
+    loop: EventLoop,
+    socket fd: Int32,
+    peer: PeerCredentials? = nil,
+    limits: Limits = Limits(),
+    logger: Logger = Logger(label: "dynd.transport"),
+    delegate: any ConnectionDelegate
+  ) {
+    precondition(limits.maxLineLength > 0, "maxLineLength must be positive")
+    precondition(limits.outputHardLimit > 0, "outputHardLimit must be positive")
+    loop.assertOnLoopThread()
+    self.loop = loop
+    self.limits = limits
+    self.peer = peer
+    self.delegate = delegate
+    self.id = loop.makeIdentifier()
+    self.logger = logger
+    self.logger[metadataKey: "connection"] = "\(id)"
+    if let peer { self.logger[metadataKey: "peer_pid"] = "\(peer.pid)" }
+
+    _ = evutil_make_socket_nonblocking(fd)
+    guard
+      let bufferEvent = bufferevent_socket_new(
+        loop.base, fd, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
+    else {
+      fatalError("libevent: bufferevent_socket_new failed (out of memory)")
+    }
+    self.bufferEvent = bufferEvent
+    let retained = Unmanaged.passRetained(self)
+    selfRetain = retained
+    bufferevent_setcb(
+      bufferEvent,
+      { _, context in
+        Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue().readable()
+      },
+      { _, context in
+        Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue().writable()
+      },
+      { _, what, context in
+        let code = errno
+        Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue()
+          .handleEvent(Int32(what), errno: code)
+      },
+      retained.toOpaque())
+    // Input may reach one byte past the longest line: enough to see the newline of a maximal
+    // line, or to know that a line without one is too long. libevent stops reading at this mark
+    // and resumes when processInput drains complete lines.
+    bufferevent_setwatermark(bufferEvent, Int16(EV_READ), 0, limits.maxLineLength + 1)
+    bufferevent_setwatermark(bufferEvent, Int16(EV_WRITE), max(0, limits.outputLowWatermark), 0)
+    _ = bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))
+  }
+
+  /// Whether `send` still queues output (not closing or closed).
+  public var isOpen: Bool { state == .open }
+  /// Whether the socket has been released.
+  public var isClosed: Bool { state == .closed }
+  /// Whether the peer has ended its side (EOF); it may still be reading.
+  public var isInputEnded: Bool { inputEnded }
+
+  /// Bytes queued for the peer and not yet written: the caller's backpressure signal.
+  public var outputLength: Int {
+    guard let bufferEvent else { return 0 }
+    return evbuffer_get_length(bufferevent_get_output(bufferEvent))
+  }
+
+  /// Queues `bytes` for the peer. Returns false, queueing nothing, if the connection is closing or
+  /// closed, or if the bytes would take the output past `Limits.outputHardLimit` (the connection
+  /// is then closed with `.outputLimitExceeded`, even if this one message alone is that large).
+  @discardableResult
+  public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    loop.assertOnLoopThread()
+    guard state == .open, let bufferEvent else { return false }
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+    let queued = outputLength
+    if queued + bytes.count > limits.outputHardLimit {
+      logger.warning(
+        "closing the connection: \(queued) bytes are queued and \(bytes.count) more would exceed the output limit of \(limits.outputHardLimit) bytes (the peer is not reading)"
+      )
+      finish(.outputLimitExceeded)
+      return false
+    }
+    guard bufferevent_write(bufferEvent, base, bytes.count) == 0 else {
+      fatalError("libevent: bufferevent_write failed (out of memory)")
+    }
+    return true
+  }
+
+  /// Queues `bytes` for the peer; see `send(_: UnsafeRawBufferPointer)`.
+  @discardableResult
+  public func send(_ bytes: some Collection<UInt8>) -> Bool {
+    if let sent = bytes.withContiguousStorageIfAvailable({ send(UnsafeRawBufferPointer($0)) }) {
+      return sent
+    }
+    return Array(bytes).withUnsafeBytes { send($0) }
+  }
+
+  /// Queues the UTF-8 bytes of `text`; see `send(_: UnsafeRawBufferPointer)`.
+  @discardableResult
+  public func send(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { send(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Asks for one `connectionOutputDidDrain` call once at most `Limits.outputLowWatermark` bytes
+  /// are queued. If that is already the case, the call comes from the loop shortly after.
+  public func requestDrainNotification() {
+    loop.assertOnLoopThread()
+    guard state == .open else { return }
+    drainRequested = true
+    if outputLength <= limits.outputLowWatermark && !drainCheckScheduled {
+      // libevent calls the write callback only after a write; with nothing to write, report from
+      // the loop (never from inside this call).
+      drainCheckScheduled = true
+      loop.performSoon { [self] in
+        drainCheckScheduled = false
+        notifyDrainIfLow()
+      }
+    }
+  }
+
+  /// Stops reading and closes once everything queued has been written (or after
+  /// `Limits.flushTimeout` without progress). Later sends are dropped. The libevent pattern of
+  /// DAEMON-NOTES B7.1: disable `EV_READ`, write low watermark 0, free in the write callback.
+  public func closeAfterFlush() {
+    loop.assertOnLoopThread()
+    beginClosing(inputEnded ? .peerClosed : .closedAfterFlush)
+  }
+
+  /// Closes now, discarding queued output.
+  public func close() {
+    loop.assertOnLoopThread()
+    finish(.closedByCaller)
+  }
+
+  // MARK: libevent callbacks
+
+  private func readable() {
+    guard state == .open, !lineTooLongReported, !inputEnded else { return }
+    processInput(atEOF: false)
+  }
+
+  /// Delivers every complete line in the input buffer.
+  ///
+  /// `evbuffer_readln` would rescan the whole buffer from its start on every read, so a long line
+  /// arriving in many small reads would cost O(n²). Instead `scanned` remembers how many leading
+  /// bytes are already known to contain no `\n`, and `evbuffer_search_eol` resumes from there: each
+  /// byte is examined once. The line is then made contiguous with `evbuffer_pullup` (no copy when
+  /// it lies in one chunk, one copy otherwise), handed over in place, and drained.
+  private func processInput(atEOF: Bool) {
+    while state == .open, let bufferEvent {
+      let input = bufferevent_get_input(bufferEvent)
+      let length = evbuffer_get_length(input)
+      if length == 0 {
+        scanned = 0
+        return
+      }
+      var start = evbuffer_ptr()
+      _ = evbuffer_ptr_set(input, &start, min(scanned, length), EVBUFFER_PTR_SET)
+      let newline = evbuffer_search_eol(input, &start, nil, EVBUFFER_EOL_LF)
+      let lineLength: Int
+      let consumed: Int
+      if newline.pos >= 0 {
+        lineLength = newline.pos
+        consumed = lineLength + 1
+      } else {
+        scanned = length
+        if length > limits.maxLineLength {
+          reportLineTooLong()
+          return
+        }
+        guard atEOF else { return }
+        lineLength = length  // the peer's last line, unterminated
+        consumed = length
+      }
+      if lineLength > limits.maxLineLength {
+        reportLineTooLong()
+        return
+      }
+      guard let bytes = evbuffer_pullup(input, consumed) else {
+        fatalError("libevent: evbuffer_pullup failed (out of memory)")
+      }
+      scanned = 0
+      delegate?.connection(
+        self, didReceiveLine: UnsafeRawBufferPointer(start: bytes, count: lineLength))
+      // The delegate may have closed the connection: then the bufferevent is freed and `input`
+      // must not be touched. (After closeAfterFlush it still exists; the loop ends on `state`.)
+      guard self.bufferEvent != nil else { return }
+      evbuffer_drain(input, consumed)
+    }
+  }
+
+  private func reportLineTooLong() {
+    guard !lineTooLongReported else { return }
+    lineTooLongReported = true
+    if let bufferEvent {
+      _ = bufferevent_disable(bufferEvent, Int16(EV_READ))
+      let input = bufferevent_get_input(bufferEvent)
+      evbuffer_drain(input, evbuffer_get_length(input))  // up to a MiB nobody will read
+      scanned = 0
+    }
+    logger.info("line longer than \(limits.maxLineLength) bytes; closing after the reply")
+    delegate?.connectionLineTooLong(self)
+    if state == .open { beginClosing(.closedAfterFlush) }
+  }
+
+  private func writable() {
+    switch state {
+    case .closing:
+      if outputLength == 0 { finish(closingReason) }
+    case .open:
+      notifyDrainIfLow()
+    case .closed:
+      break
+    }
+  }
+
+  private func notifyDrainIfLow() {
+    guard state == .open, drainRequested, outputLength <= limits.outputLowWatermark else { return }
+    drainRequested = false
+    delegate?.connectionOutputDidDrain(self)
+  }
+
+  private func handleEvent(_ what: Int32, errno code: Int32) {
+    if what & BEV_EVENT_EOF != 0 && what & BEV_EVENT_READING != 0 {
+      // The peer finished sending (libevent has stopped reading). Deliver its unterminated last
+      // line; a half-closed peer can still read, so the delegate decides when to close.
+      guard state == .open, !lineTooLongReported, !inputEnded else { return }
+      processInput(atEOF: true)
+      guard state == .open else { return }
+      inputEnded = true
+      delegate?.connectionDidReachEndOfInput(self)
+    } else if what & BEV_EVENT_EOF != 0 {
+      finish(.peerClosed)
+    } else if what & BEV_EVENT_TIMEOUT != 0 {
+      logger.info(
+        "the peer read nothing for \(limits.flushTimeout) while closing; dropping its output")
+      finish(.flushTimeout)
+    } else if what & BEV_EVENT_ERROR != 0 {
+      finish(.error(code))
+    }
+  }
+
+  // MARK: closing
+
+  private func beginClosing(_ reason: CloseReason) {
+    guard state == .open, let bufferEvent else { return }
+    state = .closing
+    closingReason = reason
+    drainRequested = false
+    _ = bufferevent_disable(bufferEvent, Int16(EV_READ))
+    guard outputLength > 0 else {
+      finish(reason)
+      return
+    }
+    // The write callback now fires only when the output is empty; a write timeout bounds the wait
+    // (libevent re-arms it on every successful write, so a slow reader still drains).
+    bufferevent_setwatermark(bufferEvent, Int16(EV_WRITE), 0, 0)
+    var timeout = timeval(limits.flushTimeout)
+    _ = bufferevent_set_timeouts(bufferEvent, nil, &timeout)
+  }
+
+  private func finish(_ reason: CloseReason) {
+    guard state != .closed else { return }
+    state = .closed
+    if let bufferEvent {
+      // Clears the callbacks at once; the socket is closed by libevent's finalizer on the loop.
+      bufferevent_free(bufferEvent)
+      self.bufferEvent = nil
+    }
+    logger.debug("connection closed: \(reason)")
+    // Reported from the loop, so a delegate that caused the close (say, by a send past the limit)
+    // is not re-entered. The closure keeps the connection alive until then.
+    loop.performSoon { [self] in
+      let delegate = self.delegate
+      self.delegate = nil
+      delegate?.connectionDidClose(self, reason: reason)
+    }
+    // Safe now: libevent holds no callback that could use the retained pointer.
+    selfRetain?.release()
+    selfRetain = nil
+  }
+}

@@ -1,0 +1,268 @@
+internal import CLibevent
+import Glibc
+import Logging
+import Synchronization
+
+/// The daemon's listening socket, on a path it binds itself or on a socket systemd passed in.
+///
+/// Binding a path (tmux's recipe, DAEMON-NOTES B1):
+/// - The path length is checked before any system call.
+/// - A `PATH.lock` file held with `flock` serialises the check-and-bind below between daemons
+///   starting at the same moment; a second starter fails at once ("another dynd is starting").
+///   The lock file is removed once the socket is listening.
+/// - If something exists at the path: a socket that accepts a connection belongs to a live daemon
+///   and the listener refuses to start ("another dynd is listening on PATH"); a socket that
+///   refuses (`ECONNREFUSED`) is stale and is replaced; anything that is not a socket is never
+///   deleted, and starting fails.
+/// - The socket is bound under `umask(0177)`, so it is created with mode 0600, then `chmod`-ed to
+///   0600 as well (the umask is process-wide; the chmod does not depend on it).
+/// - On `close()` the socket file is unlinked, but only if it is still the inode this listener
+///   bound. A socket received from systemd is never unlinked: systemd owns it.
+///
+/// Accepting: every new connection's peer credentials are read with `SO_PEERCRED` and checked with
+/// `PeerCredentials.isAllowed(peerUID:serverUID:)`; a refused peer is logged with its pid and uid
+/// and closed before the handler ever sees it. If `accept` fails (e.g. out of file descriptors)
+/// accepting pauses for 100 ms instead of spinning.
+public final class Listener {
+  /// Receives each accepted, permitted connection. The handler owns `socket` (non-blocking,
+  /// close-on-exec): it must wrap it in a `Connection` or close it.
+  public typealias AcceptHandler = (_ socket: Int32, _ peer: PeerCredentials) -> Void
+
+  /// The socket's path (for an adopted socket: its bound name, if any).
+  public let path: String?
+  /// Whether this listener created the socket file, and so unlinks it on `close()`.
+  public let ownsSocketFile: Bool
+  /// Whether the listener is still registered with the loop.
+  public var isListening: Bool { listener != nil }
+
+  private let loop: EventLoop
+  private let logger: Logger
+  private let serverUID: uid_t
+  private let onAccept: AcceptHandler
+  private let boundFile: FileIdentity?
+  private var listener: OpaquePointer?
+  private var socketFileRemoved = false
+  private var retryTimer: OneShotTimer?
+
+  /// Binds and listens on `path` (see the type's documentation for the checks).
+  ///
+  /// Throws `.alreadyRunning` if a live daemon answers on the path, `.notASocket` if a non-socket
+  /// file is there, `.pathTooLong`/`.invalidPath` for an unusable path, `.system` otherwise.
+  public convenience init(
+    loop: EventLoop,
+    path: String,
+    backlog: Int32 = 128,
+    logger: Logger = Logger(label: "dynd.transport"),
+    onAccept: @escaping AcceptHandler
+  ) throws(TransportError) {
+    loop.assertOnLoopThread()
+    let bound = try Self.bind(path: path, backlog: backlog, logger: logger)
+    try self.init(
+      loop: loop, fd: bound.fd, path: path, boundFile: bound.identity, logger: logger,
+      onAccept: onAccept)
+  }
+
+  /// Listens on a socket that is already bound and listening, e.g. the one systemd passed (see
+  /// `SocketActivation`). The listener closes it when done, but never unlinks its path.
+  public convenience init(
+    loop: EventLoop,
+    adoptingListeningSocket fd: Int32,
+    logger: Logger = Logger(label: "dynd.transport"),
+    onAccept: @escaping AcceptHandler
+  ) throws(TransportError) {
+    loop.assertOnLoopThread()
+    // evconnlistener requires a non-blocking socket; systemd's NonBlocking= is off by default.
+    guard evutil_make_socket_nonblocking(fd) == 0, evutil_make_socket_closeonexec(fd) == 0 else {
+      throw .system("cannot configure the listening socket \(fd)")
+    }
+    try self.init(
+      loop: loop, fd: fd, path: UnixSocketAddress.boundPath(of: fd), boundFile: nil,
+      logger: logger, onAccept: onAccept)
+  }
+
+  private init(
+    loop: EventLoop, fd: Int32, path: String?, boundFile: FileIdentity?, logger: Logger,
+    onAccept: @escaping AcceptHandler
+  ) throws(TransportError) {
+    self.loop = loop
+    self.path = path
+    self.boundFile = boundFile
+    self.ownsSocketFile = boundFile != nil
+    self.logger = logger
+    self.serverUID = getuid()
+    self.onAccept = onAccept
+    let flags = UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC)
+    // Backlog 0: the socket is already listening (we called listen(), or systemd did).
+    guard
+      let listener = evconnlistener_new(
+        loop.base,
+        { _, fd, _, _, context in
+          Unmanaged<Listener>.fromOpaque(context!).takeUnretainedValue().accepted(fd)
+        }, Unmanaged.passUnretained(self).toOpaque(), flags, 0, fd)
+    else {
+      Glibc.close(fd)
+      throw TransportError(.system, "cannot register the listening socket with libevent")
+      // deinit runs and unlinks the file we bound.
+    }
+    self.listener = listener
+    evconnlistener_set_error_cb(listener) { _, context in
+      Unmanaged<Listener>.fromOpaque(context!).takeUnretainedValue().acceptFailed(errno)
+    }
+  }
+
+  deinit {
+    close()
+  }
+
+  /// Stops accepting, closes the socket and, if this listener created the socket file, unlinks it.
+  /// Connections already accepted are unaffected. Safe to call more than once.
+  public func close() {
+    retryTimer?.cancel()
+    retryTimer = nil
+    if let listener {
+      evconnlistener_free(listener)
+      self.listener = nil
+    }
+    if let path, let boundFile, !socketFileRemoved {
+      socketFileRemoved = true
+      // Unlink only our own inode: never a socket someone put there after us.
+      if FileIdentity(path: path) == boundFile {
+        unlink(path)
+      } else {
+        logger.warning("socket \(path) is no longer the one this daemon bound; leaving it in place")
+      }
+    }
+  }
+
+  private func accepted(_ fd: Int32) {
+    guard let peer = PeerCredentials.of(socket: fd) else {
+      logger.warning("refused a connection: the kernel reported no peer credentials")
+      Glibc.close(fd)
+      return
+    }
+    guard PeerCredentials.isAllowed(peerUID: peer.uid, serverUID: serverUID) else {
+      logger.warning(
+        "refused a connection from pid \(peer.pid) uid \(peer.uid): only uid \(serverUID) and root may connect"
+      )
+      Glibc.close(fd)
+      return
+    }
+    onAccept(fd, peer)
+  }
+
+  private func acceptFailed(_ code: Int32) {
+    guard let listener else { return }
+    logger.error("accept failed: \(errnoDescription(code)); pausing new connections for 100 ms")
+    _ = evconnlistener_disable(listener)
+    let timer =
+      retryTimer
+      ?? OneShotTimer(loop: loop) { [unowned self] _ in
+        if let listener = self.listener { _ = evconnlistener_enable(listener) }
+      }
+    retryTimer = timer
+    timer.schedule(after: .milliseconds(100))
+  }
+}
+
+extension Listener {
+  /// The process umask is shared by all threads; this makes the set-bind-restore sequence atomic
+  /// with respect to other listeners in the same process (tests bind many in parallel).
+  private static let umaskLock = Mutex(())
+
+  private static func bind(
+    path: String, backlog: Int32, logger: Logger
+  ) throws(TransportError) -> (fd: Int32, identity: FileIdentity) {
+    let address = try UnixSocketAddress(path: path)
+
+    let lockPath = path + ".lock"
+    // O_NOFOLLOW: with --socket in a shared directory, a planted symlink must not redirect us.
+    let lockFD = open(lockPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard lockFD >= 0 else { throw .system("cannot create the lock file \(lockPath)") }
+    defer { Glibc.close(lockFD) }
+    guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
+      if errno == EWOULDBLOCK {
+        throw TransportError(.alreadyRunning, "another dynd is starting on \(path)")
+      }
+      throw .system("cannot lock \(lockPath)")
+    }
+    // Runs before the close above: the lock is still held while its file is removed.
+    defer { unlink(lockPath) }
+
+    try removeStaleSocket(path: path, address: address, logger: logger)
+
+    let type = SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue
+    let fd = socket(AF_UNIX, Int32(type), 0)
+    guard fd >= 0 else { throw .system("cannot create a Unix socket") }
+    let (rc, bindErrno) = umaskLock.withLock { _ in
+      let previous = umask(0o177)
+      defer { umask(previous) }
+      let rc = address.withSockAddr { Glibc.bind(fd, $0, $1) }
+      return (rc, errno)
+    }
+    guard rc == 0 else {
+      Glibc.close(fd)
+      if bindErrno == EADDRINUSE {
+        throw TransportError(
+          .alreadyRunning, "another process took \(path) while dynd was starting")
+      }
+      throw .system("cannot bind \(path)", errno: bindErrno)
+    }
+    guard chmod(path, 0o600) == 0, listen(fd, backlog) == 0,
+      let identity = FileIdentity(path: path)
+    else {
+      let failure = TransportError.system("cannot listen on \(path)")
+      Glibc.close(fd)
+      unlink(path)
+      throw failure
+    }
+    return (fd, identity)
+  }
+
+  private static func removeStaleSocket(
+    path: String, address: UnixSocketAddress, logger: Logger
+  ) throws(TransportError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      if errno == ENOENT { return }
+      throw .system("cannot inspect \(path)")
+    }
+    guard info.st_mode & S_IFMT == S_IFSOCK else {
+      throw TransportError(
+        .notASocket, "\(path) exists and is not a socket; refusing to replace it")
+    }
+    let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    guard probe >= 0 else { throw .system("cannot create a Unix socket") }
+    // Non-blocking, so a daemon with a full backlog answers EAGAIN instead of stalling us.
+    _ = evutil_make_socket_nonblocking(probe)
+    let rc = address.withSockAddr { connect(probe, $0, $1) }
+    let connectErrno = errno
+    Glibc.close(probe)
+    if rc == 0 || connectErrno == EAGAIN || connectErrno == EINPROGRESS {
+      throw TransportError(.alreadyRunning, "another dynd is listening on \(path)")
+    }
+    switch connectErrno {
+    case ECONNREFUSED:
+      guard unlink(path) == 0 || errno == ENOENT else {
+        throw .system("cannot remove the stale socket \(path)")
+      }
+      logger.info("removed the stale socket \(path) left by a daemon that is gone")
+    case ENOENT:
+      return  // it went away by itself
+    default:
+      throw .system("cannot tell whether \(path) is in use", errno: connectErrno)
+    }
+  }
+}
+
+/// Device and inode of a path, to recognise the socket file we bound.
+struct FileIdentity: Equatable {
+  let device: UInt64
+  let inode: UInt64
+
+  init?(path: String) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+}

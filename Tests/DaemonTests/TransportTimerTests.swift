@@ -1,0 +1,111 @@
+import Daemon
+import Glibc
+import Testing
+
+@Suite("Timers")
+struct TransportTimerTests {
+  @Test("a repeating timer fires N times in N periods, and stopping it stops it")
+  func repeatingTimer() throws {
+    let period = Duration.milliseconds(20)
+    let periods = 10
+    let ticksAtCheck = Shared<UInt64?>(nil)
+    let ticksLater = Shared<UInt64?>(nil)
+    let elapsedAtCheck = Shared<Duration>(.zero)
+    let handlerTicks = Shared<[UInt64]>([])
+    let loop = try LoopThread { loop in
+      let timer = RepeatingTimer(loop: loop, period: period) { timer in
+        handlerTicks.update { $0.append(timer.ticks) }
+      }
+      #expect(!timer.isRunning)
+      timer.start()
+      timer.start()  // no effect while running
+      #expect(timer.isRunning)
+      let check = OneShotTimer(loop: loop) { _ in
+        ticksAtCheck.set(timer.ticks)
+        elapsedAtCheck.set(timer.elapsed)
+        timer.stop()
+        #expect(!timer.isRunning)
+      }
+      check.schedule(after: period * periods + period / 2)
+      let later = OneShotTimer(loop: loop) { _ in ticksLater.set(timer.ticks) }
+      later.schedule(after: period * (periods + 6))
+      return (timer, check, later)
+    }
+    #expect(ticksLater.wait { $0 != nil })
+    let ticks = try #require(ticksAtCheck.value)
+    #expect(ticks >= UInt64(periods - 1) && ticks <= UInt64(periods + 1), "got \(ticks) ticks")
+    #expect(ticksLater.value == ticks, "no tick after stop()")
+    #expect(handlerTicks.value == Array(1...ticks), "the handler sees 1, 2, 3, …")
+    #expect(elapsedAtCheck.value >= period * periods)
+    #expect(loop.stop())
+  }
+
+  @Test("restarting a timer resets its tick count")
+  func restart() throws {
+    let counts = Shared<[UInt64]>([])
+    let loop = try LoopThread { loop in
+      let timer = RepeatingTimer(loop: loop, period: .milliseconds(5)) { _ in }
+      timer.start()
+      let restart = OneShotTimer(loop: loop) { _ in
+        counts.update { $0.append(timer.ticks) }
+        timer.stop()
+        timer.start()
+        counts.update { $0.append(timer.ticks) }
+      }
+      restart.schedule(after: .milliseconds(40))
+      return (timer, restart)
+    }
+    #expect(counts.wait { $0.count == 2 })
+    #expect(counts.value[0] > 0)
+    #expect(counts.value[1] == 0)
+    #expect(loop.stop())
+  }
+
+  @Test("one-shot timers fire once, can be cancelled, and rescheduling replaces")
+  func oneShot() throws {
+    let fired = Shared<[String]>([])
+    let done = Shared(false)
+    let loop = try LoopThread { loop in
+      let once = OneShotTimer(loop: loop) { _ in fired.update { $0.append("once") } }
+      once.schedule(after: .milliseconds(10))
+      let cancelled = OneShotTimer(loop: loop) { _ in fired.update { $0.append("cancelled") } }
+      cancelled.schedule(after: .milliseconds(10))
+      cancelled.cancel()
+      #expect(!cancelled.isScheduled)
+      let moved = OneShotTimer(loop: loop) { _ in fired.update { $0.append("moved") } }
+      moved.schedule(after: .seconds(10))
+      moved.schedule(after: .milliseconds(20))
+      #expect(moved.isScheduled)
+      let end = OneShotTimer(loop: loop) { _ in
+        #expect(!once.isScheduled)
+        done.set(true)
+      }
+      end.schedule(after: .milliseconds(150))
+      return (once, cancelled, moved, end)
+    }
+    #expect(done.wait { $0 })
+    #expect(fired.value == ["once", "moved"])
+    #expect(loop.stop())
+  }
+
+  @Test("a timer may be released from inside its own handler")
+  func releaseInsideHandler() throws {
+    let fired = Shared(0)
+    let loop = try LoopThread { loop in
+      final class Owner {
+        var timer: RepeatingTimer?
+      }
+      let owner = Owner()
+      owner.timer = RepeatingTimer(loop: loop, period: .milliseconds(5)) { [unowned owner] _ in
+        fired.update { $0 += 1 }
+        owner.timer = nil  // frees the timer, and its event, from its own callback
+      }
+      owner.timer?.start()
+      return owner
+    }
+    #expect(fired.wait { $0 == 1 })
+    usleep(50_000)
+    #expect(fired.value == 1)
+    #expect(loop.stop())
+  }
+}
