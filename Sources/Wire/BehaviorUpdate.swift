@@ -1,0 +1,178 @@
+/// The fields of a `set_behavior`: new values for settable properties of one behavior.
+///
+/// The decoder does not know the behavior's type (only the session does), so it reads every field
+/// name that is settable on *some* behavior type, each with its type and the widest range it has
+/// on any type, and rejects every other name with `unknown_field`. Once the daemon has looked the
+/// behavior up, it must call `check(for:)`, which rejects fields the type does not have and
+/// applies the type's own ranges (a snap's `damping` is 0…1, an attachment's 0…1000). `nil` means
+/// "leave as is".
+///
+/// Settable per type (UIKit's read-write properties; `items` replaces the item list):
+///
+/// | type | fields |
+/// |---|---|
+/// | gravity | `items`, `direction`, `angle`, `magnitude` |
+/// | collision | `items`, `mode`, `reference_bounds`, `insets`, `boundaries` |
+/// | attachment | `anchor`, `length`, `damping`, `frequency`, `friction_torque`, `range` |
+/// | snap | `point`, `damping` |
+/// | push | `items`, `direction`, `angle`, `magnitude`, `offset`, `active` |
+/// | dynamic_item | `items`, `elasticity`, `friction`, `density`, `resistance`, `angular_resistance`, `allows_rotation`, `anchored`, `charge` |
+///
+/// An attachment's `range` must include 0 for a sliding attachment; only the engine knows the
+/// kind, so that check is the daemon's.
+public struct BehaviorUpdate: Equatable, Sendable {
+  public var items: [String]?
+  public var direction: WireVector?
+  public var angle: Double?
+  public var magnitude: Double?
+  public var mode: CollisionMode?
+  public var referenceBounds: Bool?
+  public var insets: WireInsets?
+  public var boundaries: [BoundarySpec]?
+  public var anchor: WirePoint?
+  public var length: Double?
+  public var damping: Double?
+  public var frequency: Double?
+  public var frictionTorque: Double?
+  public var range: WireRange?
+  public var point: WirePoint?
+  public var active: Bool?
+  public var offset: WireVector?
+  public var elasticity: Double?
+  public var friction: Double?
+  public var density: Double?
+  public var resistance: Double?
+  public var angularResistance: Double?
+  public var allowsRotation: Bool?
+  public var anchored: Bool?
+  public var charge: Double?
+
+  public init() {}
+
+  /// The wire names of the fields that are set, in declaration order.
+  public var fieldNames: [String] {
+    var names: [String] = []
+    func note<Value>(_ value: Value?, _ name: String) { if value != nil { names.append(name) } }
+    note(items, "items")
+    note(direction, "direction")
+    note(angle, "angle")
+    note(magnitude, "magnitude")
+    note(mode, "mode")
+    note(referenceBounds, "reference_bounds")
+    note(insets, "insets")
+    note(boundaries, "boundaries")
+    note(anchor, "anchor")
+    note(length, "length")
+    note(damping, "damping")
+    note(frequency, "frequency")
+    note(frictionTorque, "friction_torque")
+    note(range, "range")
+    note(point, "point")
+    note(active, "active")
+    note(offset, "offset")
+    note(elasticity, "elasticity")
+    note(friction, "friction")
+    note(density, "density")
+    note(resistance, "resistance")
+    note(angularResistance, "angular_resistance")
+    note(allowsRotation, "allows_rotation")
+    note(anchored, "anchored")
+    note(charge, "charge")
+    return names
+  }
+
+  /// The fields settable on a behavior of `type`.
+  public static func settableFields(of type: BehaviorType) -> [String] {
+    switch type {
+    case .gravity: return ["items", "direction", "angle", "magnitude"]
+    case .collision: return ["items", "mode", "reference_bounds", "insets", "boundaries"]
+    case .attachment:
+      return ["anchor", "length", "damping", "frequency", "friction_torque", "range"]
+    case .snap: return ["point", "damping"]
+    case .push: return ["items", "direction", "angle", "magnitude", "offset", "active"]
+    case .dynamicItem:
+      return [
+        "items", "elasticity", "friction", "density", "resistance", "angular_resistance",
+        "allows_rotation", "anchored", "charge",
+      ]
+    }
+  }
+
+  /// Throws `unknown_field` for a field a behavior of `type` does not have, and `out_of_range` for
+  /// a value outside that type's range. The daemon calls this before applying anything.
+  public func check(for type: BehaviorType) throws(ProtocolError) {
+    let settable = Self.settableFields(of: type)
+    for name in fieldNames where !settable.contains(name) {
+      throw ProtocolError(
+        .unknownField,
+        "field '\(name)' is not settable on a '\(type.rawValue)' behavior (settable: "
+          + "\(settable.joined(separator: ", ")))")
+    }
+    if type == .snap, let damping {
+      try Self.check(damping, "damping", in: Limits.snapDamping)
+    }
+    if type == .gravity {
+      if let magnitude { try Self.check(magnitude, "magnitude", in: Limits.gravityMagnitude) }
+      if let direction {
+        try Self.check(direction.dx, "direction[0]", in: Limits.gravityMagnitude)
+        try Self.check(direction.dy, "direction[1]", in: Limits.gravityMagnitude)
+      }
+    }
+  }
+
+  private static func check(_ value: Double, _ path: String, in range: NumberRange)
+    throws(ProtocolError)
+  {
+    guard range.contains(value) else {
+      throw ProtocolError(
+        .outOfRange, "field '\(path)' must be \(range.phrase) (got \(plainNumber(value)))")
+    }
+  }
+}
+
+extension BehaviorUpdate {
+  /// Every field name `set_behavior` accepts besides `op`, `id`, `session` and `behavior`.
+  static let fields: [StaticString] = [
+    "items", "direction", "angle", "magnitude", "mode", "reference_bounds", "insets", "boundaries",
+    "anchor", "length", "damping", "frequency", "friction_torque", "range", "point", "active",
+    "offset", "elasticity", "friction", "density", "resistance", "angular_resistance",
+    "allows_rotation", "anchored", "charge",
+  ]
+
+  /// Reads the settable fields of a `set_behavior` request (unknown names were rejected already).
+  init(_ fields: ObjectReader) throws(ProtocolError) {
+    if fields.has("items") {
+      items = try fields.behaviorItems()
+    }
+    let force = try fields.directionOrAngle(magnitude: Limits.pushMagnitude)
+    direction = force.direction
+    angle = force.angle
+    magnitude = force.magnitude
+    mode = try fields.word("mode", as: CollisionMode.self)
+    referenceBounds = try fields.bool("reference_bounds")
+    insets = try fields.insets("insets")
+    if insets != nil, referenceBounds != nil {
+      throw fields.exclusive("insets", with: "reference_bounds")
+    }
+    if fields.has("boundaries") {
+      boundaries = try CollisionSpec.boundaries(fields)
+    }
+    anchor = try fields.point("anchor")
+    length = try fields.number("length", in: Limits.length)
+    damping = try fields.number("damping", in: Limits.attachmentDamping)
+    frequency = try fields.number("frequency", in: Limits.frequency)
+    frictionTorque = try fields.number("friction_torque", in: Limits.frictionTorque)
+    range = try fields.range("range", in: Limits.coordinate)
+    point = try fields.point("point")
+    active = try fields.bool("active")
+    offset = try fields.vector("offset", in: Limits.coordinate)
+    elasticity = try fields.number("elasticity", in: Limits.elasticity)
+    friction = try fields.number("friction", in: Limits.friction)
+    density = try fields.number("density", in: Limits.density)
+    resistance = try fields.number("resistance", in: Limits.resistance)
+    angularResistance = try fields.number("angular_resistance", in: Limits.angularResistance)
+    allowsRotation = try fields.bool("allows_rotation")
+    anchored = try fields.bool("anchored")
+    charge = try fields.number("charge", in: Limits.charge)
+  }
+}

@@ -1,0 +1,61 @@
+/// A dynamic item behavior (UIDynamicItemBehavior): material properties of its items.
+///
+/// When several apply to one item, the last in the behavior tree wins per property; removing it
+/// restores UIKit's defaults (elasticity 0, friction 0, density 1, resistance 0, angular resistance
+/// 0, allows rotation, not anchored, charge 0).
+public struct DynamicItemSpec: Equatable, Sendable {
+  public var id: String?
+  public var items: [String]
+  /// In `Limits.elasticity`.
+  public var elasticity: Double?
+  /// In `Limits.friction`.
+  public var friction: Double?
+  /// In `Limits.density` (positive).
+  public var density: Double?
+  /// In `Limits.resistance`.
+  public var resistance: Double?
+  /// In `Limits.angularResistance`.
+  public var angularResistance: Double?
+  public var allowsRotation: Bool?
+  public var anchored: Bool?
+  /// In `Limits.charge`.
+  public var charge: Double?
+
+  public init(
+    id: String? = nil, items: [String], elasticity: Double? = nil, friction: Double? = nil,
+    density: Double? = nil, resistance: Double? = nil, angularResistance: Double? = nil,
+    allowsRotation: Bool? = nil, anchored: Bool? = nil, charge: Double? = nil
+  ) {
+    self.id = id
+    self.items = items
+    self.elasticity = elasticity
+    self.friction = friction
+    self.density = density
+    self.resistance = resistance
+    self.angularResistance = angularResistance
+    self.allowsRotation = allowsRotation
+    self.anchored = anchored
+    self.charge = charge
+  }
+}
+
+extension DynamicItemSpec {
+  static let fields: [StaticString] = [
+    "type", "id", "items", "elasticity", "friction", "density", "resistance",
+    "angular_resistance", "allows_rotation", "anchored", "charge",
+  ]
+
+  init(_ fields: ObjectReader) throws(ProtocolError) {
+    try fields.rejectUnknownFields(Self.fields)
+    self.init(
+      id: try fields.name("id"), items: try fields.behaviorItems(),
+      elasticity: try fields.number("elasticity", in: Limits.elasticity),
+      friction: try fields.number("friction", in: Limits.friction),
+      density: try fields.number("density", in: Limits.density),
+      resistance: try fields.number("resistance", in: Limits.resistance),
+      angularResistance: try fields.number("angular_resistance", in: Limits.angularResistance),
+      allowsRotation: try fields.bool("allows_rotation"),
+      anchored: try fields.bool("anchored"),
+      charge: try fields.number("charge", in: Limits.charge))
+  }
+}

@@ -1,0 +1,28 @@
+/// A snap behavior (UISnapBehavior): drives one item to a point and its rotation to 0.
+public struct SnapSpec: Equatable, Sendable {
+  public var id: String?
+  public var item: String
+  /// The point to snap to, in reference coordinates.
+  public var point: WirePoint
+  /// In `Limits.snapDamping`; 0 oscillates most, 1 least (default 0.5).
+  public var damping: Double?
+
+  public init(id: String? = nil, item: String, point: WirePoint, damping: Double? = nil) {
+    self.id = id
+    self.item = item
+    self.point = point
+    self.damping = damping
+  }
+}
+
+extension SnapSpec {
+  static let fields: [StaticString] = ["type", "id", "item", "point", "damping"]
+
+  init(_ fields: ObjectReader) throws(ProtocolError) {
+    try fields.rejectUnknownFields(Self.fields)
+    self.init(
+      id: try fields.name("id"), item: try fields.requiredName("item"),
+      point: try fields.requiredPoint("point"),
+      damping: try fields.number("damping", in: Limits.snapDamping))
+  }
+}

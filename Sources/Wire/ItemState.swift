@@ -1,0 +1,67 @@
+/// The state of one item as frames and replies report it:
+/// `{"id","center":[x,y],"angle","velocity":[vx,vy],"angular_velocity"}`, plus `"size":[w,h]` in
+/// `open` and `get` replies.
+public struct ItemState: Equatable, Sendable {
+  public var id: String
+  public var center: WirePoint
+  /// Radians, positive clockwise on screen.
+  public var angle: Double
+  /// pt/s.
+  public var velocity: WireVector
+  /// rad/s.
+  public var angularVelocity: Double
+  /// Written only when a reply asks for sizes; sizes never change.
+  public var size: WireSize
+
+  public init(
+    id: String, center: WirePoint, angle: Double = 0,
+    velocity: WireVector = WireVector(dx: 0, dy: 0),
+    angularVelocity: Double = 0, size: WireSize = WireSize(width: 0, height: 0)
+  ) {
+    self.id = id
+    self.center = center
+    self.angle = angle
+    self.velocity = velocity
+    self.angularVelocity = angularVelocity
+    self.size = size
+  }
+}
+
+/// One entry of a `list` reply: `{"session","transition","clock","running"}`.
+public struct SessionSummary: Equatable, Sendable {
+  public var session: String
+  /// The transition's name; `nil` (written `null`) for a session opened from a scene.
+  public var transition: String?
+  public var clock: Clock
+  public var running: Bool
+
+  public init(session: String, transition: String?, clock: Clock, running: Bool) {
+    self.session = session
+    self.transition = transition
+    self.clock = clock
+    self.running = running
+  }
+}
+
+/// A named number of a transition, such as `background_alpha`, carried by `frame` and `done`
+/// in `"values":{…}`.
+public struct NamedValue: Equatable, Sendable {
+  public var name: String
+  public var value: Double
+
+  public init(_ name: String, _ value: Double) {
+    self.name = name
+    self.value = value
+  }
+}
+
+/// The other side of a contact: an item, or a boundary (`nil` id for the reference bounds).
+public enum ContactPartner: Equatable, Sendable {
+  case item(String)
+  case boundary(String?)
+}
+
+/// The phase of a contact event.
+public enum ContactPhase: String, CaseIterable, Sendable {
+  case began, ended
+}

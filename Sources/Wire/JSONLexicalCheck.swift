@@ -1,0 +1,225 @@
+/// A single pass over a line that rejects what json-c accepts but JSON does not.
+///
+/// json-c 0.16 in strict mode still accepts single-quoted strings, `NaN`, `Infinity`, `1.`,
+/// unescaped control characters in strings and malformed UTF-8 (its own UTF-8 flag lets
+/// surrogates and overlong forms through), and it silently saturates integers that do not fit
+/// 64 bits. This check runs before json-c and leaves only structure (brackets, commas, literals) to
+/// it. It costs one branch per byte outside strings and one compare per ASCII byte inside them.
+enum JSONLexicalCheck {
+  /// Throws `bad_json` or `invalid_number` for the first lexical fault in `bytes`.
+  static func check(_ bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) {
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "\""):
+        index = try scanString(bytes, openingQuote: index)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        index = try scanNumber(bytes, start: index)
+      case UInt8(ascii: "'"):
+        throw fault("single-quoted strings are not JSON", at: index)
+      case UInt8(ascii: "N"), UInt8(ascii: "I"):
+        if matches(bytes, at: index, "NaN") || matches(bytes, at: index, "Infinity") {
+          throw nonFinite(at: index)
+        }
+        throw fault("unexpected character '\(Character(Unicode.Scalar(byte)))'", at: index)
+      case 0:
+        throw fault("NUL byte outside a string", at: index)
+      case 0x80...:
+        throw fault("non-ASCII byte outside a string", at: index)
+      default:
+        index += 1
+      }
+    }
+  }
+
+  /// Checks the string starting at `openingQuote`; returns the index after its closing quote.
+  private static func scanString(
+    _ bytes: UnsafeBufferPointer<UInt8>, openingQuote: Int
+  ) throws(ProtocolError) -> Int {
+    var index = openingQuote + 1
+    var hasEscapedNUL = false
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        index += 1
+        // json-c stores object keys as C strings, so a NUL would silently cut the key short.
+        if hasEscapedNUL, isFollowedByColon(bytes, from: index) {
+          throw fault("object keys must not contain \\u0000", at: openingQuote)
+        }
+        return index
+      } else if byte == UInt8(ascii: "\\") {
+        guard index + 1 < bytes.count else { break }
+        switch bytes[index + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+          UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+          index += 2
+        case UInt8(ascii: "u"):
+          guard index + 6 <= bytes.count, (2..<6).allSatisfy({ isHexDigit(bytes[index + $0]) })
+          else { throw fault("\\u must be followed by four hex digits", at: index) }
+          if (2..<6).allSatisfy({ bytes[index + $0] == UInt8(ascii: "0") }) {
+            hasEscapedNUL = true
+          }
+          index += 6
+        default:
+          throw fault("invalid escape sequence in a string", at: index)
+        }
+      } else if byte < 0x20 {
+        throw fault("control character \(hexByte(byte)) in a string must be escaped", at: index)
+      } else if byte < 0x80 {
+        index += 1
+      } else {
+        index = try scanUTF8Sequence(bytes, start: index)
+      }
+    }
+    // Unterminated: json-c reports it with its position.
+    return bytes.count
+  }
+
+  /// Validates one multi-byte UTF-8 sequence (Unicode 15, table 3-7: no overlong forms, no
+  /// surrogates, nothing above U+10FFFF); returns the index after it.
+  private static func scanUTF8Sequence(
+    _ bytes: UnsafeBufferPointer<UInt8>, start: Int
+  ) throws(ProtocolError) -> Int {
+    let lead = bytes[start]
+    let length: Int
+    var secondByte: ClosedRange<UInt8> = 0x80...0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0:
+      length = 3
+      secondByte = 0xA0...0xBF
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED:
+      length = 3
+      secondByte = 0x80...0x9F
+    case 0xF0:
+      length = 4
+      secondByte = 0x90...0xBF
+    case 0xF1...0xF3: length = 4
+    case 0xF4:
+      length = 4
+      secondByte = 0x80...0x8F
+    default:
+      throw fault("invalid UTF-8 byte \(hexByte(lead))", at: start)
+    }
+    guard start + length <= bytes.count, secondByte.contains(bytes[start + 1]),
+      (2..<length).allSatisfy({ (0x80...0xBF).contains(bytes[start + $0]) })
+    else { throw fault("invalid UTF-8 sequence", at: start) }
+    return start + length
+  }
+
+  /// Checks a number token against the JSON grammar `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`;
+  /// returns the index after it.
+  private static func scanNumber(
+    _ bytes: UnsafeBufferPointer<UInt8>, start: Int
+  ) throws(ProtocolError) -> Int {
+    var index = start
+    if bytes[index] == UInt8(ascii: "-") {
+      index += 1
+      if matches(bytes, at: index, "Infinity") { throw nonFinite(at: start) }
+    }
+    let integerStart = index
+    guard index < bytes.count, isDigit(bytes[index]) else {
+      throw fault("a number needs digits", at: start)
+    }
+    if bytes[index] == UInt8(ascii: "0") {
+      index += 1
+      if index < bytes.count, isDigit(bytes[index]) {
+        throw fault("numbers must not have leading zeros", at: start)
+      }
+    } else {
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    let integerDigits = index - integerStart
+    var isInteger = true
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      isInteger = false
+      index += 1
+      guard index < bytes.count, isDigit(bytes[index]) else {
+        throw fault("a decimal point must be followed by digits", at: start)
+      }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      isInteger = false
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      guard index < bytes.count, isDigit(bytes[index]) else {
+        throw fault("an exponent needs digits", at: start)
+      }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    // json-c parses integer literals as int64/uint64 and saturates beyond them, which would turn
+    // the number into a different one without a word.
+    if isInteger, integerDigits >= 19 {
+      let digits = UnsafeBufferPointer(rebasing: bytes[integerStart..<index])
+      let negative = integerStart > start
+      let limit: StaticString = negative ? "9223372036854775808" : "18446744073709551615"
+      if !fitsIn(digits, limit: limit) {
+        throw ProtocolError(
+          .invalidNumber,
+          "integer at column \(start + 1) does not fit 64 bits; write it with a fraction or an "
+            + "exponent (e.g. 1.5e20)")
+      }
+    }
+    return index
+  }
+
+  /// Whether the decimal digits are at most `limit` (both without leading zeros).
+  private static func fitsIn(_ digits: UnsafeBufferPointer<UInt8>, limit: StaticString) -> Bool {
+    let limitCount = limit.utf8CodeUnitCount
+    if digits.count != limitCount { return digits.count < limitCount }
+    return limit.withUTF8Buffer { !$0.lexicographicallyPrecedes(digits) }
+  }
+
+  private static func isFollowedByColon(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int)
+    -> Bool
+  {
+    var index = start
+    while index < bytes.count, isWhitespace(bytes[index]) { index += 1 }
+    return index < bytes.count && bytes[index] == UInt8(ascii: ":")
+  }
+
+  private static func matches(
+    _ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ word: StaticString
+  )
+    -> Bool
+  {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= bytes.count else { return false }
+    return word.withUTF8Buffer {
+      UnsafeBufferPointer(rebasing: bytes[index..<index + count]).elementsEqual($0)
+    }
+  }
+
+  private static func fault(_ what: String, at index: Int) -> ProtocolError {
+    ProtocolError(.badJSON, "invalid JSON at column \(index + 1): \(what)")
+  }
+
+  private static func nonFinite(at index: Int) -> ProtocolError {
+    ProtocolError(
+      .invalidNumber, "NaN and Infinity at column \(index + 1) are not JSON numbers")
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  private static func isHexDigit(_ byte: UInt8) -> Bool {
+    isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+  }
+
+  private static func hexByte(_ byte: UInt8) -> String {
+    let hex = String(byte, radix: 16, uppercase: true)
+    return "0x" + (hex.count < 2 ? "0" + hex : hex)
+  }
+}
+
+/// JSON's insignificant whitespace: space, tab, line feed, carriage return.
+func isWhitespace(_ byte: UInt8) -> Bool {
+  byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+}

@@ -1,0 +1,143 @@
+/// An interval a number must lie in: closed, or open at its lower end (e.g. `0 < dt ≤ 10`).
+public struct NumberRange: Equatable, Sendable {
+  /// The smallest allowed value (excluded when `excludesLowerBound`).
+  public let lowerBound: Double
+  /// The largest allowed value (always included).
+  public let upperBound: Double
+  /// True for ranges such as `density > 0` where the bound itself is not allowed.
+  public let excludesLowerBound: Bool
+
+  /// `lower ≤ x ≤ upper`.
+  public static func closed(_ lower: Double, _ upper: Double) -> NumberRange {
+    NumberRange(lowerBound: lower, upperBound: upper, excludesLowerBound: false)
+  }
+
+  /// `lower < x ≤ upper`.
+  public static func above(_ lower: Double, upTo upper: Double) -> NumberRange {
+    NumberRange(lowerBound: lower, upperBound: upper, excludesLowerBound: true)
+  }
+
+  /// `|x| ≤ limit`.
+  public static func magnitude(_ limit: Double) -> NumberRange {
+    .closed(-limit, limit)
+  }
+
+  /// Whether `value` lies in the range (never true for NaN).
+  public func contains(_ value: Double) -> Bool {
+    (excludesLowerBound ? value > lowerBound : value >= lowerBound) && value <= upperBound
+  }
+
+  /// The range as words for an error message, e.g. "between 1 and 240".
+  var phrase: String {
+    if excludesLowerBound {
+      return "greater than \(plainNumber(lowerBound)) and at most \(plainNumber(upperBound))"
+    }
+    return "between \(plainNumber(lowerBound)) and \(plainNumber(upperBound))"
+  }
+}
+
+/// Every numeric limit of the protocol, in one place.
+///
+/// Each limit keeps a hostile or mistaken client from reaching code that cannot cope (Box2D aborts
+/// the whole process on degenerate shapes and propagates NaN silently), or from making the daemon
+/// do unbounded work. Values are chosen so that every real UI scene fits with a wide margin.
+public enum Limits {
+  // MARK: Framing
+
+  /// Default longest request line in bytes, without the `\n` (`dynd --max-line` changes it).
+  /// One MiB holds a scene of the maximum item count with long paths many times over.
+  public static let defaultMaxLineBytes = 1 << 20
+  /// Deepest nesting of arrays and objects. The deepest valid request (a boundary path point inside
+  /// a collision behavior inside a scene) is 8 levels; json-c's own default is 32.
+  public static let maxNestingDepth = 32
+  /// Length in UTF-8 bytes of every name (session, item, behavior, boundary, transition, param).
+  /// Names appear in every frame, so they stay short; empty names could not be addressed.
+  public static let nameBytes = 1...256
+  /// Most entries in `open`'s `params`; transitions have a handful of parameters.
+  public static let maxParams = 64
+
+  // MARK: Clock
+
+  /// Frames per second of a session. 240 Hz is the fastest display refresh in use.
+  public static let fps = NumberRange.closed(1, 240)
+  /// Frames per second when `open` gives no `fps` (UIKit's display link default).
+  public static let defaultFPS = 60.0
+  /// `dt` of one `step`, in seconds: positive, and short enough that a single request cannot
+  /// keep the daemon busy for long (10 s at the internal fixed step is a bounded number of steps).
+  public static let stepDuration = NumberRange.above(0, upTo: 10)
+  /// `count` of one `step`: at least one, at most 100 000 frames per request.
+  public static let stepCount = 1...100_000
+  /// Animator time one `step` may cover, `count × dt`, in seconds. The daemon runs on one thread,
+  /// so a single request must not simulate for long: 600 s is 72 000 internal steps at 120 Hz.
+  public static let maxStepSpan = 600.0
+  /// Client timestamps `t` of gestures, in seconds. Wide enough for Unix time in seconds.
+  public static let clientTime = NumberRange.magnitude(1e10)
+
+  // MARK: Geometry
+
+  /// Coordinates of centers, points, anchors, offsets and boundaries, in points. Beyond a million
+  /// points Box2D (single precision, 100 pt per metre) loses sub-point resolution.
+  public static let coordinate = NumberRange.magnitude(1e6)
+  /// Each side of an item and of the scene bounds, in points. Box2D welds vertices closer than a
+  /// quarter point and aborts on zero area, so items are at least 1 pt wide.
+  public static let side = NumberRange.closed(1, 1e5)
+  /// Angles in radians (item angle, gravity and push angle, pin ranges).
+  public static let angle = NumberRange.magnitude(1e6)
+  /// Linear velocities in pt/s (gestures, `add_velocity`). A finger is far below 1e5 pt/s.
+  public static let speed = NumberRange.magnitude(1e6)
+  /// Angular velocities in rad/s (`add_velocity`'s `angular`).
+  public static let angularSpeed = NumberRange.magnitude(1e4)
+  /// Most items in a scene or in one behavior; every frame carries every item.
+  public static let maxItemsPerScene = 1_000
+  /// Most behaviors in a scene.
+  public static let maxBehaviorsPerScene = 1_000
+  /// Vertices of an item's convex `path`. Box2D polygons have at most 8; the engine splits larger
+  /// paths into several fixtures, so the count stays small.
+  public static let pathVertices = 3...64
+  /// Points of a boundary `path` (an open or closed chain).
+  public static let boundaryPoints = 2...1024
+  /// Most boundaries in one collision behavior.
+  public static let maxBoundariesPerBehavior = 256
+  /// Smallest distance between consecutive vertices of a path or boundary, in points. Box2D
+  /// rejects chain vertices closer than its linear slop (0.5 pt at 100 pt per metre).
+  public static let minVertexSpacing = 1.0
+  /// Smallest area of an item's path, in square points (that of the smallest item, 1 × 1).
+  public static let minPathArea = 1.0
+  /// Each reference-bounds inset, in points (negative insets extend the bounds).
+  public static let inset = NumberRange.magnitude(1e6)
+
+  // MARK: Behaviors
+
+  /// Gravity `magnitude` and each `direction` component; 1 is 1000 pt/s², so 1000 is 1e6 pt/s².
+  public static let gravityMagnitude = NumberRange.magnitude(1_000)
+  /// Push `magnitude` and each `direction` component, in UIKit Newtons.
+  public static let pushMagnitude = NumberRange.magnitude(1e6)
+  /// Elasticity: UIKit documents 0 (no bounce) to 1 (completely elastic); more would add energy.
+  public static let elasticity = NumberRange.closed(0, 1)
+  /// Friction: 0 is none, 1 is strong; UIKit allows more.
+  public static let friction = NumberRange.closed(0, 1_000)
+  /// Density: positive (a zero mass would make the item static), relative to 1.
+  public static let density = NumberRange.above(0, upTo: 1e6)
+  /// Linear resistance (velocity damping), 0 … "CGFLOAT_MAX" in UIKit; capped.
+  public static let resistance = NumberRange.closed(0, 1e6)
+  /// Angular resistance, as `resistance`.
+  public static let angularResistance = NumberRange.closed(0, 1e6)
+  /// Charge, for iOS 9 field behaviors.
+  public static let charge = NumberRange.magnitude(1e6)
+  /// Snap damping: 0 oscillates most, 1 least (iOS 9+ documentation).
+  public static let snapDamping = NumberRange.closed(0, 1)
+  /// Attachment damping ratio: 1 is critical; larger values over-damp.
+  public static let attachmentDamping = NumberRange.closed(0, 1_000)
+  /// Attachment spring frequency in Hz (0 = rigid).
+  public static let frequency = NumberRange.closed(0, 1_000)
+  /// Attachment length in points: at most the diagonal of the coordinate space.
+  public static let length = NumberRange.closed(0, 1e7)
+  /// Attachment friction torque (iOS 9); UIKit gives no unit.
+  public static let frictionTorque = NumberRange.closed(0, 1e6)
+}
+
+/// A number for a message: integers without ".0", others in Swift's shortest form.
+func plainNumber(_ value: Double) -> String {
+  if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+  return String(value)
+}

@@ -1,0 +1,106 @@
+import Glibc
+
+/// Splits a byte stream, fed in chunks of any size, into `\n`-terminated lines of bounded length.
+///
+/// The reader remembers how far it has already searched for a newline, so a line that arrives one
+/// byte at a time costs linear, not quadratic, work (libevent's `evbuffer_readln` rescans from the
+/// start on every call). Consumed bytes are dropped from the front only once they are at least half
+/// the buffer, which keeps that cost amortised linear too.
+///
+/// A line longer than the limit is reported once as `.tooLong`, as soon as the limit is passed
+/// (even before its newline arrives, so memory stays bounded); after that the reader discards all
+/// input and returns `nil`, because the connection is going to be closed.
+public struct LineReader: Sendable {
+  /// One result of `nextLine()`.
+  public enum Line: Equatable, Sendable {
+    /// A complete line, without its `\n` (a `\r` before it is kept: JSON treats it as whitespace).
+    case line([UInt8])
+    /// The line exceeded the limit; the reader has stopped.
+    case tooLong
+  }
+
+  /// Longest line accepted, in bytes, without the `\n`.
+  public let maxLineBytes: Int
+  /// Bytes examined while searching for newlines since creation; for tests and statistics.
+  /// Stays proportional to the input size however the input is chunked.
+  public private(set) var scannedByteCount = 0
+  /// Bytes moved while compacting the buffer since creation; also proportional to the input.
+  public private(set) var movedByteCount = 0
+  /// True once `.tooLong` has been returned.
+  public private(set) var hasFailed = false
+
+  private var buffer: [UInt8] = []
+  /// Start of the first unreturned line in `buffer`.
+  private var lineStart = 0
+  /// Where the search for the next newline resumes; everything before it holds no `\n`.
+  private var scanOffset = 0
+
+  /// Creates a reader that accepts lines of at most `maxLineBytes` bytes.
+  public init(maxLineBytes: Int = Limits.defaultMaxLineBytes) {
+    precondition(maxLineBytes > 0, "the line limit must be positive")
+    self.maxLineBytes = maxLineBytes
+  }
+
+  /// Bytes held that do not yet form a complete line.
+  public var pendingByteCount: Int { buffer.count - lineStart }
+
+  /// Adds bytes read from the connection; ignored once the reader has failed.
+  public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    guard !hasFailed else { return }
+    buffer.append(contentsOf: bytes)
+  }
+
+  /// Adds bytes read from the connection; ignored once the reader has failed.
+  public mutating func append(_ bytes: [UInt8]) {
+    guard !hasFailed else { return }
+    buffer.append(contentsOf: bytes)
+  }
+
+  /// The next complete line, `.tooLong` once when the limit is passed, or `nil` when more input
+  /// is needed (or the reader has failed).
+  public mutating func nextLine() -> Line? {
+    guard !hasFailed else { return nil }
+    let end = buffer.count
+    let newline: Int? = buffer.withUnsafeBufferPointer { bytes in
+      guard let base = bytes.baseAddress, scanOffset < end else { return nil }
+      guard let found = memchr(base + scanOffset, Int32(UInt8(ascii: "\n")), end - scanOffset)
+      else { return nil }
+      return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    }
+    scannedByteCount += (newline.map { $0 + 1 } ?? end) - scanOffset
+    guard let newline else {
+      scanOffset = end
+      if end - lineStart > maxLineBytes { return fail() }
+      return nil
+    }
+    if newline - lineStart > maxLineBytes { return fail() }
+    let line = Array(buffer[lineStart..<newline])
+    lineStart = newline + 1
+    scanOffset = lineStart
+    compactIfWorthwhile()
+    return .line(line)
+  }
+
+  private mutating func fail() -> Line {
+    hasFailed = true
+    buffer = []
+    lineStart = 0
+    scanOffset = 0
+    return .tooLong
+  }
+
+  /// Drops returned lines from the front once they make up half the buffer, so each byte is
+  /// moved at most a constant number of times on average.
+  private mutating func compactIfWorthwhile() {
+    if lineStart == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+    } else if lineStart >= 4096, lineStart * 2 >= buffer.count {
+      movedByteCount += buffer.count - lineStart
+      buffer.removeSubrange(0..<lineStart)
+    } else {
+      return
+    }
+    scanOffset -= lineStart
+    lineStart = 0
+  }
+}

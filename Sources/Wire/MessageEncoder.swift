@@ -1,0 +1,344 @@
+/// Writes replies and events as JSON lines (each ending in `\n`) into a reusable byte buffer.
+///
+/// Each call appends one line, so a caller can batch the frames of a `step` and its reply and hand
+/// `bytes` to the socket in one write, then `removeAll()`; the buffer keeps its capacity, so in
+/// the steady state encoding a frame allocates nothing. Numbers follow PROTOCOL-CORE: at most 3
+/// decimals for positions, sizes, velocities and times, 6 for angles, angular velocities and
+/// transition values, `-0` written `0`. A non-finite number is written `0` and counted in
+/// `nonFiniteCount` (not asserted: a diverged simulation must not crash the daemon, but it
+/// should be logged).
+///
+/// Replies: `{"ok":true,"id":…,…}` / `{"ok":false,"id":…,"error":{"code","message"}}`; the `id`
+/// is left out when the request had none. Events: `{"ev":…,"session":…,…}`.
+public struct MessageEncoder: Sendable {
+  private var writer: JSONWriter
+
+  /// Creates an encoder whose buffer starts with room for `capacity` bytes.
+  public init(capacity: Int = 16 * 1024) {
+    writer = JSONWriter(capacity: capacity)
+  }
+
+  /// The encoded lines since the last `removeAll()`.
+  public var bytes: [UInt8] { writer.bytes }
+
+  /// Numbers that were not finite and were written as `0`, since creation.
+  public var nonFiniteCount: Int { writer.nonFiniteCount }
+
+  /// Empties the buffer, keeping its capacity.
+  public mutating func removeAll() {
+    writer.bytes.removeAll(keepingCapacity: true)
+  }
+
+  /// Calls `body` with the encoded bytes without copying them (e.g. for `evbuffer_add`).
+  public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+    -> Result
+  {
+    try writer.bytes.withUnsafeBytes(body)
+  }
+
+  // MARK: Replies
+
+  /// `{"ok":true,"id":…,<fields>}`.
+  public mutating func reply(id: RequestID?, _ fields: [ReplyField] = []) {
+    beginReply(id: id, ok: true)
+    for field in fields {
+      writer.byte(",")
+      writer.string(field.name)
+      writer.byte(":")
+      value(field.value)
+    }
+    endLine()
+  }
+
+  /// `{"ok":false,"id":…,"error":{"code":…,"message":…}}`.
+  public mutating func errorReply(id: RequestID?, _ error: ProtocolError) {
+    beginReply(id: id, ok: false)
+    writer.raw(#","error":{"code":"#)
+    writer.string(error.code.rawValue)
+    writer.raw(#","message":"#)
+    writer.string(error.message)
+    writer.byte("}")
+    endLine()
+  }
+
+  /// The reply to a rejected request.
+  public mutating func errorReply(_ rejected: RejectedRequest) {
+    errorReply(id: rejected.id, rejected.error)
+  }
+
+  /// `hello`: `protocol`, `server`, `version`, `transitions`.
+  public mutating func helloReply(id: RequestID?, version: String, transitions: [String]) {
+    reply(
+      id: id,
+      [
+        .integer("protocol", WireProtocol.version), .string("server", WireProtocol.serverName),
+        .string("version", version), .strings("transitions", transitions),
+      ])
+  }
+
+  /// `open`: `session` and the items with their sizes.
+  public mutating func openReply(id: RequestID?, session: String, items: [ItemState]) {
+    reply(id: id, [.string("session", session), .items("items", items, size: true)])
+  }
+
+  /// `step`: `t` and `running`.
+  public mutating func stepReply(id: RequestID?, t: Double, running: Bool) {
+    reply(id: id, [.number("t", t), .bool("running", running)])
+  }
+
+  /// `get`: `t`, `running` and the items with their sizes.
+  public mutating func getReply(id: RequestID?, t: Double, running: Bool, items: [ItemState]) {
+    reply(
+      id: id, [.number("t", t), .bool("running", running), .items("items", items, size: true)])
+  }
+
+  /// `watch`: the items (without sizes).
+  public mutating func watchReply(id: RequestID?, items: [ItemState]) {
+    reply(id: id, [.items("items", items, size: false)])
+  }
+
+  /// `list`: `sessions`, each `{session, transition, clock, running}`.
+  public mutating func listReply(id: RequestID?, sessions: [SessionSummary]) {
+    let summaries: [ReplyValue] = sessions.map { summary in
+      .object([
+        .string("session", summary.session),
+        ReplyField("transition", summary.transition.map { .string($0) } ?? .null),
+        .string("clock", summary.clock.rawValue), .bool("running", summary.running),
+      ])
+    }
+    reply(id: id, [ReplyField("sessions", .array(summaries))])
+  }
+
+  /// `add_behavior`: the behavior's id as `behavior` (`id` is the request's).
+  public mutating func addBehaviorReply(id: RequestID?, behavior: String) {
+    reply(id: id, [.string("behavior", behavior)])
+  }
+
+  // MARK: Events
+
+  /// `frame`: `session`, `seq`, `t`, `items`, and `dropped` (frames coalesced for a slow
+  /// reader) when positive, `values` when not empty.
+  public mutating func frame(
+    session: String, seq: UInt64, t: Double, items: [ItemState], dropped: Int = 0,
+    values: [NamedValue] = []
+  ) {
+    beginFrame(session: session, seq: seq, t: t)
+    itemStates(items, size: false)
+    endFrame(dropped: dropped, values: values)
+  }
+
+  /// `frame` from any sequence of item states (e.g. a lazy map over the engine's items, so no
+  /// array is built). Slower per item than the array form, which the compiler specializes.
+  public mutating func frame(
+    session: String, seq: UInt64, t: Double, items: some Sequence<ItemState>, dropped: Int = 0,
+    values: [NamedValue] = []
+  ) {
+    beginFrame(session: session, seq: seq, t: t)
+    writer.byte("[")
+    var first = true
+    for item in items {
+      if !first { writer.byte(",") }
+      first = false
+      itemState(item, size: false)
+    }
+    writer.byte("]")
+    endFrame(dropped: dropped, values: values)
+  }
+
+  private mutating func beginFrame(session: String, seq: UInt64, t: Double) {
+    beginEvent("frame", session: session)
+    writer.raw(#","seq":"#)
+    writer.integer(seq)
+    writer.raw(#","t":"#)
+    writer.number(t, decimals: WireProtocol.linearDecimals)
+    writer.raw(#","items":"#)
+  }
+
+  private mutating func endFrame(dropped: Int, values: [NamedValue]) {
+    if dropped > 0 {
+      writer.raw(#","dropped":"#)
+      writer.integer(dropped)
+    }
+    namedValues(values)
+    endLine()
+  }
+
+  /// `contact`: `phase`, `item`, `with` (an item) or `boundary` (an id or `null`), and
+  /// `point` when given (on `began`).
+  public mutating func contact(
+    session: String, phase: ContactPhase, item: String, partner: ContactPartner,
+    point: WirePoint? = nil
+  ) {
+    beginEvent("contact", session: session)
+    writer.raw(#","phase":"#)
+    writer.string(phase.rawValue)
+    writer.raw(#","item":"#)
+    writer.string(item)
+    switch partner {
+    case .item(let other):
+      writer.raw(#","with":"#)
+      writer.string(other)
+    case .boundary(let boundary?):
+      writer.raw(#","boundary":"#)
+      writer.string(boundary)
+    case .boundary(nil):
+      writer.raw(#","boundary":null"#)
+    }
+    if let point {
+      writer.raw(#","point":"#)
+      writer.pair(point.x, point.y, decimals: WireProtocol.linearDecimals)
+    }
+    endLine()
+  }
+
+  /// `pause`: the animator came to rest at `t`.
+  public mutating func pause(session: String, t: Double) {
+    timeEvent("pause", session: session, t: t)
+  }
+
+  /// `resume`: the animator started running again at `t`.
+  public mutating func resume(session: String, t: Double) {
+    timeEvent("resume", session: session, t: t)
+  }
+
+  /// `handoff`: the release velocity of a gesture and the velocity the item got.
+  public mutating func handoff(
+    session: String, item: String, gestureVelocity: WireVector, itemVelocity: WireVector
+  ) {
+    beginEvent("handoff", session: session)
+    writer.raw(#","item":"#)
+    writer.string(item)
+    writer.raw(#","gesture_velocity":"#)
+    writer.pair(gestureVelocity.dx, gestureVelocity.dy, decimals: WireProtocol.linearDecimals)
+    writer.raw(#","item_velocity":"#)
+    writer.pair(itemVelocity.dx, itemVelocity.dy, decimals: WireProtocol.linearDecimals)
+    endLine()
+  }
+
+  /// `done`: the transition's `outcome`, and `values` when not empty.
+  public mutating func done(session: String, outcome: String, values: [NamedValue] = []) {
+    beginEvent("done", session: session)
+    writer.raw(#","outcome":"#)
+    writer.string(outcome)
+    namedValues(values)
+    endLine()
+  }
+
+  /// `shutdown`: the daemon is stopping; `reason` when given (e.g. "SIGTERM").
+  public mutating func shutdown(reason: String? = nil) {
+    writer.raw(#"{"ev":"shutdown""#)
+    if let reason {
+      writer.raw(#","reason":"#)
+      writer.string(reason)
+    }
+    endLine()
+  }
+
+  // MARK: Pieces
+
+  private mutating func beginReply(id: RequestID?, ok: Bool) {
+    writer.raw(ok ? #"{"ok":true"# : #"{"ok":false"#)
+    switch id {
+    case .string(let text)?:
+      writer.raw(#","id":"#)
+      writer.string(text)
+    case .number(let text)?:
+      // The text came out of the strict number check, so it is valid JSON as is.
+      writer.raw(#","id":"#)
+      writer.bytes.append(contentsOf: text.utf8)
+    case nil:
+      break
+    }
+  }
+
+  private mutating func beginEvent(_ name: StaticString, session: String) {
+    writer.raw(#"{"ev":""#)
+    writer.raw(name)
+    writer.raw(#"","session":"#)
+    writer.string(session)
+  }
+
+  private mutating func timeEvent(_ name: StaticString, session: String, t: Double) {
+    beginEvent(name, session: session)
+    writer.raw(#","t":"#)
+    writer.number(t, decimals: WireProtocol.linearDecimals)
+    endLine()
+  }
+
+  private mutating func endLine() {
+    writer.raw("}\n")
+  }
+
+  private mutating func itemStates(_ items: [ItemState], size: Bool) {
+    writer.byte("[")
+    for index in items.indices {
+      if index > 0 { writer.byte(",") }
+      itemState(items[index], size: size)
+    }
+    writer.byte("]")
+  }
+
+  private mutating func itemState(_ item: ItemState, size: Bool) {
+    writer.raw(#"{"id":"#)
+    writer.string(item.id)
+    writer.raw(#","center":"#)
+    writer.pair(item.center.x, item.center.y, decimals: WireProtocol.linearDecimals)
+    writer.raw(#","angle":"#)
+    writer.number(item.angle, decimals: WireProtocol.angularDecimals)
+    writer.raw(#","velocity":"#)
+    writer.pair(item.velocity.dx, item.velocity.dy, decimals: WireProtocol.linearDecimals)
+    writer.raw(#","angular_velocity":"#)
+    writer.number(item.angularVelocity, decimals: WireProtocol.angularDecimals)
+    if size {
+      writer.raw(#","size":"#)
+      writer.pair(item.size.width, item.size.height, decimals: WireProtocol.linearDecimals)
+    }
+    writer.byte("}")
+  }
+
+  private mutating func namedValues(_ values: [NamedValue]) {
+    guard !values.isEmpty else { return }
+    writer.raw(#","values":{"#)
+    for (index, entry) in values.enumerated() {
+      if index > 0 { writer.byte(",") }
+      writer.string(entry.name)
+      writer.byte(":")
+      writer.number(entry.value, decimals: WireProtocol.angularDecimals)
+    }
+    writer.byte("}")
+  }
+
+  private mutating func value(_ value: ReplyValue) {
+    switch value {
+    case .null: writer.raw("null")
+    case .bool(let flag): writer.bool(flag)
+    case .integer(let number): writer.integer(number)
+    case .number(let number, let decimals): writer.number(number, decimals: decimals)
+    case .string(let text): writer.string(text)
+    case .strings(let texts):
+      writer.byte("[")
+      for (index, text) in texts.enumerated() {
+        if index > 0 { writer.byte(",") }
+        writer.string(text)
+      }
+      writer.byte("]")
+    case .items(let states, let size): itemStates(states, size: size)
+    case .array(let elements):
+      writer.byte("[")
+      for (index, element) in elements.enumerated() {
+        if index > 0 { writer.byte(",") }
+        self.value(element)
+      }
+      writer.byte("]")
+    case .object(let fields):
+      writer.byte("{")
+      for (index, field) in fields.enumerated() {
+        if index > 0 { writer.byte(",") }
+        writer.string(field.name)
+        writer.byte(":")
+        self.value(field.value)
+      }
+      writer.byte("}")
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import Testing
+import Wire
+
+private func update(_ fields: String) throws(RejectedRequest) -> BehaviorUpdate? {
+  let line = #"{"op":"set_behavior","session":"s","behavior":"b","# + fields + "}"
+  guard case .setBehavior(let request) = try decoded(line).op else { return nil }
+  return request.update
+}
+
+/// `set_behavior`: a typed bag decoded without knowing the behavior's type, checked per type.
+@Suite("set_behavior fields")
+struct BehaviorUpdateTests {
+  @Test func readsEveryTypedField() throws {
+    let bag = try #require(
+      try update(
+        #""items":["a"],"mode":"items","insets":[1,2,3,4],"anchor":[5,6],"length":7,"#
+          + #""frequency":2,"friction_torque":1,"range":[-1,1],"active":false,"offset":[1,1],"#
+          + #""elasticity":1,"friction":0.5,"density":2,"resistance":3,"angular_resistance":4,"#
+          + #""allows_rotation":true,"anchored":true,"charge":5,"#
+          + #""boundaries":[{"id":"f","from":[0,0],"to":[10,0]}]"#))
+    #expect(bag.items == ["a"])
+    #expect(bag.mode == .items)
+    #expect(bag.insets == WireInsets(top: 1, left: 2, bottom: 3, right: 4))
+    #expect(bag.anchor == WirePoint(x: 5, y: 6))
+    #expect(bag.range == WireRange(minimum: -1, maximum: 1))
+    #expect(bag.active == false)
+    #expect(bag.anchored == true)
+    #expect(bag.boundaries?.count == 1)
+    #expect(
+      bag.fieldNames == [
+        "items", "mode", "insets", "boundaries", "anchor", "length", "frequency",
+        "friction_torque", "range", "active", "offset", "elasticity", "friction", "density",
+        "resistance", "angular_resistance", "allows_rotation", "anchored", "charge",
+      ])
+  }
+
+  @Test func checkAcceptsFieldsOfTheType() throws {
+    let snap = try #require(try update(#""point":[1,2],"damping":1"#))
+    #expect(throws: Never.self) { try snap.check(for: .snap) }
+    let gravity = try #require(try update(#""angle":1.57,"magnitude":2"#))
+    #expect(throws: Never.self) { try gravity.check(for: .gravity) }
+    #expect(throws: Never.self) { try gravity.check(for: .push) }
+  }
+
+  @Test func checkRejectsFieldsOfAnotherType() throws {
+    let snap = try #require(try update(#""point":[1,2]"#))
+    #expect(throws: ProtocolError.self) { try snap.check(for: .gravity) }
+    do {
+      try snap.check(for: .gravity)
+    } catch {
+      #expect(error.code == .unknownField)
+      #expect(
+        error.message
+          == "field 'point' is not settable on a 'gravity' behavior (settable: items, direction, "
+          + "angle, magnitude)")
+    }
+  }
+
+  @Test func checkAppliesTheTypesOwnRanges() throws {
+    // 5 is a valid attachment damping but not a valid snap damping.
+    let bag = try #require(try update(#""damping":5"#))
+    #expect(throws: Never.self) { try bag.check(for: .attachment) }
+    do {
+      try bag.check(for: .snap)
+      Issue.record("accepted")
+    } catch {
+      #expect(error.code == .outOfRange)
+    }
+    // A push may be strong; gravity may not.
+    let strong = try #require(try update(#""magnitude":5000"#))
+    #expect(throws: Never.self) { try strong.check(for: .push) }
+    #expect(throws: ProtocolError.self) { try strong.check(for: .gravity) }
+  }
+
+  @Test func settableFieldsAreAllAcceptedByTheDecoder() throws {
+    let samples: [String: String] = [
+      "items": #"["a"]"#, "direction": "[0,1]", "angle": "1", "magnitude": "1",
+      "mode": #""everything""#, "reference_bounds": "true", "insets": "[0,0,0,0]",
+      "boundaries": "[]", "anchor": "[0,0]", "length": "1", "damping": "0.5", "frequency": "1",
+      "friction_torque": "1", "range": "[0,1]", "point": "[0,0]", "active": "true",
+      "offset": "[0,0]", "elasticity": "0.5", "friction": "1", "density": "1",
+      "resistance": "1", "angular_resistance": "1", "allows_rotation": "false",
+      "anchored": "false", "charge": "1",
+    ]
+    for type in BehaviorType.allCases {
+      for name in BehaviorUpdate.settableFields(of: type) {
+        let value = try #require(samples[name], "no sample for \(name)")
+        let bag = try #require(try update("\"\(name)\":\(value)"))
+        #expect(bag.fieldNames == [name])
+        #expect(throws: Never.self) { try bag.check(for: type) }
+      }
+    }
+  }
+}

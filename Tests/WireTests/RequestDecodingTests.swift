@@ -1,0 +1,260 @@
+import Testing
+import Wire
+
+/// Every op of PROTOCOL-CORE, decoded from a line that uses its fields.
+@Suite("Request decoding")
+struct RequestDecodingTests {
+  @Test func hello() throws {
+    #expect(try decoded(#"{"op":"hello"}"#) == Request(id: nil, op: .hello))
+  }
+
+  @Test func idIsKeptAsSent() throws {
+    #expect(try decoded(#"{"op":"list","id":1e2}"#).id == .number("1e2"))
+    #expect(try decoded(#"{"op":"list","id":7}"#).id == .number("7"))
+    #expect(try decoded(#"{"op":"list","id":2.50}"#).id == .number("2.50"))
+    #expect(try decoded(#"{"op":"list","id":-0.0}"#).id == .number("-0.0"))
+    #expect(
+      try decoded(#"{"op":"list","id":12345678901234567890}"#).id
+        == .number("12345678901234567890"))
+    #expect(try decoded(#"{"op":"list","id":"a\"b"}"#).id == .string("a\"b"))
+    #expect(try decoded(#"{"id":"x","op":"list"}"#) == Request(id: .string("x"), op: .list))
+  }
+
+  @Test func errorsEchoTheIdOnceItIsValid() {
+    do {
+      _ = try RequestDecoder().decode(#"{"id":"r1","op":"tap","session":"s","x":1}"#)
+      Issue.record("decoded")
+    } catch {
+      #expect(error.id == .string("r1"))
+      #expect(error.error.code == .missingField)
+    }
+    do {
+      _ = try RequestDecoder().decode(#"{"id":true,"op":"hello"}"#)
+      Issue.record("decoded")
+    } catch {
+      #expect(error.id == nil)
+    }
+  }
+
+  @Test func openTransitionWithDefaults() throws {
+    let request = try decoded(#"{"op":"open","transition":"lock-screen"}"#)
+    #expect(
+      request.op
+        == .open(OpenRequest(source: .transition(name: "lock-screen", params: TransitionParams()))))
+    guard case .open(let open) = request.op else { return }
+    #expect(open.clock == .realtime)
+    #expect(open.fps == 60)
+    #expect(open.keep == false)
+    #expect(open.session == nil)
+  }
+
+  @Test func openTransitionWithEverything() throws {
+    let request = try decoded(
+      #"{"op":"open","id":3,"transition":"wave-pop","session":"w","clock":"manual","fps":120,"#
+        + #""keep":true,"params":{"rows":12,"complete_rule":"position","debug":false}}"#)
+    let params = TransitionParams([
+      TransitionParam(name: "rows", value: .number(12)),
+      TransitionParam(name: "complete_rule", value: .string("position")),
+      TransitionParam(name: "debug", value: .bool(false)),
+    ])
+    #expect(
+      request
+        == Request(
+          id: .number("3"),
+          op: .open(
+            OpenRequest(
+              source: .transition(name: "wave-pop", params: params), session: "w",
+              clock: .manual, fps: 120, keep: true))))
+    #expect(params["rows"] == .number(12))
+    #expect(params["missing"] == nil)
+  }
+
+  @Test func openScene() throws {
+    let request = try decoded(
+      #"{"op":"open","session":"box","clock":"manual","scene":{"bounds":[320,568],"#
+        + #""items":[{"id":"ball","center":[160,100],"size":[40,40],"shape":"ellipse"}],"#
+        + #""behaviors":[{"type":"gravity","items":["ball"]},"#
+        + #"{"type":"collision","id":"walls","items":["ball"],"reference_bounds":true}]}}"#)
+    let scene = SceneSpec(
+      bounds: WireRect(x: 0, y: 0, width: 320, height: 568),
+      items: [
+        ItemSpec(
+          id: "ball", center: WirePoint(x: 160, y: 100), size: WireSize(width: 40, height: 40),
+          shape: .ellipse)
+      ],
+      behaviors: [
+        .gravity(GravitySpec(items: ["ball"])),
+        .collision(CollisionSpec(id: "walls", items: ["ball"], referenceBounds: true)),
+      ])
+    #expect(
+      request.op == .open(OpenRequest(source: .scene(scene), session: "box", clock: .manual)))
+  }
+
+  @Test func gesture() throws {
+    let request = try decoded(
+      #"{"op":"gesture","session":"s","phase":"ended","x":160,"y":300.5,"t":12.25,"vx":0,"#
+        + #""vy":-850}"#)
+    #expect(
+      request.op
+        == .gesture(
+          GestureRequest(
+            session: "s", phase: .ended, point: WirePoint(x: 160, y: 300.5), t: 12.25,
+            velocity: WireVector(dx: 0, dy: -850))))
+    let minimal = try decoded(#"{"op":"gesture","session":"s","phase":"began","x":1,"y":2}"#)
+    #expect(
+      minimal.op
+        == .gesture(GestureRequest(session: "s", phase: .began, point: WirePoint(x: 1, y: 2))))
+    #expect(minimal.op.session == "s")
+    #expect(minimal.op.name == "gesture")
+  }
+
+  @Test func tapAndSwipe() throws {
+    #expect(
+      try decoded(#"{"op":"tap","session":"s","x":280,"y":528}"#).op
+        == .tap(TapRequest(session: "s", point: WirePoint(x: 280, y: 528))))
+    #expect(
+      try decoded(#"{"op":"swipe","session":"m","direction":"right"}"#).op
+        == .swipe(SwipeRequest(session: "m", direction: .right)))
+    #expect(
+      try decoded(#"{"op":"swipe","session":"m","direction":"up","x":1,"y":2,"vx":3,"vy":-4}"#).op
+        == .swipe(
+          SwipeRequest(
+            session: "m", direction: .up, point: WirePoint(x: 1, y: 2),
+            velocity: WireVector(dx: 3, dy: -4))))
+  }
+
+  @Test func step() throws {
+    #expect(
+      try decoded(#"{"op":"step","session":"s"}"#).op == .step(StepRequest(session: "s")))
+    #expect(
+      try decoded(#"{"op":"step","session":"s","dt":0.008,"count":120}"#).op
+        == .step(StepRequest(session: "s", dt: 0.008, count: 120)))
+    #expect(
+      try decoded(#"{"op":"step","session":"s","dt":0.005,"count":1e5}"#).op
+        == .step(StepRequest(session: "s", dt: 0.005, count: 100_000)))
+  }
+
+  @Test func sessionOps() throws {
+    #expect(try decoded(#"{"op":"get","session":"s"}"#).op == .get(session: "s"))
+    #expect(try decoded(#"{"op":"watch","session":"s"}"#).op == .watch(session: "s"))
+    #expect(try decoded(#"{"op":"close","session":"s"}"#).op == .close(session: "s"))
+    #expect(try decoded(#"{"op":"list"}"#).op == .list)
+    #expect(
+      try decoded(#"{"op":"remove_all_behaviors","session":"s"}"#).op
+        == .removeAllBehaviors(session: "s"))
+    #expect(
+      try decoded(#"{"op":"get","session":"名前 ✓"}"#).op == .get(session: "名前 ✓"))
+  }
+
+  @Test func itemOps() throws {
+    #expect(
+      try decoded(
+        #"{"op":"add_item","session":"s","item":{"id":"tri","center":[10,20],"size":[30,30],"#
+          + #""angle":0.5,"shape":"path","path":[[0,-10],[10,10],[-10,10]]}}"#
+      ).op
+        == .addItem(
+          session: "s",
+          item: ItemSpec(
+            id: "tri", center: WirePoint(x: 10, y: 20), size: WireSize(width: 30, height: 30),
+            angle: 0.5,
+            shape: .path([
+              WirePoint(x: 0, y: -10), WirePoint(x: 10, y: 10), WirePoint(x: -10, y: 10),
+            ]))))
+    #expect(
+      try decoded(#"{"op":"remove_item","session":"s","item":"tri"}"#).op
+        == .removeItem(session: "s", item: "tri"))
+    #expect(
+      try decoded(#"{"op":"set_item","session":"s","item":"a","center":[1,2],"angle":3}"#).op
+        == .setItem(
+          SetItemRequest(session: "s", item: "a", center: WirePoint(x: 1, y: 2), angle: 3)))
+    #expect(
+      try decoded(#"{"op":"set_item","session":"s","item":"a"}"#).op
+        == .setItem(SetItemRequest(session: "s", item: "a")))
+    #expect(
+      try decoded(
+        #"{"op":"add_velocity","session":"s","item":"a","velocity":[0,-500],"angular":1.5}"#
+      ).op
+        == .addVelocity(
+          AddVelocityRequest(
+            session: "s", item: "a", velocity: WireVector(dx: 0, dy: -500), angular: 1.5)))
+  }
+
+  @Test func behaviorOps() throws {
+    #expect(
+      try decoded(
+        #"{"op":"add_behavior","session":"s","behavior":{"type":"snap","id":"home","item":"a","#
+          + #""point":[160,284]}}"#
+      ).op
+        == .addBehavior(
+          session: "s",
+          behavior: .snap(SnapSpec(id: "home", item: "a", point: WirePoint(x: 160, y: 284)))))
+    #expect(
+      try decoded(#"{"op":"remove_behavior","session":"s","behavior":"home"}"#).op
+        == .removeBehavior(session: "s", behavior: "home"))
+    var update = BehaviorUpdate()
+    update.damping = 0.9
+    update.point = WirePoint(x: 1, y: 2)
+    #expect(
+      try decoded(
+        #"{"op":"set_behavior","session":"s","behavior":"home","damping":0.9,"point":[1,2]}"#
+      ).op == .setBehavior(SetBehaviorRequest(session: "s", behavior: "home", update: update)))
+  }
+
+  @Test func unknownFieldSuggestsTheNearestName() {
+    let error = rejection(
+      #"{"op":"set_behavior","session":"s","behavior":"b","elasticty":0.5}"#)
+    #expect(
+      error
+        == ProtocolError(
+          .unknownField,
+          "field 'elasticty' is not defined for op 'set_behavior'; did you mean 'elasticity'?"))
+    let nested = rejection(
+      #"{"op":"add_behavior","session":"s","behavior":{"type":"dynamic_item","items":[],"#
+        + #""elasticty":0.5}}"#)
+    #expect(
+      nested?.message
+        == "field 'behavior.elasticty' is not defined for a 'dynamic_item' behavior; did you "
+        + "mean 'elasticity'?")
+  }
+
+  @Test func messagesNameTheFieldByItsPath() {
+    #expect(
+      rejection(
+        #"{"op":"open","scene":{"items":[{"id":"a","center":[0,0],"size":[1,1]},"#
+          + #"{"id":"b","center":[0,0],"size":[1,0.5]}]}}"#)
+        == ProtocolError(
+          .outOfRange, "field 'scene.items[1].size[1]' must be between 1 and 100000 (got 0.5)"))
+    #expect(
+      rejection(#"{"op":"tap","session":"s","x":"1","y":2}"#)
+        == ProtocolError(.wrongType, "field 'x' must be a number, not a string"))
+    #expect(
+      rejection(#"{"op":"tap","session":"s","x":1}"#)
+        == ProtocolError(.missingField, "field 'y' is required for op 'tap'"))
+    #expect(
+      rejection(#"{"op":"gesture","session":"s","phase":"moved","x":1,"y":2}"#)
+        == ProtocolError(
+          .outOfRange, "field 'phase' must be one of began, changed, ended, cancelled (got 'moved')"
+        ))
+    #expect(
+      rejection(#"{"op":"helo"}"#)
+        == ProtocolError(.unknownOp, "no op is named 'helo'; did you mean 'hello'?"))
+    #expect(
+      rejection("[1]")
+        == ProtocolError(.notAnObject, "a request must be a JSON object, not an array"))
+    #expect(
+      rejection(#"{"op":"tap","session":"s","x":1e999,"y":1}"#)
+        == ProtocolError(.invalidNumber, "field 'x' is not a finite number (it overflows)"))
+    #expect(
+      rejection(String(repeating: "[", count: 40) + String(repeating: "]", count: 40))?.message
+        .contains("nesting deeper than 32 levels") == true)
+  }
+
+  @Test func checksRunInTheDocumentedOrder() {
+    // Unknown fields are reported before missing or wrong ones.
+    #expect(rejection(#"{"op":"tap","x":"a","bogus":1}"#)?.code == .unknownField)
+    // A bad op is reported before its fields.
+    #expect(rejection(#"{"op":"nope","x":"a"}"#)?.code == .unknownOp)
+    // Lexical faults come before everything.
+    #expect(rejection(#"{"op":"nope","x":NaN}"#)?.code == .invalidNumber)
+  }
+}
