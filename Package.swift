@@ -37,7 +37,7 @@ let package = Package(
     .target(
       name: "Daemon",
       dependencies: [
-        "Wire", "CLibevent",
+        "Dynamics", "Transitions", "Wire", "CLibevent",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

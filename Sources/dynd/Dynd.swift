@@ -1,6 +1,82 @@
 import ArgumentParser
+import Daemon
+import Glibc
+import Logging
 
+/// dynd: UIKit Dynamics sessions served over a Unix socket as JSON lines.
 @main
 struct Dynd: ParsableCommand {
-  func run() throws {}
+  static let version = "0.1.0"
+
+  static let configuration = CommandConfiguration(
+    commandName: "dynd",
+    abstract: "Serve UIKit Dynamics animators over a Unix socket (JSON lines).",
+    discussion: """
+      The socket is --socket PATH, else $DYND_SOCKET, else $XDG_RUNTIME_DIR/dynd/dynd.sock \
+      (directory 0700), else /tmp/dynd-$UID/dynd.sock. The protocol is in protocol/PROTOCOL.md. \
+      SIGTERM or SIGINT tells clients, drains briefly, removes the socket and exits 0.
+      """,
+    version: version)
+
+  @Option(help: "Socket path (default: $DYND_SOCKET, then the per-user runtime directory).")
+  var socket: String?
+
+  @Option(help: "Longest request line in bytes; longer ones get line_too_long and a close.")
+  var maxLine: Int = 1 << 20
+
+  @Option(help: "Seconds a kept session nobody watches may go without a request before it closes.")
+  var idleTimeout: Double = 600
+
+  @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+  var logLevel: String = "info"
+
+  @Flag(help: "Take the listening socket from systemd socket activation (LISTEN_FDS).")
+  var systemd = false
+
+  func validate() throws {
+    guard (1024...(64 << 20)).contains(maxLine) else {
+      throw ValidationError("--max-line must be between 1024 and 67108864 bytes")
+    }
+    guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 31_536_000 else {
+      throw ValidationError("--idle-timeout must be a positive number of seconds (at most a year)")
+    }
+    guard Logger.Level(rawValue: logLevel) != nil else {
+      throw ValidationError(
+        "--log-level must be one of trace, debug, info, notice, warning, error, critical")
+    }
+    if systemd && socket != nil {
+      throw ValidationError("--systemd and --socket exclude each other: systemd passes the socket")
+    }
+  }
+
+  func run() throws {
+    let level = Logger.Level(rawValue: logLevel)!
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    let logger = Logger(label: "dynd")
+    var options = Server.Options()
+    options.socketPath = socket
+    options.systemd = systemd
+    options.maxLine = maxLine
+    options.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
+    options.version = Self.version
+    do {
+      let server = try Server(options: options, logger: logger)
+      try server.run()
+    } catch let error as TransportError {
+      FileHandleStderr.write("dynd: \(error.message)\n")
+      throw ExitCode(error.code == .alreadyRunning ? 75 : 71)
+    }
+  }
+}
+
+/// Writes to standard error without Foundation.
+enum FileHandleStderr {
+  static func write(_ text: String) {
+    var text = text
+    text.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+  }
 }

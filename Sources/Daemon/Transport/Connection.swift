@@ -287,6 +287,35 @@ public final class Connection {
     finish(.closedByCaller)
   }
 
+  /// Stops delivering lines (and reading from the socket) until `resumeReading()`; the line
+  /// being delivered when this is called is the last one. Used for flow control: the peer's
+  /// further requests wait in the kernel and in libevent's bounded input buffer.
+  public func pauseReading() {
+    loop.assertOnLoopThread()
+    guard !readingPaused else { return }
+    readingPaused = true
+    if let bufferEvent { _ = bufferevent_disable(bufferEvent, Int16(EV_READ)) }
+  }
+
+  /// Delivers the lines already buffered, then reads again.
+  public func resumeReading() {
+    loop.assertOnLoopThread()
+    guard readingPaused else { return }
+    readingPaused = false
+    guard state == .open, !lineTooLongReported, let bufferEvent else { return }
+    _ = bufferevent_enable(bufferEvent, Int16(EV_READ))
+    // Deferred so that a caller inside a delegate callback is not re-entered.
+    loop.performSoon { [self] in
+      guard state == .open, !readingPaused, !lineTooLongReported else { return }
+      processInput(atEOF: inputEnded)
+      // End of input seen while paused: the delegate decides again now that all is delivered.
+      if inputEnded, state == .open, !readingPaused { delegate?.connectionDidReachEndOfInput(self) }
+    }
+  }
+
+  /// Whether `pauseReading()` is in force.
+  public private(set) var readingPaused = false
+
   // MARK: libevent callbacks
 
   private func readable() {
@@ -302,7 +331,7 @@ public final class Connection {
   /// byte is examined once. The line is then made contiguous with `evbuffer_pullup` (no copy when
   /// it lies in one chunk, one copy otherwise), handed over in place, and drained.
   private func processInput(atEOF: Bool) {
-    while state == .open, let bufferEvent {
+    while state == .open, !readingPaused, let bufferEvent {
       let input = bufferevent_get_input(bufferEvent)
       let length = evbuffer_get_length(input)
       if length == 0 {

@@ -1,0 +1,178 @@
+import Dynamics
+import Transitions
+import Wire
+
+/// One handler per op. Each validates fully before changing anything, writes the events the
+/// request causes, then exactly one reply.
+extension Client {
+  func handle(_ request: Request) {
+    do {
+      try dispatch(request)
+    } catch {
+      encoder.errorReply(id: request.id, error)
+    }
+  }
+
+  private func dispatch(_ request: Request) throws(ProtocolError) {
+    let id = request.id
+    switch request.op {
+    case .hello:
+      encoder.helloReply(
+        id: id, version: server.options.version, transitions: TransitionRegistry.names)
+    case .open(let open):
+      try self.open(open, requestID: id)
+    case .close(let name):
+      _ = try server.session(name)
+      server.closeSession(name)
+      encoder.reply(id: id)
+    case .list:
+      encoder.listReply(
+        id: id, sessions: server.sessionOrder.compactMap { server.sessions[$0]?.summary })
+    case .get(let name):
+      let s = try server.session(name)
+      encoder.getReply(
+        id: id, t: s.animator.elapsedTime, running: s.animator.isRunning, items: s.states())
+    case .watch(let name):
+      let s = try server.session(name)
+      s.addWatcher(self)
+      encoder.watchReply(id: id, items: s.states())
+    case .step(let step):
+      try self.step(step, request: request)
+    case .gesture(let g):
+      let (s, t) = try transition(g.session)
+      let event = GestureEvent(
+        phase: Transitions.GesturePhase(rawValue: g.phase.rawValue)!, point: Point(g.point),
+        time: g.t, velocity: g.velocity.map(Vector.init))
+      t.handle(event, now: s.inputTime)
+      s.sendTransitionEvents()
+      flush()
+      encoder.reply(id: id)
+    case .tap(let tap):
+      let (s, t) = try transition(tap.session)
+      t.tap(at: Point(tap.point))
+      s.sendTransitionEvents()
+      flush()
+      encoder.reply(id: id)
+    case .swipe(let swipe):
+      let (s, t) = try transition(swipe.session)
+      t.swipe(
+        Transitions.SwipeDirection(rawValue: swipe.direction.rawValue)!,
+        at: swipe.point.map(Point.init), velocity: swipe.velocity.map(Vector.init))
+      s.sendTransitionEvents()
+      flush()
+      encoder.reply(id: id)
+    case .addItem(let name, let item):
+      try scene(name).addItem(item)
+      encoder.reply(id: id)
+    case .removeItem(let name, let item):
+      try scene(name).removeItem(item, session: name)
+      encoder.reply(id: id)
+    case .addBehavior(let name, let behavior):
+      let behaviorID = try scene(name).addBehavior(behavior)
+      encoder.addBehaviorReply(id: id, behavior: behaviorID)
+    case .removeBehavior(let name, let behavior):
+      try scene(name).removeBehavior(behavior, session: name)
+      encoder.reply(id: id)
+    case .removeAllBehaviors(let name):
+      try scene(name).removeAllBehaviors()
+      encoder.reply(id: id)
+    case .setBehavior(let set):
+      try scene(set.session).setBehavior(set)
+      encoder.reply(id: id)
+    case .setItem(let set):
+      try scene(set.session).setItem(set)
+      encoder.reply(id: id)
+    case .addVelocity(let add):
+      try scene(add.session).addVelocity(add)
+      encoder.reply(id: id)
+    }
+  }
+
+  // MARK: open and step
+
+  private func open(_ open: OpenRequest, requestID: RequestID?) throws(ProtocolError) {
+    let name = open.session ?? server.freshSessionName()
+    guard server.sessions[name] == nil else { throw .sessionExists(name) }
+    let content: Session.Content
+    switch open.source {
+    case .scene(let spec):
+      content = .scene(try SceneModel(spec))
+    case .transition(let transitionName, let params):
+      guard let type = TransitionRegistry.type(named: transitionName) else {
+        throw .unknownTransition(transitionName)
+      }
+      content = .transition(try makeTransition(type, params))
+    }
+    let session = Session(
+      name: name, content: content, clock: open.clock, fps: open.fps, keep: open.keep,
+      ownerID: id, loop: server.loop)
+    server.register(session)
+    session.addWatcher(self)
+    encoder.openReply(id: requestID, session: name, items: session.states())
+  }
+
+  private func makeTransition(_ type: Transition.Type, _ params: TransitionParams)
+    throws(ProtocolError) -> Transition
+  {
+    var overrides: [String: ParameterValue] = [:]
+    for p in params.entries {
+      switch p.value {
+      case .number(let v): overrides[p.name] = .number(v)
+      case .bool(let v): overrides[p.name] = .bool(v)
+      case .string(let v): overrides[p.name] = .string(v)
+      }
+    }
+    do {
+      let values = try ParameterValues(overrides, declared: type.parameters)
+      return try type.init(parameters: values, bounds: SceneModel.defaultBounds)
+    } catch let error as TransitionError {
+      switch error.kind {
+      case .unknownParameter: throw ProtocolError(.unknownField, error.message)
+      case .wrongType: throw ProtocolError(.wrongType, error.message)
+      case .outOfRange: throw ProtocolError(.outOfRange, error.message)
+      }
+    } catch {
+      throw ProtocolError(.invalidScene, "\(error)")
+    }
+  }
+
+  private func step(_ step: StepRequest, request: Request) throws(ProtocolError) {
+    let s = try server.session(step.session)
+    guard s.clock == .manual else {
+      throw ProtocolError(
+        .busy,
+        "session '\(step.session)' runs on its realtime clock; only manual sessions take 'step'")
+    }
+    try step.check(fps: s.fps)
+    suspendedStep = (request, s, step.count, step.dt ?? 1 / s.fps)
+    continueStep()
+  }
+
+  // MARK: lookups
+
+  private func transition(_ name: String) throws(ProtocolError) -> (Session, Transition) {
+    let s = try server.session(name)
+    guard case .transition(let t) = s.content else {
+      throw ProtocolError(
+        .invalidScene,
+        "session '\(name)' is a scripted scene; gestures drive named transitions")
+    }
+    return (s, t)
+  }
+
+  private func scene(_ name: String) throws(ProtocolError) -> SceneModel {
+    let s = try server.session(name)
+    guard case .scene(let scene) = s.content else {
+      throw ProtocolError(
+        .invalidScene,
+        "session '\(name)' runs the transition '\(s.transitionName ?? "")'; scene ops apply to "
+          + "sessions opened with a scene")
+    }
+    return scene
+  }
+}
+
+extension Session {
+  /// The time standing in for a gesture's missing client timestamp: the animator's time.
+  var inputTime: Double { animator.elapsedTime }
+}

@@ -1,0 +1,198 @@
+import Dynamics
+import Wire
+
+/// A scripted scene: items and behaviors by id, built from wire specs onto an animator.
+///
+/// This is the remote UIKit Dynamics API of the scene ops. Every method validates completely
+/// before changing anything, so a refused request leaves the scene as it was.
+final class SceneModel {
+  let animator: DynamicAnimator
+  /// Items in the order they were added (the order of `items` in frames).
+  private(set) var items: [DynamicItem] = []
+  private var itemsByID: [String: DynamicItem] = [:]
+  /// Behaviors in the order they were added, with their ids and types.
+  private(set) var behaviors: [(id: String, type: BehaviorType, behavior: DynamicBehavior)] = []
+  private var nextBehaviorNumber = 1
+
+  /// The default reference bounds, the iPhone 5 screen the seeds were written for.
+  static let defaultBounds = Rect(x: 0, y: 0, width: 320, height: 568)
+
+  init(_ spec: SceneSpec) throws(ProtocolError) {
+    let bounds = spec.bounds.map(Rect.init) ?? Self.defaultBounds
+    animator = DynamicAnimator(referenceBounds: bounds)
+    for item in spec.items { try addItem(item) }
+    for behavior in spec.behaviors { _ = try addBehavior(behavior) }
+  }
+
+  func item(_ id: String, session: String) throws(ProtocolError) -> DynamicItem {
+    guard let item = itemsByID[id] else { throw .unknownItem(id, session: session) }
+    return item
+  }
+
+  func addItem(_ spec: ItemSpec) throws(ProtocolError) {
+    guard itemsByID[spec.id] == nil else {
+      throw ProtocolError(.invalidScene, "an item with id '\(spec.id)' already exists")
+    }
+    guard items.count < Limits.maxItemsPerScene else {
+      throw ProtocolError(.outOfRange, "a scene holds at most \(Limits.maxItemsPerScene) items")
+    }
+    let shape: CollisionShape
+    switch spec.shape {
+    case .rectangle: shape = .rectangle
+    case .ellipse: shape = .ellipse
+    case .path(let points): shape = .path(points.map(Point.init))
+    }
+    let item = try engine {
+      try DynamicItem(
+        identifier: spec.id, center: Point(spec.center), size: Size(spec.size), angle: spec.angle,
+        shape: shape)
+    }
+    items.append(item)
+    itemsByID[spec.id] = item
+  }
+
+  /// Removes the item from the scene and from every behavior; attachments and snaps that
+  /// cannot exist without it are removed with it.
+  func removeItem(_ id: String, session: String) throws(ProtocolError) {
+    let item = try self.item(id, session: session)
+    for entry in behaviors.reversed() {
+      switch entry.behavior {
+      case let b as GravityBehavior: b.removeItem(item)
+      case let b as CollisionBehavior: b.removeItem(item)
+      case let b as PushBehavior: b.removeItem(item)
+      case let b as DynamicItemBehavior: b.removeItem(item)
+      case let b as AttachmentBehavior where b.items.contains(where: { $0 === item }):
+        try? removeBehavior(entry.id, session: session)
+      case let b as SnapBehavior where b.item === item:
+        try? removeBehavior(entry.id, session: session)
+      default: break
+      }
+    }
+    items.removeAll { $0 === item }
+    itemsByID[id] = nil
+  }
+
+  func addBehavior(_ spec: BehaviorSpec) throws(ProtocolError) -> String {
+    let id = spec.id ?? freshBehaviorID()
+    guard !behaviors.contains(where: { $0.id == id }) else {
+      throw ProtocolError(.invalidScene, "a behavior with id '\(id)' already exists")
+    }
+    guard behaviors.count < Limits.maxBehaviorsPerScene else {
+      throw ProtocolError(
+        .outOfRange, "a scene holds at most \(Limits.maxBehaviorsPerScene) behaviors")
+    }
+    let behavior = try BehaviorFactory(scene: self).make(spec)
+    behaviors.append((id, spec.type, behavior))
+    animator.addBehavior(behavior)
+    return id
+  }
+
+  func removeBehavior(_ id: String, session: String) throws(ProtocolError) {
+    guard let index = behaviors.firstIndex(where: { $0.id == id }) else {
+      throw .unknownBehavior(id, session: session)
+    }
+    animator.removeBehavior(behaviors[index].behavior)
+    behaviors.remove(at: index)
+  }
+
+  func removeAllBehaviors() {
+    animator.removeAllBehaviors()
+    behaviors = []
+  }
+
+  func setBehavior(_ request: SetBehaviorRequest) throws(ProtocolError) {
+    guard let entry = behaviors.first(where: { $0.id == request.behavior }) else {
+      throw .unknownBehavior(request.behavior, session: request.session)
+    }
+    try request.update.check(for: entry.type)
+    try BehaviorFactory(scene: self).apply(request.update, to: entry.behavior)
+  }
+
+  /// Moves an item (UIKit's updateItemUsingCurrentState); its velocity is kept.
+  func setItem(_ request: SetItemRequest) throws(ProtocolError) {
+    let item = try self.item(request.item, session: request.session)
+    let center = request.center.map(Point.init) ?? item.center
+    let angle = request.angle ?? item.angle
+    let old = (item.center, item.angle)
+    item.center = center
+    item.angle = angle
+    do {
+      try engine { try animator.updateItem(usingCurrentState: item) }
+    } catch {
+      (item.center, item.angle) = old
+      throw error
+    }
+  }
+
+  /// Adds velocity through the last item behavior holding the item, or else through a hidden
+  /// one with default properties (the item has no other, so it changes no property).
+  func addVelocity(_ request: AddVelocityRequest) throws(ProtocolError) {
+    let item = try self.item(request.item, session: request.session)
+    guard animator.items.contains(where: { $0 === item }) else {
+      throw ProtocolError(
+        .invalidScene,
+        "item '\(request.item)' is in no behavior, so nothing animates it; add a behavior first")
+    }
+    let carrier =
+      behaviors.reversed().compactMap { $0.behavior as? DynamicItemBehavior }
+      .first { $0.items.contains { $0 === item } } ?? velocityCarrier(for: item)
+    if let v = request.velocity { carrier.addLinearVelocity(Vector(v), for: item) }
+    if let w = request.angular { carrier.addAngularVelocity(w, for: item) }
+  }
+
+  /// An item behavior with default properties that only carries velocity.
+  private func velocityCarrier(for item: DynamicItem) -> DynamicItemBehavior {
+    let carrier = DynamicItemBehavior(items: [item])
+    animator.addBehavior(carrier)
+    return carrier
+  }
+
+  private func freshBehaviorID() -> String {
+    while true {
+      let id = "b\(nextBehaviorNumber)"
+      nextBehaviorNumber += 1
+      if !behaviors.contains(where: { $0.id == id }) { return id }
+    }
+  }
+}
+
+/// Runs an engine call, turning its refusal into the protocol's error.
+func engine<T>(_ body: () throws -> T) throws(ProtocolError) -> T {
+  do {
+    return try body()
+  } catch let error as DynamicsError {
+    switch error.kind {
+    case .invalidShape, .invalidReference: throw ProtocolError(.invalidScene, error.message)
+    case .nonFinite: throw ProtocolError(.invalidNumber, error.message)
+    case .outOfRange: throw ProtocolError(.outOfRange, error.message)
+    }
+  } catch {
+    throw ProtocolError(.invalidScene, "\(error)")
+  }
+}
+
+extension Point {
+  init(_ p: WirePoint) { self.init(x: p.x, y: p.y) }
+}
+
+extension Vector {
+  init(_ v: WireVector) { self.init(dx: v.dx, dy: v.dy) }
+}
+
+extension Size {
+  init(_ s: WireSize) { self.init(width: s.width, height: s.height) }
+}
+
+extension Rect {
+  init(_ r: WireRect) {
+    self.init(x: r.origin.x, y: r.origin.y, width: r.size.width, height: r.size.height)
+  }
+}
+
+extension WirePoint {
+  init(_ p: Point) { self.init(x: p.x, y: p.y) }
+}
+
+extension WireVector {
+  init(_ v: Vector) { self.init(dx: v.dx, dy: v.dy) }
+}

@@ -1,0 +1,218 @@
+import Dynamics
+import Transitions
+import Wire
+
+/// One animator served by the daemon: a scripted scene or a named transition, its clock, and
+/// the connections watching it.
+///
+/// Events of a frame go out in this order: the contacts of its steps, the frame, then `pause`
+/// if it came to rest, then what the transition reports (`done`). A `resume` goes out when the
+/// change that caused it is made, before that request's reply.
+final class Session: DynamicAnimatorDelegate {
+  enum Content {
+    case scene(SceneModel)
+    case transition(Transition)
+  }
+
+  let name: String
+  let content: Content
+  let clock: Clock
+  let fps: Double
+  let keep: Bool
+  /// The connection that opened it; a session without `keep` closes with it.
+  let ownerID: UInt64
+  /// When a request last addressed it (for reaping idle kept sessions).
+  var lastActivity: ContinuousClock.Instant = .now
+  private(set) var watchers: [Client] = []
+  /// Sequence number of the last frame emitted.
+  private(set) var seq: UInt64 = 0
+  private var timer: RepeatingTimer?
+  /// Events the animator reported during the current steps, sent after them.
+  private var stepEvents: [Event] = []
+  private var stepping = false
+
+  private enum Event {
+    case contact(ContactEvent)
+    case pause(Double)
+  }
+
+  init(
+    name: String, content: Content, clock: Clock, fps: Double, keep: Bool, ownerID: UInt64,
+    loop: EventLoop
+  ) {
+    self.name = name
+    self.content = content
+    self.clock = clock
+    self.fps = fps
+    self.keep = keep
+    self.ownerID = ownerID
+    animator.delegate = self
+    if clock == .realtime {
+      let nanoseconds = Int64((1e9 / fps).rounded())
+      timer = RepeatingTimer(loop: loop, period: .nanoseconds(nanoseconds)) { [weak self] _ in
+        self?.tick()
+      }
+      if animator.isRunning { timer?.start() }
+    }
+  }
+
+  var animator: DynamicAnimator {
+    switch content {
+    case .scene(let scene): return scene.animator
+    case .transition(let transition): return transition.animator
+    }
+  }
+
+  var transitionName: String? {
+    if case .transition(let t) = content { return type(of: t).name }
+    return nil
+  }
+
+  var items: [DynamicItem] {
+    switch content {
+    case .scene(let scene): return scene.items
+    case .transition(let transition): return transition.items
+    }
+  }
+
+  var values: [NamedValue] {
+    if case .transition(let t) = content { return t.values.map { NamedValue($0.name, $0.value) } }
+    return []
+  }
+
+  func states() -> [ItemState] {
+    items.map { item in
+      ItemState(
+        id: item.identifier, center: WirePoint(item.center), angle: item.angle,
+        velocity: WireVector(item.velocity), angularVelocity: item.angularVelocity,
+        size: WireSize(width: item.size.width, height: item.size.height))
+    }
+  }
+
+  var summary: SessionSummary {
+    SessionSummary(
+      session: name, transition: transitionName, clock: clock, running: animator.isRunning)
+  }
+
+  // MARK: watchers
+
+  func addWatcher(_ client: Client) {
+    if !watchers.contains(where: { $0 === client }) { watchers.append(client) }
+  }
+
+  func removeWatcher(_ client: Client) {
+    watchers.removeAll { $0 === client }
+  }
+
+  /// Stops the clock and lets go of the watchers; the session is over.
+  func close() {
+    timer?.stop()
+    timer = nil
+    animator.delegate = nil
+    watchers = []
+  }
+
+  // MARK: time
+
+  /// One realtime frame: simulation time advances by exactly 1/fps per tick.
+  private func tick() {
+    advance(by: 1 / fps, flowControlled: nil)
+    if !animator.isRunning { timer?.stop() }
+  }
+
+  /// Steps the animator by `dt` and sends the frame's events to every watcher. Returns false
+  /// when nothing moved (the animator was at rest). `flowControlled` is the client of a manual
+  /// `step`, whose frames are never coalesced.
+  @discardableResult
+  func advance(by dt: Double, flowControlled: Client?) -> Bool {
+    stepping = true
+    let taken = animator.step(dt)
+    stepping = false
+    if case .transition(let t) = content { t.afterStep() }
+    guard taken > 0 || !stepEvents.isEmpty else {
+      sendTransitionEvents()
+      return false
+    }
+    let events = stepEvents
+    stepEvents = []
+    for event in events {
+      if case .contact(let contact) = event { send { $0.contact(contact, session: self.name) } }
+    }
+    if taken > 0 {
+      seq += 1
+      let states = self.states()
+      let values = self.values
+      for watcher in watchers {
+        watcher.sendFrame(
+          session: self, seq: seq, t: animator.elapsedTime, items: states, values: values,
+          coalescible: watcher !== flowControlled)
+      }
+    }
+    for event in events {
+      if case .pause(let t) = event { send { $0.pause(session: self.name, t: t) } }
+    }
+    sendTransitionEvents()
+    return taken > 0
+  }
+
+  /// Sends what the transition queued (handoff after a gesture, done after a step).
+  func sendTransitionEvents() {
+    guard case .transition(let t) = content else { return }
+    for event in t.takeEvents() {
+      switch event {
+      case .handoff(let item, let g, let v):
+        send {
+          $0.handoff(
+            session: self.name, item: item, gestureVelocity: WireVector(g),
+            itemVelocity: WireVector(v))
+        }
+      case .done(let outcome):
+        let values = self.values
+        send { $0.done(session: self.name, outcome: outcome, values: values) }
+      }
+    }
+  }
+
+  /// Encodes one event and queues it on every watcher; events are never coalesced.
+  private func send(_ encode: (inout MessageEncoder) -> Void) {
+    for watcher in watchers { watcher.sendEvent(encode) }
+  }
+
+  // MARK: DynamicAnimatorDelegate
+
+  func dynamicAnimatorWillResume(_ animator: DynamicAnimator) {
+    timer?.start()
+    let t = animator.elapsedTime
+    send { $0.resume(session: self.name, t: t) }
+  }
+
+  func dynamicAnimatorDidPause(_ animator: DynamicAnimator) {
+    if stepping {
+      stepEvents.append(.pause(animator.elapsedTime))
+    } else {
+      let t = animator.elapsedTime
+      send { $0.pause(session: self.name, t: t) }
+    }
+  }
+
+  func dynamicAnimator(_ animator: DynamicAnimator, didReport contact: ContactEvent) {
+    if stepping {
+      stepEvents.append(.contact(contact))
+    } else {
+      send { $0.contact(contact, session: self.name) }
+    }
+  }
+}
+
+extension MessageEncoder {
+  mutating func contact(_ c: ContactEvent, session: String) {
+    let partner: ContactPartner
+    switch c.other {
+    case .item(let other): partner = .item(other.identifier)
+    case .boundary(let id): partner = .boundary(id)
+    }
+    contact(
+      session: session, phase: c.phase == .began ? .began : .ended, item: c.item.identifier,
+      partner: partner, point: c.point.map(WirePoint.init))
+  }
+}
