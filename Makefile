@@ -3,7 +3,7 @@ SWIFT ?= swift
 APT_PACKAGES := libbox2d-dev libevent-dev libjson-c-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test unit lint schema-test demo bench clean
+.PHONY: all deps build release test unit lint schema-test demo run fuzz bench clean
 
 all: build
 
@@ -37,9 +37,21 @@ lint:
 schema-test:
 	python3 tools/test_schema_check.py
 
+# The engine tour, then a private dynd on a temporary socket driven by dynctl.
 demo: deps
-	$(SWIFT) build --product dynamics-tour
+	$(SWIFT) build
 	$$($(SWIFT) build --show-bin-path)/dynamics-tour
+	examples/demo.sh "$$($(SWIFT) build --show-bin-path)"
+
+# dynd in the foreground on the default socket.
+run: deps
+	$(SWIFT) build --product dynd
+	$$($(SWIFT) build --show-bin-path)/dynd
+
+# libFuzzer over line → decode → apply (time-boxed: make fuzz FUZZ_SECONDS=600).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	tools/fuzz.sh $(FUZZ_SECONDS)
 
 # Engine step cost, release build (BENCHMARKS.md).
 bench: release

@@ -12,6 +12,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
   ],
   targets: [
     // Box2D 2.4.1 (C++) behind a plain C header; nothing C++ crosses include/.
@@ -59,10 +60,15 @@ let package = Package(
     .executableTarget(
       name: "dynbench",
       dependencies: [
-        "Dynamics", "DynamicsScenes",
+        "Dynamics", "DynamicsScenes", "Daemon", "Wire", "CLibevent",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
     ),
+    // libFuzzer entry over "line → decode → apply to a session" (`make fuzz`); a plain build
+    // links it as a binary that does nothing.
+    .executableTarget(name: "dynd-fuzz", dependencies: ["Daemon", "Wire"]),
     .executableTarget(
       name: "dynamics-tour",
       dependencies: ["Dynamics", "DynamicsScenes"],
@@ -71,7 +77,9 @@ let package = Package(
     .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "DynamicsScenes", "CBox2D"]),
     .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Dynamics"]),
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
-    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Wire"]),
+    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Wire", "Transitions"]),
+    // dynctl end to end: runs the built dynd and dynctl binaries.
+    .testTarget(name: "DynctlTests", dependencies: []),
   ],
   cxxLanguageStandard: .cxx17
 )

@@ -1,0 +1,1 @@
+// Placeholder until the dynctl end-to-end tests land.
