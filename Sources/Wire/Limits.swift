@@ -56,6 +56,15 @@ public enum Limits {
   /// Most entries in `open`'s `params`; transitions have a handful of parameters.
   public static let maxParams = 64
 
+  // MARK: Daemon
+
+  /// Most sessions one daemon holds; `open` beyond it is answered `busy`. With the per-scene caps
+  /// this bounds the memory sessions can take.
+  public static let maxSessions = 20_000
+  /// Most connected clients; further connections are accepted and closed at once. With each
+  /// connection's bounded output this bounds the memory buffers can take.
+  public static let maxConnections = 4_096
+
   // MARK: Clock
 
   /// Frames per second of a session. 240 Hz is the fastest display refresh in use.

@@ -93,6 +93,10 @@ extension Client {
   private func open(_ open: OpenRequest, requestID: RequestID?) throws(ProtocolError) {
     let name = open.session ?? server.freshSessionName()
     guard server.sessions[name] == nil else { throw .sessionExists(name) }
+    guard server.sessions.count < Limits.maxSessions else {
+      throw ProtocolError(
+        .busy, "dynd holds \(Limits.maxSessions) sessions, its most; close some first")
+    }
     let content: Session.Content
     switch open.source {
     case .scene(let spec):

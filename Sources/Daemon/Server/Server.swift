@@ -86,6 +86,11 @@ public final class Server {
       Glibc.close(fd)
       return
     }
+    guard clients.count < Limits.maxConnections else {
+      logger.warning("refusing a connection: \(Limits.maxConnections) clients are connected")
+      Glibc.close(fd)
+      return
+    }
     let client = Client(id: nextClientID, server: self)
     nextClientID += 1
     var limits = Connection.Limits()
