@@ -53,9 +53,16 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	tools/fuzz.sh $(FUZZ_SECONDS)
 
-# Engine step cost, release build (BENCHMARKS.md).
+# Every table of BENCHMARKS.md, release build: engine step, frame encoding, socket latency,
+# realtime sessions (spawns the release dynd), idle cost. About five minutes.
 bench: release
-	$$($(SWIFT) build -c release --show-bin-path)/dynbench step --markdown
+	B=$$($(SWIFT) build -c release --show-bin-path); \
+	  $$B/dynbench step --markdown --items 1,10,100 --runs 5 && \
+	  $$B/dynbench encode --markdown && \
+	  for p in same split free; do $$B/dynbench latency --markdown --placement $$p || exit 1; done && \
+	  $$B/dynbench sessions --markdown --counts 1,10,25,50,100,250,500,1000 --keep-going && \
+	  $$B/dynbench idle --sessions 1000 && \
+	  $$B/dynbench idle --sessions 1000 --per-connection 1000
 
 clean:
 	rm -rf .build

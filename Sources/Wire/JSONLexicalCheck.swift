@@ -57,8 +57,23 @@ enum JSONLexicalCheck {
         case UInt8(ascii: "u"):
           guard index + 6 <= bytes.count, (2..<6).allSatisfy({ isHexDigit(bytes[index + $0]) })
           else { throw fault("\\u must be followed by four hex digits", at: index) }
-          if (2..<6).allSatisfy({ bytes[index + $0] == UInt8(ascii: "0") }) {
-            hasEscapedNUL = true
+          let unit = hexValue(bytes, at: index + 2)
+          if unit == 0 { hasEscapedNUL = true }
+          // A surrogate escape must be a high one followed by a low one: json-c turns a lone
+          // surrogate into U+FFFD, so an id holding one would not be echoed unchanged.
+          if (0xDC00...0xDFFF).contains(unit) {
+            throw fault("\\u\(String(unit, radix: 16)) is a lone low surrogate", at: index)
+          }
+          if (0xD800...0xDBFF).contains(unit) {
+            guard index + 12 <= bytes.count, bytes[index + 6] == UInt8(ascii: "\\"),
+              bytes[index + 7] == UInt8(ascii: "u"),
+              (8..<12).allSatisfy({ isHexDigit(bytes[index + $0]) }),
+              (0xDC00...0xDFFF).contains(hexValue(bytes, at: index + 8))
+            else {
+              throw fault(
+                "\\u\(String(unit, radix: 16)) is a high surrogate without a low one", at: index)
+            }
+            index += 6
           }
           index += 6
         default:
@@ -207,6 +222,14 @@ enum JSONLexicalCheck {
 
   private static func isDigit(_ byte: UInt8) -> Bool {
     byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  /// The value of the four hex digits at `start` (already checked to be hex digits).
+  private static func hexValue(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
+    (start..<start + 4).reduce(0) { value, i in
+      let byte = bytes[i] | 0x20  // lower-case letters; digits are unchanged
+      return value << 4 + Int(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - 87)
+    }
   }
 
   private static func isHexDigit(_ byte: UInt8) -> Bool {

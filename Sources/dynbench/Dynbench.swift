@@ -6,5 +6,8 @@ struct Dynbench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "dynbench",
     abstract: "Measure dynd's engine and daemon costs (run from a release build).",
-    subcommands: [StepCost.self, Accuracy.self])
+    subcommands: [
+      StepCost.self, Accuracy.self, EncodeCost.self, LatencyBenchmark.self,
+      SessionLoadBenchmark.self, IdleCostBenchmark.self, EchoServerCommand.self,
+    ])
 }

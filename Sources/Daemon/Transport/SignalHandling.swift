@@ -39,6 +39,12 @@ public final class SignalHandler {
     self.loop = loop
     self.signals = signals
     self.handler = handler
+    // A blocked signal is never delivered, and the mask is inherited across fork and exec: a
+    // daemon started by a program that blocks SIGTERM in its threads would ignore SIGTERM.
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    for number in signals { sigaddset(&unblocked, number) }
+    _ = pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     for number in signals {
       let event = loop.makeEvent(
         fd: number, what: EV_SIGNAL | EV_PERSIST,

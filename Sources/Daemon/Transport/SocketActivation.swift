@@ -23,7 +23,7 @@ public enum SocketActivation {
   /// The range of descriptors passed to process `processID` according to `environment`, or nil if
   /// none were passed to it. Throws `.activation` for values that are not numbers.
   public static func passedDescriptors(
-    environment: [String: String], processID: pid_t, firstDescriptor: Int32 = firstDescriptor
+    environment: [String: String], processID: Glibc.pid_t, firstDescriptor: Int32 = firstDescriptor
   ) throws(TransportError) -> Range<Int32>? {
     guard let pidText = environment["LISTEN_PID"] else { return nil }
     guard let pid = pid_t(pidText), pid > 0 else {
@@ -47,7 +47,7 @@ public enum SocketActivation {
   ///   - unsetEnvironment: unset the `LISTEN_*` variables afterwards, whatever the outcome.
   public static func listeningSocket(
     environment: [String: String] = processEnvironment(),
-    processID: pid_t = getpid(),
+    processID: Glibc.pid_t = getpid(),
     firstDescriptor: Int32 = firstDescriptor,
     unsetEnvironment: Bool = true
   ) throws(TransportError) -> Int32? {
