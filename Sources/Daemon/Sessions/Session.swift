@@ -7,7 +7,8 @@ import Wire
 ///
 /// Events of a frame go out in this order: the contacts of its steps, the frame, then `pause`
 /// if it came to rest, then what the transition reports (`done`). A `resume` goes out when the
-/// change that caused it is made, before that request's reply.
+/// change that caused it is made, before that request's reply; a change the transition makes
+/// after a step (such as removing a spent push) is reported in order with that step's `pause`.
 final class Session: DynamicAnimatorDelegate {
   enum Content {
     case scene(SceneModel)
@@ -34,6 +35,7 @@ final class Session: DynamicAnimatorDelegate {
   private enum Event {
     case contact(ContactEvent)
     case pause(Double)
+    case resume(Double)
   }
 
   init(
@@ -127,8 +129,8 @@ final class Session: DynamicAnimatorDelegate {
   func advance(by dt: Double, flowControlled: Client?) -> Bool {
     stepping = true
     let taken = animator.step(dt)
-    stepping = false
     if case .transition(let t) = content { t.afterStep() }
+    stepping = false
     guard taken > 0 || !stepEvents.isEmpty else {
       sendTransitionEvents()
       return false
@@ -149,7 +151,11 @@ final class Session: DynamicAnimatorDelegate {
       }
     }
     for event in events {
-      if case .pause(let t) = event { send { $0.pause(session: self.name, t: t) } }
+      switch event {
+      case .contact: break
+      case .pause(let t): send { $0.pause(session: self.name, t: t) }
+      case .resume(let t): send { $0.resume(session: self.name, t: t) }
+      }
     }
     sendTransitionEvents()
     return taken > 0
@@ -182,8 +188,12 @@ final class Session: DynamicAnimatorDelegate {
 
   func dynamicAnimatorWillResume(_ animator: DynamicAnimator) {
     timer?.start()
-    let t = animator.elapsedTime
-    send { $0.resume(session: self.name, t: t) }
+    if stepping {
+      stepEvents.append(.resume(animator.elapsedTime))
+    } else {
+      let t = animator.elapsedTime
+      send { $0.resume(session: self.name, t: t) }
+    }
   }
 
   func dynamicAnimatorDidPause(_ animator: DynamicAnimator) {

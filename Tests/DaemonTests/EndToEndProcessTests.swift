@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The `dynd` executable as a process: signals, its socket file, and socket activation.
+@Suite("End to end: the dynd process")
+struct EndToEndProcessTests {
+  @Test("SIGTERM with clients connected: each gets shutdown, the socket goes, exit status 0")
+  func sigterm() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(directory) }
+    let socketPath = directory + "/d.sock"
+    let recorder = try LineRecorder(path: directory + "/output.jsonl")
+    let dynd = try DyndProcess(
+      arguments: ["--socket", socketPath], errorFile: directory + "/stderr")
+    #expect(waitForListener(socketPath), "dynd did not listen: \(dynd.standardError)")
+    let first = try WireClient(path: socketPath, name: "first", recorder: recorder)
+    let second = try WireClient(path: socketPath, name: "second", recorder: recorder)
+    try first.expectOK(
+      #"{"op":"open","session":"r","fps":60,"scene":"# + Scenes.endlessFall(items: 3) + "}")
+    try second.expectOK(#"{"op":"watch","session":"r"}"#)
+    _ = try second.read { $0.event == "frame" }
+
+    #expect(kill(dynd.pid, SIGTERM) == 0)
+    for client in [first, second] {
+      let rest = try client.readToEnd()
+      #expect(rest.last?.event == "shutdown", "\(client.name): \(rest.suffix(2).map(\.text))")
+    }
+    #expect(dynd.exitStatus() == 0, "stderr: \(dynd.standardError)")
+    #expect(fileStatus(socketPath) == nil, "the socket file is still there")
+    recorder.expectValid()
+  }
+
+  @Test("a stale socket is replaced; a live one is never stolen")
+  func staleAndLiveSockets() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(directory) }
+    let socketPath = directory + "/d.sock"
+    let recorder = try LineRecorder(path: directory + "/output.jsonl")
+    try makeStaleSocket(at: socketPath)
+    let owner = try DyndProcess(
+      arguments: ["--socket", socketPath], errorFile: directory + "/owner.stderr")
+    #expect(
+      waitForListener(socketPath), "dynd did not replace the stale socket: \(owner.standardError)")
+    let client = try WireClient(path: socketPath, name: "client", recorder: recorder)
+    try client.expectOK(#"{"op":"open","session":"mine","keep":true,"transition":"lock-screen"}"#)
+    let inode = fileStatus(socketPath)?.st_ino
+
+    let intruder = try DyndProcess(
+      arguments: ["--socket", socketPath], errorFile: directory + "/intruder.stderr")
+    let status = intruder.exitStatus()
+    #expect(status != nil && status != 0, "a second dynd on a live socket must fail")
+    #expect(
+      intruder.standardError.contains("another dynd is listening on \(socketPath)"),
+      "\(intruder.standardError)")
+    // The first daemon still owns the same socket file and its sessions.
+    #expect(fileStatus(socketPath)?.st_ino == inode)
+    let again = try WireClient(path: socketPath, name: "again", recorder: recorder)
+    try again.expectOK(#"{"op":"get","session":"mine"}"#)
+    kill(owner.pid, SIGTERM)
+    #expect(owner.exitStatus() == 0)
+    recorder.expectValid()
+  }
+
+  @Test("the runtime directory is created 0700 and the socket is 0600")
+  func modes() throws {
+    let runtime = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(runtime) }
+    let dynd = try DyndProcess(
+      arguments: [], environment: DyndBinary.environment(["XDG_RUNTIME_DIR": runtime]),
+      errorFile: runtime + "/stderr")
+    let socketPath = runtime + "/dynd/dynd.sock"
+    #expect(waitForListener(socketPath), "dynd did not listen: \(dynd.standardError)")
+    let directory = try #require(fileStatus(runtime + "/dynd"))
+    #expect(directory.st_mode & S_IFMT == S_IFDIR)
+    #expect(directory.st_mode & 0o7777 == 0o700)
+    let socket = try #require(fileStatus(socketPath))
+    #expect(socket.st_mode & S_IFMT == S_IFSOCK)
+    #expect(socket.st_mode & 0o777 == 0o600)
+    kill(dynd.pid, SIGTERM)
+    #expect(dynd.exitStatus() == 0)
+  }
+
+  @Test("systemd socket activation: dynd serves the socket it was given and leaves it in place")
+  func socketActivation() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(directory) }
+    let socketPath = directory + "/activated.sock"
+    let recorder = try LineRecorder(path: directory + "/output.jsonl")
+    let listening = try makeListeningSocket(at: socketPath)
+    let pid = try spawnSocketActivated(socket: listening, errorFile: directory + "/stderr")
+    // systemd keeps its copy open; so does this test until dynd has answered.
+    let client = try WireClient(path: socketPath, name: "activated", recorder: recorder)
+    let hello = try client.expectOK(#"{"op":"hello"}"#).reply
+    #expect(hello.string("server") == "dynd")
+    close(listening)
+    kill(pid, SIGTERM)
+    let rest = try client.readToEnd()
+    #expect(rest.last?.event == "shutdown")
+    let stderr = (try? String(contentsOfFile: directory + "/stderr", encoding: .utf8)) ?? ""
+    #expect(waitForChild(pid) == 0, "stderr: \(stderr)")
+    #expect((fileStatus(socketPath)?.st_mode ?? 0) & S_IFMT == S_IFSOCK, "systemd's socket is gone")
+    recorder.expectValid()
+  }
+}
