@@ -79,7 +79,7 @@ let package = Package(
     .testTarget(name: "WireTests", dependencies: ["Wire"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Wire", "Transitions"]),
     // dynctl end to end: runs the built dynd and dynctl binaries.
-    .testTarget(name: "DynctlTests", dependencies: []),
+    .testTarget(name: "DynctlTests", dependencies: [], exclude: ["golden", "scripts"]),
   ],
   cxxLanguageStandard: .cxx17
 )

@@ -146,8 +146,13 @@ public final class LockScreen: Transition {
       emit(.done(outcome: "closed"))
     case .bouncing where !animator.isRunning:
       phase = .resting
-      for case let push as PushBehavior in animator.behaviors { animator.removeBehavior(push) }
       emit(.done(outcome: "bounced"))
+    case .bouncing:
+      // The kick is spent after its first step; removing it while the animator runs anyway
+      // costs nothing, where removing it at rest would wake the animator for nothing.
+      for case let push as PushBehavior in animator.behaviors where !push.active {
+        animator.removeBehavior(push)
+      }
     case .opening where screen.center.y + bounds.size.height / 2 < bounds.minY:
       phase = .opened
       gravity.setMagnitude(0)

@@ -1,6 +1,55 @@
 import ArgumentParser
 
+/// dynctl: drive dynd from a shell — open sessions, send gestures, step, watch, run scripts.
 @main
 struct Dynctl: ParsableCommand {
-  func run() throws {}
+  static let configuration = CommandConfiguration(
+    commandName: "dynctl",
+    abstract: "Talk to dynd: open animator sessions, send gestures, step, watch the frames.",
+    discussion: """
+      The socket is --socket PATH, else $DYND_SOCKET, else $XDG_RUNTIME_DIR/dynd/dynd.sock, \
+      else /tmp/dynd-$UID/dynd.sock. Points and vectors are written x,y (points, y down; \
+      velocities in points per second). Sessions opened by dynctl are kept (keep: true): they \
+      outlive the dynctl process until `dynctl close` or the daemon's idle timeout.
+
+      Exit status: 0 success; 64 usage error; 65 the daemon answered with an error; \
+      66 a file could not be read; 69 no daemon at the socket; 76 the daemon broke the \
+      protocol, closed the connection or did not answer within --timeout.
+
+      Shell completions: dynctl --generate-completion-script bash|zsh|fish.
+      """,
+    version: "0.1.0",
+    subcommands: [
+      HelloCommand.self, ListCommand.self, OpenCommand.self, CloseCommand.self, GetCommand.self,
+      WatchCommand.self, StepCommand.self, GestureCommand.self, TapCommand.self,
+      SwipeCommand.self, RunCommand.self, SendCommand.self,
+    ])
+
+  /// Parses the command line after moving connection options written before the subcommand
+  /// (`dynctl --socket S -j list`) behind it, where the subcommand reads them.
+  static func main() {
+    main(movingLeadingOptions(Array(CommandLine.arguments.dropFirst())))
+  }
+
+  static func movingLeadingOptions(_ arguments: [String]) -> [String] {
+    var leading: [String] = []
+    var rest = arguments[...]
+    while let first = rest.first {
+      if ["-j", "--json"].contains(first) || first.hasPrefix("--socket=")
+        || first.hasPrefix("--timeout=")
+      {
+        leading.append(first)
+        rest = rest.dropFirst()
+      } else if ["--socket", "--timeout"].contains(first), rest.count >= 2 {
+        leading += rest.prefix(2)
+        rest = rest.dropFirst(2)
+      } else {
+        break
+      }
+    }
+    guard !leading.isEmpty, let command = rest.first, !command.hasPrefix("-") else {
+      return arguments
+    }
+    return [command] + leading + rest.dropFirst()
+  }
 }

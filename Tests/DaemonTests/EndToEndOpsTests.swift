@@ -220,6 +220,29 @@ struct EndToEndOpsTests {
     }
   }
 
+  @Test("a request's events go to the connection that sent it, watcher or not")
+  func requesterGetsItsEvents() throws {
+    try withDaemon { daemon in
+      let owner = try daemon.connect("owner")
+      let other = try daemon.connect("other")
+      try owner.expectOK(
+        #"{"op":"open","session":"k","keep":true,"clock":"manual","transition":"lock-screen"}"#)
+      let stepped = try other.expectOK(#"{"op":"step","session":"k","count":3}"#)
+      #expect(stepped.events("frame").compactMap(\.seq) == [1, 2, 3])
+      // The owner watches, so it got the same frames.
+      let seen = try owner.read { $0.event == "frame" && $0.seq == 3 }
+      #expect(seen.filter { $0.event == "frame" }.count == 3)
+      try other.expectOK(#"{"op":"gesture","session":"k","phase":"began","x":160,"y":500}"#)
+      let ended = try other.expectOK(
+        #"{"op":"gesture","session":"k","phase":"ended","x":160,"y":400,"vx":0,"vy":-900}"#)
+      #expect(ended.events("handoff").count == 1)
+      #expect(try owner.read { $0.event == "handoff" }.count == 1)
+      // Not a watcher: what the owner's requests cause does not reach it.
+      try owner.expectOK(#"{"op":"step","session":"k","count":2}"#)
+      #expect(throws: (any Error).self) { try other.readLine(timeout: .milliseconds(200)) }
+    }
+  }
+
   @Test("stopping the daemon sends every client a shutdown event, then closes")
   func shutdownEvent() throws {
     let daemon = try TestDaemon()

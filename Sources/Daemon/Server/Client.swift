@@ -117,7 +117,7 @@ final class Client: ConnectionDelegate {
   func continueStep() {
     guard var step = suspendedStep else { return }
     while step.remaining > 0 {
-      step.session.advance(by: step.dt, flowControlled: self)
+      step.session.handling(self) { step.session.advance(by: step.dt, flowControlled: self) }
       step.remaining -= 1
       flush()
       if step.remaining > 0 && connection.outputLength > Self.stepBacklog {

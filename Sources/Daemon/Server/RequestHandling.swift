@@ -7,7 +7,11 @@ import Wire
 extension Client {
   func handle(_ request: Request) {
     do {
-      try dispatch(request)
+      if let name = request.op.session, let session = server.sessions[name] {
+        try session.handling(self) { () throws(ProtocolError) in try dispatch(request) }
+      } else {
+        try dispatch(request)
+      }
     } catch {
       encoder.errorReply(id: request.id, error)
     }

@@ -25,6 +25,9 @@ final class Session: DynamicAnimatorDelegate {
   /// When a request last addressed it (for reaping idle kept sessions).
   var lastActivity: ContinuousClock.Instant = .now
   private(set) var watchers: [Client] = []
+  /// The connection whose request is being handled, when it is not a watcher: the events its
+  /// request causes go to it as well (PROTOCOL-CORE: a request's events precede its reply).
+  private var requester: Client?
   /// Sequence number of the last frame emitted.
   private(set) var seq: UInt64 = 0
   private var timer: RepeatingTimer?
@@ -106,6 +109,21 @@ final class Session: DynamicAnimatorDelegate {
     watchers.removeAll { $0 === client }
   }
 
+  /// Runs `body` (the handling of `client`'s request) with `client` receiving the events it
+  /// causes, watcher or not.
+  func handling<E: Error>(_ client: Client, _ body: () throws(E) -> Void) throws(E) {
+    let previous = requester
+    requester = watchers.contains { $0 === client } ? nil : client
+    defer { requester = previous }
+    try body()
+  }
+
+  /// Everyone this session's events go to now.
+  private var recipients: [Client] {
+    guard let requester else { return watchers }
+    return watchers + [requester]
+  }
+
   /// Stops the clock and lets go of the watchers; the session is over.
   func close() {
     timer?.stop()
@@ -144,7 +162,7 @@ final class Session: DynamicAnimatorDelegate {
       seq += 1
       let states = self.states()
       let values = self.values
-      for watcher in watchers {
+      for watcher in recipients {
         watcher.sendFrame(
           session: self, seq: seq, t: animator.elapsedTime, items: states, values: values,
           coalescible: watcher !== flowControlled)
@@ -181,7 +199,7 @@ final class Session: DynamicAnimatorDelegate {
 
   /// Encodes one event and queues it on every watcher; events are never coalesced.
   private func send(_ encode: (inout MessageEncoder) -> Void) {
-    for watcher in watchers { watcher.sendEvent(encode) }
+    for watcher in recipients { watcher.sendEvent(encode) }
   }
 
   // MARK: DynamicAnimatorDelegate

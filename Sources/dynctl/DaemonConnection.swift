@@ -1,0 +1,153 @@
+import Glibc
+import Wire
+
+/// One line the daemon wrote: its text as received and its parsed value.
+struct Message {
+  let text: String
+  let value: JSONValue
+
+  /// Replies carry `ok`; events carry `ev`.
+  var isReply: Bool { value["ok"] != nil }
+  var ok: Bool { value["ok"]?.bool == true }
+  var event: String? { value["ev"]?.string }
+  var session: String? { value["session"]?.string }
+
+  /// The `code` and `message` of an error reply.
+  var error: (code: String, message: String)? {
+    guard !ok, let error = value["error"] else { return nil }
+    return (error["code"]?.string ?? "error", error["message"]?.string ?? "")
+  }
+}
+
+/// A blocking connection to dynd that writes request lines and reads reply and event lines,
+/// every read bounded by a deadline (none while watching).
+final class DaemonConnection {
+  let path: String
+  private let fd: Int32
+  private var buffer: [UInt8] = []
+  private let parser = JSONParser()
+
+  /// Connects to the socket at `path`; throws `.unreachable` with the reason.
+  init(path: String) throws(Failure) {
+    self.path = path
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    guard path.utf8.count < capacity else {
+      throw .unreachable(path: path, reason: "the path is longer than \(capacity - 1) bytes")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: path.utf8)
+      raw[path.utf8.count] = 0
+    }
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw .unreachable(path: path, reason: Self.lastError()) }
+    let status = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard status == 0 else {
+      let reason = Self.lastError()
+      close(fd)
+      throw .unreachable(path: path, reason: reason)
+    }
+    self.fd = fd
+  }
+
+  deinit { close(fd) }
+
+  /// Writes `line` and a newline.
+  func send(_ line: String) throws(Failure) {
+    var bytes = Array(line.utf8)
+    bytes.append(UInt8(ascii: "\n"))
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes {
+        Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw .protocolFailure("writing to the daemon failed: \(Self.lastError())")
+      }
+      offset += written
+    }
+  }
+
+  /// What `receive` got.
+  enum Received {
+    case message(Message)
+    case endOfInput
+    case timedOut
+  }
+
+  /// The next line, unless the daemon closes the connection or the monotonic clock passes
+  /// `deadline` (seconds, as `monotonicSeconds()`) first; nil waits for ever.
+  func receive(deadline: Double?) throws(Failure) -> Received {
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let text = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeSubrange(...newline)
+        do {
+          return .message(Message(text: text, value: try parser.parse(text)))
+        } catch {
+          throw .protocolFailure("the daemon wrote a line that is not JSON: \(text)")
+        }
+      }
+      var wait: Int32 = -1
+      if let deadline {
+        let left = deadline - monotonicSeconds()
+        guard left > 0 else { return .timedOut }
+        wait = Int32(min(left * 1000, 86_400_000).rounded(.up))
+      }
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&poller, 1, wait)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        throw .protocolFailure("waiting for the daemon failed: \(Self.lastError())")
+      }
+      if ready == 0 { continue }
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if count < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw .protocolFailure("reading from the daemon failed: \(Self.lastError())")
+      }
+      if count == 0 {
+        guard buffer.isEmpty else {
+          throw .protocolFailure("the daemon closed the connection in the middle of a line")
+        }
+        return .endOfInput
+      }
+      buffer.append(contentsOf: chunk[..<count])
+    }
+  }
+
+  /// Sends one request line and reads up to its reply: every event before it goes to
+  /// `onEvent`. The reply is returned whether ok or not.
+  func exchange(
+    _ line: String, timeout: Double?, onEvent: (Message) throws(Failure) -> Void
+  ) throws(Failure) -> Message {
+    try send(line)
+    let deadline = timeout.map { monotonicSeconds() + $0 }
+    while true {
+      switch try receive(deadline: deadline) {
+      case .message(let message) where message.isReply: return message
+      case .message(let event): try onEvent(event)
+      case .endOfInput:
+        throw .protocolFailure("the daemon closed the connection before answering")
+      case .timedOut:
+        throw .protocolFailure("no answer from the daemon within \(timeout ?? 0) s")
+      }
+    }
+  }
+
+  private static func lastError() -> String { String(cString: strerror(errno)) }
+}
+
+/// Seconds on the monotonic clock.
+func monotonicSeconds() -> Double {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}

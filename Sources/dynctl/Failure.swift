@@ -1,0 +1,41 @@
+import ArgumentParser
+
+/// Why dynctl stops, and the exit status each reason gets (sysexits.h values, so scripts can
+/// tell a typo from a missing daemon from a refusal).
+///
+/// | status | meaning |
+/// |---:|---|
+/// | 0 | every request was answered `ok` |
+/// | 64 | usage: bad arguments (ArgumentParser's validation failure) |
+/// | 65 | the daemon answered a request with an error reply |
+/// | 66 | a script or scene file could not be read |
+/// | 69 | no daemon: the socket could not be reached |
+/// | 76 | the daemon broke the protocol, closed the connection or did not answer in time |
+enum Failure: Error, CustomStringConvertible {
+  case unreachable(path: String, reason: String)
+  case errorReply(code: String, message: String)
+  /// A `run` script met error replies (already reported line by line).
+  case scriptFailed(String)
+  case unreadableFile(path: String, reason: String)
+  case protocolFailure(String)
+
+  var exitCode: ExitCode {
+    switch self {
+    case .errorReply, .scriptFailed: ExitCode(65)
+    case .unreadableFile: ExitCode(66)
+    case .unreachable: ExitCode(69)
+    case .protocolFailure: ExitCode(76)
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .unreachable(let path, let reason):
+      "no daemon at \(path): \(reason) (start one with `dynd`, or pass --socket)"
+    case .errorReply(let code, let message): "\(code): \(message)"
+    case .scriptFailed(let what): what
+    case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"
+    case .protocolFailure(let what): what
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Glibc
+import Wire
+
+struct GestureCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "gesture",
+    abstract: "Send a pan from one point to another, sampled at 60 Hz, then release it.",
+    discussion: """
+      Sends began at --from (t 0), changed every 1/60 s along the straight line, and ended at \
+      --to (t = --duration), with vx, vy = --release-velocity when given (else the daemon \
+      estimates the release velocity from the samples). The daemon's handoff event shows the \
+      velocity the dynamics took over.
+
+      --pace decides how the samples are spread: realtime sleeps 1/60 s between them (the \
+      session's own clock animates meanwhile); step sends a one-frame step between them, so a \
+      manual-clock session follows the finger; none sends them back to back; auto (the \
+      default) is step for manual-clock sessions and realtime otherwise.
+
+      Example: dynctl gesture L --from 160,500 --to 160,380 --duration 0.2 \
+      --release-velocity 0,-1400
+      """)
+
+  enum Pace: String, ExpressibleByArgument, CaseIterable {
+    case auto, realtime, step, none
+  }
+
+  @OptionGroup var connection: ConnectionOptions
+  @Argument(help: "The session.") var session: String
+  @Option(help: "Where the finger goes down (x,y).") var from: PairArgument
+  @Option(help: "Where it lifts (x,y).") var to: PairArgument
+  @Option(help: "Seconds from down to up.") var duration: Double = 0.25
+  @Option(
+    parsing: .unconditional, help: "Velocity at release in points per second (vx,vy).")
+  var releaseVelocity: PairArgument?
+  @Option(help: "auto, realtime, step or none.") var pace: Pace = .auto
+  @Flag(help: "End with phase cancelled instead of ended.") var cancel = false
+  @Flag(help: "Print the frames of step pacing.") var frames = false
+
+  func validate() throws {
+    guard duration.isFinite, duration >= 0, duration <= 60 else {
+      throw ValidationError("--duration must be between 0 and 60 seconds")
+    }
+  }
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      var client = try connection.connect()
+      client.output.showFrames = frames
+      let pacing = pace == .auto ? try Self.pace(of: session, client) : pace
+      let samples = max(1, Int((duration * 60).rounded()))
+      let interval = duration / Double(samples)
+      let start = monotonicSeconds()
+      for index in 0...samples {
+        let fraction = Double(index) / Double(samples)
+        let t = duration * fraction
+        let point = PairArgument(
+          x: from.x + (to.x - from.x) * fraction, y: from.y + (to.y - from.y) * fraction)
+        let last = cancel ? "cancelled" : "ended"
+        let phase = index == 0 ? "began" : index == samples ? last : "changed"
+        if index > 0 {
+          switch pacing {
+          case .realtime: sleepUntil(start + t)
+          case .step where interval > 0:
+            try client.request(
+              request("step", ["session": .string(session), "dt": .number(interval)]),
+              quietReply: true)
+          case .auto, .step, .none: break
+          }
+        }
+        let velocity = phase == "ended" ? releaseVelocity : nil
+        let fields: KeyValuePairs<String, JSONValue?> = [
+          "session": .string(session), "phase": .string(phase), "x": .number(point.x),
+          "y": .number(point.y), "t": .number(t), "vx": velocity.map { .number($0.x) },
+          "vy": velocity.map { .number($0.y) },
+        ]
+        try client.request(request("gesture", fields))
+      }
+    }
+  }
+
+  /// `step` for a manual-clock session, `realtime` for any other (or an unknown one: the
+  /// first gesture request then reports it).
+  static func pace(of session: String, _ client: DaemonClient) throws(Failure) -> Pace {
+    let reply = try client.connection.exchange(
+      request("list", [:]).jsonText, timeout: client.timeout
+    ) { _ in }
+    let entry = reply.value["sessions"]?.arrayValue?.first { $0["session"]?.string == session }
+    return entry?["clock"]?.string == "manual" ? .step : .realtime
+  }
+}
+
+/// Sleeps until the monotonic clock reaches `deadline` (seconds).
+func sleepUntil(_ deadline: Double) {
+  while true {
+    let left = deadline - monotonicSeconds()
+    guard left > 0 else { return }
+    var request = timespec(tv_sec: Int(left), tv_nsec: Int((left - Double(Int(left))) * 1e9))
+    _ = nanosleep(&request, nil)
+  }
+}
+
+struct TapCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "tap", abstract: "Tap a session at a point (x,y).")
+
+  @OptionGroup var connection: ConnectionOptions
+  @Argument(help: "The session.") var session: String
+  @Argument(help: "Where (x,y).") var point: PairArgument
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      try connection.connect().request(
+        request(
+          "tap", ["session": .string(session), "x": .number(point.x), "y": .number(point.y)]))
+    }
+  }
+}
+
+struct SwipeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "swipe", abstract: "Swipe a session left, right, up or down.")
+
+  enum Direction: String, ExpressibleByArgument, CaseIterable {
+    case left, right, up, down
+  }
+
+  @OptionGroup var connection: ConnectionOptions
+  @Argument(help: "The session.") var session: String
+  @Argument(help: "left, right, up or down.") var direction: Direction
+  @Option(help: "Where the swipe starts (x,y).") var at: PairArgument?
+  @Option(parsing: .unconditional, help: "Its velocity in points per second (vx,vy).")
+  var velocity: PairArgument?
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      let fields: KeyValuePairs<String, JSONValue?> = [
+        "session": .string(session), "direction": .string(direction.rawValue),
+        "x": at.map { .number($0.x) }, "y": at.map { .number($0.y) },
+        "vx": velocity.map { .number($0.x) }, "vy": velocity.map { .number($0.y) },
+      ]
+      try connection.connect().request(request("swipe", fields))
+    }
+  }
+}

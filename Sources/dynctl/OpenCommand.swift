@@ -1,0 +1,102 @@
+import ArgumentParser
+import Glibc
+import Wire
+
+struct OpenCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "open",
+    abstract: "Open a session: a named transition, or a scene from a JSON file.",
+    discussion: """
+      Examples:
+        dynctl open lock-screen --session L --clock manual
+        dynctl open lock-screen --param gravity=2
+        dynctl open --scene examples/scenes/drop.json --session drop
+
+      The session is kept (keep: true) so that later dynctl commands can reach it; close it with \
+      `dynctl close`. Prints the session's name and its items.
+      """)
+
+  @OptionGroup var connection: ConnectionOptions
+  @Argument(help: "The transition to open (see `dynctl hello`).") var transition: String?
+  @Option(help: "A scene object: a JSON file, `-` for standard input, or inline JSON.")
+  var scene: String?
+  @Option(help: "The session's name (default: the daemon assigns one).") var session: String?
+  @Option(help: "Clock: realtime (frames streamed at --fps) or manual (moves only on step).")
+  var clock: String?
+  @Option(help: "Frames per second.") var fps: Double?
+  @Option(
+    name: .customLong("param"),
+    help: "A transition parameter NAME=VALUE (VALUE is JSON, or else a string); repeatable.")
+  var params: [String] = []
+
+  func validate() throws {
+    guard (transition == nil) != (scene == nil) else {
+      throw ValidationError("give either a transition name or --scene, not both or neither")
+    }
+    if let clock, clock != "realtime", clock != "manual" {
+      throw ValidationError("--clock must be realtime or manual")
+    }
+    for param in params where !param.contains("=") {
+      throw ValidationError("--param '\(param)' must be NAME=VALUE")
+    }
+    if scene != nil, !params.isEmpty {
+      throw ValidationError("--param applies to transitions, not to scenes")
+    }
+  }
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      let parsedParams: JSONValue? = params.isEmpty ? nil : .object(params.map(Self.parameter))
+      let sceneValue = try scene.map { (text) throws(Failure) in try Self.sceneObject(text) }
+      let fields: KeyValuePairs<String, JSONValue?> = [
+        "session": session.json, "transition": transition.json, "scene": sceneValue,
+        "params": parsedParams, "clock": clock.json, "fps": fps.json, "keep": .bool(true),
+      ]
+      try connection.connect().request(request("open", fields))
+    }
+  }
+
+  /// `name=value`: value as JSON if it parses, else as a string.
+  static func parameter(_ text: String) -> JSONMember {
+    let name = String(text.prefix { $0 != "=" })
+    let raw = String(text.drop { $0 != "=" }.dropFirst())
+    let value = (try? JSONParser().parse(raw)) ?? .string(raw)
+    return JSONMember(name: name, value: value)
+  }
+
+  /// The scene JSON from a file, standard input (`-`) or the argument itself (`{…}`).
+  static func sceneObject(_ argument: String) throws(Failure) -> JSONValue {
+    let text: String
+    if argument.hasPrefix("{") {
+      text = argument
+    } else {
+      text = try readFile(argument)
+    }
+    do {
+      return try JSONParser().parse(text)
+    } catch {
+      throw .unreadableFile(path: argument, reason: "not one JSON object: \(error.message)")
+    }
+  }
+}
+
+/// The whole text of a file, or of standard input for `-`.
+func readFile(_ path: String) throws(Failure) -> String {
+  let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else {
+    throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+  }
+  defer { if fd != 0 { close(fd) } }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    if count < 0 {
+      if errno == EINTR { continue }
+      throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+    }
+    if count == 0 { break }
+    bytes.append(contentsOf: chunk[..<count])
+  }
+  return String(decoding: bytes, as: UTF8.self)
+}

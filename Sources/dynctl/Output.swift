@@ -1,0 +1,58 @@
+import Glibc
+import Wire
+
+/// Writes what the daemon said: its lines verbatim with `--json`, else a readable account.
+///
+/// Human output puts one event per line, prefixed by its session; replies print their fields
+/// (items as one line each, sessions as a table); an empty `ok` prints nothing. Error replies
+/// go to standard error in both modes (and, with `--json`, their line to standard output too).
+struct Output {
+  let json: Bool
+  /// Frames are printed (`watch`, `step --frames`) or only counted.
+  var showFrames = true
+
+  func event(_ message: Message) {
+    if json {
+      emit(message.text)
+    } else if message.event != "frame" || showFrames {
+      emit(HumanFormat.event(message.value))
+    }
+  }
+
+  func reply(_ message: Message) {
+    if json {
+      emit(message.text)
+    } else if message.ok {
+      for line in HumanFormat.reply(message.value) { emit(line) }
+    }
+  }
+
+  /// A line of dynctl's own (progress, summaries); not written with `--json`.
+  func note(_ text: String) {
+    if !json { emit(text) }
+  }
+
+  /// Writes `line` and a newline to standard output at once (unbuffered, so `watch` streams).
+  func emit(_ line: String) {
+    writeAll(1, line + "\n")
+  }
+}
+
+/// Writes `dynctl: text` to standard error.
+func complain(_ text: String) {
+  writeAll(2, "dynctl: \(text)\n")
+}
+
+/// Writes all of `text` to `fd`, retrying short writes.
+private func writeAll(_ fd: Int32, _ text: String) {
+  var text = text
+  text.withUTF8 { bytes in
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return }
+      offset += written
+    }
+  }
+}

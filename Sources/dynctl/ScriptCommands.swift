@@ -1,0 +1,66 @@
+import ArgumentParser
+import Wire
+
+struct RunCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Send a JSON-lines script, one request per line, over one connection.",
+    discussion: """
+      Blank lines and lines starting with # are skipped. Each request's events (frames only \
+      with --frames) and reply are printed before the next is sent. The script stops at the first error reply (exit 65) \
+      unless --keep-going, which sends every line and exits 65 if any reply was an error. \
+      Sessions the script opens without keep close when it ends. FILE - reads standard input.
+      """)
+
+  @OptionGroup var connection: ConnectionOptions
+  @Argument(help: "The script (- for standard input).") var file: String
+  @Flag(help: "Carry on after an error reply.") var keepGoing = false
+  @Flag(help: "Print every frame (with --json every line is printed anyway).") var frames = false
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      let script = try readFile(file)
+      var client = try connection.connect()
+      client.output.showFrames = frames
+      var failures = 0
+      for (offset, rawLine) in script.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      {
+        let line = String(rawLine.drop { $0 == " " || $0 == "\t" })
+        if line.isEmpty || line.hasPrefix("#") || line.allSatisfy({ $0 == "\r" }) { continue }
+        do throws(Failure) {
+          try client.send(line: line)
+        } catch .errorReply(let code, let message) {
+          failures += 1
+          complain("\(file):\(offset + 1): \(code): \(message)")
+          if !keepGoing {
+            throw .scriptFailed("stopped at line \(offset + 1) (--keep-going sends the rest)")
+          }
+        }
+      }
+      if failures > 0 {
+        throw .scriptFailed("\(failures) request\(failures == 1 ? "" : "s") failed")
+      }
+    }
+  }
+}
+
+struct SendCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "send",
+    abstract: "Send one raw request line; print the events it causes and its reply.",
+    discussion: #"Example: dynctl send '{"op":"hello","id":1}'"#)
+
+  @OptionGroup var connection: ConnectionOptions
+  @Argument(help: "The request, one JSON object.") var line: String
+
+  func validate() throws {
+    guard !line.contains("\n") else { throw ValidationError("the request must be one line") }
+  }
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      try connection.connect().send(line: line)
+    }
+  }
+}

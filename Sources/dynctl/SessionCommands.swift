@@ -1,0 +1,90 @@
+import ArgumentParser
+import Wire
+
+struct HelloCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "hello", abstract: "Show the daemon's version, protocol and transitions.")
+
+  @OptionGroup var connection: ConnectionOptions
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      try connection.connect().request(request("hello", [:]))
+    }
+  }
+}
+
+struct ListCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "list", abstract: "List the sessions: content, clock, running or at rest.")
+
+  @OptionGroup var connection: ConnectionOptions
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      try connection.connect().request(request("list", [:]))
+    }
+  }
+}
+
+struct GetCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "get", abstract: "Show a session's time, whether it runs, and its items.")
+
+  @OptionGroup var connection: ConnectionOptions
+  @Argument(help: "The session.") var session: String
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      try connection.connect().request(request("get", ["session": .string(session)]))
+    }
+  }
+}
+
+struct CloseCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "close", abstract: "Close a session.")
+
+  @OptionGroup var connection: ConnectionOptions
+  @Argument(help: "The session.") var session: String
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      try connection.connect().request(request("close", ["session": .string(session)]))
+    }
+  }
+}
+
+struct StepCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "step",
+    abstract: "Advance a manual-clock session by COUNT frames of DT seconds.",
+    discussion: """
+      Prints the events of the steps (contacts, pause, done), then the time reached, whether \
+      the animator still runs, and how many frames moved; --frames prints every frame too. With --json every line the daemon wrote is printed.
+      """)
+
+  @OptionGroup var connection: ConnectionOptions
+  @Argument(help: "The session (manual clock).") var session: String
+  @Option(help: "Frames to step.") var count: Int?
+  @Option(help: "Seconds per frame (default 1/fps of the session).") var dt: Double?
+  @Flag(help: "Print every frame.") var frames = false
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      var client = try connection.connect()
+      client.output.showFrames = frames
+      var frameCount = 0
+      let fields: KeyValuePairs<String, JSONValue?> = [
+        "session": .string(session), "count": count.map { .number(Double($0)) }, "dt": dt.json,
+      ]
+      let reply = try client.request(request("step", fields), quietReply: true) { event in
+        if event.event == "frame" { frameCount += 1 }
+      }
+      let state = reply.value["running"]?.bool == true ? "running" : "at rest"
+      client.output.note(
+        "stepped to t \(HumanFormat.text(reply.value["t"])) s, \(state) "
+          + "(\(frameCount) frame\(frameCount == 1 ? "" : "s"))")
+    }
+  }
+}

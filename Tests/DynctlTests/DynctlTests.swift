@@ -1,1 +1,0 @@
-// Placeholder until the dynctl end-to-end tests land.
