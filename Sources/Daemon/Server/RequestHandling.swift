@@ -113,7 +113,7 @@ extension Client {
     }
     let session = Session(
       name: name, content: content, clock: open.clock, fps: open.fps, keep: open.keep,
-      ownerID: id, loop: server.loop)
+      ownerID: id, frameClock: open.clock == .realtime ? server.frameClock(fps: open.fps) : nil)
     server.register(session)
     session.addWatcher(self)
     encoder.openReply(id: requestID, session: name, items: session.states())

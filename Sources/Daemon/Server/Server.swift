@@ -38,6 +38,9 @@ public final class Server {
   private(set) var sessions: [String: Session] = [:]
   private(set) var sessionOrder: [String] = []
   private var nextSessionNumber = 1
+  /// The frame clocks of realtime sessions by period in nanoseconds. Sessions hold theirs too;
+  /// a clock is dropped only here, when no session holds it, so never inside its own tick.
+  private var frameClocks: [Int64: FrameClock] = [:]
   private var shuttingDown = false
 
   /// Where the socket is, once listening (nil under systemd activation of an unnamed socket).
@@ -115,6 +118,21 @@ public final class Server {
   // MARK: sessions
 
   /// A fresh name `s1`, `s2`, … not in use.
+  /// The shared frame clock for `fps`, made on first use.
+  func frameClock(fps: Double) -> FrameClock {
+    let nanoseconds = Int64((1e9 / fps).rounded())
+    if let clock = frameClocks[nanoseconds] { return clock }
+    if frameClocks.count >= 16 {
+      for key in Array(frameClocks.keys) {
+        var clock = frameClocks.removeValue(forKey: key)!
+        if !isKnownUniquelyReferenced(&clock) { frameClocks[key] = clock }
+      }
+    }
+    let clock = FrameClock(loop: loop, period: .nanoseconds(nanoseconds))
+    frameClocks[nanoseconds] = clock
+    return clock
+  }
+
   func freshSessionName() -> String {
     while true {
       let name = "s\(nextSessionNumber)"

@@ -30,7 +30,8 @@ final class Session: DynamicAnimatorDelegate {
   private var requester: Client?
   /// Sequence number of the last frame emitted.
   private(set) var seq: UInt64 = 0
-  private var timer: RepeatingTimer?
+  /// The shared timer of realtime sessions at this rate; nil on the manual clock.
+  private let frameClock: FrameClock?
   /// Events the animator reported during the current steps, sent after them.
   private var stepEvents: [Event] = []
   private var stepping = false
@@ -43,7 +44,7 @@ final class Session: DynamicAnimatorDelegate {
 
   init(
     name: String, content: Content, clock: Clock, fps: Double, keep: Bool, ownerID: UInt64,
-    loop: EventLoop
+    frameClock: FrameClock?
   ) {
     self.name = name
     self.content = content
@@ -51,14 +52,9 @@ final class Session: DynamicAnimatorDelegate {
     self.fps = fps
     self.keep = keep
     self.ownerID = ownerID
+    self.frameClock = clock == .realtime ? frameClock : nil
     animator.delegate = self
-    if clock == .realtime {
-      let nanoseconds = Int64((1e9 / fps).rounded())
-      timer = RepeatingTimer(loop: loop, period: .nanoseconds(nanoseconds)) { [weak self] _ in
-        self?.tick()
-      }
-      if animator.isRunning { timer?.start() }
-    }
+    if animator.isRunning { self.frameClock?.add(self) }
   }
 
   var animator: DynamicAnimator {
@@ -126,18 +122,17 @@ final class Session: DynamicAnimatorDelegate {
 
   /// Stops the clock and lets go of the watchers; the session is over.
   func close() {
-    timer?.stop()
-    timer = nil
+    frameClock?.remove(self)
     animator.delegate = nil
     watchers = []
   }
 
   // MARK: time
 
-  /// One realtime frame: simulation time advances by exactly 1/fps per tick.
-  private func tick() {
+  /// One realtime frame (called by the frame clock): simulation time advances by exactly 1/fps.
+  func tick() {
     advance(by: 1 / fps, flowControlled: nil)
-    if !animator.isRunning { timer?.stop() }
+    if !animator.isRunning { frameClock?.remove(self) }
   }
 
   /// Steps the animator by `dt` and sends the frame's events to every watcher. Returns false
@@ -205,7 +200,7 @@ final class Session: DynamicAnimatorDelegate {
   // MARK: DynamicAnimatorDelegate
 
   func dynamicAnimatorWillResume(_ animator: DynamicAnimator) {
-    timer?.start()
+    frameClock?.add(self)
     if stepping {
       stepEvents.append(.resume(animator.elapsedTime))
     } else {

@@ -1,0 +1,63 @@
+/// One timer per frame rate, shared by every realtime session animating at that rate, as a
+/// display link is shared by the views of a screen.
+///
+/// With a timer per session, N animating sessions cost N wake-ups per frame; sharing makes it
+/// one, and the sessions' frames go out together in the order they joined. A session joins when
+/// its animator runs and leaves when it comes to rest, so at rest nothing ticks. A session that
+/// joins a running clock gets its first frame at the clock's next tick (within one period), and
+/// its simulation time still advances exactly 1/fps per tick.
+///
+/// The server and the sessions at its rate hold a clock; the server drops it only when no session
+/// does, so a clock is never released from inside its own tick.
+final class FrameClock {
+  private var timer: RepeatingTimer?
+  /// Members in the order they joined.
+  private var sessions: [Session] = []
+  private var members: Set<ObjectIdentifier> = []
+  /// Members that left during a tick, removed when it ends.
+  private var leaving: Set<ObjectIdentifier> = []
+  private var ticking = false
+
+  init(loop: EventLoop, period: Duration) {
+    timer = RepeatingTimer(loop: loop, period: period) { [unowned self] _ in self.tick() }
+  }
+
+  /// Ticks `session` from the next tick on; starts the timer if it was idle.
+  func add(_ session: Session) {
+    let id = ObjectIdentifier(session)
+    if members.contains(id) {
+      leaving.remove(id)
+      return
+    }
+    members.insert(id)
+    sessions.append(session)
+    timer?.start()
+  }
+
+  /// Stops ticking `session`; stops the timer when no session is left.
+  func remove(_ session: Session) {
+    let id = ObjectIdentifier(session)
+    guard members.contains(id) else { return }
+    if ticking {
+      leaving.insert(id)
+    } else {
+      members.remove(id)
+      sessions.removeAll { $0 === session }
+      if sessions.isEmpty { timer?.stop() }
+    }
+  }
+
+  private func tick() {
+    ticking = true
+    for session in sessions where !leaving.contains(ObjectIdentifier(session)) {
+      session.tick()
+    }
+    ticking = false
+    if !leaving.isEmpty {
+      sessions.removeAll { leaving.contains(ObjectIdentifier($0)) }
+      members.subtract(leaving)
+      leaving = []
+    }
+    if sessions.isEmpty { timer?.stop() }
+  }
+}
