@@ -224,6 +224,16 @@ public struct MessageEncoder: Sendable {
     endLine()
   }
 
+  /// `closed`: the session is gone (`reason`: `closed` by a request, `owner_left` when the
+  /// connection that opened it without `keep` went away, `idle` when reaped). Sent to its
+  /// watchers, so none waits for frames that will never come.
+  public mutating func closed(session: String, reason: String) {
+    beginEvent("closed", session: session)
+    writer.raw(#","reason":"#)
+    writer.string(reason)
+    endLine()
+  }
+
   /// `shutdown`: the daemon is stopping; `reason` when given (e.g. "SIGTERM").
   public mutating func shutdown(reason: String? = nil) {
     writer.raw(#"{"ev":"shutdown""#)

@@ -29,6 +29,8 @@ enum HumanFormat {
       return "\(session)handoff \(text(value["item"])): gesture velocity "
         + "\(vector(value["gesture_velocity"])), item velocity \(vector(value["item_velocity"]))"
     case "done": return "\(session)done: \(text(value["outcome"]))"
+    case "closed": return "\(session)closed (\(text(value["reason"])))"
+    case "shutdown": return "the daemon is shutting down (\(text(value["reason"])))"
     default: return value.jsonText
     }
   }

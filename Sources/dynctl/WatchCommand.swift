@@ -8,7 +8,7 @@ struct WatchCommand: ParsableCommand {
     discussion: """
       Prints the session's items, then its frames and events until --until sees the named \
       event (for example pause or done), --frames-max frames have arrived, --for seconds have \
-      passed, or the daemon shuts down; else until interrupted.
+      passed, the session is closed, or the daemon shuts down; else until interrupted.
       """)
 
   @OptionGroup var connection: ConnectionOptions
@@ -42,6 +42,7 @@ struct WatchCommand: ParsableCommand {
         }
         client.output.event(message)
         if message.event == "shutdown" { return }
+        if message.event == "closed", message.session == session { return }
         if message.event == "frame" { frames += 1 }
         if let until, message.event == until, message.session == session || until == "shutdown" {
           return

@@ -243,6 +243,27 @@ struct EndToEndOpsTests {
     }
   }
 
+  @Test("watchers of a closed session get a closed event with the reason")
+  func closedEvent() throws {
+    try withDaemon { daemon in
+      let owner = try daemon.connect("owner")
+      let watcher = try daemon.connect("watcher")
+      let closer = try daemon.connect("closer")
+      try owner.expectOK(#"{"op":"open","session":"a","clock":"manual","scene":{}}"#)
+      try owner.expectOK(#"{"op":"open","session":"b","clock":"manual","scene":{}}"#)
+      try watcher.expectOK(#"{"op":"watch","session":"a"}"#)
+      try watcher.expectOK(#"{"op":"watch","session":"b"}"#)
+      let closing = try closer.expectOK(#"{"op":"close","session":"a"}"#)
+      #expect(closing.events.isEmpty, "the closer does not watch it")
+      let closedA = try #require(try watcher.readMessage())
+      #expect(closedA.text == #"{"ev":"closed","session":"a","reason":"closed"}"#)
+      owner.close()
+      let closedB = try #require(try watcher.readMessage())
+      #expect(closedB.text == #"{"ev":"closed","session":"b","reason":"owner_left"}"#)
+      _ = try watcher.expectError("unknown_session", #"{"op":"get","session":"b"}"#)
+    }
+  }
+
   @Test("stopping the daemon sends every client a shutdown event, then closes")
   func shutdownEvent() throws {
     let daemon = try TestDaemon()

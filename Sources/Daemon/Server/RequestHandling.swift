@@ -27,7 +27,7 @@ extension Client {
       try self.open(open, requestID: id)
     case .close(let name):
       _ = try server.session(name)
-      server.closeSession(name)
+      server.closeSession(name, reason: "closed")
       encoder.reply(id: id)
     case .list:
       encoder.listReply(

@@ -110,14 +110,13 @@ public final class Server {
     for name in sessionOrder {
       guard let session = sessions[name] else { continue }
       session.removeWatcher(client)
-      if session.ownerID == client.id && !session.keep { closeSession(name) }
+      if session.ownerID == client.id && !session.keep { closeSession(name, reason: "owner_left") }
     }
     logger.debug("client \(client.id) disconnected")
   }
 
   // MARK: sessions
 
-  /// A fresh name `s1`, `s2`, … not in use.
   /// The shared frame clock for `fps`, made on first use.
   func frameClock(fps: Double) -> FrameClock {
     let nanoseconds = Int64((1e9 / fps).rounded())
@@ -133,6 +132,7 @@ public final class Server {
     return clock
   }
 
+  /// A fresh name `s1`, `s2`, … not in use.
   func freshSessionName() -> String {
     while true {
       let name = "s\(nextSessionNumber)"
@@ -152,10 +152,14 @@ public final class Server {
     return session
   }
 
-  func closeSession(_ name: String) {
+  /// Closes a session and tells its watchers why (`closed`, `owner_left`, `idle`).
+  func closeSession(_ name: String, reason: String = "closed") {
     guard let session = sessions.removeValue(forKey: name) else { return }
     sessionOrder.removeAll { $0 == name }
-    for watcher in session.watchers { watcher.forget(session: name) }
+    for watcher in session.watchers {
+      watcher.forget(session: name)
+      watcher.sendEvent { $0.closed(session: name, reason: reason) }
+    }
     session.close()
   }
 
@@ -166,7 +170,7 @@ public final class Server {
         now - s.lastActivity > options.idleTimeout
       else { continue }
       logger.info("closing session \(name): idle for over \(options.idleTimeout)")
-      closeSession(name)
+      closeSession(name, reason: "idle")
     }
   }
 
