@@ -10,7 +10,7 @@ struct OpenCommand: ParsableCommand {
       Examples:
         dynctl open lock-screen --session L --clock manual
         dynctl open lock-screen --param gravity=2
-        dynctl open --scene examples/scenes/drop.json --session drop
+        dynctl open --scene examples/scenes/drop.json --session drop --clock manual
 
       The session is kept (keep: true) so that later dynctl commands can reach it; close it with \
       `dynctl close`. Prints the session's name and its items.

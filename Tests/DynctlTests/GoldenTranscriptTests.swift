@@ -39,6 +39,9 @@ struct GoldenTranscriptTests {
         "run $ROOT/Tests/DynctlTests/scripts/stops-at-error.jsonl",
         "run --keep-going $ROOT/Tests/DynctlTests/scripts/stops-at-error.jsonl",
         "run $ROOT/Tests/DynctlTests/scripts/no-such-script.jsonl",
+        "open --scene $ROOT/examples/scenes/drop.json --session d --clock manual",
+        "step d --count 240",
+        "close d",
         "list",
       ]
     ),
