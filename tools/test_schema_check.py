@@ -196,6 +196,7 @@ VALID = [
     ("event", '{"ev":"done","session":"s1","outcome":"opened"}'),
     ("event", '{"ev":"done","session":"menu","outcome":"closed","values":{"background_alpha":0}}'),
     ("event", '{"ev":"shutdown","reason":"SIGTERM"}'),
+    ("event", '{"ev":"closed","session":"lock","reason":"owner_left"}'),
 ]
 
 # (kind, line, why). Every one must fail when checked as its kind.
@@ -403,6 +404,8 @@ INVALID = [
     ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":0}', "item_velocity not a vector"),
     ("event", '{"ev":"done","session":"s"}', "done without outcome"),
     ("event", '{"ev":"shutdown"}', "shutdown without reason"),
+    ("event", '{"ev":"closed","session":"lock","reason":"bored"}', "closed with an unknown reason"),
+    ("event", '{"ev":"closed","reason":"closed"}', "closed without a session"),
     ("event", '{"ev":"tick","session":"s"}', "unknown event"),
     ("event", '{"ev":"frame","session":"s","seq":1,"t":0,"items":[],"id":1}', "id in an event"),
 ]
@@ -414,7 +417,9 @@ ERROR_CODES = [
 ]
 
 # Names this project adds to PROTOCOL-CORE (extensions; the core itself is unchanged).
-EXTENSION_NAMES = {"dropped", "values", "limits", "shutdown", "reason", "field"}
+EXTENSION_NAMES = {
+    "dropped", "values", "limits", "shutdown", "reason", "field", "owner_left", "idle",
+}
 
 
 def load_schemas():
