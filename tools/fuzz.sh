@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# libFuzzer over line → decode → apply to a session (Sources/dynd-fuzz, Daemon's LineHarness).
+#
+#   tools/fuzz.sh [SECONDS]      (default 60; `make fuzz FUZZ_SECONDS=600`)
+#
+# Builds dynd-fuzz with libFuzzer and AddressSanitizer in .build-fuzz (the recipe of BUILD-NOTES
+# §7), then fuzzes for SECONDS from a writable copy of Tests/Fuzz/corpus (kept in .build-fuzz, so
+# the checked-in seeds are never touched and coverage grows from run to run), with the protocol
+# dictionary. Exits non-zero if an input crashed or broke an output check; the input is saved
+# under .build-fuzz/artifacts/. Once fixed, add it to Tests/Fuzz/corpus as repro-NAME.jsonl.
+set -euo pipefail
+
+seconds="${1:-60}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+scratch="$root/.build-fuzz"
+work="$scratch/corpus"
+artifacts="$scratch/artifacts/"
+log="$scratch/fuzz.log"
+
+cd "$root"
+echo "building dynd-fuzz (libFuzzer + ASan) in $scratch"
+# Release: twice the executions of a debug build. The corpus replay test runs the same inputs
+# through a debug build, with its assertions.
+swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
+  --product dynd-fuzz --scratch-path "$scratch"
+binary="$scratch/release/dynd-fuzz"
+
+mkdir -p "$work" "$artifacts"
+for seed in Tests/Fuzz/corpus/*; do
+  [ -e "$work/${seed##*/}" ] || cp "$seed" "$work/"
+done
+
+echo "fuzzing for ${seconds}s from $(ls "$work" | wc -l) inputs"
+status=0
+# SWIFT_BACKTRACE=enable=no: Swift's backtracer would catch the crash before libFuzzer saves it.
+SWIFT_BACKTRACE=enable=no "$binary" \
+  -max_total_time="$seconds" -timeout=20 -max_len=4096 -print_final_stats=1 \
+  -dict=Tests/Fuzz/protocol.dict -artifact_prefix="$artifacts" "$work" >"$log" 2>&1 || status=$?
+
+echo "--- summary (full log: $log)"
+grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" || true
+grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" || true
+echo "corpus: $(ls "$work" | wc -l) inputs in $work"
+if [ "$status" -ne 0 ]; then
+  echo "FAILED (libFuzzer exit $status):"
+  grep -E 'ERROR: |Fatal error|SUMMARY: |Test unit written to' "$log" | head -20 || true
+  exit "$status"
+fi
+echo "no crash"
