@@ -82,7 +82,10 @@ extern "C" {
 
 cbox2d_world *cbox2d_world_create(void) {
   try {
-    auto *w = new cbox2d_world();
+    // Default-initialized, not value-initialized (`new cbox2d_world()` would zero the whole
+    // object first): b2World embeds a 100 KiB stack allocator whose pages should stay untouched
+    // until a step needs them. Every member has a constructor, so nothing is left indeterminate.
+    auto *w = new cbox2d_world;
     w->world.SetAllowSleeping(true);
     w->world.SetContinuousPhysics(true);
     w->world.SetContactListener(&w->recorder);
