@@ -45,10 +45,13 @@ enum HumanFormat {
         lines += (member.value.arrayValue ?? []).map(item)
       case "sessions":
         lines += sessions(member.value.arrayValue ?? [])
+      case "running" where value["t"] != nil:
+        break  // with `t`, below
       case "running":
         lines.append(member.value.bool == true ? "running" : "at rest")
       case "t":
-        lines.append("t \(text(member.value)) s")
+        let state = value["running"].map { $0.bool == true ? ", running" : ", at rest" } ?? ""
+        lines.append("t \(text(member.value)) s\(state)")
       case "transitions":
         let names = (member.value.arrayValue ?? []).map { text($0) }
         lines.append("transitions: " + names.joined(separator: ", "))
