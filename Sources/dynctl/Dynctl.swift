@@ -12,7 +12,8 @@ struct Dynctl: ParsableCommand {
       velocities in points per second). Sessions opened by dynctl are kept (keep: true): they \
       outlive the dynctl process until `dynctl close` or the daemon's idle timeout.
 
-      Exit status: 0 success; 64 usage error; 65 the daemon answered with an error; \
+      Exit status: 0 success; 1 a check failed (handoff velocities differ, play saw no \
+      outcome); 64 usage error; 65 the daemon answered with an error; \
       66 a file could not be read; 69 no daemon at the socket; 76 the daemon broke the \
       protocol, closed the connection or did not answer within --timeout.
 
@@ -22,7 +23,8 @@ struct Dynctl: ParsableCommand {
     subcommands: [
       HelloCommand.self, ListCommand.self, OpenCommand.self, CloseCommand.self, GetCommand.self,
       WatchCommand.self, StepCommand.self, GestureCommand.self, TapCommand.self,
-      SwipeCommand.self, RunCommand.self, SendCommand.self,
+      SwipeCommand.self, PlayCommand.self, HandoffCommand.self, RunCommand.self,
+      SendCommand.self,
     ])
 
   /// Parses the command line after moving connection options written before the subcommand

@@ -6,6 +6,7 @@ import ArgumentParser
 /// | status | meaning |
 /// |---:|---|
 /// | 0 | every request was answered `ok` |
+/// | 1 | a check failed: `handoff` velocities differ, `play` saw no outcome in time |
 /// | 64 | usage: bad arguments (ArgumentParser's validation failure) |
 /// | 65 | the daemon answered a request with an error reply |
 /// | 66 | a script or scene file could not be read |
@@ -16,11 +17,14 @@ enum Failure: Error, CustomStringConvertible {
   case errorReply(code: String, message: String)
   /// A `run` script met error replies (already reported line by line).
   case scriptFailed(String)
+  /// What `handoff` or `play` checks did not hold.
+  case checkFailed(String)
   case unreadableFile(path: String, reason: String)
   case protocolFailure(String)
 
   var exitCode: ExitCode {
     switch self {
+    case .checkFailed: ExitCode(1)
     case .errorReply, .scriptFailed: ExitCode(65)
     case .unreadableFile: ExitCode(66)
     case .unreachable: ExitCode(69)
@@ -33,7 +37,7 @@ enum Failure: Error, CustomStringConvertible {
     case .unreachable(let path, let reason):
       "no daemon at \(path): \(reason) (start one with `dynd`, or pass --socket)"
     case .errorReply(let code, let message): "\(code): \(message)"
-    case .scriptFailed(let what): what
+    case .scriptFailed(let what), .checkFailed(let what): what
     case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"
     case .protocolFailure(let what): what
     }

@@ -48,34 +48,9 @@ struct GestureCommand: ParsableCommand {
       var client = try connection.connect()
       client.output.showFrames = frames
       let pacing = pace == .auto ? try Self.pace(of: session, client) : pace
-      let samples = max(1, Int((duration * 60).rounded()))
-      let interval = duration / Double(samples)
-      let start = monotonicSeconds()
-      for index in 0...samples {
-        let fraction = Double(index) / Double(samples)
-        let t = duration * fraction
-        let point = PairArgument(
-          x: from.x + (to.x - from.x) * fraction, y: from.y + (to.y - from.y) * fraction)
-        let last = cancel ? "cancelled" : "ended"
-        let phase = index == 0 ? "began" : index == samples ? last : "changed"
-        if index > 0 {
-          switch pacing {
-          case .realtime: sleepUntil(start + t)
-          case .step where interval > 0:
-            try client.request(
-              request("step", ["session": .string(session), "dt": .number(interval)]),
-              quietReply: true)
-          case .auto, .step, .none: break
-          }
-        }
-        let velocity = phase == "ended" ? releaseVelocity : nil
-        let fields: KeyValuePairs<String, JSONValue?> = [
-          "session": .string(session), "phase": .string(phase), "x": .number(point.x),
-          "y": .number(point.y), "t": .number(t), "vx": velocity.map { .number($0.x) },
-          "vy": velocity.map { .number($0.y) },
-        ]
-        try client.request(request("gesture", fields))
-      }
+      let pan = Pan(
+        from: from, to: to, duration: duration, releaseVelocity: releaseVelocity, cancel: cancel)
+      try pan.perform(on: session, client, pacing: pacing)
     }
   }
 
@@ -87,6 +62,54 @@ struct GestureCommand: ParsableCommand {
     ) { _ in }
     let entry = reply.value["sessions"]?.arrayValue?.first { $0["session"]?.string == session }
     return entry?["clock"]?.string == "manual" ? .step : .realtime
+  }
+}
+
+/// A straight pan sampled at 60 Hz: began at `from` (t 0), changed along the line, ended (or
+/// cancelled) at `to` at t = `duration`, with the release velocity when given.
+struct Pan {
+  let from: PairArgument
+  let to: PairArgument
+  let duration: Double
+  let releaseVelocity: PairArgument?
+  var cancel = false
+
+  /// Sends the samples to `session`, spread as `pacing` says; every request's events and reply
+  /// go through `client`'s output. Returns the `ended` request's events (its handoff).
+  @discardableResult
+  func perform(
+    on session: String, _ client: DaemonClient, pacing: GestureCommand.Pace
+  ) throws(Failure) -> [Message] {
+    let samples = max(1, Int((duration * 60).rounded()))
+    let interval = duration / Double(samples)
+    let start = monotonicSeconds()
+    var lastEvents: [Message] = []
+    for index in 0...samples {
+      let fraction = Double(index) / Double(samples)
+      let t = duration * fraction
+      let x = from.x + (to.x - from.x) * fraction
+      let y = from.y + (to.y - from.y) * fraction
+      let last = cancel ? "cancelled" : "ended"
+      let phase = index == 0 ? "began" : index == samples ? last : "changed"
+      if index > 0 {
+        switch pacing {
+        case .realtime: sleepUntil(start + t)
+        case .step where interval > 0:
+          try client.request(
+            request("step", ["session": .string(session), "dt": .number(interval)]),
+            quietReply: true)
+        case .auto, .step, .none: break
+        }
+      }
+      let velocity = phase == "ended" ? releaseVelocity : nil
+      let fields: KeyValuePairs<String, JSONValue?> = [
+        "session": .string(session), "phase": .string(phase), "x": .number(x), "y": .number(y),
+        "t": .number(t), "vx": velocity.map { .number($0.x) }, "vy": velocity.map { .number($0.y) },
+      ]
+      lastEvents = []
+      try client.request(request("gesture", fields)) { lastEvents.append($0) }
+    }
+    return lastEvents
   }
 }
 

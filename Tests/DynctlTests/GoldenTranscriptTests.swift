@@ -46,6 +46,21 @@ struct GoldenTranscriptTests {
       ]
     ),
     (
+      "play",
+      [
+        "play lock-screen --session p --pan 160,500:160,380 --duration 0.2 --release-velocity 0,-1400",
+        "play lock-screen --session p --pan 160,500:160,470 --duration 0.1",
+        "play lock-screen --session p --tap 300,550",
+        "play lock-screen --session p --swipe up --max-seconds 2",
+        "-j play lock-screen --session p --tap 300,550",
+        "handoff lock-screen --session h --pan 160,500:160,380 --release-velocity 0,-1400",
+        "handoff lock-screen --session h --pan 160,500:160,380 --duration 0.5",
+        "handoff lock-screen --session h --tap 300,550",
+        "handoff lock-screen --session h --pan 300,550:300,550 --duration 0",
+        "play no-such-transition --tap 1,1",
+      ]
+    ),
+    (
       "json",
       [
         #"-j open --session s --clock manual --scene {"items":[{"id":"a","center":[50,50],"size":[20,20]}],"behaviors":[{"type":"gravity","items":["a"]}]}"#,

@@ -1,0 +1,237 @@
+import ArgumentParser
+import Glibc
+import Wire
+
+/// `x1,y1:x2,y2` on the command line: where a pan starts and where it lifts.
+struct PanArgument: ExpressibleByArgument {
+  let from: PairArgument
+  let to: PairArgument
+
+  init?(argument: String) {
+    let ends = argument.split(separator: ":", omittingEmptySubsequences: false)
+    guard ends.count == 2, let from = PairArgument(argument: String(ends[0])),
+      let to = PairArgument(argument: String(ends[1]))
+    else { return nil }
+    self.from = from
+    self.to = to
+  }
+}
+
+/// The transition to open and the gesture to perform on it (`play`, `handoff`).
+struct TransitionGesture: ParsableArguments {
+  @Argument(help: "The transition (see `dynctl hello`).") var transition: String
+  @Option(help: "The session's name (default: TRANSITION-PID).") var session: String?
+  @Option(
+    name: .customLong("param"),
+    help: "A transition parameter NAME=VALUE (VALUE is JSON, or else a string); repeatable.")
+  var params: [String] = []
+  @Option(help: "A pan from x1,y1 to x2,y2, e.g. 160,500:160,380.") var pan: PanArgument?
+  @Option(help: "Seconds the pan takes.") var duration: Double = 0.25
+  @Option(parsing: .unconditional, help: "Velocity at the pan's release (vx,vy), pt/s.")
+  var releaseVelocity: PairArgument?
+  @Option(help: "A tap at x,y.") var tap: PairArgument?
+  @Option(help: "A swipe: left, right, up or down.") var swipe: SwipeCommand.Direction?
+  @Option(help: "Where the swipe starts (x,y).") var at: PairArgument?
+  @Option(parsing: .unconditional, help: "The swipe's velocity (vx,vy), pt/s.")
+  var velocity: PairArgument?
+
+  func validate() throws {
+    let given = [pan != nil, tap != nil, swipe != nil].filter { $0 }.count
+    guard given == 1 else { throw ValidationError("give exactly one of --pan, --tap, --swipe") }
+    guard duration.isFinite, duration >= 0, duration <= 60 else {
+      throw ValidationError("--duration must be between 0 and 60 seconds")
+    }
+    for param in params where !param.contains("=") {
+      throw ValidationError("--param '\(param)' must be NAME=VALUE")
+    }
+  }
+
+  /// Opens the transition on this connection (closed with it) and returns the session name.
+  func open(_ client: DaemonClient, clock: String) throws(Failure) -> String {
+    let session = self.session ?? "\(transition)-\(getpid())"
+    let parsed: JSONValue? =
+      params.isEmpty ? nil : .object(params.map(OpenCommand.parameter))
+    let fields: KeyValuePairs<String, JSONValue?> = [
+      "session": .string(session), "transition": .string(transition), "params": parsed,
+      "clock": .string(clock),
+    ]
+    try client.request(request("open", fields))
+    return session
+  }
+
+  /// Performs the gesture; every event goes to `onEvent` as well as to the output.
+  func perform(
+    on session: String, _ client: DaemonClient, pacing: GestureCommand.Pace,
+    onEvent: (Message) -> Void
+  ) throws(Failure) {
+    if let pan {
+      let events = try Pan(
+        from: pan.from, to: pan.to, duration: duration, releaseVelocity: releaseVelocity
+      ).perform(on: session, client, pacing: pacing)
+      events.forEach(onEvent)
+    } else if let tap {
+      let fields: KeyValuePairs<String, JSONValue?> = [
+        "session": .string(session), "x": .number(tap.x), "y": .number(tap.y),
+      ]
+      try client.request(request("tap", fields), onEvent: onEvent)
+    } else if let swipe {
+      let fields: KeyValuePairs<String, JSONValue?> = [
+        "session": .string(session), "direction": .string(swipe.rawValue),
+        "x": at.map { .number($0.x) }, "y": at.map { .number($0.y) },
+        "vx": velocity.map { .number($0.x) }, "vy": velocity.map { .number($0.y) },
+      ]
+      try client.request(request("swipe", fields), onEvent: onEvent)
+    }
+  }
+}
+
+/// The velocities of a `handoff` event and how far apart they are.
+struct Handoff {
+  let item: String
+  let gesture: (Double, Double)
+  let itemVelocity: (Double, Double)
+
+  init?(_ message: Message) {
+    guard message.event == "handoff", let g = message.value["gesture_velocity"],
+      let v = message.value["item_velocity"], let gx = g[0]?.number, let gy = g[1]?.number,
+      let vx = v[0]?.number, let vy = v[1]?.number
+    else { return nil }
+    item = message.value["item"]?.string ?? "?"
+    gesture = (gx, gy)
+    itemVelocity = (vx, vy)
+  }
+
+  var difference: Double {
+    ((gesture.0 - itemVelocity.0) * (gesture.0 - itemVelocity.0)
+      + (gesture.1 - itemVelocity.1) * (gesture.1 - itemVelocity.1)).squareRoot()
+  }
+
+  var summary: String {
+    "handoff \(item): gesture velocity (\(format(gesture.0)), \(format(gesture.1))), "
+      + "item velocity (\(format(itemVelocity.0)), \(format(itemVelocity.1))), "
+      + "difference \(format(difference)) pt/s"
+  }
+
+  private func format(_ value: Double) -> String { JSONValue.number(value).jsonText }
+}
+
+struct PlayCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "play",
+    abstract: "Open a transition, perform one gesture, and follow it until its outcome.",
+    discussion: """
+      Opens TRANSITION on this connection (it closes when play ends), performs the gesture \
+      (--pan with its --duration and --release-velocity, --tap or --swipe), then follows the \
+      session until its `done` event: on the manual clock (the default) by stepping, on the \
+      realtime clock by watching its frames. Prints the events (frames with --frames), then \
+      the outcome and the handoff velocities. Exit status 1 if no outcome came within \
+      --max-seconds of animation.
+
+      Example: dynctl play lock-screen --pan 160,500:160,380 --duration 0.2 \
+      --release-velocity 0,-1400
+      """)
+
+  @OptionGroup var connection: ConnectionOptions
+  @OptionGroup var gesture: TransitionGesture
+  @Option(help: "Clock: manual (stepped by play) or realtime.") var clock: String = "manual"
+  @Option(help: "Seconds of animation to wait for the outcome.") var maxSeconds: Double = 10
+  @Flag(help: "Print every frame.") var frames = false
+
+  func validate() throws {
+    guard clock == "manual" || clock == "realtime" else {
+      throw ValidationError("--clock must be manual or realtime")
+    }
+    guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= 600 else {
+      throw ValidationError("--max-seconds must be between 0 and 600")
+    }
+  }
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      var client = try connection.connect()
+      client.output.showFrames = frames
+      let session = try gesture.open(client, clock: clock)
+      var handoffs: [Handoff] = []
+      var outcome: String?
+      let notice = { (event: Message) in
+        if let h = Handoff(event) { handoffs.append(h) }
+        if event.event == "done", event.session == session, outcome == nil {
+          outcome = event.value["outcome"]?.string
+        }
+      }
+      let manual = clock == "manual"
+      try gesture.perform(on: session, client, pacing: manual ? .step : .realtime, onEvent: notice)
+      let deadline = monotonicSeconds() + maxSeconds
+      var animated = 0.0
+      while outcome == nil {
+        if manual {
+          guard animated < maxSeconds else { break }
+          let step: KeyValuePairs<String, JSONValue?> = [
+            "session": .string(session), "count": .number(60),
+          ]
+          try client.request(request("step", step), quietReply: true, onEvent: notice)
+          animated += 1
+        } else {
+          guard case .message(let event) = try client.connection.receive(deadline: deadline)
+          else { break }
+          client.output.event(event)
+          notice(event)
+        }
+      }
+      for h in handoffs { client.output.note(h.summary) }
+      guard let outcome else {
+        throw .checkFailed("no outcome within \(maxSeconds) s of animation")
+      }
+      client.output.note("outcome: \(outcome)")
+    }
+  }
+}
+
+struct HandoffCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "handoff",
+    abstract: "Check that a drag's release velocity is handed to the item exactly.",
+    discussion: """
+      Opens TRANSITION on the manual clock, performs the --pan (stepping a frame between \
+      samples), and compares the velocity the gesture released with the velocity the item took \
+      over, as the daemon's handoff event reports them. Prints both; exit status 1 if they \
+      differ by more than --tolerance pt/s, or if no handoff happened.
+
+      Example: dynctl handoff lock-screen --pan 160,500:160,380 --duration 0.2 \
+      --release-velocity 0,-1400
+      """)
+
+  @OptionGroup var connection: ConnectionOptions
+  @OptionGroup var gesture: TransitionGesture
+  @Option(help: "Largest difference accepted, in pt/s.") var tolerance: Double = 0.001
+
+  func validate() throws {
+    guard gesture.pan != nil else { throw ValidationError("handoff needs --pan") }
+    guard tolerance.isFinite, tolerance >= 0 else {
+      throw ValidationError("--tolerance must be a non-negative number")
+    }
+  }
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      var client = try connection.connect()
+      client.output.showFrames = false
+      let session = try gesture.open(client, clock: "manual")
+      var handoffs: [Handoff] = []
+      try gesture.perform(on: session, client, pacing: .step) { event in
+        if let h = Handoff(event) { handoffs.append(h) }
+      }
+      guard !handoffs.isEmpty else {
+        throw .checkFailed("no handoff: \(gesture.transition) took no drag from this pan")
+      }
+      for h in handoffs { client.output.note(h.summary) }
+      if let worst = handoffs.max(by: { $0.difference < $1.difference }),
+        worst.difference > tolerance
+      {
+        throw .checkFailed(
+          "the item took \(worst.difference) pt/s less or more than the gesture released "
+            + "(tolerance \(tolerance))")
+      }
+    }
+  }
+}
