@@ -102,10 +102,73 @@ struct LockScreenTests {
     #expect(abs(t.screen.center.y - 285) <= 0.5)
   }
 
+  @Test func shortPullBouncesOnTheFloorAndRestsWhereItStarted() throws {
+    let t = try make()
+    let floor = FloorContacts()
+    t.animator.delegate = floor
+    pan(t, from: Point(x: 160, y: 500), to: Point(x: 160, y: 440), duration: 0.5)
+    let events = t.takeEvents() + runUntilDone(t)
+    #expect(outcome(events) == "closed")
+    #expect(floor.began >= 2, "bounces: \(floor.began)")
+    // It started at 284; the floor is 1 pt below the bottom edge (floor_margin), Box2D's skin
+    // compensated to within 0.5 pt.
+    #expect(abs(t.screen.center.y - 285) <= 0.5)
+  }
+
+  /// A pan that begins while the screen falls catches it where it is, with its velocity.
+  @Test func catchesItInFlightWithoutAJump() throws {
+    let t = try make()
+    pan(
+      t, from: Point(x: 160, y: 500), to: Point(x: 160, y: 300), duration: 0.3,
+      release: Vector(dx: 0, dy: 0))
+    _ = t.takeEvents()
+    for _ in 0..<6 {  // falling back now
+      t.animator.step(1.0 / 60)
+      t.afterStep()
+    }
+    let before = t.screen.center
+    let velocity = t.screen.velocity
+    #expect(velocity.dy > 100, "it is falling: \(velocity)")
+    // The finger lands on the screen where it is and holds still.
+    let touch = Point(x: 160, y: before.y + 200)
+    t.handle(GestureEvent(phase: .began, point: touch, time: 10), now: 0)
+    #expect(t.screen.center == before, "touching moves nothing by itself")
+    t.animator.step(1.0 / 60)
+    let moved = t.screen.center.y - before.y
+    // One frame later it has moved at most as far as its velocity carries it: no jump.
+    #expect(moved >= 0 && moved <= velocity.dy / 60 + 0.5, "moved \(moved)")
+  }
+
+  /// The same gesture script gives bit-identical positions.
+  @Test func sameScriptSameNumbers() throws {
+    func trace() throws -> [Double] {
+      let t = try make()
+      pan(t, from: Point(x: 160, y: 500), to: Point(x: 160, y: 380), duration: 0.3)
+      var ys: [Double] = []
+      for _ in 0..<120 {
+        t.animator.step(1.0 / 60)
+        t.afterStep()
+        ys.append(t.screen.center.y)
+      }
+      return ys
+    }
+    let first = try trace()
+    #expect(first == (try trace()))
+    #expect(Set(first).count > 10, "it moved")
+  }
+
   @Test func parametersAreValidated() {
     #expect(throws: TransitionError.self) { try make(["gravty": .number(3)]) }
     #expect(throws: TransitionError.self) { try make(["gravity": .number(-1)]) }
     #expect(throws: TransitionError.self) { try make(["gravity": .bool(true)]) }
     #expect((try? make(["gravity": .number(8)])) != nil)
+  }
+}
+
+/// Counts the contacts that began against the floor.
+final class FloorContacts: DynamicAnimatorDelegate {
+  var began = 0
+  func dynamicAnimator(_ animator: DynamicAnimator, didReport contact: ContactEvent) {
+    if contact.phase == .began, case .boundary("floor") = contact.other { began += 1 }
   }
 }
