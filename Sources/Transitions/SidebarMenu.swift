@@ -1,0 +1,176 @@
+import Dynamics
+
+/// A menu sliding in from the left (TRANSITIONS.md `sidebar-menu`; seed 003, AppCoda).
+///
+/// Item `menu`, `menu_width` wide, from y = `top` to the tab bar, starts just off the left edge;
+/// item `background` covers the bounds and never moves. A swipe right opens, a swipe left closes:
+/// as in the seed's `toggleMenu:`, each toggle removes every behavior and adds gravity along ±x,
+/// the boundary `menuBoundary` at x = ±`menu_width`, an instantaneous push of ±`push` UIKit
+/// Newtons and elasticity `elasticity`, and sets the background alpha (0.5 open, 0 closed, at
+/// toggle time, as the seed does). The menu bounces on the boundary and rests against it:
+/// `done` `opened` or `closed`. Beyond the article, a pan that starts on the menu or on its
+/// right edge drags it; the release velocity is handed over exactly and its sign decides, with
+/// the same behaviors but no push. The menu slides on a horizontal rail, so it never turns.
+public final class SidebarMenu: Transition {
+  override public class var name: String { "sidebar-menu" }
+
+  override public class var parameters: [TransitionParameter] {
+    [
+      TransitionParameter(
+        "menu_width", 150, 20...320, unit: "pt", source: "seed 003: #define menuWidth 150.0"),
+      TransitionParameter(
+        "top", 20, 0...200, unit: "pt", source: "seed 003: menu frame origin y 20 (status bar)"),
+      TransitionParameter(
+        "tab_bar_height", 49, 0...200, unit: "pt",
+        source: "seed 003: height − tabBar height; UITabBar is 49 pt"),
+      TransitionParameter(
+        "gravity", 1, 0...20, unit: "× 1000 pt/s²",
+        source: "seed 003: gravityDirection (±1, 0)"),
+      TransitionParameter(
+        "push", 20, 0...1000, unit: "UIKit Newtons",
+        source: "seed 003: pushMagnitude ±20, instantaneous"),
+      TransitionParameter(
+        "elasticity", 0.4, 0...1, unit: "", source: "seed 003: menuViewBehavior.elasticity 0.4"),
+      TransitionParameter(
+        "open_alpha", 0.5, 0...1, unit: "", source: "seed 003: backgroundView.alpha 0.5 when open"),
+      TransitionParameter(
+        "edge_width", 44, 0...200, unit: "pt",
+        source: "dynd: a 44 pt touch target beyond the menu's right edge starts a drag"),
+      TransitionParameter(
+        "drag_frequency", 12, 1...60, unit: "Hz", source: "dynd: as lock-screen's drag spring"),
+      TransitionParameter(
+        "drag_damping", 1, 0...2, unit: "damping ratio", source: "dynd: critical, no wobble"),
+    ]
+  }
+
+  private enum Phase {
+    case closed
+    case opening
+    case opened
+    case closing
+    case dragging
+  }
+
+  public let menu: DynamicItem
+  public let background: DynamicItem
+  private let p: ParameterValues
+  private var phase = Phase.closed
+  private var backgroundAlpha = 0.0
+  private var drag: AttachmentBehavior?
+  /// The grabbed point's x minus the finger's x when the drag began (the finger may be on the
+  /// edge strip beyond the menu).
+  private var grabDelta = 0.0
+  private var material: DynamicItemBehavior
+
+  public required init(parameters: ParameterValues, bounds: Rect) throws {
+    p = parameters
+    let width = p.number("menu_width")
+    let top = p.number("top")
+    let height = bounds.size.height - p.number("tab_bar_height")
+    // The seed's frame (−menuWidth, 20, menuWidth, height − tab bar height).
+    menu = try DynamicItem(
+      identifier: "menu",
+      center: Point(x: bounds.minX - width / 2, y: bounds.minY + top + height / 2),
+      size: Size(width: width, height: height))
+    background = try DynamicItem(identifier: "background", center: bounds.center, size: bounds.size)
+    material = DynamicItemBehavior(items: [menu])
+    try super.init(parameters: parameters, bounds: bounds)
+    items = [menu, background]
+  }
+
+  override public var values: [(name: String, value: Double)] {
+    [("background_alpha", backgroundAlpha)]
+  }
+
+  override public func swipe(_ direction: SwipeDirection, at point: Point?, velocity: Vector?) {
+    switch direction {
+    case .right: toggle(open: true, push: true)
+    case .left: toggle(open: false, push: true)
+    case .up, .down: break
+    }
+  }
+
+  /// The seed's `toggleMenu:`, on the rail; `push` false after a drag (the hand gave the speed).
+  private func toggle(open: Bool, push: Bool) {
+    animator.removeAllBehaviors()
+    drag = nil
+    let sign = open ? 1.0 : -1.0
+    let gravity = GravityBehavior(items: [menu])
+    gravity.setAngle(open ? 0 : .pi, magnitude: p.number("gravity"))
+    let collision = CollisionBehavior(items: [menu])
+    let x = bounds.minX + sign * p.number("menu_width")
+    let top = bounds.minY + p.number("top")
+    let bottom = bounds.maxY - p.number("tab_bar_height")
+    try! collision.addBoundary(
+      identifier: "menuBoundary", from: Point(x: x, y: top), to: Point(x: x, y: bottom))
+    var behaviors: [DynamicBehavior] = [rail(), gravity, collision]
+    if push {
+      let kick = PushBehavior(items: [menu], mode: .instantaneous)
+      kick.setAngle(0, magnitude: sign * p.number("push"))
+      behaviors.append(kick)
+    }
+    material = DynamicItemBehavior(items: [menu])
+    material.elasticity = p.number("elasticity")
+    behaviors.append(material)
+    behaviors.forEach(animator.addBehavior)
+    backgroundAlpha = open ? p.number("open_alpha") : 0
+    phase = open ? .opening : .closing
+  }
+
+  /// A horizontal rail through the menu's center line: it slides, never turns.
+  private func rail() -> AttachmentBehavior {
+    try! AttachmentBehavior.sliding(
+      item: menu, anchor: Point(x: bounds.center.x, y: menu.center.y), axis: Vector(dx: 1, dy: 0))
+  }
+
+  override public func panBegan(at point: Point) {
+    let reach = menu.center.x + menu.size.width / 2 + p.number("edge_width")
+    let withinY = abs(point.y - menu.center.y) <= menu.size.height / 2
+    guard withinY, point.x <= reach else { return }
+    // Catch it where it is: only the rail, its material and the finger's spring remain.
+    animator.removeAllBehaviors()
+    material = DynamicItemBehavior(items: [menu])
+    material.elasticity = p.number("elasticity")
+    let offset = Vector(dx: min(point.x - menu.center.x, menu.size.width / 2), dy: 0)
+    grabDelta = menu.center.x + offset.dx - point.x
+    let spring = try! AttachmentBehavior(
+      item: menu, offsetFromCenter: offset, attachedToAnchor: menu.center + offset)
+    spring.length = 0
+    spring.frequency = p.number("drag_frequency")
+    spring.damping = p.number("drag_damping")
+    for b in [rail(), material, spring] as [DynamicBehavior] { animator.addBehavior(b) }
+    drag = spring
+    phase = .dragging
+  }
+
+  override public func panChanged(at point: Point, velocity: Vector) {
+    guard let drag else { return }
+    drag.anchorPoint = Point(x: point.x + grabDelta, y: drag.anchorPoint.y)
+  }
+
+  override public func panEnded(at point: Point, velocity: Vector) {
+    guard phase == .dragging else { return }
+    let open = velocity.dx > 0 || (velocity.dx == 0 && menu.center.x > bounds.minX)
+    toggle(open: open, push: false)
+    handOff(menu, velocity: Vector(dx: velocity.dx, dy: 0), via: material)
+  }
+
+  override public func panCancelled() {
+    guard phase == .dragging else { return }
+    toggle(open: menu.center.x > bounds.minX, push: false)
+  }
+
+  override public func afterStep() {
+    guard !animator.isRunning else { return }
+    switch phase {
+    case .opening:
+      phase = .opened
+      emit(.done(outcome: "opened"))
+    case .closing:
+      phase = .closed
+      emit(.done(outcome: "closed"))
+    default:
+      break
+    }
+  }
+}

@@ -1,0 +1,142 @@
+import Dynamics
+import Testing
+
+@testable import Transitions
+
+@Suite("sidebar-menu")
+struct SidebarMenuTests {
+  let bounds = Rect(x: 0, y: 0, width: 320, height: 568)
+
+  func make(_ overrides: [String: ParameterValue] = [:]) throws -> SidebarMenu {
+    try SidebarMenu(
+      parameters: ParameterValues(overrides, declared: SidebarMenu.parameters), bounds: bounds)
+  }
+
+  /// Steps 60 Hz frames until `done` (or `limit` seconds); returns the events and the contacts
+  /// against `menuBoundary` that began.
+  func run(_ t: SidebarMenu, limit: Double = 10) -> (events: [TransitionEvent], bounces: Int) {
+    let contacts = BoundaryContacts(boundary: "menuBoundary")
+    t.animator.delegate = contacts
+    var events: [TransitionEvent] = []
+    for _ in 0..<Int(limit * 60) {
+      t.animator.step(1.0 / 60)
+      t.afterStep()
+      events += t.takeEvents()
+      if events.contains(where: { if case .done = $0 { true } else { false } }) { break }
+    }
+    return (events, contacts.began)
+  }
+
+  func outcomes(_ events: [TransitionEvent]) -> [String] {
+    events.compactMap { if case .done(let o) = $0 { o } else { nil } }
+  }
+
+  var leftEdge: (SidebarMenu) -> Double { { $0.menu.center.x - $0.menu.size.width / 2 } }
+
+  @Test func swipeRightOpensBouncesAndRestsAgainstTheBoundary() throws {
+    let t = try make()
+    #expect(t.menu.size == Size(width: 150, height: 519))
+    #expect(leftEdge(t) == -150)
+    t.swipe(.right, at: nil, velocity: nil)
+    #expect(t.values.first?.value == 0.5)
+    let (events, bounces) = run(t)
+    #expect(outcomes(events) == ["opened"])
+    #expect(bounces >= 2, "it bounces on the boundary (elasticity 0.4): \(bounces)")
+    #expect(abs(leftEdge(t)) <= 0.5, "rests against x = 150: left edge \(leftEdge(t))")
+    // On its rail: Box2D's prismatic joint holds it to within solver tolerance.
+    #expect(
+      abs(t.menu.angle) < 1e-4 && abs(t.menu.center.y - 279.5) < 0.01,
+      "\(t.menu.angle) \(t.menu.center)")
+    #expect(t.background.center == bounds.center)
+  }
+
+  @Test func swipeLeftClosesBackOffScreen() throws {
+    let t = try make()
+    t.swipe(.right, at: nil, velocity: nil)
+    _ = run(t)
+    t.swipe(.left, at: nil, velocity: nil)
+    #expect(t.values.first?.value == 0)
+    let (events, _) = run(t)
+    #expect(outcomes(events) == ["closed"])
+    #expect(abs(leftEdge(t) + 150) <= 0.5)
+  }
+
+  /// A pan from the left edge, released with a velocity: handed over exactly; its sign decides.
+  @Test(arguments: [(600.0, "opened"), (-350.0, "closed"), (80.0, "opened")])
+  func panReleaseHandsOverAndDecides(velocity: Double, expected: String) throws {
+    let t = try make()
+    let y = 300.0
+    t.handle(GestureEvent(phase: .began, point: Point(x: 10, y: y), time: 0), now: 0)
+    for i in 1...12 {
+      t.animator.step(1.0 / 60)
+      let x = 10 + Double(i) * 8
+      t.handle(
+        GestureEvent(phase: .changed, point: Point(x: x, y: y), time: Double(i) / 60), now: 0)
+    }
+    #expect(leftEdge(t) > -150 + 50, "the menu followed the finger: \(leftEdge(t))")
+    t.handle(
+      GestureEvent(
+        phase: .ended, point: Point(x: 106, y: y), time: 0.2, velocity: Vector(dx: velocity, dy: 0)
+      ), now: 0)
+    let events = t.takeEvents()
+    guard case .handoff(let item, let g, let v)? = events.first else {
+      Issue.record("no handoff: \(events)")
+      return
+    }
+    #expect(item == "menu" && g == Vector(dx: velocity, dy: 0))
+    #expect(abs(v.dx - g.dx) < 0.001 && abs(v.dy - g.dy) < 0.001)
+    let (after, _) = run(t)
+    #expect(outcomes(after) == [expected])
+    #expect(abs(leftEdge(t) - (expected == "opened" ? 0 : -150)) <= 0.5)
+  }
+
+  /// A pan that begins while the menu slides catches it where it is, with its velocity.
+  @Test func catchesItInFlightWithoutAJump() throws {
+    let t = try make()
+    t.swipe(.right, at: nil, velocity: nil)
+    for _ in 0..<10 { t.animator.step(1.0 / 60) }
+    let before = t.menu.center
+    let velocity = t.menu.velocity
+    #expect(velocity.dx > 100)
+    t.handle(GestureEvent(phase: .began, point: Point(x: before.x + 50, y: 300), time: 0), now: 0)
+    #expect(t.menu.center == before)
+    t.animator.step(1.0 / 60)
+    let moved = t.menu.center.x - before.x
+    #expect(moved > 0 && moved <= velocity.dx / 60 + 0.5, "moved \(moved)")
+  }
+
+  @Test func parametersOverrideAndReject() throws {
+    let wide = try make(["menu_width": .number(200)])
+    #expect(wide.menu.size.width == 200)
+    wide.swipe(.right, at: nil, velocity: nil)
+    _ = run(wide)
+    #expect(abs(leftEdge(wide)) <= 0.5)
+    #expect(throws: TransitionError.self) { try make(["menu_widht": .number(200)]) }
+    #expect(throws: TransitionError.self) { try make(["push": .number(-1)]) }
+    #expect(throws: TransitionError.self) { try make(["elasticity": .string("bouncy")]) }
+  }
+
+  @Test func sameScriptSameNumbers() throws {
+    func trace() throws -> [Double] {
+      let t = try make()
+      t.swipe(.right, at: nil, velocity: nil)
+      return (0..<90).map { _ in
+        t.animator.step(1.0 / 60)
+        return t.menu.center.x
+      }
+    }
+    let first = try trace()
+    #expect(first == (try trace()))
+    #expect(Set(first).count > 10)
+  }
+}
+
+/// Counts the contacts that began against one boundary.
+final class BoundaryContacts: DynamicAnimatorDelegate {
+  let boundary: String
+  var began = 0
+  init(boundary: String) { self.boundary = boundary }
+  func dynamicAnimator(_ animator: DynamicAnimator, didReport contact: ContactEvent) {
+    if contact.phase == .began, case .boundary(boundary) = contact.other { began += 1 }
+  }
+}
