@@ -1,6 +1,6 @@
 #!/bin/sh
 # The daemon demo (`make demo`): a private dynd on a temporary socket, driven by dynctl through
-# the built-in transition and a scripted scene, then stopped with SIGTERM.
+# the three required transitions, a realtime watcher and a scripted scene, then SIGTERM.
 # Usage: examples/demo.sh BIN_DIR   (the directory holding dynd and dynctl)
 set -eu
 
@@ -35,19 +35,27 @@ done
 say "dynd on $DYND_SOCKET"
 dynctl hello
 
-say "Lock screen, manual clock: a fast upward throw hands its velocity over exactly and opens"
-dynctl open lock-screen --session throw --clock manual
-dynctl gesture throw --from 160,500 --to 160,380 --duration 0.2 --release-velocity 0,-1400
-dynctl step throw --count 120
+say "lock-screen (manual clock): a flick up hands its velocity over exactly and opens"
+dynctl play lock-screen --pan 160,500:160,380 --duration 0.2 --release-velocity 0,-1400
 
-say "Lock screen: a short, slow drag is not enough; the screen falls back and bounces to rest"
-dynctl open lock-screen --session drag --clock manual >/dev/null
-dynctl gesture drag --from 100,500 --to 100,470 --duration 0.1
-dynctl step drag --count 300
+say "lock-screen: a short, slow pull is not enough; the screen falls back and bounces to rest"
+dynctl play lock-screen --pan 100,500:100,470 --duration 0.1
 
-say "Lock screen: a tap on the grabber (bottom right) makes the screen jump and land"
-dynctl tap drag 300,550
-dynctl step drag --count 300
+say "lock-screen: a tap on the camera grabber (bottom right) makes the screen hop"
+dynctl play lock-screen --tap 300,550
+
+say "wave-pop: a pan along row 4 released rightwards; the row under the finger leads"
+dynctl play wave-pop --pan 5,289:200,289 --duration 0.4 --release-velocity 800,0
+dynctl play wave-pop --pan 5,289:200,289 --duration 0.4 --release-velocity -300,0
+
+say "sidebar-menu: the seed's swipe toggle, then a drag whose release velocity decides"
+dynctl play sidebar-menu --swipe right
+dynctl play sidebar-menu --pan 10,300:100,300 --duration 0.2 --release-velocity 600,0
+
+say "handoff checks: the item takes over the finger's release velocity (exit 1 if not)"
+dynctl handoff lock-screen --pan 160,500:160,380 --duration 0.2 --release-velocity 0,-1400
+dynctl handoff wave-pop --pan 5,289:200,289 --duration 0.4 --release-velocity 800,0
+dynctl handoff sidebar-menu --pan 10,300:100,300 --duration 0.2 --release-velocity 600,0
 
 say "Realtime clock: the daemon streams frames at 60 Hz while a watcher listens"
 dynctl open lock-screen --session live >/dev/null
