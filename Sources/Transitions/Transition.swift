@@ -101,7 +101,11 @@ open class Transition {
 
 /// The transitions dynd knows, by name.
 public enum TransitionRegistry {
-  public static let all: [Transition.Type] = [LockScreen.self, WavePop.self, SidebarMenu.self]
+  public static let all: [Transition.Type] = [
+    LockScreen.self, WavePop.self, SidebarMenu.self, SnapTransition.self, DragTransition.self,
+    SnakeTransition.self, HeavyTransition.self, SpringyList.self, Toss.self,
+    NotificationCenterSheet.self,
+  ]
 
   public static var names: [String] { all.map { $0.name } }
 

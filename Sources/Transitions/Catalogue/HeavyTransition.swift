@@ -1,0 +1,49 @@
+import Dynamics
+
+/// `heavy` (seed 000, BepBop's "Heavy" label): a label under gravity inside the bounds; a tap
+/// flips gravity (down ↔ up). `done` `landed` when it rests after a tap.
+public final class HeavyTransition: Transition {
+  override public class var name: String { "heavy" }
+
+  override public class var parameters: [TransitionParameter] {
+    [
+      TransitionParameter(
+        "gravity", 1, 0.1...20, unit: "× 1000 pt/s²", source: "seed 000: UIKit's default gravity"),
+      TransitionParameter(
+        "label_width", 135, 1...320, unit: "pt", source: "seed 000: the \"Heavy\" label 135×34"),
+      TransitionParameter("label_height", 34, 1...568, unit: "pt", source: "seed 000"),
+    ]
+  }
+
+  public let label: DynamicItem
+  private let gravity: GravityBehavior
+  private var flipped = false
+
+  public required init(parameters: ParameterValues, bounds: Rect) throws {
+    let size = Size(
+      width: parameters.number("label_width"), height: parameters.number("label_height"))
+    label = try DynamicItem(
+      identifier: "label", center: Point(x: bounds.center.x, y: bounds.minY + 120), size: size)
+    gravity = GravityBehavior(items: [label])
+    gravity.setMagnitude(parameters.number("gravity"))
+    try super.init(parameters: parameters, bounds: bounds)
+    items = [label]
+    let walls = CollisionBehavior(items: [label])
+    try walls.setTranslatesReferenceBoundsIntoBoundary(true)
+    animator.addBehavior(gravity)
+    animator.addBehavior(walls)
+  }
+
+  override public func tap(at point: Point) {
+    // The seed's handleTapGesture: down becomes up and up becomes down.
+    let g = gravity.magnitude
+    gravity.gravityDirection = Vector(dx: 0, dy: gravity.gravityDirection.dy > 0 ? -g : g)
+    flipped = true
+  }
+
+  override public func afterStep() {
+    guard flipped, !animator.isRunning else { return }
+    flipped = false
+    emit(.done(outcome: "landed"))
+  }
+}

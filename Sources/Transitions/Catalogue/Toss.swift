@@ -1,0 +1,114 @@
+import Dynamics
+
+/// `toss` (the photo demo of seed 004): a photo dragged by the point touched — it turns when held
+/// by a corner, "the way you would expect when dragging something on a table". Released faster
+/// than `toss_speed` it keeps the handed-over velocity and leaves the screen: `done` `tossed`
+/// once it is entirely outside the bounds (it then stops there). Slower, it snaps home, upright:
+/// `done` `returned`.
+public final class Toss: Transition {
+  override public class var name: String { "toss" }
+
+  override public class var parameters: [TransitionParameter] {
+    [
+      TransitionParameter(
+        "toss_speed", 1000, 0...20_000, unit: "pt/s",
+        source: "TRANSITIONS.md: faster than 1000 pt/s"),
+      TransitionParameter("photo_width", 200, 10...320, unit: "pt", source: "dynd"),
+      TransitionParameter("photo_height", 150, 10...568, unit: "pt", source: "dynd"),
+      TransitionParameter(
+        "snap_damping", 0.5, 0...1, unit: "", source: "UISnapBehavior's default damping"),
+      TransitionParameter(
+        "drag_frequency", 12, 1...60, unit: "Hz", source: "dynd: as lock-screen's drag spring"),
+      TransitionParameter("drag_damping", 1, 0...2, unit: "damping ratio", source: "dynd"),
+    ]
+  }
+
+  private enum Phase {
+    case resting
+    case dragging
+    case flying
+    case returning
+  }
+
+  public let photo: DynamicItem
+  private let home: Point
+  private let p: ParameterValues
+  private let material: DynamicItemBehavior
+  private var grip: AttachmentBehavior?
+  private var snap: SnapBehavior?
+  private var phase = Phase.resting
+
+  public required init(parameters: ParameterValues, bounds: Rect) throws {
+    p = parameters
+    home = bounds.center
+    photo = try DynamicItem(
+      identifier: "photo", center: home,
+      size: Size(width: p.number("photo_width"), height: p.number("photo_height")))
+    material = DynamicItemBehavior(items: [photo])
+    try super.init(parameters: parameters, bounds: bounds)
+    items = [photo]
+    animator.addBehavior(material)
+  }
+
+  override public func panBegan(at point: Point) {
+    guard bounds.intersects(photo.frame) else { return }  // a tossed photo is gone
+    if let snap { animator.removeBehavior(snap) }
+    snap = nil
+    material.anchored = false
+    if let grip { animator.removeBehavior(grip) }
+    let g = try! AttachmentBehavior(
+      item: photo, offsetFromCenter: (point - photo.center).rotated(by: -photo.angle),
+      attachedToAnchor: point)
+    g.length = 0
+    g.frequency = p.number("drag_frequency")
+    g.damping = p.number("drag_damping")
+    animator.addBehavior(g)
+    grip = g
+    phase = .dragging
+  }
+
+  override public func panChanged(at point: Point, velocity: Vector) {
+    grip?.anchorPoint = point
+  }
+
+  override public func panEnded(at point: Point, velocity: Vector) {
+    guard phase == .dragging else { return }
+    if let grip { animator.removeBehavior(grip) }
+    grip = nil
+    handOff(photo, velocity: velocity, via: material)
+    if velocity.length > p.number("toss_speed") {
+      phase = .flying
+    } else {
+      returnHome()
+    }
+  }
+
+  override public func panCancelled() {
+    guard phase == .dragging else { return }
+    if let grip { animator.removeBehavior(grip) }
+    grip = nil
+    returnHome()
+  }
+
+  private func returnHome() {
+    let s = SnapBehavior(item: photo, snapTo: home)
+    s.damping = p.number("snap_damping")
+    animator.addBehavior(s)
+    snap = s
+    phase = .returning
+  }
+
+  override public func afterStep() {
+    switch phase {
+    case .flying where !bounds.intersects(photo.frame):
+      material.anchored = true  // out of sight: it stops, and the animator can rest
+      phase = .resting
+      emit(.done(outcome: "tossed"))
+    case .returning where !animator.isRunning:
+      phase = .resting
+      emit(.done(outcome: "returned"))
+    default:
+      break
+    }
+  }
+}
