@@ -82,14 +82,8 @@ public final class LockScreen: Transition {
     // Catch it in flight: gravity lets go, the item keeps its velocity until the spring acts.
     gravity.setMagnitude(0)
     if let drag { animator.removeBehavior(drag) }
-    let spring = try! AttachmentBehavior(
-      item: screen, offsetFromCenter: (point - screen.center).rotated(by: -screen.angle),
-      attachedToAnchor: point)
-    spring.frequency = p.number("drag_frequency")
-    spring.damping = p.number("drag_damping")
-    spring.length = 0
-    animator.addBehavior(spring)
-    drag = spring
+    drag = grab(
+      screen, at: point, frequency: p.number("drag_frequency"), damping: p.number("drag_damping"))
     phase = .dragging
   }
 

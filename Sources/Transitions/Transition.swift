@@ -87,6 +87,22 @@ open class Transition {
     return pending
   }
 
+  /// Adds a spring of rest length zero from the touched point of `item` to the finger at
+  /// `point`. It pulls only once the finger moves, so grabbing a moving item catches it as it is
+  /// (position and velocity), with no jump.
+  public final func grab(
+    _ item: DynamicItem, at point: Point, frequency: Double, damping: Double
+  ) -> AttachmentBehavior {
+    let spring = try! AttachmentBehavior(
+      item: item, offsetFromCenter: (point - item.center).rotated(by: -item.angle),
+      attachedToAnchor: point)
+    spring.length = 0
+    spring.frequency = frequency
+    spring.damping = damping
+    animator.addBehavior(spring)
+    return spring
+  }
+
   /// Gives `item` exactly `velocity` through `behavior` and reports the handoff.
   public final func handOff(
     _ item: DynamicItem, velocity: Vector, via behavior: DynamicItemBehavior

@@ -74,13 +74,8 @@ public final class NotificationCenterSheet: Transition {
     guard point.y <= bottom + p.number("pull_zone") else { return }
     gravity.setMagnitude(0)
     if let drag { animator.removeBehavior(drag) }
-    let spring = try! AttachmentBehavior(
-      item: sheet, offsetFromCenter: point - sheet.center, attachedToAnchor: point)
-    spring.length = 0
-    spring.frequency = p.number("drag_frequency")
-    spring.damping = p.number("drag_damping")
-    animator.addBehavior(spring)
-    drag = spring
+    drag = grab(
+      sheet, at: point, frequency: p.number("drag_frequency"), damping: p.number("drag_damping"))
     phase = .dragging
   }
 

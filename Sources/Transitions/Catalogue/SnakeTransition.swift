@@ -70,14 +70,7 @@ public final class SnakeTransition: Transition {
 
   override public func panBegan(at point: Point) {
     if let spring { animator.removeBehavior(spring) }
-    // Zero length from the touched point: the block keeps its motion until the finger moves.
-    let s = try! AttachmentBehavior(
-      item: orange, offsetFromCenter: point - orange.center, attachedToAnchor: point)
-    s.length = 0
-    s.damping = p.number("damping")
-    s.frequency = p.number("frequency")
-    animator.addBehavior(s)
-    spring = s
+    spring = grab(orange, at: point, frequency: p.number("frequency"), damping: p.number("damping"))
     released = false
   }
 

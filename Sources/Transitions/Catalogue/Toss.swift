@@ -56,14 +56,8 @@ public final class Toss: Transition {
     snap = nil
     material.anchored = false
     if let grip { animator.removeBehavior(grip) }
-    let g = try! AttachmentBehavior(
-      item: photo, offsetFromCenter: (point - photo.center).rotated(by: -photo.angle),
-      attachedToAnchor: point)
-    g.length = 0
-    g.frequency = p.number("drag_frequency")
-    g.damping = p.number("drag_damping")
-    animator.addBehavior(g)
-    grip = g
+    grip = grab(
+      photo, at: point, frequency: p.number("drag_frequency"), damping: p.number("drag_damping"))
     phase = .dragging
   }
 
