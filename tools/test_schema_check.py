@@ -197,6 +197,15 @@ VALID = [
     ("event", '{"ev":"done","session":"menu","outcome":"closed","values":{"background_alpha":0}}'),
     ("event", '{"ev":"shutdown","reason":"SIGTERM"}'),
     ("event", '{"ev":"closed","session":"lock","reason":"owner_left"}'),
+    ("request", '{"op":"debug","session":"S","enable":false}'),
+    ("reply", '{"ok":true,"debug":{"boundaries":[{"id":null,"rect":[0,0,320,568]},'
+              '{"id":"ledge","points":[[0,300],[320,320]]}],"attachments":[{"kind":"distance",'
+              '"item":"b","item_point":[200,100],"to":null,"to_point":[200,50],"spring":true,'
+              '"length":50}],"snaps":[{"item":"b","point":[250,90]}],"pushes":[{"items":["a"],'
+              '"mode":"continuous","vector":[0.5,0],"active":true}],"gravity":[{"items":["a"],'
+              '"vector":[0,1]}],"contacts":[{"item":"a","boundary":null,"point":[319.75,238.1]}]}}'),
+    ("event", '{"ev":"debug","session":"S","seq":41,"t":0.683,"boundaries":[],"attachments":[],'
+              '"snaps":[],"pushes":[],"gravity":[],"contacts":[{"item":"a","with":"b"}]}'),
 ]
 
 # (kind, line, why). Every one must fail when checked as its kind.
@@ -405,6 +414,12 @@ INVALID = [
     ("event", '{"ev":"done","session":"s"}', "done without outcome"),
     ("event", '{"ev":"shutdown"}', "shutdown without reason"),
     ("event", '{"ev":"closed","session":"lock","reason":"bored"}', "closed with an unknown reason"),
+    ("request", '{"op":"debug","session":"S","enable":"yes"}', "debug enable not a boolean"),
+    ("event", '{"ev":"debug","session":"S","seq":1,"t":0,"boundaries":[],"attachments":[],'
+              '"snaps":[],"pushes":[],"gravity":[]}', "debug without contacts"),
+    ("event", '{"ev":"debug","session":"S","seq":1,"t":0,"boundaries":[{"id":"x","points":[[0,0]]}],'
+              '"attachments":[],"snaps":[],"pushes":[],"gravity":[],"contacts":[]}',
+     "debug boundary of one point"),
     ("event", '{"ev":"closed","reason":"closed"}', "closed without a session"),
     ("event", '{"ev":"tick","session":"s"}', "unknown event"),
     ("event", '{"ev":"frame","session":"s","seq":1,"t":0,"items":[],"id":1}', "id in an event"),
@@ -419,6 +434,8 @@ ERROR_CODES = [
 # Names this project adds to PROTOCOL-CORE (extensions; the core itself is unchanged).
 EXTENSION_NAMES = {
     "dropped", "values", "limits", "shutdown", "reason", "field", "owner_left", "idle",
+    "debug", "enable", "boundaries", "attachments", "snaps", "pushes", "contacts", "rect", "points",
+    "item_point", "to_point", "spring", "vector",
 }
 
 

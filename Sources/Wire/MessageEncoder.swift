@@ -224,6 +224,22 @@ public struct MessageEncoder: Sendable {
     endLine()
   }
 
+  /// `debug`: the geometry of a session's behaviors after frame `seq` (see `PROTOCOL.md`).
+  public mutating func debug(session: String, seq: UInt64, t: Double, _ fields: [ReplyField]) {
+    beginEvent("debug", session: session)
+    writer.raw(#","seq":"#)
+    writer.integer(seq)
+    writer.raw(#","t":"#)
+    writer.number(t, decimals: WireProtocol.linearDecimals)
+    for field in fields {
+      writer.byte(",")
+      writer.string(field.name)
+      writer.byte(":")
+      value(field.value)
+    }
+    endLine()
+  }
+
   /// `closed`: the session is gone (`reason`: `closed` by a request, `owner_left` when the
   /// connection that opened it without `keep` went away, `idle` when reaped). Sent to its
   /// watchers, so none waits for frames that will never come.

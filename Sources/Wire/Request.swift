@@ -49,6 +49,9 @@ public enum Op: Equatable, Sendable {
   case get(session: String)
   /// `watch`: also send this session's events to this connection.
   case watch(session: String)
+  /// `debug`: with each frame of the session this connection receives, also send the behaviors
+  /// as geometry (or stop, with `enable` false).
+  case debug(session: String, enable: Bool)
   /// `close`: end the session.
   case close(session: String)
   /// `list`: every open session.
@@ -81,6 +84,7 @@ public enum Op: Equatable, Sendable {
     case .step: return "step"
     case .get: return "get"
     case .watch: return "watch"
+    case .debug: return "debug"
     case .close: return "close"
     case .list: return "list"
     case .addItem: return "add_item"
@@ -103,6 +107,7 @@ public enum Op: Equatable, Sendable {
     case .tap(let request): return request.session
     case .swipe(let request): return request.session
     case .step(let request): return request.session
+    case .debug(let session, _): return session
     case .get(let session), .watch(let session), .close(let session),
       .removeAllBehaviors(let session):
       return session

@@ -75,7 +75,7 @@ public final class RequestDecoder {
 
 /// The `op` words, with the fields each defines.
 private enum OpName: String, CaseIterable {
-  case hello, open, gesture, tap, swipe, step, get, watch, close, list
+  case hello, open, gesture, tap, swipe, step, get, watch, close, list, debug
   case addItem = "add_item"
   case removeItem = "remove_item"
   case addBehavior = "add_behavior"
@@ -98,6 +98,7 @@ private enum OpName: String, CaseIterable {
     case .watch: return "watch"
     case .close: return "close"
     case .list: return "list"
+    case .debug: return "debug"
     case .addItem: return "add_item"
     case .removeItem: return "remove_item"
     case .addBehavior: return "add_behavior"
@@ -127,6 +128,7 @@ private enum OpName: String, CaseIterable {
     case .swipe: return common + ["session", "direction", "x", "y", "vx", "vy"]
     case .step: return common + ["session", "dt", "count"]
     case .get, .watch, .close, .removeAllBehaviors: return common + ["session"]
+    case .debug: return common + ["session", "enable"]
     case .addItem, .removeItem: return common + ["session", "item"]
     case .addBehavior, .removeBehavior: return common + ["session", "behavior"]
     case .setBehavior: return common + ["session", "behavior"] + BehaviorUpdate.fields
@@ -169,6 +171,9 @@ private enum OpName: String, CaseIterable {
       return .step(step)
     case .get: return .get(session: try fields.requiredName("session"))
     case .watch: return .watch(session: try fields.requiredName("session"))
+    case .debug:
+      return .debug(
+        session: try fields.requiredName("session"), enable: try fields.bool("enable") ?? true)
     case .close: return .close(session: try fields.requiredName("session"))
     case .removeAllBehaviors:
       return .removeAllBehaviors(session: try fields.requiredName("session"))

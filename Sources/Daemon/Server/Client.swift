@@ -94,19 +94,22 @@ final class Client: ConnectionDelegate {
   }
 
   /// Queues a frame, or counts it when realtime output to this peer is backed up.
+  /// Returns false when the frame was coalesced away.
+  @discardableResult
   func sendFrame(
     session: Session, seq: UInt64, t: Double, items: [ItemState], values: [NamedValue],
     coalescible: Bool
-  ) {
+  ) -> Bool {
     if coalescible && connection.outputLength > Self.frameBacklog {
       dropped[session.name, default: 0] += 1
       connection.requestDrainNotification()
-      return
+      return false
     }
     let count = dropped.removeValue(forKey: session.name) ?? 0
     encoder.frame(
       session: session.name, seq: seq, t: t, items: items, dropped: count, values: values)
     flush()
+    return true
   }
 
   func forget(session name: String) { dropped[name] = nil }

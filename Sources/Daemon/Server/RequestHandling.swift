@@ -36,6 +36,11 @@ extension Client {
       let s = try server.session(name)
       encoder.getReply(
         id: id, t: s.animator.elapsedTime, running: s.animator.isRunning, items: s.states())
+    case .debug(let name, let enable):
+      let s = try server.session(name)
+      if enable { s.addWatcher(self) }  // the geometry comes with the frames
+      s.setDebug(self, enabled: enable)
+      encoder.reply(id: id, enable ? [ReplyField("debug", .object(s.debugFields))] : [])
     case .watch(let name):
       let s = try server.session(name)
       s.addWatcher(self)

@@ -28,6 +28,10 @@ final class Session: DynamicAnimatorDelegate {
   /// The connection whose request is being handled, when it is not a watcher: the events its
   /// request causes go to it as well (PROTOCOL-CORE: a request's events precede its reply).
   private var requester: Client?
+  /// Connections that asked for the `debug` stream; each gets it with the frames it receives.
+  private var debugClients: [Client] = []
+  /// The touching pairs now, from the contact events (for the debug stream).
+  private var activeContacts: [ActiveContact] = []
   /// Sequence number of the last frame emitted.
   private(set) var seq: UInt64 = 0
   /// The shared timer of realtime sessions at this rate; nil on the manual clock.
@@ -103,7 +107,17 @@ final class Session: DynamicAnimatorDelegate {
 
   func removeWatcher(_ client: Client) {
     watchers.removeAll { $0 === client }
+    debugClients.removeAll { $0 === client }
   }
+
+  /// Starts or stops the debug stream to `client`.
+  func setDebug(_ client: Client, enabled: Bool) {
+    debugClients.removeAll { $0 === client }
+    if enabled { debugClients.append(client) }
+  }
+
+  /// The behaviors as geometry now (`debug` reply and events).
+  var debugFields: [ReplyField] { DebugGeometry.fields(of: animator, contacts: activeContacts) }
 
   /// Runs `body` (the handling of `client`'s request) with `client` receiving the events it
   /// causes, watcher or not.
@@ -125,6 +139,7 @@ final class Session: DynamicAnimatorDelegate {
     frameClock?.remove(self)
     animator.delegate = nil
     watchers = []
+    debugClients = []
   }
 
   // MARK: time
@@ -157,10 +172,19 @@ final class Session: DynamicAnimatorDelegate {
       seq += 1
       let states = self.states()
       let values = self.values
+      var debug: [ReplyField]?
       for watcher in recipients {
-        watcher.sendFrame(
+        let sent = watcher.sendFrame(
           session: self, seq: seq, t: animator.elapsedTime, items: states, values: values,
           coalescible: watcher !== flowControlled)
+        // The geometry goes with the frames a debugging client receives, never alone, so it
+        // is coalesced with them.
+        if sent, debugClients.contains(where: { $0 === watcher }) {
+          let fields = debug ?? debugFields
+          debug = fields
+          let (seq, t) = (self.seq, animator.elapsedTime)
+          watcher.sendEvent { $0.debug(session: self.name, seq: seq, t: t, fields) }
+        }
       }
     }
     for event in events {
@@ -219,6 +243,7 @@ final class Session: DynamicAnimatorDelegate {
   }
 
   func dynamicAnimator(_ animator: DynamicAnimator, didReport contact: ContactEvent) {
+    trackContact(contact)
     if stepping {
       stepEvents.append(.contact(contact))
     } else {
@@ -237,5 +262,19 @@ extension MessageEncoder {
     contact(
       session: session, phase: c.phase == .began ? .began : .ended, item: c.item.identifier,
       partner: partner, point: c.point.map(WirePoint.init))
+  }
+}
+
+extension Session {
+  /// Keeps `activeContacts` up to date: began adds the pair, ended removes it.
+  fileprivate func trackContact(_ c: ContactEvent) {
+    let partner: ContactPartner
+    switch c.other {
+    case .item(let other): partner = .item(other.identifier)
+    case .boundary(let id): partner = .boundary(id)
+    }
+    let contact = ActiveContact(item: c.item.identifier, partner: partner, point: c.point)
+    activeContacts.removeAll { $0.samePair(contact) }
+    if c.phase == .began { activeContacts.append(contact) }
   }
 }
