@@ -1,9 +1,9 @@
 # dynd — build, test and demo. `make demo` and `make test` install what is missing first.
 SWIFT ?= swift
-APT_PACKAGES := libbox2d-dev libevent-dev libjson-c-dev pkg-config
+APT_PACKAGES := libbox2d-dev libevent-dev libjson-c-dev pkg-config chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test unit lint schema-test demo run fuzz bench clean
+.PHONY: all deps build release test unit lint schema-test render-test demo run fuzz bench clean
 
 all: build
 
@@ -25,7 +25,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: deps unit lint schema-test
+test: deps unit lint schema-test render-test
 
 unit:
 	$(SWIFT) build --build-tests
@@ -36,6 +36,10 @@ lint:
 
 schema-test:
 	python3 tools/test_schema_check.py
+
+# dynctl record and render, the page checked in headless Chromium (needs the built binaries).
+render-test: unit
+	python3 tools/test_render.py "$$($(SWIFT) build --show-bin-path)"
 
 # The engine tour, then a private dynd on a temporary socket driven by dynctl.
 demo: deps

@@ -74,6 +74,19 @@ status=0
 dynctl close nosuch || status=$?
 echo "exit status $status"
 
+say "Recordings with the debug geometry, replayable in a browser: out/demo.html"
+mkdir -p "$here/../out"
+out=$(cd "$here/../out" && pwd)
+dynctl record lock-screen --pan 160,500:160,470 --duration 0.1 -o "$out/lock-screen.trace.jsonl"
+dynctl record wave-pop --pan 5,289:200,289 --duration 0.4 --release-velocity 800,0 \
+  -o "$out/wave-pop.trace.jsonl"
+dynctl record sidebar-menu --pan 10,300:100,300 --duration 0.2 --release-velocity 600,0 \
+  -o "$out/sidebar-menu.trace.jsonl"
+dynctl render "$out/lock-screen.trace.jsonl" "$out/wave-pop.trace.jsonl" \
+  "$out/sidebar-menu.trace.jsonl" --html "$out/demo.html"
+dynctl render "$out/wave-pop.trace.jsonl" --svg "$out/wave-pop.svg"
+echo "open $out/demo.html in a browser (no network needed); $out/wave-pop.svg is a still"
+
 say "SIGTERM: dynd tells its clients, removes its socket and exits 0"
 kill -TERM "$pid"
 status=0

@@ -22,7 +22,8 @@ struct ConnectionOptions: ParsableArguments {
   func connect() throws(Failure) -> DaemonClient {
     let path = SocketLocation.resolve(flag: socket)
     return DaemonClient(
-      connection: try DaemonConnection(path: path), output: Output(json: json), timeout: timeout)
+      connection: try DaemonConnection(path: path), output: Output(json: json), timeout: timeout,
+      transcript: nil)
   }
 }
 
@@ -31,6 +32,8 @@ struct DaemonClient {
   let connection: DaemonConnection
   var output: Output
   let timeout: Double
+  /// Records every line sent and received (`dynctl record`).
+  var transcript: Transcript?
 
   /// Sends `request`, prints its events and (unless `quietReply`, for requests dynctl makes on
   /// its own account) its reply; throws `.errorReply` for an error reply.
@@ -46,10 +49,13 @@ struct DaemonClient {
   func send(
     line: String, quietReply: Bool = false, onEvent: (Message) -> Void = { _ in }
   ) throws(Failure) -> Message {
+    transcript?.sent(line)
     let reply = try connection.exchange(line, timeout: timeout) { (event) throws(Failure) in
+      transcript?.received(event.text)
       output.event(event)
       onEvent(event)
     }
+    transcript?.received(reply.text)
     if !quietReply || output.json || !reply.ok { output.reply(reply) }
     if let error = reply.error { throw .errorReply(code: error.code, message: error.message) }
     return reply

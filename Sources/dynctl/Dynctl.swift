@@ -14,7 +14,7 @@ struct Dynctl: ParsableCommand {
 
       Exit status: 0 success; 1 a check failed (handoff velocities differ, play saw no \
       outcome); 64 usage error; 65 the daemon answered with an error; \
-      66 a file could not be read; 69 no daemon at the socket; 76 the daemon broke the \
+      66 a file could not be read; 73 a file could not be written; 69 no daemon at the socket; 76 the daemon broke the \
       protocol, closed the connection or did not answer within --timeout.
 
       Shell completions: dynctl --generate-completion-script bash|zsh|fish.
@@ -23,7 +23,8 @@ struct Dynctl: ParsableCommand {
     subcommands: [
       HelloCommand.self, ListCommand.self, OpenCommand.self, CloseCommand.self, GetCommand.self,
       WatchCommand.self, StepCommand.self, GestureCommand.self, TapCommand.self,
-      SwipeCommand.self, PlayCommand.self, HandoffCommand.self, RunCommand.self,
+      SwipeCommand.self, PlayCommand.self, HandoffCommand.self, RecordCommand.self,
+      RenderCommand.self, RunCommand.self,
       SendCommand.self,
     ])
 

@@ -9,7 +9,8 @@ import ArgumentParser
 /// | 1 | a check failed: `handoff` velocities differ, `play` saw no outcome in time |
 /// | 64 | usage: bad arguments (ArgumentParser's validation failure) |
 /// | 65 | the daemon answered a request with an error reply |
-/// | 66 | a script or scene file could not be read |
+/// | 66 | a script, scene or trace file could not be read |
+/// | 73 | an output file could not be written |
 /// | 69 | no daemon: the socket could not be reached |
 /// | 76 | the daemon broke the protocol, closed the connection or did not answer in time |
 enum Failure: Error, CustomStringConvertible {
@@ -20,6 +21,7 @@ enum Failure: Error, CustomStringConvertible {
   /// What `handoff` or `play` checks did not hold.
   case checkFailed(String)
   case unreadableFile(path: String, reason: String)
+  case unwritableFile(path: String, reason: String)
   case protocolFailure(String)
 
   var exitCode: ExitCode {
@@ -28,6 +30,7 @@ enum Failure: Error, CustomStringConvertible {
     case .errorReply, .scriptFailed: ExitCode(65)
     case .unreadableFile: ExitCode(66)
     case .unreachable: ExitCode(69)
+    case .unwritableFile: ExitCode(73)
     case .protocolFailure: ExitCode(76)
     }
   }
@@ -39,6 +42,7 @@ enum Failure: Error, CustomStringConvertible {
     case .errorReply(let code, let message): "\(code): \(message)"
     case .scriptFailed(let what), .checkFailed(let what): what
     case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"
+    case .unwritableFile(let path, let reason): "cannot write \(path): \(reason)"
     case .protocolFailure(let what): what
     }
   }

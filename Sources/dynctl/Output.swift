@@ -8,18 +8,23 @@ import Wire
 /// go to standard error in both modes (and, with `--json`, their line to standard output too).
 struct Output {
   let json: Bool
-  /// Frames are printed (`watch`, `step --frames`) or only counted.
+  /// Frames (and the debug geometry that comes with them) are printed (`watch`,
+  /// `step --frames`) or only counted.
   var showFrames = true
+  /// Nothing the daemon says is printed (`record` writes it to a file instead).
+  var silent = false
 
   func event(_ message: Message) {
+    if silent { return }
     if json {
       emit(message.text)
-    } else if message.event != "frame" || showFrames {
+    } else if (message.event != "frame" && message.event != "debug") || showFrames {
       emit(HumanFormat.event(message.value))
     }
   }
 
   func reply(_ message: Message) {
+    if silent { return }
     if json {
       emit(message.text)
     } else if message.ok {

@@ -151,39 +151,51 @@ struct PlayCommand: ParsableCommand {
       var client = try connection.connect()
       client.output.showFrames = frames
       let session = try gesture.open(client, clock: clock)
-      var handoffs: [Handoff] = []
-      var outcome: String?
-      let notice = { (event: Message) in
-        if let h = Handoff(event) { handoffs.append(h) }
-        if event.event == "done", event.session == session, outcome == nil {
-          outcome = event.value["outcome"]?.string
-        }
-      }
-      let manual = clock == "manual"
-      try gesture.perform(on: session, client, pacing: manual ? .step : .realtime, onEvent: notice)
-      let deadline = monotonicSeconds() + maxSeconds
-      var animated = 0.0
-      while outcome == nil {
-        if manual {
-          guard animated < maxSeconds else { break }
-          let step: KeyValuePairs<String, JSONValue?> = [
-            "session": .string(session), "count": .number(60),
-          ]
-          try client.request(request("step", step), quietReply: true, onEvent: notice)
-          animated += 1
-        } else {
-          guard case .message(let event) = try client.connection.receive(deadline: deadline)
-          else { break }
-          client.output.event(event)
-          notice(event)
-        }
-      }
-      for h in handoffs { client.output.note(h.summary) }
-      guard let outcome else {
+      let cycle = try gesture.follow(
+        session, client, manual: clock == "manual", maxSeconds: maxSeconds)
+      for h in cycle.handoffs { client.output.note(h.summary) }
+      guard let outcome = cycle.outcome else {
         throw .checkFailed("no outcome within \(maxSeconds) s of animation")
       }
       client.output.note("outcome: \(outcome)")
     }
+  }
+}
+
+extension TransitionGesture {
+  /// Performs the gesture on `session` and follows it until its `done` (or `maxSeconds` of
+  /// animation): stepping a manual-clock session, watching a realtime one.
+  func follow(
+    _ session: String, _ client: DaemonClient, manual: Bool, maxSeconds: Double
+  ) throws(Failure) -> (outcome: String?, handoffs: [Handoff]) {
+    var handoffs: [Handoff] = []
+    var outcome: String?
+    let notice = { (event: Message) in
+      if let h = Handoff(event) { handoffs.append(h) }
+      if event.event == "done", event.session == session, outcome == nil {
+        outcome = event.value["outcome"]?.string
+      }
+    }
+    try perform(on: session, client, pacing: manual ? .step : .realtime, onEvent: notice)
+    let deadline = monotonicSeconds() + maxSeconds
+    var animated = 0.0
+    while outcome == nil {
+      if manual {
+        guard animated < maxSeconds else { break }
+        let step: KeyValuePairs<String, JSONValue?> = [
+          "session": .string(session), "count": .number(60),
+        ]
+        try client.request(request("step", step), quietReply: true, onEvent: notice)
+        animated += 1
+      } else {
+        guard case .message(let event) = try client.connection.receive(deadline: deadline)
+        else { break }
+        client.transcript?.received(event.text)
+        client.output.event(event)
+        notice(event)
+      }
+    }
+    return (outcome, handoffs)
   }
 }
 
