@@ -2,15 +2,20 @@ import Dynamics
 
 /// A menu sliding in from the left (TRANSITIONS.md `sidebar-menu`; seed 003, AppCoda).
 ///
-/// Item `menu`, `menu_width` wide, from y = `top` to the tab bar, starts just off the left edge;
-/// item `background` covers the bounds and never moves. A swipe right opens, a swipe left closes:
-/// as in the seed's `toggleMenu:`, each toggle removes every behavior and adds gravity along ±x,
-/// the boundary `menuBoundary` at x = ±`menu_width`, an instantaneous push of ±`push` UIKit
-/// Newtons and elasticity `elasticity`, and sets the background alpha (0.5 open, 0 closed, at
-/// toggle time, as the seed does). The menu bounces on the boundary and rests against it:
-/// `done` `opened` or `closed`. Beyond the article, a pan that starts on the menu or on its
-/// right edge drags it; the release velocity is handed over exactly and its sign decides, with
-/// the same behaviors but no push. The menu slides on a horizontal rail, so it never turns.
+/// Item `menu` has the seed's frame (−`menu_width`, `top`, `menu_width`, bounds height −
+/// `tab_bar_height`): 150 × 519 at (−150, 20) in 320 × 568, so like the seed's view it reaches
+/// 20 pt below the tab bar's top; item `background` covers the bounds and is in no behavior, so
+/// it never moves. A swipe right opens, a swipe left closes: as in the seed's `toggleMenu:`,
+/// each toggle removes every behavior and adds gravity along ±x, the boundary `menuBoundary`
+/// from (±`menu_width`, `top`) to (±`menu_width`, bounds height − `tab_bar_height`), an
+/// instantaneous push of ±`push` UIKit Newtons and elasticity `elasticity`, and sets the
+/// background alpha (`open_alpha` open, 0 closed) at that moment, as the seed does; a drag
+/// leaves the alpha alone until its release toggles. The menu bounces on the boundary and rests
+/// against it: `done` `opened` or `closed`, once per toggle. Beyond the article, a pan that
+/// starts on the menu or within `edge_width` of its right edge drags it between its two rest
+/// positions; the release velocity is handed over exactly and its sign decides (its position
+/// when it is zero), with the same behaviors but no push. The menu slides on a horizontal rail,
+/// so it never turns.
 public final class SidebarMenu: Transition {
   override public class var name: String { "sidebar-menu" }
 
@@ -117,6 +122,21 @@ public final class SidebarMenu: Transition {
     phase = open ? .opening : .closing
   }
 
+  /// While dragged, the menu is held between where it rests closed and where it rests open:
+  /// boundaries `closedStop` at x = −`menu_width` and `openStop` at x = +`menu_width` (the seed's
+  /// two `menuBoundary` positions at once). Without them a finger could pull it past the boundary
+  /// the release adds, and it would slide away on the wrong side of it.
+  private func stops() -> CollisionBehavior {
+    let stops = CollisionBehavior(items: [menu])
+    let width = p.number("menu_width")
+    let top = bounds.minY + p.number("top")
+    let bottom = bounds.maxY - p.number("tab_bar_height")
+    for (id, x) in [("closedStop", bounds.minX - width), ("openStop", bounds.minX + width)] {
+      try! stops.addBoundary(identifier: id, from: Point(x: x, y: top), to: Point(x: x, y: bottom))
+    }
+    return stops
+  }
+
   /// A horizontal rail through the menu's center line: it slides, never turns.
   private func rail() -> AttachmentBehavior {
     try! AttachmentBehavior.sliding(
@@ -127,7 +147,8 @@ public final class SidebarMenu: Transition {
     let reach = menu.center.x + menu.size.width / 2 + p.number("edge_width")
     let withinY = abs(point.y - menu.center.y) <= menu.size.height / 2
     guard withinY, point.x <= reach else { return }
-    // Catch it where it is: only the rail, its material and the finger's spring remain.
+    // Catch it where it is: only the rail, its material, its two stops and the finger's spring
+    // remain (no gravity, no push), so it keeps its velocity until the spring acts.
     animator.removeAllBehaviors()
     material = DynamicItemBehavior(items: [menu])
     material.elasticity = p.number("elasticity")
@@ -138,7 +159,7 @@ public final class SidebarMenu: Transition {
     spring.length = 0
     spring.frequency = p.number("drag_frequency")
     spring.damping = p.number("drag_damping")
-    for b in [rail(), material, spring] as [DynamicBehavior] { animator.addBehavior(b) }
+    for b in [rail(), material, stops(), spring] as [DynamicBehavior] { animator.addBehavior(b) }
     drag = spring
     phase = .dragging
   }

@@ -12,19 +12,24 @@ struct SidebarMenuTests {
       parameters: ParameterValues(overrides, declared: SidebarMenu.parameters), bounds: bounds)
   }
 
-  /// Steps 60 Hz frames until `done` (or `limit` seconds); returns the events and the contacts
-  /// against `menuBoundary` that began.
-  func run(_ t: SidebarMenu, limit: Double = 10) -> (events: [TransitionEvent], bounces: Int) {
+  /// Steps 60 Hz frames until `done` (or `limit` seconds); returns the events, the contacts
+  /// against `menuBoundary` that began, and the largest vertical drift or turn seen on the way.
+  func run(
+    _ t: SidebarMenu, limit: Double = 10
+  ) -> (events: [TransitionEvent], bounces: Int, drift: Double) {
     let contacts = BoundaryContacts(boundary: "menuBoundary")
     t.animator.delegate = contacts
+    let line = t.menu.center.y
     var events: [TransitionEvent] = []
+    var drift = 0.0
     for _ in 0..<Int(limit * 60) {
       t.animator.step(1.0 / 60)
       t.afterStep()
+      drift = max(drift, abs(t.menu.center.y - line), abs(t.menu.angle))
       events += t.takeEvents()
       if events.contains(where: { if case .done = $0 { true } else { false } }) { break }
     }
-    return (events, contacts.began)
+    return (events, contacts.began, drift)
   }
 
   func outcomes(_ events: [TransitionEvent]) -> [String] {
@@ -39,8 +44,9 @@ struct SidebarMenuTests {
     #expect(leftEdge(t) == -150)
     t.swipe(.right, at: nil, velocity: nil)
     #expect(t.values.first?.value == 0.5)
-    let (events, bounces) = run(t)
+    let (events, bounces, drift) = run(t)
     #expect(outcomes(events) == ["opened"])
+    #expect(drift < 1e-4, "it slides on its rail: drift \(drift)")
     #expect(bounces >= 2, "it bounces on the boundary (elasticity 0.4): \(bounces)")
     #expect(abs(leftEdge(t)) <= 0.5, "rests against x = 150: left edge \(leftEdge(t))")
     // On its rail: Box2D's prismatic joint holds it to within solver tolerance.
@@ -48,6 +54,10 @@ struct SidebarMenuTests {
       abs(t.menu.angle) < 1e-4 && abs(t.menu.center.y - 279.5) < 0.01,
       "\(t.menu.angle) \(t.menu.center)")
     #expect(t.background.center == bounds.center)
+    #expect(t.values.first?.value == 0.5, "background_alpha on done")
+    // Once per cycle: nothing more while it lies against the boundary.
+    let (later, _, _) = run(t, limit: 2)
+    #expect(outcomes(later).isEmpty)
   }
 
   @Test func swipeLeftClosesBackOffScreen() throws {
@@ -56,7 +66,7 @@ struct SidebarMenuTests {
     _ = run(t)
     t.swipe(.left, at: nil, velocity: nil)
     #expect(t.values.first?.value == 0)
-    let (events, _) = run(t)
+    let (events, _, _) = run(t)
     #expect(outcomes(events) == ["closed"])
     #expect(abs(leftEdge(t) + 150) <= 0.5)
   }
@@ -85,21 +95,51 @@ struct SidebarMenuTests {
     }
     #expect(item == "menu" && g == Vector(dx: velocity, dy: 0))
     #expect(abs(v.dx - g.dx) < 0.001 && abs(v.dy - g.dy) < 0.001)
-    let (after, _) = run(t)
+    let (after, _, _) = run(t)
     #expect(outcomes(after) == [expected])
     #expect(abs(leftEdge(t) - (expected == "opened" ? 0 : -150)) <= 0.5)
   }
 
+  /// A finger that pulls the menu past where it rests open or closed does not take it past the
+  /// boundary the release adds: it opens or closes against it and comes to rest there.
+  @Test(arguments: [
+    (400.0, 300.0, "opened"), (400.0, -300.0, "closed"), (-200.0, -300.0, "closed"),
+  ])
+  func overPulledMenuStaysBetweenItsStops(to: Double, velocity: Double, expected: String) throws {
+    let t = try make()
+    t.handle(GestureEvent(phase: .began, point: Point(x: 10, y: 300), time: 0), now: 0)
+    for i in 1...30 {
+      t.animator.step(1.0 / 60)
+      let x = 10 + (to - 10) * Double(i) / 30
+      t.handle(
+        GestureEvent(phase: .changed, point: Point(x: x, y: 300), time: Double(i) / 60), now: 0)
+    }
+    #expect(leftEdge(t) >= -150.5 && leftEdge(t) <= 0.5, "held by its stops: \(leftEdge(t))")
+    t.handle(
+      GestureEvent(
+        phase: .ended, point: Point(x: to, y: 300), time: 0.5, velocity: Vector(dx: velocity, dy: 0)
+      ), now: 0)
+    let (events, _, _) = run(t)
+    #expect(outcomes(events) == [expected])
+    #expect(abs(leftEdge(t) - (expected == "opened" ? 0 : -150)) <= 0.5, "\(leftEdge(t))")
+  }
+
   /// A pan that begins while the menu slides catches it where it is, with its velocity.
-  @Test func catchesItInFlightWithoutAJump() throws {
+  @Test(arguments: [50.0, 95.0])
+  func catchesItInFlightWithoutAJump(touchFromCenter: Double) throws {
+    // 50: on the menu; 95: on the strip just beyond its right edge (75 from the center).
     let t = try make()
     t.swipe(.right, at: nil, velocity: nil)
     for _ in 0..<10 { t.animator.step(1.0 / 60) }
     let before = t.menu.center
     let velocity = t.menu.velocity
     #expect(velocity.dx > 100)
-    t.handle(GestureEvent(phase: .began, point: Point(x: before.x + 50, y: 300), time: 0), now: 0)
-    #expect(t.menu.center == before)
+    let touch = Point(x: before.x + touchFromCenter, y: 300)
+    t.handle(GestureEvent(phase: .began, point: touch, time: 0), now: 0)
+    #expect(t.menu.center == before, "touching moves nothing by itself")
+    // The finger holds still where it landed: the menu keeps going only as its velocity carries
+    // it, and the spring slows it.
+    t.handle(GestureEvent(phase: .changed, point: touch, time: 1.0 / 60), now: 0)
     t.animator.step(1.0 / 60)
     let moved = t.menu.center.x - before.x
     #expect(moved > 0 && moved <= velocity.dx / 60 + 0.5, "moved \(moved)")
