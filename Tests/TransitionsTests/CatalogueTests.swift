@@ -157,6 +157,35 @@ struct EveryTransitionTests {
     }
   }
 
+  /// A pan that begins on an item while everything moves catches it where it is: one frame
+  /// later no item has moved further than its own velocity carries it.
+  @Test(arguments: TransitionRegistry.names)
+  func catchesInFlightWithoutAJump(_ name: String) throws {
+    let type = try #require(TransitionRegistry.type(named: name))
+    let d = try Driver(type)
+    d.t.tap(at: Point(x: 300, y: 550))
+    d.t.swipe(.right, at: nil, velocity: nil)
+    d.pan(
+      from: Point(x: 150, y: 290), to: Point(x: 220, y: 250), duration: 0.3,
+      release: Vector(dx: 700, dy: -300))
+    for _ in 0..<5 {
+      d.t.animator.step(1.0 / 60)
+      d.t.afterStep()
+    }
+    let before = d.t.items.map(\.center)
+    let speeds = d.t.items.map { $0.velocity.length }
+    let grab = d.t.items.first { Rect(x: 0, y: 0, width: 320, height: 568).contains($0.center) }
+    d.t.handle(
+      GestureEvent(phase: .began, point: grab?.center ?? Point(x: 160, y: 284), time: 9), now: 0)
+    #expect(d.t.items.map(\.center) == before, "touching moves nothing by itself")
+    d.t.animator.step(1.0 / 60)
+    for (index, item) in d.t.items.enumerated() {
+      let moved = (item.center - before[index]).length
+      // Its own velocity over one frame, plus what gravity (≤ 4000 pt/s²) or a spring can add.
+      #expect(moved <= speeds[index] / 60 + 2, "\(name): \(item.identifier) jumped \(moved) pt")
+    }
+  }
+
   @Test(arguments: TransitionRegistry.names)
   func sameScriptSameNumbers(_ name: String) throws {
     let type = try #require(TransitionRegistry.type(named: name))
