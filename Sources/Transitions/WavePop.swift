@@ -10,9 +10,12 @@ import Dynamics
 /// seed's formula, offset by where the anchor was when the pan began, so a pan that begins while
 /// cells move catches them without a jump): the row under the finger leads and the others lag
 /// with their distance from it. The anchor never crosses its cell's center (the seed's `clamp`).
-/// On release the selected from-cell takes the horizontal release velocity exactly; then the
-/// springs, re-anchored (`finish_frequency`, `finish_damping`), carry the lists to their ends —
-/// from-cells off the right edge and to-cells to the middle (`popped`), or both back (`cancelled`).
+/// On release the selected from-cell (the dragged item) takes the horizontal release velocity
+/// exactly; then the springs, re-anchored (`finish_frequency`, `finish_damping`), carry the lists
+/// to their ends — from-cells off the right edge and to-cells to the middle (`popped`), or both
+/// back (`cancelled`). The finish keeps the wave: row i starts it `|selected − i| / lag_divisor`
+/// seconds after the release, its anchor meanwhile going on as the drag formula would with the
+/// finger moving on at the release velocity.
 public final class WavePop: Transition {
   override public class var name: String { "wave-pop" }
 
@@ -49,14 +52,6 @@ public final class WavePop: Transition {
     ]
   }
 
-  private enum Phase {
-    case resting
-    case dragging
-    case popping
-    case cancelling
-    case popped
-  }
-
   /// One cell: its item, its spring to the anchor, and which side of it the anchor hangs.
   private struct Cell {
     let item: DynamicItem
@@ -64,40 +59,52 @@ public final class WavePop: Transition {
     /// +1 for from-cells (anchor on the left), −1 for to-cells (anchor on the right).
     let side: Double
     let row: Int
-    /// The spring's length while dragging: the starting distance between the cell's center and
-    /// its anchor.
+    /// The spring's length while dragging: the cell's starting distance from its anchor.
     let length: Double
+  }
+
+  /// A finish under way: where the finger let go and which cells have not started theirs.
+  private struct Finish {
+    let complete: Bool
+    /// `animator.elapsedTime` at the release.
+    let start: Double
+    /// touch.x − first_touch.x at the release.
+    let travel: Double
+    /// The horizontal release velocity (pt/s).
+    let vx: Double
+    /// Indices of the cells still following the wave formula.
+    var waiting: [Int]
   }
 
   private let p: ParameterValues
   private var cells: [Cell] = []
   private let material: DynamicItemBehavior
-  private var phase = Phase.resting
+  /// Whether a pan holds the lists (between `began` and `ended` or `cancelled`).
+  private var dragging = false
   private var selected = 0
   private var firstTouchX = 0.0
-  /// Each cell's anchor x when the pan began.
+  /// Each cell's anchor x when the pan began: x = 0 (the seed's anchor) for a pan from rest.
   private var anchorBase: [Double] = []
+  private var finish: Finish?
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
     p = parameters
     material = DynamicItemBehavior()
     try super.init(parameters: parameters, bounds: bounds)
     let width = bounds.size.width
-    let height = p.number("row_height")
-    let size = Size(width: width, height: height)
-    let start = [
-      ("from", bounds.minX + width / 2),
-      ("to", bounds.minX - (width + p.number("gap")) + width / 2),
-    ]
-    for (list, x) in start {
+    let size = Size(width: width, height: p.number("row_height"))
+    for (list, x) in [("from", middle), ("to", leftEnd)] {
       for row in 0..<Int(p.number("rows")) {
         let y = rowCenterY(row)
         let item = try DynamicItem(
           identifier: "\(list)-\(row)", center: Point(x: x, y: y), size: size)
+        // The seed's anchor: (0, row center y), so the rest length is the starting distance.
         let anchor = Point(x: bounds.minX, y: y)
         let spring = try AttachmentBehavior(item: item, attachedToAnchor: anchor)
         spring.damping = p.number("damping")
         spring.frequency = p.number("frequency")
+        // A rail: horizontal travel only, no rotation. Without a collision behavior the cells
+        // pass through each other.
         let rail = try AttachmentBehavior.sliding(
           item: item, anchor: anchor, axis: Vector(dx: 1, dy: 0))
         material.addItem(item)
@@ -113,6 +120,13 @@ public final class WavePop: Transition {
     animator.addBehavior(material)
   }
 
+  /// x of a centered cell (where from-cells start and to-cells end).
+  private var middle: Double { bounds.minX + bounds.size.width / 2 }
+  /// x of a to-cell waiting off the left edge, its left edge at −(width + gap).
+  private var leftEnd: Double { bounds.minX - p.number("gap") - bounds.size.width / 2 }
+  /// x of a popped from-cell, its left edge `gap` beyond the right edge.
+  private var rightEnd: Double { bounds.maxX + p.number("gap") + bounds.size.width / 2 }
+
   private func rowCenterY(_ row: Int) -> Double {
     bounds.minY + p.number("top") + (Double(row) + 0.5) * p.number("row_height")
   }
@@ -123,6 +137,7 @@ public final class WavePop: Transition {
       ((point.y - bounds.minY - p.number("top")) / p.number("row_height")).rounded(.down))
     selected = min(max(row, 0), rows - 1)
     firstTouchX = point.x
+    finish = nil
     // Each anchor goes where its spring is at its drag length from the cell as it is now (at
     // rest: x = 0, the seed's start): the cells keep their positions and velocities, no jump.
     anchorBase = cells.map { $0.item.center.x - $0.side * $0.length }
@@ -132,76 +147,104 @@ public final class WavePop: Transition {
       cell.spring.frequency = p.number("frequency")
       cell.spring.anchorPoint = Point(x: base, y: cell.spring.anchorPoint.y)
     }
-    phase = .dragging
+    dragging = true
   }
 
   override public func panChanged(at point: Point, velocity: Vector) {
-    guard phase == .dragging else { return }
-    let clamp = p.number("clamp")
-    for (index, cell) in cells.enumerated() {
-      let lag = Double(abs(selected - cell.row)) * velocity.dx / p.number("lag_divisor")
-      var delta = anchorBase[index] + point.x - firstTouchX - lag
-      let center = cell.item.center.x
-      if cell.side > 0, delta > center - clamp { delta = center - clamp }
-      if cell.side < 0, delta < center + clamp { delta = center + clamp }
-      cell.spring.anchorPoint = Point(x: delta, y: cell.spring.anchorPoint.y)
+    guard dragging else { return }
+    for index in cells.indices {
+      follow(index, travel: point.x - firstTouchX, vx: velocity.dx)
     }
   }
 
+  /// Puts cell `index`'s anchor at the seed's `delta = touch.x − first_touch.x − |selected − i|
+  /// × vx / lag_divisor`, measured from the anchor's x when the pan began (0 from rest, as in the
+  /// seed, where every anchor starts at x = 0): the cell's spring keeps its starting length, so
+  /// each cell is led to its own original x + delta. The seed's clamp compares delta with the
+  /// cell's current center: a from-cell's anchor stays at least `clamp` left of it, a
+  /// to-cell's at least `clamp` right of it.
+  private func follow(_ index: Int, travel: Double, vx: Double) {
+    let cell = cells[index]
+    let lag = Double(abs(selected - cell.row)) * vx / p.number("lag_divisor")
+    var x = anchorBase[index] + travel - lag
+    let center = cell.item.center.x
+    let clamp = p.number("clamp")
+    if cell.side > 0, x > center - clamp { x = center - clamp }
+    if cell.side < 0, x < center + clamp { x = center + clamp }
+    cell.spring.anchorPoint = Point(x: x, y: cell.spring.anchorPoint.y)
+  }
+
   override public func panEnded(at point: Point, velocity: Vector) {
-    guard phase == .dragging else { return }
+    guard dragging else { return }
     let complete: Bool
     if p.string("complete_rule") == "position" {
       complete = point.x > bounds.minX + p.number("complete_fraction") * bounds.size.width
     } else {
       complete = velocity.dx > 0
     }
-    let lead = cells[selected]  // the from-cell under the finger
-    handOff(lead.item, velocity: Vector(dx: velocity.dx, dy: 0), via: material)
-    finish(complete: complete)
+    // The dragged item is the from-cell under the finger. Cells move horizontally only, so the
+    // horizontal component is what can be handed over (and what the event reports).
+    handOff(cells[selected].item, velocity: Vector(dx: velocity.dx, dy: 0), via: material)
+    startFinish(complete: complete, travel: point.x - firstTouchX, vx: velocity.dx)
   }
 
   override public func panCancelled() {
-    guard phase == .dragging else { return }
-    finish(complete: false)
+    guard dragging else { return }
+    let travel = (tracker.last?.x ?? firstTouchX) - firstTouchX
+    startFinish(complete: false, travel: travel, vx: 0)
   }
 
-  /// Pulls every cell to its end with its spring re-anchored `reach` beyond the end on the
-  /// anchor's own side, `reach` long: the spring is at rest exactly at the end, and the anchor
-  /// can never pass the cell (which would hold it on the wrong side: the seed's "latch"
-  /// problem; a zero-length spring cannot be used, Box2D keeps distance joints ≥ 0.5 pt). The
-  /// per-row lag the cells have now plays out on the way.
-  private func finish(complete: Bool) {
-    let width = bounds.size.width
-    let middle = bounds.minX + width / 2
-    for cell in cells {
-      let target: Double
-      switch (cell.side > 0, complete) {
-      case (true, true): target = bounds.maxX + p.number("gap") + width / 2  // off the right
-      case (true, false): target = middle
-      case (false, true): target = middle
-      case (false, false): target = bounds.minX - (width + p.number("gap")) + width / 2
+  private func startFinish(complete: Bool, travel: Double, vx: Double) {
+    finish = Finish(
+      complete: complete, start: animator.elapsedTime, travel: travel, vx: vx,
+      waiting: Array(cells.indices))
+    dragging = false
+    advanceFinish()
+  }
+
+  /// Starts the finish of every row whose delay has passed; the others follow the wave formula
+  /// with the finger carried on at the release velocity.
+  private func advanceFinish() {
+    guard var f = finish else { return }
+    let t = animator.elapsedTime - f.start
+    f.waiting = f.waiting.filter { index in
+      let delay = Double(abs(selected - cells[index].row)) / p.number("lag_divisor")
+      if t >= delay - 1e-9 {
+        settle(cells[index], complete: f.complete)
+        return false
       }
-      let reach = 4 * width
-      cell.spring.length = reach
-      cell.spring.frequency = p.number("finish_frequency")
-      cell.spring.damping = p.number("finish_damping")
-      cell.spring.anchorPoint = Point(x: target - cell.side * reach, y: cell.spring.anchorPoint.y)
+      follow(index, travel: f.travel + f.vx * t, vx: f.vx)
+      return true
     }
-    phase = complete ? .popping : .cancelling
+    finish = f
+  }
+
+  /// Pulls a cell to its end with its spring re-anchored `reach` beyond the end on the anchor's
+  /// own side, `reach` long: the spring is at rest exactly at the end, and the anchor can never
+  /// pass the cell (which would hold it on the wrong side: the seed's "latch" problem; a
+  /// zero-length spring cannot be used, Box2D keeps distance joints ≥ 0.5 pt).
+  private func settle(_ cell: Cell, complete: Bool) {
+    let target: Double
+    switch (cell.side > 0, complete) {
+    case (true, true): target = rightEnd
+    case (true, false), (false, true): target = middle
+    case (false, false): target = leftEnd
+    }
+    let reach = 4 * bounds.size.width
+    cell.spring.length = reach
+    cell.spring.frequency = p.number("finish_frequency")
+    cell.spring.damping = p.number("finish_damping")
+    cell.spring.anchorPoint = Point(x: target - cell.side * reach, y: cell.spring.anchorPoint.y)
   }
 
   override public func afterStep() {
-    guard !animator.isRunning else { return }
-    switch phase {
-    case .popping:
-      phase = .popped
-      emit(.done(outcome: "popped"))
-    case .cancelling:
-      phase = .resting
-      emit(.done(outcome: "cancelled"))
-    default:
-      break
+    guard let f = finish else { return }
+    if !f.waiting.isEmpty {
+      advanceFinish()
+      return
     }
+    guard !animator.isRunning else { return }
+    finish = nil
+    emit(.done(outcome: f.complete ? "popped" : "cancelled"))
   }
 }

@@ -16,11 +16,17 @@ struct WavePopTests {
     t.items.first { $0.identifier == id }!.center.x
   }
 
-  /// A rightward pan along row 4 (y = 64 + 4.5 × 50) at 500 pt/s, sampled and stepped at 60 Hz.
+  /// The x of every cell of one list, by row.
+  func list(_ t: WavePop, _ name: String, rows: Int = 10) -> [Double] {
+    (0..<rows).map { x(t, "\(name)-\($0)") }
+  }
+
+  /// A rightward pan along row 4 (y = 64 + 4.5 × 50) at `speed`, sampled and stepped at 60 Hz.
   func drag(_ t: WavePop, frames: Int = 24, speed: Double = 500, y: Double = 289) {
     t.handle(GestureEvent(phase: .began, point: Point(x: 5, y: y), time: 0), now: 0)
     for i in 1...frames {
       t.animator.step(1.0 / 60)
+      t.afterStep()
       let point = Point(x: 5 + speed * Double(i) / 60, y: y)
       t.handle(GestureEvent(phase: .changed, point: point, time: Double(i) / 60), now: 0)
     }
@@ -33,15 +39,28 @@ struct WavePopTests {
       now: 0)
   }
 
+  /// One 60 Hz frame, as the session runs it.
+  func frame(_ t: WavePop) {
+    t.animator.step(1.0 / 60)
+    t.afterStep()
+  }
+
   func runUntilDone(_ t: WavePop, limit: Double = 10) -> [String] {
     var outcomes: [String] = []
     for _ in 0..<Int(limit * 60) {
-      t.animator.step(1.0 / 60)
-      t.afterStep()
+      frame(t)
       for case .done(let o) in t.takeEvents() { outcomes.append(o) }
       if !outcomes.isEmpty { break }
     }
     return outcomes
+  }
+
+  /// Every cell still on its row, level: no rotation, no vertical push from a collision.
+  func onTheirRows(_ t: WavePop) -> Bool {
+    t.items.allSatisfy { item in
+      let row = Double(Int(item.identifier.split(separator: "-")[1])!)
+      return item.angle == 0 && abs(item.center.y - (64 + (row + 0.5) * 50)) < 1e-9
+    }
   }
 
   @Test func layoutMatchesTheSeed() throws {
@@ -56,15 +75,16 @@ struct WavePopTests {
   @Test func theRowUnderTheFingerLeadsAndLagGrowsWithDistance() throws {
     let t = try make()
     drag(t)
-    let from = (0..<10).map { x(t, "from-\($0)") }
-    let to = (0..<10).map { x(t, "to-\($0)") }
+    let from = list(t, "from")
+    let to = list(t, "to")
     #expect(from[4] > 160 + 50, "the lists moved right: \(from)")
-    for list in [from, to] {
-      #expect(list.max() == list[4], "\(list)")
-      for i in 1...4 { #expect(list[4 - i] <= list[4 - i + 1] + 1e-9, "\(list)") }
-      for i in 5..<10 { #expect(list[i] <= list[i - 1] + 1e-9, "\(list)") }
-      #expect(list[4] - list[9] > 5, "a visible wave: \(list)")
+    for cells in [from, to] {
+      #expect(cells.max() == cells[4], "\(cells)")
+      for i in 1...4 { #expect(cells[4 - i] <= cells[4 - i + 1] + 1e-9, "\(cells)") }
+      for i in 5..<10 { #expect(cells[i] <= cells[i - 1] + 1e-9, "\(cells)") }
+      #expect(cells[4] - cells[9] > 5, "a visible wave: \(cells)")
     }
+    #expect(onTheirRows(t))
   }
 
   @Test func aRightwardReleasePops() throws {
@@ -83,17 +103,92 @@ struct WavePopTests {
       #expect(abs(x(t, "from-\(i)") - 500) <= 0.5, "from-\(i) is off the right edge")
       #expect(abs(x(t, "to-\(i)") - 160) <= 0.5, "to-\(i) is in place")
     }
+    #expect(onTheirRows(t))
+    for _ in 0..<120 { frame(t) }
     #expect(t.takeEvents().isEmpty, "done once")
+  }
+
+  /// The finish keeps the wave: the selected row reaches the end first, the others later the
+  /// farther they are from it (row i starts |4 − i| / 50 s after the release).
+  @Test func theFinishKeepsThePerRowLag() throws {
+    let t = try make()
+    drag(t)
+    release(t, x: 205, velocity: 600)
+    var arrival = [Int?](repeating: nil, count: 10)
+    for f in 1...120 {
+      frame(t)
+      for (i, cell) in list(t, "from").enumerated() where arrival[i] == nil && cell >= 495 {
+        arrival[i] = f
+      }
+    }
+    let frames = arrival.map { $0 ?? 999 }
+    #expect(frames.min() == frames[4], "\(frames)")
+    for i in 1...4 { #expect(frames[4 - i] >= frames[4 - i + 1], "\(frames)") }
+    for i in 5..<10 { #expect(frames[i] >= frames[i - 1], "\(frames)") }
+    #expect(frames[9] - frames[4] >= 4, "row 9 arrives visibly later: \(frames)")
   }
 
   @Test func aLeftwardReleaseCancels() throws {
     let t = try make()
     drag(t)
     release(t, x: 205, velocity: -200)
+    var handoffs = 0
+    for case .handoff(let item, let g, let v) in t.takeEvents() {
+      handoffs += 1
+      #expect(item == "from-4" && abs(v.dx - g.dx) < 0.001 && abs(v.dy - g.dy) < 0.001)
+    }
+    #expect(handoffs == 1)
     #expect(runUntilDone(t) == ["cancelled"])
     for i in 0..<10 {
       #expect(abs(x(t, "from-\(i)") - 160) <= 0.5)
       #expect(abs(x(t, "to-\(i)") + 180) <= 0.5)
+    }
+    #expect(onTheirRows(t))
+  }
+
+  /// The `cancelled` phase is a cancel, even while the finger moves right, and hands nothing
+  /// over.
+  @Test func aCancelledPanGoesBack() throws {
+    let t = try make()
+    drag(t)
+    t.handle(GestureEvent(phase: .cancelled, point: Point(x: 205, y: 289), time: 0.5), now: 0)
+    #expect(t.takeEvents().isEmpty, "no handoff")
+    #expect(runUntilDone(t) == ["cancelled"])
+    #expect(list(t, "from").allSatisfy { abs($0 - 160) <= 0.5 })
+    #expect(list(t, "to").allSatisfy { abs($0 + 180) <= 0.5 })
+  }
+
+  /// A pan of `steps` frames of `step` pt each along row 4, then the finger held still for 3 s.
+  func panAndHold(_ t: WavePop, from x: Double, step: Double, steps: Int) {
+    let y = 289.0
+    t.handle(GestureEvent(phase: .began, point: Point(x: x, y: y), time: 0), now: 0)
+    for i in 1...(steps + 180) {
+      frame(t)
+      let point = Point(x: x + step * Double(min(i, steps)), y: y)
+      t.handle(GestureEvent(phase: .changed, point: point, time: Double(i) / 60), now: 0)
+    }
+  }
+
+  /// The seed's clamp keeps every anchor on its own cell's side, so once the finger stops each
+  /// cell rests at its start + the finger's travel, instead of latching on the wrong side of
+  /// its anchor (360 pt off). A flick at 3000 pt/s puts the from-anchors ahead of their cells
+  /// as the lag vanishes; a 250 pt pan to the left takes the to-anchors past their cells.
+  @Test func theClampKeepsEveryAnchorOnItsSide() throws {
+    let flick = try make()
+    panAndHold(flick, from: 5, step: 50, steps: 3)
+    for (i, cell) in list(flick, "from").enumerated() {
+      #expect(abs(cell - (160 + 150)) <= 1, "from-\(i) at \(cell)")
+    }
+    for (i, cell) in list(flick, "to").enumerated() {
+      #expect(abs(cell - (-180 + 150)) <= 1, "to-\(i) at \(cell)")
+    }
+    let back = try make()
+    panAndHold(back, from: 300, step: -25, steps: 10)
+    for (i, cell) in list(back, "from").enumerated() {
+      #expect(abs(cell - (160 - 250)) <= 1, "from-\(i) at \(cell)")
+    }
+    for (i, cell) in list(back, "to").enumerated() {
+      #expect(abs(cell - (-180 - 250)) <= 1, "to-\(i) at \(cell)")
     }
   }
 
@@ -108,28 +203,48 @@ struct WavePopTests {
     #expect(runUntilDone(near) == ["cancelled"])
   }
 
-  /// A pan that begins while the lists finish catches every cell where it is.
+  /// A pan that begins while the lists finish (some rows not yet started) catches every cell
+  /// where it is; the caught cycle then ends as the new release says, once.
   @Test func catchesTheCellsInFlightWithoutAJump() throws {
     let t = try make()
     drag(t)
     release(t, x: 205, velocity: 600)
-    for _ in 0..<8 { t.animator.step(1.0 / 60) }
+    _ = t.takeEvents()
+    for _ in 0..<3 { frame(t) }
     let before = t.items.map(\.center)
-    let speeds = t.items.map { abs($0.velocity.dx) }
-    #expect(speeds.max()! > 50, "still moving")
+    let velocities = t.items.map(\.velocity.dx)
+    #expect(velocities.map(abs).max()! > 50, "still moving")
     t.handle(GestureEvent(phase: .began, point: Point(x: 250, y: 289), time: 5), now: 0)
     #expect(t.items.map(\.center) == before)
-    t.animator.step(1.0 / 60)
+    frame(t)
+    // No pull at the catch: in the first frame a cell loses no more velocity than the drag
+    // spring's damping takes (2 × 0.4 × 2π × 1 Hz / 60 ≈ 8.4 %), and it moves no further than
+    // its velocity carries it.
+    let dampingLoss = 2 * 0.4 * 2 * Double.pi * 1 / 60
     for (index, item) in t.items.enumerated() {
+      let v = velocities[index]
+      let lost = abs(item.velocity.dx - v)
+      #expect(lost <= 1.2 * dampingLoss * abs(v) + 1, "\(item.identifier) lost \(lost) of \(v)")
       let moved = abs(item.center.x - before[index].x)
-      #expect(moved <= speeds[index] / 60 + 1, "\(item.identifier) moved \(moved)")
+      #expect(moved <= abs(v) / 60 + 1, "\(item.identifier) moved \(moved)")
     }
+    for _ in 0..<30 { frame(t) }
+    #expect(t.takeEvents().isEmpty, "no done while the finger holds the lists")
+    release(t, x: 250, velocity: -300)
+    #expect(runUntilDone(t) == ["cancelled"])
+    #expect(list(t, "from").allSatisfy { abs($0 - 160) <= 0.5 })
+    #expect(list(t, "to").allSatisfy { abs($0 + 180) <= 0.5 })
   }
 
   @Test func parametersOverrideAndReject() throws {
-    let short = try make(["rows": .number(4), "row_height": .number(80)])
+    let short = try make(["rows": .number(4), "row_height": .number(80), "gap": .number(40)])
     #expect(short.items.count == 8)
     #expect(short.items[1].center.y == 64 + 1.5 * 80)
+    #expect(x(short, "to-0") == -200)
+    let flat = try make(["lag_divisor": .number(10_000)])
+    drag(flat)
+    let cells = list(flat, "from")
+    #expect(cells[4] - cells[9] < 1, "no wave without lag: \(cells)")
     #expect(throws: TransitionError.self) { try make(["row": .number(4)]) }
     #expect(throws: TransitionError.self) { try make(["rows": .number(0)]) }
     #expect(throws: TransitionError.self) { try make(["complete_rule": .string("mood")]) }
@@ -139,10 +254,18 @@ struct WavePopTests {
   @Test func sameScriptSameNumbers() throws {
     func trace() throws -> [Double] {
       let t = try make()
+      var xs: [Double] = []
       drag(t)
+      xs += t.items.map(\.center.x)
       release(t, x: 205, velocity: 600)
+      for _ in 0..<5 {
+        frame(t)
+        xs += t.items.map(\.center.x)
+      }
+      t.handle(GestureEvent(phase: .began, point: Point(x: 250, y: 100), time: 2), now: 0)
+      release(t, x: 250, velocity: -300)
       _ = runUntilDone(t)
-      return t.items.map(\.center.x)
+      return xs + t.items.map(\.center.x)
     }
     #expect(try trace() == (try trace()))
   }

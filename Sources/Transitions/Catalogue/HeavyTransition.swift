@@ -1,7 +1,8 @@
 import Dynamics
 
 /// `heavy` (seed 000, BepBop's "Heavy" label): a label under gravity inside the bounds; a tap
-/// flips gravity (down ↔ up). `done` `landed` when it rests after a tap.
+/// flips gravity (down ↔ up). `done` `landed` each time it comes to rest: once after the fall
+/// the session opens with, and once after each tap (taps while it moves make one cycle).
 public final class HeavyTransition: Transition {
   override public class var name: String { "heavy" }
 
@@ -17,7 +18,8 @@ public final class HeavyTransition: Transition {
 
   public let label: DynamicItem
   private let gravity: GravityBehavior
-  private var flipped = false
+  /// The label is on its way and its `done` not yet reported; it falls as soon as it opens.
+  private var moving = true
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
     let size = Size(
@@ -38,12 +40,12 @@ public final class HeavyTransition: Transition {
     // The seed's handleTapGesture: down becomes up and up becomes down.
     let g = gravity.magnitude
     gravity.gravityDirection = Vector(dx: 0, dy: gravity.gravityDirection.dy > 0 ? -g : g)
-    flipped = true
+    moving = true
   }
 
   override public func afterStep() {
-    guard flipped, !animator.isRunning else { return }
-    flipped = false
+    guard moving, !animator.isRunning else { return }
+    moving = false
     emit(.done(outcome: "landed"))
   }
 }

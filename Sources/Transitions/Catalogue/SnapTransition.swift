@@ -25,7 +25,8 @@ public final class SnapTransition: Transition {
   public required init(parameters: ParameterValues, bounds: Rect) throws {
     p = parameters
     let size = Size(width: p.number("label_width"), height: p.number("label_height"))
-    // The storyboard's frame (112, 80) for the default size; centered on x = 160 otherwise.
+    // Near the storyboard's frame (112, 80) (SnapScene): top at y = 80, centered on x = 160 so
+    // that any label_width stays centered.
     label = try DynamicItem(
       identifier: "label",
       center: Point(x: bounds.minX + 160, y: bounds.minY + 80 + size.height / 2),
