@@ -60,7 +60,7 @@ let package = Package(
     .executableTarget(
       name: "dynbench",
       dependencies: [
-        "Dynamics", "DynamicsScenes", "Daemon", "Wire", "CLibevent",
+        "Dynamics", "DynamicsScenes", "Transitions", "Daemon", "Wire", "CLibevent",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -189,10 +189,9 @@ VALID = [
     ("event", '{"ev":"contact","session":"s1","phase":"ended","item":"box","boundary":null}'),
     ("event", '{"ev":"pause","session":"s1","t":2.5}'),
     ("event", '{"ev":"resume","session":"s1","t":3}'),
-    (
-        "event",
-        '{"ev":"handoff","session":"s1","item":"screen","gesture_velocity":[0,-1200],"item_velocity":[0,-1200]}',
-    ),
+    ("event", '{"ev":"handoff","session":"s1","item":"screen","gesture_velocity":[0,-1200],"item_velocity":[0,-1200],"velocity_error":0}'),
+    ("event", '{"ev":"handoff","session":"s1","item":"screen","gesture_velocity":[1234,-1400],"item_velocity":[0,-1400],"constraints":[{"kind":"rail","axis":[0,1]}],"velocity_error":0}'),
+    ("event", '{"ev":"handoff","session":"s1","item":"photo","gesture_velocity":[50000,0],"item_velocity":[24000,0],"constraints":[{"kind":"speed_limit","max_speed":24000}],"velocity_error":0}'),
     ("event", '{"ev":"done","session":"s1","outcome":"opened"}'),
     ("event", '{"ev":"done","session":"menu","outcome":"closed","values":{"background_alpha":0}}'),
     ("event", '{"ev":"shutdown","reason":"SIGTERM"}'),
@@ -411,6 +410,9 @@ INVALID = [
     ("event", '{"ev":"resume","session":"s","t":1,"reason":"gesture"}', "resume with extra field"),
     ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1]}', "handoff without item_velocity"),
     ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":0}', "item_velocity not a vector"),
+    ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":[0,1],"velocity_error":0,"constraints":[{"kind":"rail"}]}', "rail without axis"),
+    ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":[0,1],"velocity_error":0,"constraints":[]}', "empty constraints"),
+    ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":[0,1],"velocity_error":-1}', "negative velocity_error"),
     ("event", '{"ev":"done","session":"s"}', "done without outcome"),
     ("event", '{"ev":"shutdown"}', "shutdown without reason"),
     ("event", '{"ev":"closed","session":"lock","reason":"bored"}', "closed with an unknown reason"),
@@ -436,6 +438,8 @@ EXTENSION_NAMES = {
     "dropped", "values", "limits", "shutdown", "reason", "field", "owner_left", "idle",
     "debug", "enable", "boundaries", "attachments", "snaps", "pushes", "contacts", "rect", "points",
     "item_point", "to_point", "spring", "vector",
+    "constraints", "rail", "speed_limit", "max_speed", "velocity_error",
+    "estimator", "platform", "linear",
 }
 
 

@@ -378,6 +378,13 @@ int cbox2d_body_set_awake(cbox2d_world *w, int32_t handle, bool awake) {
   return CBOX2D_OK;
 }
 
+int cbox2d_body_set_held(cbox2d_world *w, int32_t handle, bool held) {
+  b2Body *body;
+  if (int s = fixtureStatus(w, handle, &body); s != CBOX2D_OK) return s;
+  info(body)->held = held;
+  return CBOX2D_OK;
+}
+
 int cbox2d_body_get_state(const cbox2d_world *w, int32_t handle, cbox2d_body_state *out) {
   if (w == nullptr) return CBOX2D_ERR_NULL_WORLD;
   b2Body *body = lookupBody(w, handle);

@@ -24,6 +24,8 @@ struct BodyInfo {
   // The mass the caller asked for; re-applied after anything that makes Box2D recompute it.
   bool hasMass = false;
   b2MassData mass{};
+  // Held by a finger (cbox2d_body_set_held): its contacts do not bounce.
+  bool held = false;
 };
 
 /// Queues contact began/ended events; never touches the world from inside a callback.
@@ -32,6 +34,8 @@ class ContactRecorder : public b2ContactListener {
   std::vector<cbox2d_contact_event> events;
   void BeginContact(b2Contact *contact) override;
   void EndContact(b2Contact *contact) override;
+  /// Held bodies meet what they touch without restitution; others get their mixed value back.
+  void PreSolve(b2Contact *contact, const b2Manifold *oldManifold) override;
 };
 
 /// Decides whether two fixtures may collide from the bodies' collision groups.

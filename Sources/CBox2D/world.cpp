@@ -67,6 +67,18 @@ void ContactRecorder::BeginContact(b2Contact *contact) { events.push_back(makeEv
 
 void ContactRecorder::EndContact(b2Contact *contact) { events.push_back(makeEvent(contact, false)); }
 
+void ContactRecorder::PreSolve(b2Contact *contact, const b2Manifold *) {
+  // Called before the solver reads the contact's restitution, outside any solve: a finger
+  // pressing an item into a boundary should stop it there, not bounce it off every step.
+  const BodyInfo *a = info(contact->GetFixtureA()->GetBody());
+  const BodyInfo *b = info(contact->GetFixtureB()->GetBody());
+  if ((a != nullptr && a->held) || (b != nullptr && b->held)) {
+    contact->SetRestitution(0.0f);
+  } else {
+    contact->ResetRestitution();
+  }
+}
+
 bool GroupFilter::ShouldCollide(b2Fixture *fa, b2Fixture *fb) {
   const BodyInfo *a = info(fa->GetBody());
   const BodyInfo *b = info(fb->GetBody());

@@ -122,12 +122,18 @@ public final class DynamicAnimator {
     pendingSteps = max(0, pendingSteps - Double(due))
     var taken = 0
     while due > 0, isRunning {
+      stepsLeftInCall = due
       stepOnce()
       taken += 1
       due -= 1
     }
+    stepsLeftInCall = 1
     return taken
   }
+
+  /// Internal steps left in the current `step(_:)` call, this one included (1 outside a call).
+  /// A moved anchor glides to its new point over them, so it arrives with the frame.
+  private(set) var stepsLeftInCall = 1
 
   private func stepOnce() {
     prepare()
@@ -250,8 +256,10 @@ public final class DynamicAnimator {
 
   func body(for item: DynamicItem) -> ItemBody? { bodies[ObjectIdentifier(item)] }
 
-  /// Sets an item's velocity (pt/s) and/or angular velocity now, waking it.
-  func setVelocity(of body: ItemBody, _ velocity: Vector?, angular: Double?) {
+  /// Sets an item's velocity (pt/s) and/or angular velocity now, waking it; unless `resuming`
+  /// is false (a held item's drive), the animator resumes and its rest count starts over.
+  func setVelocity(of body: ItemBody, _ velocity: Vector?, angular: Double?, resuming: Bool = true)
+  {
     let v = velocity ?? body.state.velocity
     let w = angular ?? body.state.angularVelocity
     world.setVelocity(body.handle, v, angular: w)
@@ -262,7 +270,7 @@ public final class DynamicAnimator {
     body.state.angularVelocity = s.angularVelocity
     body.item.velocity = s.velocity
     body.item.angularVelocity = s.angularVelocity
-    resume()
+    if resuming { resume() }
   }
 
   /// A static body without fixtures, shared by snaps as the other end of their springs.

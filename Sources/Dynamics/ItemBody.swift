@@ -18,10 +18,17 @@ final class ItemBody {
   let inertiaPerMass: Double
 
   var isDynamic: Bool { !properties.anchored }
+  var allowsRotation: Bool { properties.allowsRotation }
+  /// How many finger grips (zero-length rigid anchor attachments) hold the item now.
+  var grips = 0 {
+    didSet { if (grips > 0) != (oldValue > 0) { world?.setHeld(handle, grips > 0) } }
+  }
+  private weak var world: PhysicsWorld?
 
   /// Creates the body and the fixtures of the item's shape, with default properties.
   init(item: DynamicItem, world: PhysicsWorld) throws {
     self.item = item
+    self.world = world
     let w = item.size.width
     let h = item.size.height
     switch item.shape {

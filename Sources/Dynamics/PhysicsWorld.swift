@@ -159,6 +159,8 @@ final class PhysicsWorld {
   }
 
   func wake(_ body: BodyHandle) { _ = cbox2d_body_set_awake(world, body.raw, true) }
+  /// Held by a finger: the body's contacts do not bounce.
+  func setHeld(_ body: BodyHandle, _ held: Bool) { _ = cbox2d_body_set_held(world, body.raw, held) }
   /// Puts a body to sleep; Box2D zeroes its velocity.
   func sleep(_ body: BodyHandle) { _ = cbox2d_body_set_awake(world, body.raw, false) }
 

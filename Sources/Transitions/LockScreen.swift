@@ -3,10 +3,11 @@ import Dynamics
 /// The iOS 7 lock screen (TRANSITIONS.md `lock-screen`; seeds 000, 001, 004).
 ///
 /// One item, `screen`, covering the bounds, on a vertical rail (it never turns or moves
-/// sideways). A pan drags it through a stiff spring from the touched point to the finger; the
-/// release velocity is handed over exactly, then it opens (thrown off the top by reversed
-/// gravity) or closes (falls onto a floor 1 pt below the bottom edge and bounces to rest). A tap
-/// on the camera grabber kicks it up; it falls back with a bounce.
+/// sideways). A pan holds the touched point under the finger (`grab`); the release velocity is
+/// handed over exactly (its vertical part: the rail takes the rest), then it opens (thrown off
+/// the top by reversed gravity) or closes (falls onto a floor 1 pt below the bottom edge and
+/// bounces to rest). How far it was pulled is read from the finger's travel. A tap on the
+/// camera grabber kicks it up; it falls back with a bounce.
 public final class LockScreen: Transition {
   override public class var name: String { "lock-screen" }
 
@@ -30,11 +31,6 @@ public final class LockScreen: Transition {
       TransitionParameter(
         "grabber_size", 80, 1...1000, unit: "pt",
         source: "TRANSITIONS.md: the 80×80 square at the bottom-right corner"),
-      TransitionParameter(
-        "drag_frequency", 12, 1...60, unit: "Hz",
-        source: "dynd: a spring stiff enough to track a finger within a frame or two"),
-      TransitionParameter(
-        "drag_damping", 1, 0...2, unit: "damping ratio", source: "dynd: critical, no wobble"),
     ]
   }
 
@@ -53,6 +49,8 @@ public final class LockScreen: Transition {
   private let material: DynamicItemBehavior
   private var drag: AttachmentBehavior?
   private var phase = Phase.resting
+  /// The screen's center y minus the finger's y when the pan began.
+  private var grabDelta = 0.0
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
     p = parameters
@@ -75,15 +73,18 @@ public final class LockScreen: Transition {
     for b in [material, floor, rail, gravity] as [DynamicBehavior] { animator.addBehavior(b) }
   }
 
-  /// How far the screen has been lifted (pt).
-  private var revealed: Double { bounds.center.y - screen.center.y }
+  /// How far the finger has lifted the screen (pt) with the finger at `point`: where the grip
+  /// puts the screen, which is where it is at the end of the frame.
+  private func revealed(at point: Point) -> Double {
+    bounds.center.y - (point.y + grabDelta)
+  }
 
   override public func panBegan(at point: Point) {
     // Catch it in flight: gravity lets go, the item keeps its velocity until the spring acts.
     gravity.setMagnitude(0)
     if let drag { animator.removeBehavior(drag) }
-    drag = grab(
-      screen, at: point, frequency: p.number("drag_frequency"), damping: p.number("drag_damping"))
+    drag = grab(screen, at: point)
+    grabDelta = screen.center.y - point.y
     phase = .dragging
   }
 
@@ -98,7 +99,8 @@ public final class LockScreen: Transition {
     let speed = p.number("open_speed")
     let open =
       velocity.dy < -speed
-      || (revealed >= p.number("open_fraction") * bounds.size.height && velocity.dy < speed)
+      || (revealed(at: point) >= p.number("open_fraction") * bounds.size.height
+        && velocity.dy < speed)
     handOff(screen, velocity: velocity, via: material)
     fall(up: open)
     phase = open ? .opening : .closing

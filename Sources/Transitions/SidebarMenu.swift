@@ -41,10 +41,6 @@ public final class SidebarMenu: Transition {
       TransitionParameter(
         "edge_width", 44, 0...200, unit: "pt",
         source: "dynd: a 44 pt touch target beyond the menu's right edge starts a drag"),
-      TransitionParameter(
-        "drag_frequency", 12, 1...60, unit: "Hz", source: "dynd: as lock-screen's drag spring"),
-      TransitionParameter(
-        "drag_damping", 1, 0...2, unit: "damping ratio", source: "dynd: critical, no wobble"),
     ]
   }
 
@@ -147,20 +143,20 @@ public final class SidebarMenu: Transition {
     let reach = menu.center.x + menu.size.width / 2 + p.number("edge_width")
     let withinY = abs(point.y - menu.center.y) <= menu.size.height / 2
     guard withinY, point.x <= reach else { return }
-    // Catch it where it is: only the rail, its material, its two stops and the finger's spring
-    // remain (no gravity, no push), so it keeps its velocity until the spring acts.
+    // Catch it where it is: only the rail, its material, its two stops and the finger's grip
+    // remain (no gravity, no push).
     animator.removeAllBehaviors()
     material = DynamicItemBehavior(items: [menu])
     material.elasticity = p.number("elasticity")
     let offset = Vector(dx: min(point.x - menu.center.x, menu.size.width / 2), dy: 0)
     grabDelta = menu.center.x + offset.dx - point.x
-    let spring = try! AttachmentBehavior(
+    // The grip holds the menu's point on its center line under the finger's x (at the menu's
+    // right edge when the finger is on the strip beyond it, `grabDelta` away).
+    let grip = try! AttachmentBehavior(
       item: menu, offsetFromCenter: offset, attachedToAnchor: menu.center + offset)
-    spring.length = 0
-    spring.frequency = p.number("drag_frequency")
-    spring.damping = p.number("drag_damping")
-    for b in [rail(), material, stops(), spring] as [DynamicBehavior] { animator.addBehavior(b) }
-    drag = spring
+    grip.length = 0
+    for b in [rail(), material, stops(), grip] as [DynamicBehavior] { animator.addBehavior(b) }
+    drag = grip
     phase = .dragging
   }
 
@@ -173,7 +169,7 @@ public final class SidebarMenu: Transition {
     guard phase == .dragging else { return }
     let open = velocity.dx > 0 || (velocity.dx == 0 && menu.center.x > bounds.minX)
     toggle(open: open, push: false)
-    handOff(menu, velocity: Vector(dx: velocity.dx, dy: 0), via: material)
+    handOff(menu, velocity: velocity, via: material)
   }
 
   override public func panCancelled() {

@@ -2,11 +2,25 @@ import Dynamics
 
 /// Something a transition tells its watchers besides frames.
 public enum TransitionEvent: Equatable, Sendable {
-  /// A gesture ended and the dynamics took over: the finger's velocity and the item's, which
-  /// must be equal.
-  case handoff(item: String, gestureVelocity: Vector, itemVelocity: Vector)
+  /// A gesture ended and the dynamics took over.
+  case handoff(Handoff)
   /// The gesture cycle finished with this outcome (`closed`, `opened`, `bounced`, …).
   case done(outcome: String)
+}
+
+/// A release: the finger's velocity, the velocity the item moves with, and why they differ.
+public struct Handoff: Equatable, Sendable {
+  /// The dragged item.
+  public var item: String
+  /// The finger's release velocity as given or estimated, never projected.
+  public var gestureVelocity: Vector
+  /// The item's velocity right after the release, as the engine holds it.
+  public var itemVelocity: Vector
+  /// What changed the finger's velocity on its way to the item (a rail, the speed limit).
+  public var constraints: [MotionConstraint]
+  /// |item velocity − the finger's velocity after the constraints|, pt/s, before any rounding:
+  /// what the engine's 32-bit storage of the velocity loses.
+  public var velocityError: Double
 }
 
 /// Directions of a swipe.
@@ -44,23 +58,28 @@ open class Transition {
   /// Extra numbers reported with frames and `done` (e.g. `background_alpha`), sorted by name.
   open var values: [(name: String, value: Double)] { [] }
 
-  /// Feeds a pan event; `now` stands in for the client's timestamp when it sent none.
+  /// Feeds a pan event; `now` stands in for the client's timestamp when it sent none. The
+  /// event's own `estimator` computes the velocity passed on for it: at every `changed`, and at
+  /// `ended` (the release velocity) unless the client gave one.
   public final func handle(_ event: GestureEvent, now: Double) {
     let t = event.time ?? now
+    let byClient = event.time != nil
     switch event.phase {
     case .began:
-      tracker.record(.began, event.point, at: t)
+      tracker.record(.began, event.point, at: t, timedByClient: byClient)
       panBegan(at: event.point)
     case .changed:
       if !tracker.isActive {
-        tracker.record(.began, event.point, at: t)
+        tracker.record(.began, event.point, at: t, timedByClient: byClient)
         panBegan(at: event.point)
       }
-      tracker.record(.changed, event.point, at: t)
-      panChanged(at: event.point, velocity: tracker.velocity)
+      tracker.record(.changed, event.point, at: t, timedByClient: byClient)
+      panChanged(at: event.point, velocity: tracker.velocity(event.estimator))
     case .ended:
-      if tracker.isActive { tracker.record(.ended, event.point, at: t) }
-      let velocity = event.velocity ?? tracker.velocity
+      if tracker.isActive {
+        tracker.record(.ended, event.point, at: t, timedByClient: byClient)
+      }
+      let velocity = event.velocity ?? tracker.velocity(event.estimator)
       panEnded(at: event.point, velocity: velocity)
       tracker.reset()
     case .cancelled:
@@ -87,10 +106,24 @@ open class Transition {
     return pending
   }
 
-  /// Adds a spring of rest length zero from the touched point of `item` to the finger at
-  /// `point`. It pulls only once the finger moves, so grabbing a moving item catches it as it is
-  /// (position and velocity), with no jump.
-  public final func grab(
+  /// Holds the point of `item` under the finger at `point` (a rigid attachment of length 0:
+  /// `AttachmentBehavior.holdsPointOnAnchor`); move the grip's `anchorPoint` with the finger.
+  /// The item is caught where it is, so touching a moving item stops it without a jump; from
+  /// then on the touched point is under the finger at the end of every frame, and the item moves
+  /// with the finger's velocity. Rails and boundaries still constrain it.
+  public final func grab(_ item: DynamicItem, at point: Point) -> AttachmentBehavior {
+    let grip = try! AttachmentBehavior(
+      item: item, offsetFromCenter: (point - item.center).rotated(by: -item.angle),
+      attachedToAnchor: point)
+    grip.length = 0
+    animator.addBehavior(grip)
+    return grip
+  }
+
+  /// Hangs `item` from the finger at `point` by a spring of rest length zero (`frequency` Hz,
+  /// `damping` ratio), for transitions whose seed drags through a spring (snake): it pulls only
+  /// once the finger moves, and trails the finger as the seed's spring does.
+  public final func grabBySpring(
     _ item: DynamicItem, at point: Point, frequency: Double, damping: Double
   ) -> AttachmentBehavior {
     let spring = try! AttachmentBehavior(
@@ -103,15 +136,19 @@ open class Transition {
     return spring
   }
 
-  /// Gives `item` exactly `velocity` through `behavior` and reports the handoff.
+  /// Gives `item` the finger's release `velocity` through `behavior`, as far as the item's
+  /// constraints let it move (`DynamicAnimator.allowedVelocity`), and reports the handoff.
   public final func handOff(
     _ item: DynamicItem, velocity: Vector, via behavior: DynamicItemBehavior
   ) {
-    behavior.addLinearVelocity(velocity - behavior.linearVelocity(for: item), for: item)
+    let allowed = animator.allowedVelocity(velocity, for: item)
+    behavior.addLinearVelocity(allowed.velocity - behavior.linearVelocity(for: item), for: item)
+    let took = behavior.linearVelocity(for: item)
     emit(
       .handoff(
-        item: item.identifier, gestureVelocity: velocity,
-        itemVelocity: behavior.linearVelocity(for: item)))
+        Handoff(
+          item: item.identifier, gestureVelocity: velocity, itemVelocity: took,
+          constraints: allowed.constraints, velocityError: (took - allowed.velocity).length)))
   }
 }
 

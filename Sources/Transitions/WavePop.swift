@@ -182,9 +182,8 @@ public final class WavePop: Transition {
     } else {
       complete = velocity.dx > 0
     }
-    // The dragged item is the from-cell under the finger. Cells move horizontally only, so the
-    // horizontal component is what can be handed over (and what the event reports).
-    handOff(cells[selected].item, velocity: Vector(dx: velocity.dx, dy: 0), via: material)
+    // The dragged item is the from-cell under the finger; its rail keeps the horizontal part.
+    handOff(cells[selected].item, velocity: velocity, via: material)
     startFinish(complete: complete, travel: point.x - firstTouchX, vx: velocity.dx)
   }
 

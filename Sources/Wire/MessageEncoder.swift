@@ -201,9 +201,12 @@ public struct MessageEncoder: Sendable {
     timeEvent("resume", session: session, t: t)
   }
 
-  /// `handoff`: the release velocity of a gesture and the velocity the item got.
+  /// `handoff`: the finger's release velocity, the velocity the item moves with, the
+  /// constraints that made them differ (omitted when none did) and `velocity_error`, the
+  /// unrounded difference left (6 decimals).
   public mutating func handoff(
-    session: String, item: String, gestureVelocity: WireVector, itemVelocity: WireVector
+    session: String, item: String, gestureVelocity: WireVector, itemVelocity: WireVector,
+    constraints: [HandoffConstraint] = [], velocityError: Double = 0
   ) {
     beginEvent("handoff", session: session)
     writer.raw(#","item":"#)
@@ -212,6 +215,28 @@ public struct MessageEncoder: Sendable {
     writer.pair(gestureVelocity.dx, gestureVelocity.dy, decimals: WireProtocol.linearDecimals)
     writer.raw(#","item_velocity":"#)
     writer.pair(itemVelocity.dx, itemVelocity.dy, decimals: WireProtocol.linearDecimals)
+    if !constraints.isEmpty {
+      writer.raw(#","constraints":["#)
+      for (i, constraint) in constraints.enumerated() {
+        if i > 0 { writer.byte(",") }
+        writer.raw(#"{"kind":"#)
+        writer.string(constraint.kind)
+        switch constraint {
+        case .rail(let axis):
+          writer.raw(#","axis":"#)
+          writer.pair(axis.dx, axis.dy, decimals: WireProtocol.angularDecimals)
+        case .anchored:
+          break
+        case .speedLimit(let maxSpeed):
+          writer.raw(#","max_speed":"#)
+          writer.number(maxSpeed, decimals: WireProtocol.linearDecimals)
+        }
+        writer.byte("}")
+      }
+      writer.byte("]")
+    }
+    writer.raw(#","velocity_error":"#)
+    writer.number(velocityError, decimals: WireProtocol.angularDecimals)
     endLine()
   }
 

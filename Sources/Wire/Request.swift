@@ -171,22 +171,34 @@ public struct GestureRequest: Equatable, Sendable {
   /// The finger velocity (`vx`, `vy`, sent together). On `ended` it is the release velocity; when
   /// absent there, the daemon estimates it from the recent samples.
   public var velocity: WireVector?
+  /// `estimator`: how the daemon estimates the finger's velocity for this request (at `changed`,
+  /// and the release velocity at `ended` without `vx`, `vy`); `.platform` when absent.
+  public var estimator: VelocityEstimator
 
   public init(
     session: String, phase: GesturePhase, point: WirePoint, t: Double? = nil,
-    velocity: WireVector? = nil
+    velocity: WireVector? = nil, estimator: VelocityEstimator = .platform
   ) {
     self.session = session
     self.phase = phase
     self.point = point
     self.t = t
     self.velocity = velocity
+    self.estimator = estimator
   }
 }
 
 /// The phase of a gesture sample, as UIGestureRecognizer states.
 public enum GesturePhase: String, CaseIterable, Sendable {
   case began, changed, ended, cancelled
+}
+
+/// The `estimator` of a gesture: how the finger's velocity is estimated from its samples.
+public enum VelocityEstimator: String, CaseIterable, Sendable {
+  /// Android's and Flutter's VelocityTracker: a least-squares parabola (PROTOCOL.md, gesture).
+  case platform
+  /// dynd's first estimator: a least-squares straight line over the last 100 ms.
+  case linear
 }
 
 /// `tap`: a tap at a point.

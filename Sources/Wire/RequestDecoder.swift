@@ -123,7 +123,7 @@ private enum OpName: String, CaseIterable {
     case .hello, .list: return common
     case .open:
       return common + ["transition", "scene", "session", "params", "clock", "fps", "keep"]
-    case .gesture: return common + ["session", "phase", "x", "y", "t", "vx", "vy"]
+    case .gesture: return common + ["session", "phase", "x", "y", "t", "vx", "vy", "estimator"]
     case .tap: return common + ["session", "x", "y"]
     case .swipe: return common + ["session", "direction", "x", "y", "vx", "vy"]
     case .step: return common + ["session", "dt", "count"]
@@ -149,7 +149,8 @@ private enum OpName: String, CaseIterable {
           phase: try fields.requiredWord("phase", as: GesturePhase.self),
           point: try fields.requiredPair("x", "y", in: Limits.coordinate, WirePoint.init),
           t: try fields.number("t", in: Limits.clientTime),
-          velocity: try fields.pair("vx", "vy", in: Limits.speed, WireVector.init)))
+          velocity: try fields.pair("vx", "vy", in: Limits.speed, WireVector.init),
+          estimator: try fields.word("estimator", as: VelocityEstimator.self) ?? .platform))
     case .tap:
       return .tap(
         TapRequest(

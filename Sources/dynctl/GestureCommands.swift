@@ -12,6 +12,12 @@ struct GestureCommand: ParsableCommand {
       estimates the release velocity from the samples). The daemon's handoff event shows the \
       velocity the dynamics took over.
 
+      --estimator picks how the daemon estimates the velocity, sent with every sample: \
+      platform (Android's and Flutter's VelocityTracker: a least-squares parabola through the \
+      moves of the last 100 ms; the lift-off is not a sample) or linear (a straight line \
+      through every sample of the last 100 ms, the lift-off included). Without it the daemon's \
+      default applies (platform).
+
       --pace decides how the samples are spread: realtime sleeps 1/60 s between them (the \
       session's own clock animates meanwhile); step sends a one-frame step between them, so a \
       manual-clock session follows the finger; none sends them back to back; auto (the \
@@ -25,6 +31,11 @@ struct GestureCommand: ParsableCommand {
     case auto, realtime, step, none
   }
 
+  /// The `estimator` field of the gesture requests.
+  enum Estimator: String, ExpressibleByArgument, CaseIterable {
+    case platform, linear
+  }
+
   @OptionGroup var connection: ConnectionOptions
   @Argument(help: "The session.") var session: String
   @Option(help: "Where the finger goes down (x,y).") var from: PairArgument
@@ -34,6 +45,8 @@ struct GestureCommand: ParsableCommand {
     parsing: .unconditional, help: "Velocity at release in points per second (vx,vy).")
   var releaseVelocity: PairArgument?
   @Option(help: "auto, realtime, step or none.") var pace: Pace = .auto
+  @Option(help: "How the daemon estimates the velocity: platform or linear (default: platform).")
+  var estimator: Estimator?
   @Flag(help: "End with phase cancelled instead of ended.") var cancel = false
   @Flag(help: "Print the frames of step pacing.") var frames = false
 
@@ -49,7 +62,8 @@ struct GestureCommand: ParsableCommand {
       client.output.showFrames = frames
       let pacing = pace == .auto ? try Self.pace(of: session, client) : pace
       let pan = Pan(
-        from: from, to: to, duration: duration, releaseVelocity: releaseVelocity, cancel: cancel)
+        from: from, to: to, duration: duration, releaseVelocity: releaseVelocity, cancel: cancel,
+        estimator: estimator)
       try pan.perform(on: session, client, pacing: pacing)
     }
   }
@@ -66,13 +80,15 @@ struct GestureCommand: ParsableCommand {
 }
 
 /// A straight pan sampled at 60 Hz: began at `from` (t 0), changed along the line, ended (or
-/// cancelled) at `to` at t = `duration`, with the release velocity when given.
+/// cancelled) at `to` at t = `duration`, with the release velocity when given, and with
+/// `estimator` on every sample when given.
 struct Pan {
   let from: PairArgument
   let to: PairArgument
   let duration: Double
   let releaseVelocity: PairArgument?
   var cancel = false
+  var estimator: GestureCommand.Estimator?
 
   /// Sends the samples to `session`, spread as `pacing` says; every request's events and reply
   /// go through `client`'s output. Returns the `ended` request's events (its handoff).
@@ -105,6 +121,7 @@ struct Pan {
       let fields: KeyValuePairs<String, JSONValue?> = [
         "session": .string(session), "phase": .string(phase), "x": .number(x), "y": .number(y),
         "t": .number(t), "vx": velocity.map { .number($0.x) }, "vy": velocity.map { .number($0.y) },
+        "estimator": estimator.map { .string($0.rawValue) },
       ]
       lastEvents = []
       try client.request(request("gesture", fields)) { lastEvents.append($0) }

@@ -29,6 +29,9 @@ struct TransitionGesture: ParsableArguments {
   @Option(help: "Seconds the pan takes.") var duration: Double = 0.25
   @Option(parsing: .unconditional, help: "Velocity at the pan's release (vx,vy), pt/s.")
   var releaseVelocity: PairArgument?
+  @Option(
+    help: "How the daemon estimates the pan's velocity: platform or linear (default: platform).")
+  var estimator: GestureCommand.Estimator?
   @Option(help: "A tap at x,y.") var tap: PairArgument?
   @Option(help: "A swipe: left, right, up or down.") var swipe: SwipeCommand.Direction?
   @Option(help: "Where the swipe starts (x,y).") var at: PairArgument?
@@ -66,7 +69,8 @@ struct TransitionGesture: ParsableArguments {
   ) throws(Failure) {
     if let pan {
       let events = try Pan(
-        from: pan.from, to: pan.to, duration: duration, releaseVelocity: releaseVelocity
+        from: pan.from, to: pan.to, duration: duration, releaseVelocity: releaseVelocity,
+        estimator: estimator
       ).perform(on: session, client, pacing: pacing)
       events.forEach(onEvent)
     } else if let tap {
@@ -83,36 +87,6 @@ struct TransitionGesture: ParsableArguments {
       try client.request(request("swipe", fields), onEvent: onEvent)
     }
   }
-}
-
-/// The velocities of a `handoff` event and how far apart they are.
-struct Handoff {
-  let item: String
-  let gesture: (Double, Double)
-  let itemVelocity: (Double, Double)
-
-  init?(_ message: Message) {
-    guard message.event == "handoff", let g = message.value["gesture_velocity"],
-      let v = message.value["item_velocity"], let gx = g[0]?.number, let gy = g[1]?.number,
-      let vx = v[0]?.number, let vy = v[1]?.number
-    else { return nil }
-    item = message.value["item"]?.string ?? "?"
-    gesture = (gx, gy)
-    itemVelocity = (vx, vy)
-  }
-
-  var difference: Double {
-    ((gesture.0 - itemVelocity.0) * (gesture.0 - itemVelocity.0)
-      + (gesture.1 - itemVelocity.1) * (gesture.1 - itemVelocity.1)).squareRoot()
-  }
-
-  var summary: String {
-    "handoff \(item): gesture velocity (\(format(gesture.0)), \(format(gesture.1))), "
-      + "item velocity (\(format(itemVelocity.0)), \(format(itemVelocity.1))), "
-      + "difference \(format(difference)) pt/s"
-  }
-
-  private func format(_ value: Double) -> String { JSONValue.number(value).jsonText }
 }
 
 struct PlayCommand: ParsableCommand {
@@ -196,54 +170,5 @@ extension TransitionGesture {
       }
     }
     return (outcome, handoffs)
-  }
-}
-
-struct HandoffCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "handoff",
-    abstract: "Check that a drag's release velocity is handed to the item exactly.",
-    discussion: """
-      Opens TRANSITION on the manual clock, performs the --pan (stepping a frame between \
-      samples), and compares the velocity the gesture released with the velocity the item took \
-      over, as the daemon's handoff event reports them. Prints both; exit status 1 if they \
-      differ by more than --tolerance pt/s, or if no handoff happened.
-
-      Example: dynctl handoff lock-screen --pan 160,500:160,380 --duration 0.2 \
-      --release-velocity 0,-1400
-      """)
-
-  @OptionGroup var connection: ConnectionOptions
-  @OptionGroup var gesture: TransitionGesture
-  @Option(help: "Largest difference accepted, in pt/s.") var tolerance: Double = 0.001
-
-  func validate() throws {
-    guard gesture.pan != nil else { throw ValidationError("handoff needs --pan") }
-    guard tolerance.isFinite, tolerance >= 0 else {
-      throw ValidationError("--tolerance must be a non-negative number")
-    }
-  }
-
-  func run() throws {
-    try runReportingFailure { () throws(Failure) in
-      var client = try connection.connect()
-      client.output.showFrames = false
-      let session = try gesture.open(client, clock: "manual")
-      var handoffs: [Handoff] = []
-      try gesture.perform(on: session, client, pacing: .step) { event in
-        if let h = Handoff(event) { handoffs.append(h) }
-      }
-      guard !handoffs.isEmpty else {
-        throw .checkFailed("no handoff: \(gesture.transition) took no drag from this pan")
-      }
-      for h in handoffs { client.output.note(h.summary) }
-      if let worst = handoffs.max(by: { $0.difference < $1.difference }),
-        worst.difference > tolerance
-      {
-        throw .checkFailed(
-          "the item took \(worst.difference) pt/s less or more than the gesture released "
-            + "(tolerance \(tolerance))")
-      }
-    }
   }
 }

@@ -149,13 +149,15 @@ struct EndToEndOpsTests {
         #"{"op":"open","session":"C","clock":"manual","transition":"lock-screen"}"#)
       try client.expectOK(#"{"op":"gesture","session":"C","phase":"began","x":100,"y":500}"#)
       try client.expectOK(#"{"op":"step","session":"C","count":2}"#)
-      try client.expectOK(#"{"op":"gesture","session":"C","phase":"changed","x":100,"y":480}"#)
+      try client.expectOK(#"{"op":"gesture","session":"C","phase":"changed","x":100,"y":490}"#)
       try client.expectOK(#"{"op":"step","session":"C","count":2}"#)
-      // No release velocity: the daemon estimates it, and hands that estimate over.
+      // No release velocity: the daemon estimates it from the samples (without `t`, timed by
+      // the manual clock: 10 pt up in 2 frames; the lift-off is not a sample), and hands that
+      // estimate over.
       let ended = try client.expectOK(
-        #"{"op":"gesture","session":"C","phase":"ended","x":100,"y":470}"#)
+        #"{"op":"gesture","session":"C","phase":"ended","x":100,"y":485}"#)
       let handoff = try #require(ended.events("handoff").first)
-      #expect(handoff.object["gesture_velocity"] as? [Double] != nil)
+      #expect(handoff.object["gesture_velocity"] as? [Double] == [0, -300])
       let closing = try client.expectOK(#"{"op":"step","session":"C","count":600}"#)
       #expect(closing.events("done").map { $0.string("outcome") } == ["closed"])
       #expect(!closing.events("contact").isEmpty, "it lands on the floor")
@@ -176,6 +178,44 @@ struct EndToEndOpsTests {
       #expect(zip(clock, clock.dropFirst()).allSatisfy { $0 != $1 }, "\(clock)")
       // A swipe is a valid request for any transition, whatever the transition makes of it.
       try client.expectOK(#"{"op":"swipe","session":"T","direction":"up"}"#)
+    }
+  }
+
+  @Test(
+    "the release velocity: platform by default, linear on request, each gesture's own choice")
+  func estimators() throws {
+    try withDaemon { daemon in
+      let client = try daemon.connect()
+      /// A 1200 pt/s throw up, sampled and stepped at 60 Hz, lifted one frame after its last
+      /// sample where that sample was; every request carries `field`. The release velocity.
+      func release(_ session: String, _ field: String, ended: String? = nil) throws -> [Double]? {
+        try client.expectOK(
+          #"{"op":"open","session":""# + session
+            + #"","clock":"manual","transition":"lock-screen"}"#)
+        for i in 0...12 {
+          let phase = i == 0 ? "began" : "changed"
+          try client.expectOK(
+            #"{"op":"gesture","session":""# + session + #"","phase":""# + phase
+              + #"","x":160,"y":\#(500 - 20 * i),"t":\#(Double(i) / 60)"# + field + "}")
+          try client.expectOK(#"{"op":"step","session":""# + session + #""}"#)
+        }
+        let lift = try client.expectOK(
+          #"{"op":"gesture","session":""# + session + #"","phase":"ended","x":160,"y":260,"#
+            + #""t":\#(13.0 / 60)"# + (ended ?? field) + "}")
+        return lift.events("handoff").first?.object["gesture_velocity"] as? [Double]
+      }
+      let platform = try #require(try release("P", ""))
+      #expect(platform.count == 2 && platform[0] == 0 && abs(platform[1] + 1200) < 1e-3)
+      #expect(try release("Q", #","estimator":"platform""#) == platform)
+      // The straight line counts the lift-off as a sample: 1200 × 25/28.
+      let linear = try #require(try release("R", #","estimator":"linear""#))
+      #expect(linear.count == 2 && abs(linear[1] + 1200.0 * 25 / 28) < 1e-3, "\(linear)")
+      // Only the ended request's value decides the release velocity.
+      let mixed = try #require(try release("S", "", ended: #","estimator":"linear""#))
+      #expect(mixed == linear)
+      try client.expectError(
+        "out_of_range",
+        #"{"op":"gesture","session":"S","phase":"began","x":1,"y":2,"estimator":"quadratic"}"#)
     }
   }
 

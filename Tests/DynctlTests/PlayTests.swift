@@ -30,8 +30,50 @@ struct PlayTests {
       #expect(first.output.contains(#""ev":"done""#))
       let check = try daemon.dynctl(["handoff", transition] + gesture)
       #expect(check.status == 0, "\(transition): \(check.output) \(check.error)")
-      #expect(check.output.contains("difference 0 pt/s"), "\(check.output)")
+      #expect(check.output.hasSuffix(" exactly\n"), "\(check.output)")
+      #expect(check.output.contains("\nPASS: "), "\(check.output)")
     }
+  }
+
+  /// The issue's reproducers: a release across lock-screen's rail, a toss beyond the engine's
+  /// speed limit, and a tolerance the engine's 32-bit velocity cannot meet.
+  @Test("handoff explains the constraints, checks the motion, and ends with PASS or FAIL")
+  func handoffAgainstTheMotion() throws {
+    let daemon = try PrivateDaemon()
+    defer { daemon.stop() }
+    let rail = try daemon.dynctl([
+      "handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0.2",
+      "--release-velocity", "1234,-1400",
+    ])
+    #expect(rail.status == 0, "\(rail.output) \(rail.error)")
+    #expect(rail.output.contains("finger (1234, -1400) pt/s, item (0, -1400) pt/s"))
+    #expect(
+      rail.output.contains("rail along (0, 1): (1234, -1400) projected onto it is (0, -1400)"))
+    #expect(rail.output.contains("extrapolated back to the release: (0, -1400"), "\(rail.output)")
+    #expect(rail.output.contains("\nPASS: screen moves"), "\(rail.output)")
+
+    let fast = try daemon.dynctl([
+      "handoff", "toss", "--pan", "200,300:260,300", "--duration", "0.1",
+      "--release-velocity", "50000,0",
+    ])
+    #expect(fast.status == 0, "\(fast.output) \(fast.error)")
+    #expect(fast.output.contains("item (24000, 0) pt/s"), "\(fast.output)")
+    #expect(fast.output.contains("faster than 24000 pt/s: (50000, 0) is scaled down to (24000, 0)"))
+    #expect(fast.output.contains("\nPASS: "), "\(fast.output)")
+
+    let strict = try daemon.dynctl([
+      "handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0.2",
+      "--release-velocity", "0,-16000.3", "--tolerance", "0",
+    ])
+    #expect(strict.status == 1, "\(strict.output) \(strict.error)")
+    #expect(strict.error.contains("FAIL: velocity_error"), "\(strict.error)")
+    #expect(!strict.output.contains("PASS"))
+
+    let loose = try daemon.dynctl([
+      "handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0.2",
+      "--release-velocity", "0,-16000.3",
+    ])
+    #expect(loose.status == 0, "16000.3 pt/s is held within 0.001: \(loose.output) \(loose.error)")
   }
 
   @Test("play reports each required transition's outcome")

@@ -126,7 +126,7 @@ struct CatalogueOneTests {
       GestureEvent(phase: .ended, point: Point(x: 30, y: 130), time: 0.55, velocity: release),
       now: 0)
     let handoffs = d.t.takeEvents().compactMap {
-      if case .handoff(let item, let g, let v) = $0 { (item, g, v) } else { nil }
+      if case .handoff(let h) = $0 { (h.item, h.gestureVelocity, h.itemVelocity) } else { nil }
     }
     let error = try #require(handoffError(handoffs, item: "brick", given: release))
     #expect(error < 0.001)
@@ -191,7 +191,7 @@ struct CatalogueOneTests {
         phase: .ended, point: Point(x: 4, y: 230), time: Double(path.count + 1) / 60,
         velocity: release), now: 0)
     let handoffs = d.t.takeEvents().compactMap {
-      if case .handoff(let item, let g, let v) = $0 { (item, g, v) } else { nil }
+      if case .handoff(let h) = $0 { (h.item, h.gestureVelocity, h.itemVelocity) } else { nil }
     }
     let error = try #require(handoffError(handoffs, item: "orange", given: release))
     #expect(error < 0.001)

@@ -35,7 +35,7 @@ struct Driver {
     t.handle(
       GestureEvent(phase: .ended, point: to, time: Double(frames) / 60, velocity: release), now: 0)
     return t.takeEvents().compactMap {
-      if case .handoff(let item, let g, let v) = $0 { (item, g, v) } else { nil }
+      if case .handoff(let h) = $0 { (h.item, h.gestureVelocity, h.itemVelocity) } else { nil }
     }
   }
 

@@ -70,10 +70,11 @@ struct LockScreenTests {
       t, from: Point(x: 160, y: 500), to: Point(x: 160, y: 300), duration: 0.4,
       release: Vector(dx: 0, dy: 321.5))
     let events = t.takeEvents()
-    guard case .handoff(let item, let g, let v)? = events.first else {
+    guard case .handoff(let h)? = events.first else {
       Issue.record("no handoff: \(events)")
       return
     }
+    let (item, g, v) = (h.item, h.gestureVelocity, h.itemVelocity)
     #expect(item == "screen" && g == Vector(dx: 0, dy: 321.5))
     #expect(abs(v.dx - g.dx) < 0.001 && abs(v.dy - g.dy) < 0.001)
   }

@@ -92,10 +92,11 @@ struct WavePopTests {
     drag(t)
     release(t, x: 205, velocity: 600)
     let events = t.takeEvents()
-    guard case .handoff(let item, let g, let v)? = events.first else {
+    guard case .handoff(let h)? = events.first else {
       Issue.record("no handoff: \(events)")
       return
     }
+    let (item, g, v) = (h.item, h.gestureVelocity, h.itemVelocity)
     #expect(item == "from-4" && g == Vector(dx: 600, dy: 0))
     #expect(abs(v.dx - g.dx) < 0.001 && abs(v.dy - g.dy) < 0.001)
     #expect(runUntilDone(t) == ["popped"])
@@ -133,7 +134,8 @@ struct WavePopTests {
     drag(t)
     release(t, x: 205, velocity: -200)
     var handoffs = 0
-    for case .handoff(let item, let g, let v) in t.takeEvents() {
+    for case .handoff(let h) in t.takeEvents() {
+      let (item, g, v) = (h.item, h.gestureVelocity, h.itemVelocity)
       handoffs += 1
       #expect(item == "from-4" && abs(v.dx - g.dx) < 0.001 && abs(v.dy - g.dy) < 0.001)
     }

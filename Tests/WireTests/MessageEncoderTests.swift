@@ -152,7 +152,12 @@ struct MessageEncoderTests {
     encoder.resume(session: "ls", t: 2)
     encoder.handoff(
       session: "ls", item: "screen", gestureVelocity: WireVector(dx: 0, dy: -850),
-      itemVelocity: WireVector(dx: 0, dy: -849.9999))
+      itemVelocity: WireVector(dx: 0, dy: -849.9999), velocityError: 0.0001)
+    encoder.handoff(
+      session: "ls", item: "screen", gestureVelocity: WireVector(dx: 30000, dy: -40000),
+      itemVelocity: WireVector(dx: 0, dy: -24000),
+      constraints: [.rail(axis: WireVector(dx: 0, dy: 1)), .speedLimit(24000)],
+      velocityError: 0.0000004)
     encoder.done(session: "menu", outcome: "opened", values: [NamedValue("background_alpha", 0.5)])
     encoder.done(session: "ls", outcome: "closed")
     encoder.shutdown()
@@ -169,7 +174,10 @@ struct MessageEncoderTests {
       #"{"ev":"pause","session":"ls","t":1.5}"#,
       #"{"ev":"resume","session":"ls","t":2}"#,
       #"{"ev":"handoff","session":"ls","item":"screen","gesture_velocity":[0,-850],"#
-        + #""item_velocity":[0,-850]}"#,
+        + #""item_velocity":[0,-850],"velocity_error":0.0001}"#,
+      #"{"ev":"handoff","session":"ls","item":"screen","gesture_velocity":[30000,-40000],"#
+        + #""item_velocity":[0,-24000],"constraints":[{"kind":"rail","axis":[0,1]},"#
+        + #"{"kind":"speed_limit","max_speed":24000}],"velocity_error":0}"#,
       #"{"ev":"done","session":"menu","outcome":"opened","values":{"background_alpha":0.5}}"#,
       #"{"ev":"done","session":"ls","outcome":"closed"}"#,
       #"{"ev":"shutdown"}"#,

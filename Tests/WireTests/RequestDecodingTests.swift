@@ -108,6 +108,39 @@ struct RequestDecodingTests {
     #expect(minimal.op.name == "gesture")
   }
 
+  /// `estimator` picks how the velocity of that request is estimated; `platform` when absent.
+  @Test func gestureEstimator() throws {
+    let base = #"{"op":"gesture","session":"s","phase":"ended","x":1,"y":2"#
+    for estimator in VelocityEstimator.allCases {
+      let request = try decoded(base + #","estimator":""# + estimator.rawValue + #""}"#)
+      #expect(
+        request.op
+          == .gesture(
+            GestureRequest(
+              session: "s", phase: .ended, point: WirePoint(x: 1, y: 2), estimator: estimator)))
+    }
+    #expect(VelocityEstimator.allCases.map(\.rawValue) == ["platform", "linear"])
+    guard case .gesture(let absent) = try decoded(base + "}").op else {
+      Issue.record("not a gesture")
+      return
+    }
+    #expect(absent.estimator == .platform)
+    #expect(
+      rejection(base + #","estimator":"lsq2"}"#)
+        == ProtocolError(
+          .outOfRange, "field 'estimator' must be one of platform, linear (got 'lsq2')"))
+    #expect(
+      rejection(base + #","estimator":"Linear"}"#)?.code == .outOfRange, "words are exact")
+    #expect(
+      rejection(base + #","estimator":1}"#)
+        == ProtocolError(.wrongType, "field 'estimator' must be a string, not a number"))
+    #expect(rejection(base + #","estimator":null}"#)?.code == .wrongType)
+    #expect(rejection(base + #","estimater":"linear"}"#)?.code == .unknownField)
+    #expect(
+      rejection(#"{"op":"tap","session":"s","x":1,"y":2,"estimator":"linear"}"#)?.code
+        == .unknownField, "only gesture has it")
+  }
+
   @Test func tapAndSwipe() throws {
     #expect(
       try decoded(#"{"op":"tap","session":"s","x":280,"y":528}"#).op

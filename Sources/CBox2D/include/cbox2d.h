@@ -121,6 +121,8 @@ int cbox2d_body_set_transform(cbox2d_world *world, int32_t body, float x, float 
 int cbox2d_body_set_velocity(cbox2d_world *world, int32_t body, float vx, float vy,
                              float angular_velocity);
 int cbox2d_body_set_awake(cbox2d_world *world, int32_t body, bool awake);
+/** Marks a body as held by a finger: while held, its contacts have no restitution. */
+int cbox2d_body_set_held(cbox2d_world *world, int32_t body, bool held);
 int cbox2d_body_get_state(const cbox2d_world *world, int32_t body, cbox2d_body_state *out);
 /** Mass in kg as Box2D holds it (0 for static and kinematic bodies). */
 float cbox2d_body_get_mass(const cbox2d_world *world, int32_t body);

@@ -51,7 +51,8 @@ extension Client {
       let (s, t) = try transition(g.session)
       let event = GestureEvent(
         phase: Transitions.GesturePhase(rawValue: g.phase.rawValue)!, point: Point(g.point),
-        time: g.t, velocity: g.velocity.map(Vector.init))
+        time: g.t, velocity: g.velocity.map(Vector.init),
+        estimator: Transitions.VelocityEstimator(rawValue: g.estimator.rawValue)!)
       t.handle(event, now: s.inputTime)
       s.sendTransitionEvents()
       flush()
@@ -186,6 +187,21 @@ extension Client {
 }
 
 extension Session {
-  /// The time standing in for a gesture's missing client timestamp: the animator's time.
-  var inputTime: Double { animator.elapsedTime }
+  /// The time standing in for a gesture's missing client timestamp. On the manual clock, the
+  /// animator's time, so that the same requests give the same output. On the realtime clock, the
+  /// sample's arrival: seconds on the daemon's monotonic clock (`ContinuousClock`, counted from
+  /// its first such reading), since the animator's time stands still between frame ticks and
+  /// would give several samples one time.
+  var inputTime: Double {
+    switch clock {
+    case .manual:
+      return animator.elapsedTime
+    case .realtime:
+      let elapsed = Self.arrivalEpoch.duration(to: .now).components
+      return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+    }
+  }
+
+  /// Where realtime arrival times count from; only differences between them matter.
+  private static let arrivalEpoch = ContinuousClock.now
 }

@@ -203,11 +203,19 @@ final class Session: DynamicAnimatorDelegate {
     guard case .transition(let t) = content else { return }
     for event in t.takeEvents() {
       switch event {
-      case .handoff(let item, let g, let v):
+      case .handoff(let h):
+        let constraints = h.constraints.map { (c: MotionConstraint) -> HandoffConstraint in
+          switch c {
+          case .rail(let axis): return .rail(axis: WireVector(axis))
+          case .anchored: return .anchored
+          case .speedLimit(let speed): return .speedLimit(speed)
+          }
+        }
         send {
           $0.handoff(
-            session: self.name, item: item, gestureVelocity: WireVector(g),
-            itemVelocity: WireVector(v))
+            session: self.name, item: h.item, gestureVelocity: WireVector(h.gestureVelocity),
+            itemVelocity: WireVector(h.itemVelocity), constraints: constraints,
+            velocityError: h.velocityError)
         }
       case .done(let outcome):
         let values = self.values

@@ -8,6 +8,12 @@ import CBox2D
 /// limits the travel), `limit` (a rope: at most `length` apart), `fixed` (fused at the anchor) and
 /// `pin` (hinged at the anchor, `frictionTorque` resists turning, `attachmentRange` limits the
 /// angle). Attached items do not collide with each other.
+///
+/// Moving the anchor of a rigid attachment (frequency 0) moves the other end with it within the
+/// frame: the anchor glides to its new point over the internal steps of the animator's next
+/// `step(_:)` call, so the joint sees it move at its real speed rather than jump. A rigid
+/// attachment of length 0 to an anchor is a finger's grip: the item's point is held on the
+/// anchor (see `holdsPointOnAnchor`). A spring's anchor jumps, as UIKit's does.
 public final class AttachmentBehavior: DynamicBehavior {
   public enum Kind: String, Sendable {
     case distance
@@ -80,6 +86,26 @@ public final class AttachmentBehavior: DynamicBehavior {
 
   private var joint: JointHandle?
   private var anchorBody: BodyHandle?
+  /// Where a gliding anchor is in the simulation; it reaches `anchorPoint` with the frame.
+  private var glidePoint: Point?
+  /// The item's body while this attachment grips it (`holdsPointOnAnchor`).
+  private weak var grippedBody: ItemBody?
+
+  /// A rigid attachment of length 0 to an anchor: a finger's grip. The item's point is put on
+  /// the anchor at every internal step (`DynamicAnimator.drive`) instead of through a Box2D
+  /// joint, which cannot have length 0 (it keeps ≥ 0.5 pt) and lets a moving anchor lead: the
+  /// point is under the anchor at the end of each frame, the item moves with the anchor's
+  /// velocity, and its contacts do not bounce while it is held.
+  public var holdsPointOnAnchor: Bool {
+    if case .anchor = target { return kind == .distance && frequency == 0 && length == 0 }
+    return false
+  }
+
+  /// A rigid anchor attachment: its anchor glides to a new point rather than jumping.
+  private var glides: Bool {
+    if case .anchor = target { return frequency == 0 && (kind == .distance || kind == .limit) }
+    return false
+  }
 
   private init(
     kind: Kind, item: DynamicItem, offset: Vector, target: Target, anchor: Point,
@@ -205,11 +231,18 @@ public final class AttachmentBehavior: DynamicBehavior {
   override func attachPhysics(_ animator: DynamicAnimator) throws {
     guard let bodyA = animator.body(for: item) else { return }
     let world = animator.world
+    glidePoint = glides ? anchorPoint : nil
+    if holdsPointOnAnchor {
+      bodyA.grips += 1
+      grippedBody = bodyA
+      return
+    }
     let otherHandle: BodyHandle
     let otherPoint: Point
     switch target {
     case .anchor:
-      let anchor = try world.createBody(CBOX2D_BODY_STATIC, center: anchorPoint, angle: 0)
+      let anchor = try world.createBody(
+        glides ? CBOX2D_BODY_KINEMATIC : CBOX2D_BODY_STATIC, center: anchorPoint, angle: 0)
       anchorBody = anchor
       otherHandle = anchor
       otherPoint = anchorPoint
@@ -240,12 +273,33 @@ public final class AttachmentBehavior: DynamicBehavior {
   override func detachPhysics(_ animator: DynamicAnimator) {
     if let j = joint { animator.world.destroyJoint(j) }
     if let a = anchorBody { animator.world.destroyBody(a) }
+    if let body = grippedBody { body.grips -= 1 }
     joint = nil
     anchorBody = nil
+    grippedBody = nil
+    glidePoint = nil
+  }
+
+  /// A gliding anchor moves 1/n of the way left to its point, n being the internal steps left
+  /// in this `step(_:)` call; a grip then drives the item's point onto it, a rigid joint's
+  /// kinematic anchor body moves there at the matching velocity.
+  override func prepareStep(_ animator: DynamicAnimator) {
+    guard let from = glidePoint else { return }
+    let to = from + (anchorPoint - from) * (1 / Double(animator.stepsLeftInCall))
+    glidePoint = to
+    if let body = grippedBody {
+      animator.drive(body, offset: offset, to: to)
+    } else if let anchor = anchorBody {
+      let at = animator.world.state(anchor).center
+      animator.world.setVelocity(
+        anchor, (to - at) * (1 / DynamicAnimator.stepInterval), angular: 0)
+    }
   }
 
   private func moveAnchor() {
-    if case .anchor = target, let animator = dynamicAnimator, let body = anchorBody {
+    if glides, dynamicAnimator != nil, anchorBody != nil || grippedBody != nil {
+      parameterDidChange()  // it glides there during the next step call
+    } else if case .anchor = target, let animator = dynamicAnimator, let body = anchorBody {
       animator.world.setTransform(body, center: anchorPoint, angle: 0)
       parameterDidChange()
     } else {

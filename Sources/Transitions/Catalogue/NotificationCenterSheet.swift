@@ -26,9 +26,6 @@ public final class NotificationCenterSheet: Transition {
       TransitionParameter(
         "pull_zone", 44, 0...568, unit: "pt", source: "dynd: a touch target at the sheet's edge"),
       TransitionParameter("floor_margin", 1, 0...100, unit: "pt", source: "as lock-screen"),
-      TransitionParameter(
-        "drag_frequency", 12, 1...60, unit: "Hz", source: "dynd: as lock-screen's drag spring"),
-      TransitionParameter("drag_damping", 1, 0...2, unit: "damping ratio", source: "dynd"),
     ]
   }
 
@@ -46,6 +43,8 @@ public final class NotificationCenterSheet: Transition {
   private let material: DynamicItemBehavior
   private var drag: AttachmentBehavior?
   private var phase = Phase.hidden
+  /// The sheet's bottom edge minus the finger's y when the pan began.
+  private var grabDelta = 0.0
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
     p = parameters
@@ -74,8 +73,8 @@ public final class NotificationCenterSheet: Transition {
     guard point.y <= bottom + p.number("pull_zone") else { return }
     gravity.setMagnitude(0)
     if let drag { animator.removeBehavior(drag) }
-    drag = grab(
-      sheet, at: point, frequency: p.number("drag_frequency"), damping: p.number("drag_damping"))
+    drag = grab(sheet, at: point)
+    grabDelta = bottom - point.y
     phase = .dragging
   }
 
@@ -87,9 +86,11 @@ public final class NotificationCenterSheet: Transition {
     guard phase == .dragging else { return }
     if let drag { animator.removeBehavior(drag) }
     drag = nil
-    let v = Vector(dx: 0, dy: velocity.dy)
+    let v = velocity
     let speed = p.number("open_speed")
-    let open = v.dy > speed || (bottom >= bounds.center.y && v.dy > -speed)
+    // How far it was pulled, from the finger: where the grip puts the sheet's bottom edge.
+    let pulledTo = point.y + grabDelta
+    let open = v.dy > speed || (pulledTo >= bounds.center.y && v.dy > -speed)
     material.elasticity = min(
       p.number("elasticity_max"),
       p.number("elasticity_base") + abs(v.dy) / p.number("elasticity_speed"))

@@ -70,7 +70,8 @@ public final class SnakeTransition: Transition {
 
   override public func panBegan(at point: Point) {
     if let spring { animator.removeBehavior(spring) }
-    spring = grab(orange, at: point, frequency: p.number("frequency"), damping: p.number("damping"))
+    spring = grabBySpring(
+      orange, at: point, frequency: p.number("frequency"), damping: p.number("damping"))
     released = false
   }
 

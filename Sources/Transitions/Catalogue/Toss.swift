@@ -1,8 +1,9 @@
 import Dynamics
 
-/// `toss` (the photo demo of seed 004): a photo dragged by the point touched — it turns when held
-/// by a corner, "the way you would expect when dragging something on a table". Released faster
-/// than `toss_speed` it keeps the handed-over velocity and leaves the screen: `done` `tossed`
+/// `toss` (the photo demo of seed 004): a photo dragged by the point touched, which stays under
+/// the finger — it turns when held by a corner, "the way you would expect when dragging
+/// something on a table". Released faster than `toss_speed` it keeps the handed-over velocity
+/// (up to the engine's speed limit) and leaves the screen: `done` `tossed`
 /// once it is entirely outside the bounds (it then stops there). Slower, it snaps home, upright:
 /// `done` `returned`.
 public final class Toss: Transition {
@@ -17,9 +18,6 @@ public final class Toss: Transition {
       TransitionParameter("photo_height", 150, 10...568, unit: "pt", source: "dynd"),
       TransitionParameter(
         "snap_damping", 0.5, 0...1, unit: "", source: "UISnapBehavior's default damping"),
-      TransitionParameter(
-        "drag_frequency", 12, 1...60, unit: "Hz", source: "dynd: as lock-screen's drag spring"),
-      TransitionParameter("drag_damping", 1, 0...2, unit: "damping ratio", source: "dynd"),
     ]
   }
 
@@ -56,8 +54,7 @@ public final class Toss: Transition {
     snap = nil
     material.anchored = false
     if let grip { animator.removeBehavior(grip) }
-    grip = grab(
-      photo, at: point, frequency: p.number("drag_frequency"), damping: p.number("drag_damping"))
+    grip = grab(photo, at: point)
     phase = .dragging
   }
 

@@ -1,0 +1,41 @@
+/// Something that keeps an item from moving with the velocity it is given.
+public enum MotionConstraint: Equatable, Sendable {
+  /// A sliding attachment to an anchor: only motion along `axis` (a unit vector) remains.
+  case rail(axis: Vector)
+  /// The item is anchored: it does not move.
+  case anchored
+  /// The engine's speed limit (`DynamicAnimator.maxSpeed`).
+  case speedLimit(Double)
+}
+
+extension DynamicAnimator {
+  /// The fastest an item moves, in pt/s: Box2D moves a body at most 2 m (b2_maxTranslation,
+  /// 200 pt) per internal step and scales a faster velocity down to that during the step.
+  public static let maxSpeed = 200 / stepInterval
+
+  /// The velocity `item` actually moves with when given `velocity`, and the constraints that
+  /// changed it (in the order they apply): rails project it onto their axis, anchoring stops
+  /// it, the speed limit scales it down. Forces (gravity, springs, resistance) are not
+  /// constraints: they change the velocity over time, from this starting value.
+  public func allowedVelocity(_ velocity: Vector, for item: DynamicItem) -> (
+    velocity: Vector, constraints: [MotionConstraint]
+  ) {
+    prepare()
+    var v = velocity
+    var constraints: [MotionConstraint] = []
+    if let body = body(for: item), !body.isDynamic { return (.zero, [.anchored]) }
+    for case let rail as AttachmentBehavior in Self.flatten(behaviors)
+    where rail.kind == .sliding && rail.item === item {
+      guard case .anchor = rail.target else { continue }
+      let axis = rail.axis * (1 / rail.axis.length)
+      let projected = axis * (v.dx * axis.dx + v.dy * axis.dy)
+      if projected != v { constraints.append(.rail(axis: axis)) }
+      v = projected
+    }
+    if v.length > Self.maxSpeed {
+      v = v * (Self.maxSpeed / v.length)
+      constraints.append(.speedLimit(Self.maxSpeed))
+    }
+    return (v, constraints)
+  }
+}

@@ -1,0 +1,212 @@
+import ArgumentParser
+import Wire
+
+/// `dynctl handoff`: performs a pan on a transition and checks that the item leaves the finger
+/// with the finger's release velocity, as far as its constraints allow, in the handoff event
+/// and in the motion that follows.
+struct HandoffCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "handoff",
+    abstract: "Check that a drag's release velocity is handed to the item exactly.",
+    discussion: """
+      Opens TRANSITION on the manual clock, performs the --pan (a frame stepped between \
+      samples), and checks the release:
+
+      1. The handoff event: the item's velocity must be the finger's release velocity after the \
+      item's constraints (a rail projects it onto its axis, the engine's speed limit of 24000 \
+      pt/s scales it down), each explained in one sentence. The daemon's velocity_error, \
+      computed before its numbers are rounded for output, must be within --tolerance.
+      2. The motion: the session must hold that velocity right after the release (get); in the \
+      first frame the item must not move across its rail; and its velocity in up to three \
+      frames, extrapolated back to the release instant (which removes what gravity adds \
+      meanwhile), must be the item velocity within --motion-tolerance. That last check is \
+      judged only when two- and three-frame extrapolations agree within the tolerance (forces \
+      that change fast, a snap or a stiff spring, cannot be removed that way) and the item \
+      touched nothing; otherwise it says why it was not judged.
+
+      Ends with a PASS or FAIL line; exit status 1 on FAIL or when no handoff happened.
+
+      Example: dynctl handoff lock-screen --pan 160,500:160,380 --duration 0.2 \
+      --release-velocity 1234,-1400
+      """)
+
+  @OptionGroup var connection: ConnectionOptions
+  @OptionGroup var gesture: TransitionGesture
+  @Option(help: "Largest velocity_error accepted, in pt/s.") var tolerance: Double = 0.001
+  @Option(help: "Largest difference between the measured motion and the item velocity, pt/s.")
+  var motionTolerance: Double = 0.05
+
+  func validate() throws {
+    guard gesture.pan != nil else {
+      throw ValidationError("handoff checks a drag: give --pan (not --tap or --swipe)")
+    }
+    for (name, value) in [("--tolerance", tolerance), ("--motion-tolerance", motionTolerance)] {
+      guard value.isFinite, value >= 0 else {
+        throw ValidationError("\(name) must be a non-negative number")
+      }
+    }
+  }
+
+  /// The motion checks: the item holds the handed-over velocity, what its constraints removed
+  /// stays removed in the first frame, and the frames extrapolated back to the release agree
+  /// with it — judged only when two- and three-frame extrapolations agree, that is when the
+  /// forces acting meanwhile (gravity, a spring, resistance) change slowly enough to be removed.
+  func check(_ motion: Motion, _ h: Handoff, _ output: Output) -> [String] {
+    var failures: [String] = []
+    if let held = motion.held {
+      let gap = distance(held, h.itemVelocity)
+      output.note("  held at the release: \(pair(held)) pt/s (get, before any step)")
+      if gap > 0.0011 {
+        failures.append("the session holds \(pair(held)) pt/s, not the handoff's item velocity")
+      }
+    }
+    guard let first = motion.first else {
+      output.note("  moving: no frame to measure (\(motion.stopped ?? "none came"))")
+      return failures
+    }
+    output.note("  first frame after the release: \(pair(first)) pt/s")
+    for c in h.constraints {
+      guard case .rail(let axis) = c else { continue }
+      let across = abs(-first.0 * axis.1 + first.1 * axis.0)
+      if across > motionTolerance {
+        failures.append("the item moves \(format(across)) pt/s across its rail")
+      }
+    }
+    if let two = motion.twoFrames, let three = motion.threeFrames {
+      let spread = distance(two, three)
+      let gap = distance(three, h.itemVelocity)
+      if spread <= motionTolerance {
+        output.note(
+          "  extrapolated back to the release: \(pair(three)) pt/s, \(format(gap)) from the "
+            + "item velocity (motion tolerance \(motionTolerance))")
+        if gap > motionTolerance {
+          failures.append(
+            "the frames after the release move at \(pair(three)) pt/s, not \(pair(h.itemVelocity))")
+        }
+      } else {
+        output.note(
+          "  extrapolated back to the release: not judged: the forces after the release change "
+            + "too fast (two frames give \(pair(two)), three \(pair(three)))")
+      }
+    } else {
+      output.note(
+        "  extrapolated back to the release: not judged: \(motion.stopped ?? "too few frames")")
+    }
+    return failures
+  }
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      var client = try connection.connect()
+      client.output.showFrames = false
+      let session = try gesture.open(client, clock: "manual")
+      var handoffs: [Handoff] = []
+      try gesture.perform(on: session, client, pacing: .step) { event in
+        if let h = Handoff(event) { handoffs.append(h) }
+      }
+      guard let h = handoffs.last else {
+        throw .checkFailed("FAIL: no handoff: \(gesture.transition) took no drag from this pan")
+      }
+      var failures: [String] = []
+      client.output.note(
+        "handoff \(h.item): finger \(pair(h.gesture)) pt/s, item \(pair(h.itemVelocity)) pt/s")
+      for sentence in h.explanations { client.output.note("  \(sentence)") }
+      let expected = h.expected
+      // The numbers on the wire are rounded to 3 decimals: allow that much on each component.
+      let wireGap = distance(expected, h.itemVelocity)
+      if wireGap > tolerance + 0.0011 {
+        failures.append(
+          "the item's velocity \(pair(h.itemVelocity)) is not the finger's after its constraints "
+            + "\(pair(expected)) (off by \(format(wireGap)) pt/s)")
+      }
+      if let error = h.velocityError {
+        client.output.note(
+          "  taken within \(JSONValue.number(error).jsonText) pt/s (velocity_error, before rounding; tolerance \(tolerance))"
+        )
+        if error > tolerance {
+          failures.append("velocity_error \(error) pt/s is above the tolerance \(tolerance)")
+        }
+      }
+      let motion = try Motion.measure(item: h.item, session: session, client)
+      failures += check(motion, h, client.output)
+      if !failures.isEmpty {
+        throw .checkFailed("FAIL: " + failures.joined(separator: "; "))
+      }
+      let how = h.constraints.isEmpty ? "exactly" : "as far as its constraints allow"
+      let verdict = "PASS: \(h.item) moves with the finger's release velocity, \(how)"
+      if connection.json { complain(verdict) } else { client.output.note(verdict) }
+    }
+  }
+}
+
+/// The dragged item's velocity after the release, measured from the session itself.
+struct Motion {
+  /// The item's velocity as the session holds it right after the release (`get`, no step).
+  var held: (Double, Double)?
+  /// The velocity in the first frame after the release.
+  var first: (Double, Double)?
+  /// Extrapolated back to the release instant through the first two and three frames; nil
+  /// where the frames ran out (a `done` or `pause`, a contact).
+  var twoFrames: (Double, Double)?
+  var threeFrames: (Double, Double)?
+  /// Why the frames stopped early, if they did.
+  var stopped: String?
+
+  /// Reads the item with `get`, then steps single frames (at most three) until a contact, a
+  /// `done` or a `pause` ends the free flight.
+  static func measure(item: String, session: String, _ client: DaemonClient) throws(Failure)
+    -> Motion
+  {
+    var motion = Motion()
+    let now = try client.request(request("get", ["session": .string(session)]), quietReply: true)
+    motion.held = velocity(of: item, in: now.value)
+    // Frame k after the release is exactly k/60 s after it (manual clock, default 60 fps); the
+    // frames' own times are rounded to 1 ms on the wire.
+    var samples: [(t: Double, v: (Double, Double))] = []
+    while samples.count < 3, motion.stopped == nil {
+      var frame: (Double, Double)?
+      let step = request("step", ["session": .string(session), "count": .number(1)])
+      try client.request(step, quietReply: true) { event in
+        switch event.event {
+        case "frame": frame = velocity(of: item, in: event.value)
+        case "contact"
+        where event.value["item"]?.string == item || event.value["with"]?.string == item:
+          motion.stopped = "the item touched something"
+        case "done": motion.stopped = "the transition reported its outcome"
+        case "pause": motion.stopped = "the session came to rest"
+        default: break
+        }
+      }
+      // A frame that came with its end shows the end (an item stopped off screen), not flight.
+      guard motion.stopped == nil, let v = frame else { break }
+      samples.append((Double(samples.count + 1) / 60, v))
+    }
+    motion.first = samples.first?.v
+    if samples.count >= 2 { motion.twoFrames = extrapolate(Array(samples.prefix(2)), to: 0) }
+    if samples.count >= 3 { motion.threeFrames = extrapolate(samples, to: 0) }
+    return motion
+  }
+
+  static func velocity(of item: String, in value: JSONValue) -> (Double, Double)? {
+    guard case .array(let items)? = value["items"],
+      let state = items.first(where: { $0["id"]?.string == item }),
+      let vx = state["velocity"]?[0]?.number, let vy = state["velocity"]?[1]?.number
+    else { return nil }
+    return (vx, vy)
+  }
+
+  /// The polynomial through the samples (Lagrange form), evaluated at `t`.
+  static func extrapolate(_ samples: [(t: Double, v: (Double, Double))], to t: Double) -> (
+    Double, Double
+  ) {
+    var x = 0.0
+    var y = 0.0
+    for (i, s) in samples.enumerated() {
+      var weight = 1.0
+      for (j, o) in samples.enumerated() where j != i { weight *= (t - o.t) / (s.t - o.t) }
+      x += weight * s.v.0
+      y += weight * s.v.1
+    }
+    return (x, y)
+  }
+}
