@@ -26,8 +26,19 @@ enum HumanFormat {
     case "pause": return "\(session)pause at t \(text(value["t"])): at rest"
     case "resume": return "\(session)resume at t \(text(value["t"]))"
     case "handoff":
+      var constraints: [String] = []
+      if case .array(let list)? = value["constraints"] {
+        for c in list {
+          switch c["kind"]?.string {
+          case "rail": constraints.append("a rail along \(vector(c["axis"]))")
+          case "speed_limit": constraints.append("the speed limit \(text(c["max_speed"])) pt/s")
+          case let kind: constraints.append(kind ?? "?")
+          }
+        }
+      }
       return "\(session)handoff \(text(value["item"])): gesture velocity "
         + "\(vector(value["gesture_velocity"])), item velocity \(vector(value["item_velocity"]))"
+        + (constraints.isEmpty ? "" : " (changed by " + constraints.joined(separator: ", ") + ")")
     case "done": return "\(session)done: \(text(value["outcome"]))"
     case "closed": return "\(session)closed (\(text(value["reason"])))"
     case "shutdown": return "the daemon is shutting down (\(text(value["reason"])))"

@@ -125,3 +125,32 @@ struct FingerDecisionTests {
     #expect(d.runUntilDone(limit: 5) == ["opened"])
   }
 }
+
+/// wave-pop's rows follow the seed's anchor formula, not a grip: every anchor is exactly
+/// `touch.x − first_touch.x − |selected − i| × vx / 50` (from x = 0 at rest), held `clamp` short
+/// of its cell's center.
+@Suite("wave-pop anchors")
+struct WavePopAnchorTests {
+  @Test func everyAnchorIsTheSeedsFormula() throws {
+    let d = try Driver(WavePop.self)
+    let speed = 500.0
+    d.t.handle(GestureEvent(phase: .began, point: Point(x: 5, y: 289), time: 0), now: 0)
+    for frame in 1...12 {
+      d.t.animator.step(1.0 / 60)
+      d.t.afterStep()
+      let touch = Point(x: 5 + speed * Double(frame) / 60, y: 289)
+      d.t.handle(GestureEvent(phase: .changed, point: touch, time: Double(frame) / 60), now: 0)
+      let springs = d.t.animator.behaviors.compactMap { $0 as? AttachmentBehavior }
+        .filter { $0.frequency > 0 }
+      #expect(springs.count == 20)
+      for spring in springs {
+        let parts = spring.item.identifier.split(separator: "-")
+        let row = Double(Int(parts[1])!)
+        var x = touch.x - 5 - abs(4 - row) * speed / 50
+        if parts[0] == "from" { x = min(x, spring.item.center.x - 2) }
+        if parts[0] == "to" { x = max(x, spring.item.center.x + 2) }
+        #expect(abs(spring.anchorPoint.x - x) < 1e-9, "\(spring.item.identifier) at frame \(frame)")
+      }
+    }
+  }
+}
