@@ -58,12 +58,14 @@ fuzz: deps
 	tools/fuzz.sh $(FUZZ_SECONDS)
 
 # Every table of BENCHMARKS.md, release build: engine step, frame encoding, socket latency,
-# realtime sessions (spawns the release dynd), idle cost. About five minutes.
+# gesture → frame latency, realtime sessions (spawns the release dynd), idle cost. About five
+# minutes.
 bench: release
 	B=$$($(SWIFT) build -c release --show-bin-path); \
 	  $$B/dynbench step --markdown --items 1,10,100 --runs 5 && \
 	  $$B/dynbench encode --markdown && \
 	  for p in same split free; do $$B/dynbench latency --markdown --placement $$p || exit 1; done && \
+	  $$B/dynbench gesture-latency --markdown && \
 	  $$B/dynbench sessions --markdown --counts 1,10,25,50,100,250,500,1000 --keep-going && \
 	  $$B/dynbench idle --sessions 1000 && \
 	  $$B/dynbench idle --sessions 1000 --per-connection 1000

@@ -74,18 +74,28 @@ open class Transition {
         panBegan(at: event.point)
       }
       tracker.record(.changed, event.point, at: t, timedByClient: byClient)
-      panChanged(at: event.point, velocity: tracker.velocity(event.estimator))
+      panChanged(at: event.point, velocity: Self.limited(tracker.velocity(event.estimator)))
     case .ended:
       if tracker.isActive {
         tracker.record(.ended, event.point, at: t, timedByClient: byClient)
       }
-      let velocity = event.velocity ?? tracker.velocity(event.estimator)
+      let velocity = event.velocity ?? Self.limited(tracker.velocity(event.estimator))
       panEnded(at: event.point, velocity: velocity)
       tracker.reset()
     case .cancelled:
       panCancelled()
       tracker.reset()
     }
+  }
+
+  /// The fastest estimated finger velocity, pt/s: the protocol's bound on a given `vx`/`vy`.
+  /// Samples a nanosecond apart would otherwise estimate 10⁹ pt/s and more.
+  public static let maxEstimatedSpeed = 1e6
+
+  /// `velocity` scaled down to `maxEstimatedSpeed` when faster.
+  static func limited(_ velocity: Vector) -> Vector {
+    let speed = velocity.length
+    return speed > maxEstimatedSpeed ? velocity * (maxEstimatedSpeed / speed) : velocity
   }
 
   open func panBegan(at point: Point) {}

@@ -8,6 +8,8 @@ struct Dynbench: ParsableCommand {
     abstract: "Measure dynd's engine and daemon costs (run from a release build).",
     subcommands: [
       StepCost.self, Accuracy.self, EncodeCost.self, LatencyBenchmark.self,
-      SessionLoadBenchmark.self, IdleCostBenchmark.self, EchoServerCommand.self,
+      SessionLoadBenchmark.self, IdleCostBenchmark.self, GestureLatencyBenchmark.self,
+      TrackingBenchmark.self,
+      EchoServerCommand.self,
     ])
 }

@@ -43,49 +43,32 @@ struct Handoff {
     self.constraints = constraints
   }
 
-  /// The finger's velocity after the constraints, in order: what the item should move with.
-  var expected: (Double, Double) {
+  /// The finger's velocity after the constraints, in order — what the item should move with —
+  /// and one sentence per constraint saying what it did.
+  var expectation: (velocity: (Double, Double), sentences: [String]) {
     var v = gesture
-    for c in constraints {
-      switch c {
-      case .rail(let axis):
-        let dot = v.0 * axis.0 + v.1 * axis.1
-        v = (axis.0 * dot, axis.1 * dot)
-      case .anchored:
-        v = (0, 0)
-      case .speedLimit(let max):
-        let speed = (v.0 * v.0 + v.1 * v.1).squareRoot()
-        if speed > max { v = (v.0 * max / speed, v.1 * max / speed) }
-      }
-    }
-    return v
-  }
-
-  /// One sentence per constraint saying what it did to the finger's velocity.
-  var explanations: [String] {
-    var v = gesture
-    var out: [String] = []
+    var sentences: [String] = []
     for c in constraints {
       let before = v
       switch c {
       case .rail(let axis):
         let dot = v.0 * axis.0 + v.1 * axis.1
         v = (axis.0 * dot, axis.1 * dot)
-        out.append(
+        sentences.append(
           "the item runs on a rail along \(pair(axis)): \(pair(before)) projected onto it is "
             + "\(pair(v)) pt/s")
       case .anchored:
         v = (0, 0)
-        out.append("the item is anchored: it does not move")
+        sentences.append("the item is anchored: it does not move")
       case .speedLimit(let max):
         let speed = (v.0 * v.0 + v.1 * v.1).squareRoot()
         if speed > max { v = (v.0 * max / speed, v.1 * max / speed) }
-        out.append(
+        sentences.append(
           "the engine moves nothing faster than \(format(max)) pt/s: \(pair(before)) is scaled "
             + "down to \(pair(v)) pt/s")
       }
     }
-    return out
+    return (v, sentences)
   }
 
   /// How far the reported item velocity is from the finger's, as written (rounded).
@@ -94,7 +77,7 @@ struct Handoff {
   var summary: String {
     "handoff \(item): gesture velocity \(pair(gesture)), item velocity \(pair(itemVelocity)), "
       + "difference \(format(difference)) pt/s"
-      + (constraints.isEmpty ? "" : " (" + explanations.joined(separator: "; ") + ")")
+      + (constraints.isEmpty ? "" : " (" + expectation.sentences.joined(separator: "; ") + ")")
   }
 }
 

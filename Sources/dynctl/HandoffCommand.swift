@@ -15,14 +15,18 @@ struct HandoffCommand: ParsableCommand {
       1. The handoff event: the item's velocity must be the finger's release velocity after the \
       item's constraints (a rail projects it onto its axis, the engine's speed limit of 24000 \
       pt/s scales it down), each explained in one sentence. The daemon's velocity_error, \
-      computed before its numbers are rounded for output, must be within --tolerance.
+      computed before its numbers are rounded for output, must be within --tolerance. \
+      The daemon holds velocities as 32-bit floats, so the tolerance is never below 2^-23 of the \
+      speed (0.002 pt/s at 16 000 pt/s).
+
       2. The motion: the session must hold that velocity right after the release (get); in the \
       first frame the item must not move across its rail; and its velocity in up to three \
       frames, extrapolated back to the release instant (which removes what gravity adds \
       meanwhile), must be the item velocity within --motion-tolerance. That last check is \
-      judged only when two- and three-frame extrapolations agree within the tolerance (forces \
+      judged only when two- and three-frame extrapolations agree within 0.05 pt/s (forces \
       that change fast, a snap or a stiff spring, cannot be removed that way) and the item \
-      touched nothing; otherwise it says why it was not judged.
+      touched nothing; otherwise it says why it was not judged, and PASS says that the motion \
+      was not verified.
 
       Ends with a PASS or FAIL line; exit status 1 on FAIL or when no handoff happened.
 
@@ -51,18 +55,24 @@ struct HandoffCommand: ParsableCommand {
   /// stays removed in the first frame, and the frames extrapolated back to the release agree
   /// with it — judged only when two- and three-frame extrapolations agree, that is when the
   /// forces acting meanwhile (gravity, a spring, resistance) change slowly enough to be removed.
-  func check(_ motion: Motion, _ h: Handoff, _ output: Output) -> [String] {
+  /// How close (pt/s) the two- and three-frame extrapolations must be for the forces acting
+  /// after the release to count as removed: gravity gives 0.002 (the wire's rounding).
+  static let smoothEnough = 0.05
+
+  /// Returns the failures, and whether the motion was measured and judged.
+  func check(_ motion: Motion, _ h: Handoff, _ output: Output) -> ([String], Bool) {
     var failures: [String] = []
+    var verified = false
     if let held = motion.held {
       let gap = distance(held, h.itemVelocity)
       output.note("  held at the release: \(pair(held)) pt/s (get, before any step)")
-      if gap > 0.0011 {
+      if gap > max(tolerance, 0.0011) {
         failures.append("the session holds \(pair(held)) pt/s, not the handoff's item velocity")
       }
     }
     guard let first = motion.first else {
       output.note("  moving: no frame to measure (\(motion.stopped ?? "none came"))")
-      return failures
+      return (failures, false)
     }
     output.note("  first frame after the release: \(pair(first)) pt/s")
     for c in h.constraints {
@@ -75,7 +85,7 @@ struct HandoffCommand: ParsableCommand {
     if let two = motion.twoFrames, let three = motion.threeFrames {
       let spread = distance(two, three)
       let gap = distance(three, h.itemVelocity)
-      if spread <= motionTolerance {
+      if spread <= Self.smoothEnough {
         output.note(
           "  extrapolated back to the release: \(pair(three)) pt/s, \(format(gap)) from the "
             + "item velocity (motion tolerance \(motionTolerance))")
@@ -83,6 +93,7 @@ struct HandoffCommand: ParsableCommand {
           failures.append(
             "the frames after the release move at \(pair(three)) pt/s, not \(pair(h.itemVelocity))")
         }
+        verified = true
       } else {
         output.note(
           "  extrapolated back to the release: not judged: the forces after the release change "
@@ -92,7 +103,7 @@ struct HandoffCommand: ParsableCommand {
       output.note(
         "  extrapolated back to the release: not judged: \(motion.stopped ?? "too few frames")")
     }
-    return failures
+    return (failures, verified)
   }
 
   func run() throws {
@@ -110,31 +121,39 @@ struct HandoffCommand: ParsableCommand {
       var failures: [String] = []
       client.output.note(
         "handoff \(h.item): finger \(pair(h.gesture)) pt/s, item \(pair(h.itemVelocity)) pt/s")
-      for sentence in h.explanations { client.output.note("  \(sentence)") }
-      let expected = h.expected
+      let (expected, sentences) = h.expectation
+      for sentence in sentences { client.output.note("  \(sentence)") }
+      // The engine keeps velocities as 32-bit floats (24-bit significands): nothing finer than
+      // 2⁻²³ of the speed can be asked of it, whatever --tolerance says.
+      let speed = (expected.0 * expected.0 + expected.1 * expected.1).squareRoot()
+      let allowed = max(tolerance, speed * 0x1p-23)
+      let bound = allowed > tolerance ? "\(allowed) (32-bit precision)" : "\(tolerance)"
       // The numbers on the wire are rounded to 3 decimals: allow that much on each component.
       let wireGap = distance(expected, h.itemVelocity)
-      if wireGap > tolerance + 0.0011 {
+      if wireGap > allowed + 0.0011 {
         failures.append(
           "the item's velocity \(pair(h.itemVelocity)) is not the finger's after its constraints "
             + "\(pair(expected)) (off by \(format(wireGap)) pt/s)")
       }
       if let error = h.velocityError {
         client.output.note(
-          "  taken within \(JSONValue.number(error).jsonText) pt/s (velocity_error, before rounding; tolerance \(tolerance))"
-        )
-        if error > tolerance {
-          failures.append("velocity_error \(error) pt/s is above the tolerance \(tolerance)")
+          "  taken within \(JSONValue.number(error).jsonText) pt/s (velocity_error, before "
+            + "rounding; tolerance \(bound))")
+        if error > allowed {
+          failures.append("velocity_error \(error) pt/s is above the tolerance \(bound)")
         }
       }
       let motion = try Motion.measure(item: h.item, session: session, client)
-      failures += check(motion, h, client.output)
+      let (motionFailures, verified) = check(motion, h, client.output)
+      failures += motionFailures
       if !failures.isEmpty {
         throw .checkFailed("FAIL: " + failures.joined(separator: "; "))
       }
       let how = h.constraints.isEmpty ? "exactly" : "as far as its constraints allow"
-      let verdict = "PASS: \(h.item) moves with the finger's release velocity, \(how)"
-      if connection.json { complain(verdict) } else { client.output.note(verdict) }
+      let verdict =
+        "PASS: \(h.item) moves with the finger's release velocity, \(how)"
+        + (verified ? "" : " (its motion after the release was not verified: see above)")
+      if connection.json { printToStandardError(verdict) } else { client.output.note(verdict) }
     }
   }
 }

@@ -48,6 +48,11 @@ func complain(_ text: String) {
   writeAll(2, "dynctl: \(text)\n")
 }
 
+/// Writes `text` and a newline to standard error as it stands (a verdict beside `--json` output).
+func printToStandardError(_ text: String) {
+  writeAll(2, text + "\n")
+}
+
 /// Writes all of `text` to `fd`, retrying short writes.
 private func writeAll(_ fd: Int32, _ text: String) {
   var text = text

@@ -30,7 +30,6 @@ struct PlayTests {
       #expect(first.output.contains(#""ev":"done""#))
       let check = try daemon.dynctl(["handoff", transition] + gesture)
       #expect(check.status == 0, "\(transition): \(check.output) \(check.error)")
-      #expect(check.output.hasSuffix(" exactly\n"), "\(check.output)")
       #expect(check.output.contains("\nPASS: "), "\(check.output)")
     }
   }
@@ -61,12 +60,13 @@ struct PlayTests {
     #expect(fast.output.contains("faster than 24000 pt/s: (50000, 0) is scaled down to (24000, 0)"))
     #expect(fast.output.contains("\nPASS: "), "\(fast.output)")
 
+    // The motion check can fail: extrapolating the rounded frames back lands 0.002 pt/s off.
     let strict = try daemon.dynctl([
       "handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0.2",
-      "--release-velocity", "0,-16000.3", "--tolerance", "0",
+      "--release-velocity", "0,-1400", "--motion-tolerance", "0",
     ])
     #expect(strict.status == 1, "\(strict.output) \(strict.error)")
-    #expect(strict.error.contains("FAIL: velocity_error"), "\(strict.error)")
+    #expect(strict.error.contains("FAIL: the frames after the release move at"), "\(strict.error)")
     #expect(!strict.output.contains("PASS"))
 
     let loose = try daemon.dynctl([

@@ -103,9 +103,19 @@ public final class AttachmentBehavior: DynamicBehavior {
 
   /// A rigid anchor attachment: its anchor glides to a new point rather than jumping.
   private var glides: Bool {
-    if case .anchor = target { return frequency == 0 && (kind == .distance || kind == .limit) }
+    if case .anchor = target { return frequency == 0 && kind == .distance }
     return false
   }
+
+  /// How the Box2D side was built; a change of `frequency` or `length` that would build it
+  /// another way rebuilds it.
+  private enum Build: Equatable {
+    case grip
+    case glidingJoint
+    case joint
+  }
+  private var built: Build?
+  private var wanted: Build { holdsPointOnAnchor ? .grip : glides ? .glidingJoint : .joint }
 
   private init(
     kind: Kind, item: DynamicItem, offset: Vector, target: Target, anchor: Point,
@@ -231,6 +241,7 @@ public final class AttachmentBehavior: DynamicBehavior {
   override func attachPhysics(_ animator: DynamicAnimator) throws {
     guard let bodyA = animator.body(for: item) else { return }
     let world = animator.world
+    built = wanted
     glidePoint = glides ? anchorPoint : nil
     if holdsPointOnAnchor {
       bodyA.grips += 1
@@ -278,6 +289,7 @@ public final class AttachmentBehavior: DynamicBehavior {
     anchorBody = nil
     grippedBody = nil
     glidePoint = nil
+    built = nil
   }
 
   /// A gliding anchor moves 1/n of the way left to its point, n being the internal steps left
@@ -297,7 +309,7 @@ public final class AttachmentBehavior: DynamicBehavior {
   }
 
   private func moveAnchor() {
-    if glides, dynamicAnimator != nil, anchorBody != nil || grippedBody != nil {
+    if built == .grip || built == .glidingJoint, dynamicAnimator != nil {
       parameterDidChange()  // it glides there during the next step call
     } else if case .anchor = target, let animator = dynamicAnimator, let body = anchorBody {
       animator.world.setTransform(body, center: anchorPoint, angle: 0)
@@ -309,7 +321,11 @@ public final class AttachmentBehavior: DynamicBehavior {
   }
 
   private func reconfigure() {
-    if let animator = dynamicAnimator, let j = joint, kind == .distance || kind == .limit {
+    if built != nil, built != wanted {
+      structureDidChange()  // a spring became rigid, a rod became a grip, or back
+    } else if built == .grip {
+      parameterDidChange()
+    } else if let animator = dynamicAnimator, let j = joint, kind == .distance || kind == .limit {
       animator.world.setDistance(j, distanceSpec)
       parameterDidChange()
     } else {
