@@ -196,11 +196,12 @@ struct Motion {
         default: break
         }
       }
-      // A frame that came with its end shows the end (an item stopped off screen), not flight.
+      // A frame that came with its end is shown as the first frame when it is one, but not
+      // extrapolated from: what follows it is the end (an item stopped off screen), not flight.
+      if samples.isEmpty { motion.first = frame }
       guard motion.stopped == nil, let v = frame else { break }
       samples.append((Double(samples.count + 1) / 60, v))
     }
-    motion.first = samples.first?.v
     if samples.count >= 2 { motion.twoFrames = extrapolate(Array(samples.prefix(2)), to: 0) }
     if samples.count >= 3 { motion.threeFrames = extrapolate(samples, to: 0) }
     return motion

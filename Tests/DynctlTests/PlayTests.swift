@@ -57,6 +57,7 @@ struct PlayTests {
     ])
     #expect(fast.status == 0, "\(fast.output) \(fast.error)")
     #expect(fast.output.contains("item (24000, 0) pt/s"), "\(fast.output)")
+    #expect(fast.output.contains("first frame after the release: (24000, 0)"), "\(fast.output)")
     #expect(fast.output.contains("faster than 24000 pt/s: (50000, 0) is scaled down to (24000, 0)"))
     #expect(fast.output.contains("\nPASS: "), "\(fast.output)")
 
