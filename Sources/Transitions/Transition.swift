@@ -122,10 +122,7 @@ open class Transition {
   /// then on the touched point is under the finger at the end of every frame, and the item moves
   /// with the finger's velocity. Rails and boundaries still constrain it.
   public final func grab(_ item: DynamicItem, at point: Point) -> AttachmentBehavior {
-    let grip = try! AttachmentBehavior(
-      item: item, offsetFromCenter: (point - item.center).rotated(by: -item.angle),
-      attachedToAnchor: point)
-    grip.length = 0
+    let grip = fingerAttachment(item, at: point)
     animator.addBehavior(grip)
     return grip
   }
@@ -136,14 +133,20 @@ open class Transition {
   public final func grabBySpring(
     _ item: DynamicItem, at point: Point, frequency: Double, damping: Double
   ) -> AttachmentBehavior {
-    let spring = try! AttachmentBehavior(
-      item: item, offsetFromCenter: (point - item.center).rotated(by: -item.angle),
-      attachedToAnchor: point)
-    spring.length = 0
+    let spring = fingerAttachment(item, at: point)
     spring.frequency = frequency
     spring.damping = damping
     animator.addBehavior(spring)
     return spring
+  }
+
+  /// An attachment of length 0 from the point of `item` under `point` to an anchor there.
+  private func fingerAttachment(_ item: DynamicItem, at point: Point) -> AttachmentBehavior {
+    let attachment = try! AttachmentBehavior(
+      item: item, offsetFromCenter: (point - item.center).rotated(by: -item.angle),
+      attachedToAnchor: point)
+    attachment.length = 0
+    return attachment
   }
 
   /// Gives `item` the finger's release `velocity` through `behavior`, as far as the item's
