@@ -195,6 +195,10 @@ VALID = [
     ("event", '{"ev":"done","session":"s1","outcome":"opened"}'),
     ("event", '{"ev":"done","session":"menu","outcome":"closed","values":{"background_alpha":0}}'),
     ("event", '{"ev":"shutdown","reason":"SIGTERM"}'),
+    ("event", '{"ev":"slow","session":"S","t":0.5,"frame_ms":41.7,"budget_ms":16.667}'),
+    ("event", '{"ev":"on_time","session":"S","t":2.5}'),
+    ("event", '{"ev":"contact_limit","session":"S","t":0.017,"limit":16384}'),
+    ("event", '{"ev":"frame","session":"S","seq":9,"t":0.15,"items":[],"dropped":3,"dropped_contacts":40}'),
     ("event", '{"ev":"closed","session":"lock","reason":"owner_left"}'),
     ("request", '{"op":"debug","session":"S","enable":false}'),
     ("reply", '{"ok":true,"debug":{"boundaries":[{"id":null,"rect":[0,0,320,568]},'
@@ -415,6 +419,9 @@ INVALID = [
     ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":[0,1],"velocity_error":-1}', "negative velocity_error"),
     ("event", '{"ev":"done","session":"s"}', "done without outcome"),
     ("event", '{"ev":"shutdown"}', "shutdown without reason"),
+    ("event", '{"ev":"slow","session":"S","t":0.5,"frame_ms":41.7}', "slow without budget_ms"),
+    ("event", '{"ev":"contact_limit","session":"S","t":0,"limit":-1}', "negative contact limit"),
+    ("event", '{"ev":"frame","session":"S","seq":1,"t":0,"items":[],"dropped_contacts":0}', "dropped_contacts 0"),
     ("event", '{"ev":"closed","session":"lock","reason":"bored"}', "closed with an unknown reason"),
     ("request", '{"op":"debug","session":"S","enable":"yes"}', "debug enable not a boolean"),
     ("event", '{"ev":"debug","session":"S","seq":1,"t":0,"boundaries":[],"attachments":[],'
@@ -440,6 +447,7 @@ EXTENSION_NAMES = {
     "item_point", "to_point", "spring", "vector",
     "constraints", "rail", "speed_limit", "max_speed", "velocity_error",
     "estimator", "platform", "linear",
+    "slow", "on_time", "contact_limit", "frame_ms", "budget_ms", "limit", "dropped_contacts",
 }
 
 

@@ -38,9 +38,13 @@ class ContactRecorder : public b2ContactListener {
   void PreSolve(b2Contact *contact, const b2Manifold *oldManifold) override;
 };
 
-/// Decides whether two fixtures may collide from the bodies' collision groups.
+/// Decides whether two fixtures may collide from the bodies' collision groups, and refuses new
+/// contacts while the world holds `contactLimit` of them (counting each refusal).
 class GroupFilter : public b2ContactFilter {
  public:
+  const b2World *world = nullptr;
+  int32_t contactLimit = INT32_MAX;
+  int64_t refused = 0;
   bool ShouldCollide(b2Fixture *a, b2Fixture *b) override;
 };
 

@@ -79,15 +79,26 @@ void ContactRecorder::PreSolve(b2Contact *contact, const b2Manifold *) {
   }
 }
 
-bool GroupFilter::ShouldCollide(b2Fixture *fa, b2Fixture *fb) {
-  const BodyInfo *a = info(fa->GetBody());
-  const BodyInfo *b = info(fb->GetBody());
+namespace {
+
+bool groupsMeet(const BodyInfo *a, const BodyInfo *b) {
   if (a == nullptr || b == nullptr) return false;
   if (a->role == BodyRole::item && b->role == BodyRole::item)
     return intersects(a->itemGroups, b->itemGroups);
   if (a->role == BodyRole::item && b->role == BodyRole::boundary) return itemMeetsBoundary(*a, *b);
   if (a->role == BodyRole::boundary && b->role == BodyRole::item) return itemMeetsBoundary(*b, *a);
   return false;
+}
+
+}  // namespace
+
+bool GroupFilter::ShouldCollide(b2Fixture *fa, b2Fixture *fb) {
+  if (!groupsMeet(info(fa->GetBody()), info(fb->GetBody()))) return false;
+  if (world != nullptr && world->GetContactCount() >= contactLimit) {
+    ++refused;
+    return false;
+  }
+  return true;
 }
 
 extern "C" {
@@ -101,6 +112,7 @@ cbox2d_world *cbox2d_world_create(void) {
     w->world.SetAllowSleeping(true);
     w->world.SetContinuousPhysics(true);
     w->world.SetContactListener(&w->recorder);
+    w->filter.world = &w->world;
     w->world.SetContactFilter(&w->filter);
     return w;
   } catch (...) {
@@ -129,6 +141,21 @@ int cbox2d_world_step(cbox2d_world *w, float dt, int velocityIterations, int pos
     return CBOX2D_ERR_NO_MEMORY;
   }
   return CBOX2D_OK;
+}
+
+int cbox2d_world_set_contact_limit(cbox2d_world *w, int32_t limit) {
+  if (w == nullptr) return CBOX2D_ERR_NULL_WORLD;
+  if (limit < 0) return CBOX2D_ERR_OUT_OF_RANGE;
+  w->filter.contactLimit = limit;
+  return CBOX2D_OK;
+}
+
+int64_t cbox2d_world_refused_contacts(const cbox2d_world *w) {
+  return w == nullptr ? 0 : w->filter.refused;
+}
+
+int32_t cbox2d_world_contact_count(const cbox2d_world *w) {
+  return w == nullptr ? 0 : w->world.GetContactCount();
 }
 
 int32_t cbox2d_world_contact_event_count(const cbox2d_world *w) {

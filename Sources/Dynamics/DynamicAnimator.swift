@@ -91,6 +91,30 @@ public final class DynamicAnimator {
     return bodyOrder.map(\.item)
   }
 
+  /// How many Box2D shapes the animated items and the collision boundaries make (see
+  /// `DynamicItem.shapeCount`, `CollisionBehavior.boundaryShapeCount`).
+  public var shapeCount: Int {
+    var count = items.reduce(0) { $0 + $1.shapeCount }
+    var pending = behaviors
+    while let behavior = pending.popLast() {
+      if let c = behavior as? CollisionBehavior { count += c.boundaryShapeCount }
+      pending += behavior.childBehaviors
+    }
+    return count
+  }
+
+  /// The most contacts the world holds at once (Box2D makes one for every pair of shapes whose
+  /// boxes overlap). Items piled on one spot would otherwise make n²/2 of them, each solved at
+  /// every step; beyond the limit further overlapping pairs pass through each other until
+  /// contacts end. Default: no limit (UIKit has none).
+  public var contactLimit: Int {
+    get { Int(world.contactLimit) }
+    set { world.contactLimit = Int32(clamping: max(0, newValue)) }
+  }
+
+  /// Overlapping pairs the contact limit has kept from colliding so far.
+  public var refusedContactCount: Int64 { world.refusedContacts }
+
   /// Items whose frame intersects `rect` (UIKit's itemsInRect:).
   public func items(in rect: Rect) -> [DynamicItem] {
     items.filter { $0.frame.intersects(rect) }

@@ -42,6 +42,9 @@ public final class DynamicItem {
   public internal(set) var angularVelocity: Double = 0
   /// The Box2D fixtures that make up the shape, checked when the item was created.
   let fixtures: [FixtureShape]
+  /// How many Box2D shapes the item is made of: 1 for a rectangle or ellipse, one per convex
+  /// piece of a path. Known before the item reaches Box2D.
+  public var shapeCount: Int { fixtures.count }
 
   /// Creates an item; throws for a zero, tiny or non-finite size or position, or a bad path.
   public init(

@@ -52,6 +52,15 @@ final class PhysicsWorld {
 
   deinit { cbox2d_world_destroy(world) }
 
+  /// At most this many contacts at once; further overlapping pairs pass through each other.
+  var contactLimit = Int32.max {
+    didSet { _ = cbox2d_world_set_contact_limit(world, max(0, contactLimit)) }
+  }
+  /// Pairs the contact limit has refused so far.
+  var refusedContacts: Int64 { cbox2d_world_refused_contacts(world) }
+  /// Contacts now (pairs whose boxes overlap).
+  var contactCount: Int { Int(cbox2d_world_contact_count(world)) }
+
   var bodyCount: Int { Int(cbox2d_world_body_count(world)) }
   var jointCount: Int { Int(cbox2d_world_joint_count(world)) }
 

@@ -56,7 +56,7 @@ public struct NamedValue: Equatable, Sendable {
 }
 
 /// The other side of a contact: an item, or a boundary (`nil` id for the reference bounds).
-public enum ContactPartner: Equatable, Sendable {
+public enum ContactPartner: Hashable, Sendable {
   case item(String)
   case boundary(String?)
 }

@@ -64,6 +64,16 @@ public enum Limits {
   /// Most connected clients; further connections are accepted and closed at once. With each
   /// connection's bounded output this bounds the memory buffers can take.
   public static let maxConnections = 4_096
+  /// Most sessions one client process (by its pid, from `SO_PEERCRED`) may have open: a quarter
+  /// of `maxSessions`, so that no single client takes every slot. `open` beyond it is `busy`.
+  public static let maxSessionsPerClient = 5_000
+  /// Most connections from one client process; further ones are closed at once.
+  public static let maxConnectionsPerClient = 1_024
+  /// Output queued for all connections together beyond which a connection that is not reading
+  /// (more than `slowReaderOutput` queued) is closed when more is sent to it.
+  public static let totalOutputBudget = 256 << 20
+  /// Output queued for one connection that counts it as not reading, for `totalOutputBudget`.
+  public static let slowReaderOutput = 64 << 10
 
   // MARK: Clock
 
@@ -107,6 +117,19 @@ public enum Limits {
   public static let boundaryPoints = 2...1024
   /// Most boundaries in one collision behavior.
   public static let maxBoundariesPerBehavior = 256
+  /// Box2D shapes one session may hold: item fixtures (one per rectangle or ellipse, one per
+  /// piece of a split path) plus boundary segments (a reference-bounds boundary counts 4).
+  /// Box2D's broad phase pairs every new shape with every shape it overlaps in one buffer that
+  /// it never shrinks; 4096 shapes piled on one spot make 8.4 million pairs (67 MB), while
+  /// 30 000 overflow it and crash the process. `out_of_range` beyond it.
+  public static let maxShapesPerSession = 4_096
+  /// Box2D shapes all sessions together may hold (about 1 KB of memory each); `busy` beyond it.
+  public static let maxShapesTotal = 1_000_000
+  /// Contacts one session's world may hold at once. Box2D makes a contact for every pair of
+  /// shapes whose boxes overlap; items piled on one spot would make n²/2 of them (500 000 for
+  /// 1000 items), each solved every step. Beyond this, further overlapping pairs do not collide
+  /// until contacts end (the session is told once by a `degraded` event).
+  public static let maxContactsPerSession = 16_384
   /// Smallest distance between consecutive vertices of a path or boundary, in points. Box2D
   /// rejects chain vertices closer than its linear slop (0.5 pt at 100 pt per metre).
   public static let minVertexSpacing = 1.0

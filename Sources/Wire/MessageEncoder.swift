@@ -117,14 +117,15 @@ public struct MessageEncoder: Sendable {
   // MARK: Events
 
   /// `frame`: `session`, `seq`, `t`, `items`, and `dropped` (frames coalesced for a slow
-  /// reader) when positive, `values` when not empty.
+  /// reader) and `dropped_contacts` (its contact events left out) when positive, `values` when
+  /// not empty.
   public mutating func frame(
     session: String, seq: UInt64, t: Double, items: [ItemState], dropped: Int = 0,
-    values: [NamedValue] = []
+    droppedContacts: Int = 0, values: [NamedValue] = []
   ) {
     beginFrame(session: session, seq: seq, t: t)
     itemStates(items, size: false)
-    endFrame(dropped: dropped, values: values)
+    endFrame(dropped: dropped, droppedContacts: droppedContacts, values: values)
   }
 
   /// `frame` from any sequence of item states (e.g. a lazy map over the engine's items, so no
@@ -142,7 +143,7 @@ public struct MessageEncoder: Sendable {
       itemState(item, size: false)
     }
     writer.byte("]")
-    endFrame(dropped: dropped, values: values)
+    endFrame(dropped: dropped, droppedContacts: 0, values: values)
   }
 
   private mutating func beginFrame(session: String, seq: UInt64, t: Double) {
@@ -154,10 +155,14 @@ public struct MessageEncoder: Sendable {
     writer.raw(#","items":"#)
   }
 
-  private mutating func endFrame(dropped: Int, values: [NamedValue]) {
+  private mutating func endFrame(dropped: Int, droppedContacts: Int, values: [NamedValue]) {
     if dropped > 0 {
       writer.raw(#","dropped":"#)
       writer.integer(dropped)
+    }
+    if droppedContacts > 0 {
+      writer.raw(#","dropped_contacts":"#)
+      writer.integer(droppedContacts)
     }
     namedValues(values)
     endLine()
@@ -282,6 +287,38 @@ public struct MessageEncoder: Sendable {
       writer.raw(#","reason":"#)
       writer.string(reason)
     }
+    endLine()
+  }
+
+  /// `slow`: the session's frames cost more than its frame period, so it is stepped at the
+  /// rate its cost allows (each frame still advances 1/fps: it moves in slow motion).
+  /// `frame_ms` is what its last frame cost, `budget_ms` the period.
+  public mutating func slow(
+    session: String, t: Double, frameMilliseconds: Double, budgetMilliseconds: Double
+  ) {
+    beginEvent("slow", session: session)
+    writer.raw(#","t":"#)
+    writer.number(t, decimals: WireProtocol.linearDecimals)
+    writer.raw(#","frame_ms":"#)
+    writer.number(frameMilliseconds, decimals: WireProtocol.linearDecimals)
+    writer.raw(#","budget_ms":"#)
+    writer.number(budgetMilliseconds, decimals: WireProtocol.linearDecimals)
+    endLine()
+  }
+
+  /// `on_time`: a `slow` session keeps up with its frame period again.
+  public mutating func onTime(session: String, t: Double) {
+    timeEvent("on_time", session: session, t: t)
+  }
+
+  /// `contact_limit`: the session's world holds `limit` contacts, so further overlapping pairs
+  /// pass through each other until some end. Sent once per session.
+  public mutating func contactLimit(session: String, t: Double, limit: Int) {
+    beginEvent("contact_limit", session: session)
+    writer.raw(#","t":"#)
+    writer.number(t, decimals: WireProtocol.linearDecimals)
+    writer.raw(#","limit":"#)
+    writer.integer(limit)
     endLine()
   }
 

@@ -73,6 +73,13 @@ void cbox2d_world_destroy(cbox2d_world *world);
 /** One fixed step. Contact events of the step are queued for cbox2d_world_contact_events. */
 int cbox2d_world_step(cbox2d_world *world, float dt, int velocity_iterations,
                       int position_iterations);
+/** At most `limit` contacts at once: further overlapping pairs are not made contacts (they pass
+ * through each other) while the world holds that many. Default: no limit. */
+int cbox2d_world_set_contact_limit(cbox2d_world *world, int32_t limit);
+/** How many pairs the contact limit has refused since the world was created. */
+int64_t cbox2d_world_refused_contacts(const cbox2d_world *world);
+/** Contacts the world holds now (pairs whose boxes overlap, touching or not). */
+int32_t cbox2d_world_contact_count(const cbox2d_world *world);
 /** Number of queued contact events; copy them with cbox2d_world_copy_contact_events. */
 int32_t cbox2d_world_contact_event_count(const cbox2d_world *world);
 /** Copies up to capacity queued events into out and clears the queue; returns how many. */

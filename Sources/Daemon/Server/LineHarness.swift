@@ -170,12 +170,8 @@ public final class LineHarness {
     }
     let peer = fds[1]
     defer { Glibc.close(peer) }
-    let client = Client(id: 1, server: server)
-    var limits = Connection.Limits()
-    limits.maxLineLength = options.maxLine
-    let connection = Connection(
-      loop: server.loop, socket: fds[0], limits: limits, logger: logger, delegate: client)
-    client.attach(connection)
+    let client = server.adopt(fds[0], PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid()))
+    let connection: Connection = client.connection
 
     var output: [UInt8] = []
     var written = 0

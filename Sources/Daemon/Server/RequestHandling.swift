@@ -5,9 +5,14 @@ import Wire
 /// One handler per op. Each validates fully before changing anything, writes the events the
 /// request causes, then exactly one reply.
 extension Client {
-  func handle(_ request: Request) {
+  /// Carries out `request` now (its session, if any, is idle).
+  func respond(to request: Request) {
     do {
       if let name = request.op.session, let session = server.sessions[name] {
+        if case .scene(let scene) = session.content {
+          scene.shapeRoom = server.shapeRoom + session.countedShapes
+        }
+        defer { server.recount(session) }
         try session.handling(self) { () throws(ProtocolError) in try dispatch(request) }
       } else {
         try dispatch(request)
@@ -30,8 +35,7 @@ extension Client {
       server.closeSession(name, reason: "closed")
       encoder.reply(id: id)
     case .list:
-      encoder.listReply(
-        id: id, sessions: server.sessionOrder.compactMap { server.sessions[$0]?.summary })
+      encoder.listReply(id: id, sessions: server.sessionsInOrder.map(\.summary))
     case .get(let name):
       let s = try server.session(name)
       encoder.getReply(
@@ -107,20 +111,31 @@ extension Client {
       throw ProtocolError(
         .busy, "dynd holds \(Limits.maxSessions) sessions, its most; close some first")
     }
+    guard server.sessionCount(ownedBy: pid) < Limits.maxSessionsPerClient else {
+      throw ProtocolError(
+        .busy,
+        "this client process (pid \(pid)) has \(Limits.maxSessionsPerClient) sessions open, the "
+          + "most one client may hold; close some first")
+    }
     let content: Session.Content
     switch open.source {
     case .scene(let spec):
-      content = .scene(try SceneModel(spec))
+      content = .scene(try SceneModel(spec, shapeRoom: server.shapeRoom))
     case .transition(let transitionName, let params):
       guard let type = TransitionRegistry.type(named: transitionName) else {
         throw .unknownTransition(transitionName)
       }
       content = .transition(try makeTransition(type, params))
     }
-    let session = Session(
+    if case .transition(let t) = content, t.animator.shapeCount > server.shapeRoom {
+      throw ProtocolError(
+        .busy,
+        "dynd holds \(Limits.maxShapesTotal - server.shapeRoom) Box2D shapes in all its sessions "
+          + "and takes at most \(Limits.maxShapesTotal); close some sessions first")
+    }
+    let session = server.makeSession(
       name: name, content: content, clock: open.clock, fps: open.fps, keep: open.keep,
-      ownerID: id, frameClock: open.clock == .realtime ? server.frameClock(fps: open.fps) : nil)
-    server.register(session)
+      owner: self)
     session.addWatcher(self)
     encoder.openReply(id: requestID, session: name, items: session.states())
   }
@@ -158,8 +173,7 @@ extension Client {
         "session '\(step.session)' runs on its realtime clock; only manual sessions take 'step'")
     }
     try step.check(fps: s.fps)
-    suspendedStep = (request, s, step.count, step.dt ?? 1 / s.fps)
-    continueStep()
+    beginStep(request, session: s, count: step.count, dt: step.dt ?? 1 / s.fps)
   }
 
   // MARK: lookups

@@ -13,8 +13,9 @@ public final class Server {
     public var maxLine = Limits.defaultMaxLineBytes
     /// Kept sessions nobody watches are closed after this long without a request.
     public var idleTimeout: Duration = .seconds(600)
-    /// How long output may drain at shutdown.
-    public var shutdownDrain: Duration = .milliseconds(250)
+    /// How long output may drain at shutdown (it ends sooner once every connection has
+    /// flushed).
+    public var shutdownDrain: Duration = .milliseconds(90)
     public var version = "0.1.0"
     /// Stop on SIGTERM and SIGINT. Off for daemons embedded in a test process (libevent lets
     /// only one event base handle signals).
@@ -34,10 +35,22 @@ public final class Server {
   public var stopTrigger: Wakeup.Trigger { stopper!.trigger }
   private var clients: [UInt64: Client] = [:]
   private var nextClientID: UInt64 = 1
-  /// Sessions by name, and their names in the order they were opened (for `list`).
+  /// Connections per client process (pid), for `Limits.maxConnectionsPerClient`.
+  private var connectionsByPID: [Int32: Int] = [:]
+  /// Sessions by name; each knows when it was opened (`list` sorts by that).
   private(set) var sessions: [String: Session] = [:]
-  private(set) var sessionOrder: [String] = []
+  /// Sessions per owning client process, for `Limits.maxSessionsPerClient`.
+  private var sessionsByPID: [Int32: Int] = [:]
   private var nextSessionNumber = 1
+  private var openedSessions: UInt64 = 0
+  /// Box2D shapes all sessions hold, for `Limits.maxShapesTotal`.
+  private(set) var shapeTotal = 0
+  /// Where workers post computed frames (`StepWorkers`).
+  private(set) var inbox: LoopInbox!
+  private var inboxWakeup: Wakeup?
+  /// Returns freed memory to the system a moment after connections or sessions close.
+  private var trimmer: OneShotTimer?
+  private var trimPending = false
   /// The frame clocks of realtime sessions by period in nanoseconds. Sessions hold theirs too;
   /// a clock is dropped only here, when no session holds it, so never inside its own tick.
   private var frameClocks: [Int64: FrameClock] = [:]
@@ -68,6 +81,14 @@ public final class Server {
       signals = SignalHandler(loop: loop) { [unowned self] signal in self.shutdown(signal: signal) }
     }
     stopper = try Wakeup(loop: loop) { [unowned self] in self.shutdown(signal: SIGTERM) }
+    var posted: LoopInbox?
+    inboxWakeup = try Wakeup(loop: loop) { posted?.runPending() }
+    inbox = LoopInbox(trigger: inboxWakeup!.trigger)
+    posted = inbox
+    trimmer = OneShotTimer(loop: loop) { [unowned self] _ in
+      self.trimPending = false
+      MemoryTrim.returnFreeMemory()
+    }
     let period = max(options.idleTimeout / 4, .milliseconds(100))
     reaper = RepeatingTimer(loop: loop, period: min(period, .seconds(30))) { [unowned self] _ in
       self.reapIdleSessions()
@@ -94,7 +115,21 @@ public final class Server {
       Glibc.close(fd)
       return
     }
-    let client = Client(id: nextClientID, server: self)
+    guard connectionsByPID[peer.pid, default: 0] < Limits.maxConnectionsPerClient else {
+      logger.warning(
+        "refusing a connection from pid \(peer.pid): it has \(Limits.maxConnectionsPerClient) open, the most one client may hold"
+      )
+      Glibc.close(fd)
+      return
+    }
+    adopt(fd, peer)
+  }
+
+  /// Serves the connected socket `fd` as a client (the listener's accept, or a test harness).
+  @discardableResult
+  func adopt(_ fd: Int32, _ peer: PeerCredentials) -> Client {
+    connectionsByPID[peer.pid, default: 0] += 1
+    let client = Client(id: nextClientID, pid: peer.pid, server: self)
     nextClientID += 1
     var limits = Connection.Limits()
     limits.maxLineLength = options.maxLine
@@ -103,16 +138,30 @@ public final class Server {
         loop: loop, socket: fd, peer: peer, limits: limits, logger: logger, delegate: client))
     clients[client.id] = client
     logger.debug("client \(client.id) connected (pid \(peer.pid))")
+    return client
   }
 
   func clientDidClose(_ client: Client) {
-    clients[client.id] = nil
-    for name in sessionOrder {
-      guard let session = sessions[name] else { continue }
+    guard clients.removeValue(forKey: client.id) != nil else { return }
+    connectionsByPID[client.pid, default: 1] -= 1
+    if connectionsByPID[client.pid] == 0 { connectionsByPID[client.pid] = nil }
+    for session in client.watched.values {
       session.removeWatcher(client)
-      if session.ownerID == client.id && !session.keep { closeSession(name, reason: "owner_left") }
+      if session.ownerID == client.id && !session.keep && sessions[session.name] === session {
+        closeSession(session.name, reason: "owner_left")
+      }
     }
+    scheduleMemoryTrim()
     logger.debug("client \(client.id) disconnected")
+    if shuttingDown && clients.isEmpty { loop.stop() }
+  }
+
+  /// Hands memory freed by closed connections and sessions back to the system, once things
+  /// have been quiet for a moment (glibc keeps freed heap otherwise).
+  private func scheduleMemoryTrim() {
+    guard !trimPending, let trimmer else { return }
+    trimPending = true
+    trimmer.schedule(after: .milliseconds(500))
   }
 
   // MARK: sessions
@@ -141,9 +190,39 @@ public final class Server {
     }
   }
 
-  func register(_ session: Session) {
-    sessions[session.name] = session
-    sessionOrder.append(session.name)
+  /// Opens a session owned by `owner` (who watches it) and counts it.
+  func makeSession(
+    name: String, content: Session.Content, clock: Clock, fps: Double, keep: Bool, owner: Client
+  ) -> Session {
+    openedSessions += 1
+    let session = Session(
+      name: name, content: content, clock: clock, fps: fps, keep: keep, ownerID: owner.id,
+      ownerPID: owner.pid, openingNumber: openedSessions,
+      frameClock: clock == .realtime ? frameClock(fps: fps) : nil, inbox: inbox)
+    sessions[name] = session
+    sessionsByPID[owner.pid, default: 0] += 1
+    recount(session)
+    session.addWatcher(owner)
+    return session
+  }
+
+  /// Sessions in the order they were opened (for `list`).
+  var sessionsInOrder: [Session] { sessions.values.sorted { $0.openingNumber < $1.openingNumber } }
+
+  /// Names of the sessions in the order they were opened.
+  var sessionOrder: [String] { sessionsInOrder.map(\.name) }
+
+  func sessionCount(ownedBy pid: Int32) -> Int { sessionsByPID[pid, default: 0] }
+
+  /// How many more Box2D shapes the daemon takes (`Limits.maxShapesTotal`).
+  var shapeRoom: Int { max(0, Limits.maxShapesTotal - shapeTotal) }
+
+  /// Brings the daemon's shape total up to date with `session` (after a request changed it).
+  func recount(_ session: Session) {
+    guard sessions[session.name] === session, !session.isBusy else { return }
+    let now = session.shapeCount
+    shapeTotal += now - session.countedShapes
+    session.countedShapes = now
   }
 
   func session(_ name: String) throws(ProtocolError) -> Session {
@@ -153,24 +232,29 @@ public final class Server {
   }
 
   /// Closes a session and tells its watchers why (`closed`, `owner_left`, `idle`).
+  /// O(its watchers), whatever the number of sessions.
   func closeSession(_ name: String, reason: String = "closed") {
     guard let session = sessions.removeValue(forKey: name) else { return }
-    sessionOrder.removeAll { $0 == name }
+    sessionsByPID[session.ownerPID, default: 1] -= 1
+    if sessionsByPID[session.ownerPID] == 0 { sessionsByPID[session.ownerPID] = nil }
+    shapeTotal -= session.countedShapes
+    session.countedShapes = 0
     for watcher in session.watchers {
-      watcher.forget(session: name)
+      watcher.forget(session: session)
       watcher.sendEvent { $0.closed(session: name, reason: reason) }
     }
     session.close()
+    scheduleMemoryTrim()
   }
 
   private func reapIdleSessions() {
     let now = ContinuousClock.now
-    for name in sessionOrder {
-      guard let s = sessions[name], s.watchers.isEmpty,
-        now - s.lastActivity > options.idleTimeout
-      else { continue }
-      logger.info("closing session \(name): idle for over \(options.idleTimeout)")
-      closeSession(name, reason: "idle")
+    let idle = sessions.values.filter {
+      $0.watchers.isEmpty && now - $0.lastActivity > options.idleTimeout
+    }
+    for s in idle.sorted(by: { $0.openingNumber < $1.openingNumber }) {
+      logger.info("closing session \(s.name): idle for over \(options.idleTimeout)")
+      closeSession(s.name, reason: "idle")
     }
   }
 
@@ -182,11 +266,16 @@ public final class Server {
     logger.info("signal \(signal): shutting down")
     listener?.close()
     reaper?.stop()
-    for name in sessionOrder { sessions[name]?.close() }
+    for session in sessions.values { session.close() }
     for client in clients.values {
       client.sendEvent { $0.shutdown(reason: signal == SIGINT ? "interrupted" : "terminated") }
       client.connection.closeAfterFlush()
     }
-    loop.stop(after: options.shutdownDrain)
+    // Stop as soon as every connection has flushed, or when the drain time is up.
+    if clients.isEmpty {
+      loop.stop()
+    } else {
+      loop.stop(after: options.shutdownDrain)
+    }
   }
 }

@@ -9,7 +9,7 @@ struct BehaviorFactory {
   private func items(_ ids: [String]) throws(ProtocolError) -> [DynamicItem] {
     var out: [DynamicItem] = []
     for id in ids {
-      guard let item = scene.items.first(where: { $0.identifier == id }) else {
+      guard let item = scene.itemsByID[id] else {
         throw ProtocolError(.unknownItem, "no item named '\(id)' in this scene")
       }
       out.append(item)

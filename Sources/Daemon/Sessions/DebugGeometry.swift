@@ -112,6 +112,4 @@ struct ActiveContact: Equatable {
     }
     return .object(fields)
   }
-
-  func samePair(_ other: ActiveContact) -> Bool { item == other.item && partner == other.partner }
 }

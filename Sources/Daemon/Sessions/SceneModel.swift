@@ -9,15 +9,23 @@ final class SceneModel {
   let animator: DynamicAnimator
   /// Items in the order they were added (the order of `items` in frames).
   private(set) var items: [DynamicItem] = []
-  private var itemsByID: [String: DynamicItem] = [:]
+  private(set) var itemsByID: [String: DynamicItem] = [:]
   /// Behaviors in the order they were added, with their ids and types.
   private(set) var behaviors: [(id: String, type: BehaviorType, behavior: DynamicBehavior)] = []
   private var nextBehaviorNumber = 1
+  /// Box2D shapes the scene holds or will hold: every item's pieces (animated or not) and the
+  /// boundaries of its collision behaviors. Checked against `Limits.maxShapesPerSession` and
+  /// `shapeRoom` before anything is built.
+  private(set) var shapeCount = 0
+  /// How many more shapes the daemon as a whole has room for; the daemon sets it before each
+  /// request (`Limits.maxShapesTotal`).
+  var shapeRoom = Int.max
 
   /// The default reference bounds, the iPhone 5 screen the seeds were written for.
   static let defaultBounds = Rect(x: 0, y: 0, width: 320, height: 568)
 
-  init(_ spec: SceneSpec) throws(ProtocolError) {
+  init(_ spec: SceneSpec, shapeRoom: Int = .max) throws(ProtocolError) {
+    self.shapeRoom = shapeRoom
     let bounds = spec.bounds.map(Rect.init) ?? Self.defaultBounds
     animator = DynamicAnimator(referenceBounds: bounds)
     for item in spec.items { try addItem(item) }
@@ -47,6 +55,8 @@ final class SceneModel {
         identifier: spec.id, center: Point(spec.center), size: Size(spec.size), angle: spec.angle,
         shape: shape)
     }
+    try admitShapes(item.shapeCount)
+    shapeCount += item.shapeCount
     items.append(item)
     itemsByID[spec.id] = item
   }
@@ -70,6 +80,7 @@ final class SceneModel {
     }
     items.removeAll { $0 === item }
     itemsByID[id] = nil
+    shapeCount -= item.shapeCount
   }
 
   func addBehavior(_ spec: BehaviorSpec) throws(ProtocolError) -> String {
@@ -81,7 +92,10 @@ final class SceneModel {
       throw ProtocolError(
         .outOfRange, "a scene holds at most \(Limits.maxBehaviorsPerScene) behaviors")
     }
+    let added = spec.boundaryShapeCount
+    try admitShapes(added)
     let behavior = try BehaviorFactory(scene: self).make(spec)
+    shapeCount += added
     behaviors.append((id, spec.type, behavior))
     animator.addBehavior(behavior)
     return id
@@ -92,12 +106,37 @@ final class SceneModel {
       throw .unknownBehavior(id, session: session)
     }
     animator.removeBehavior(behaviors[index].behavior)
+    shapeCount -= Self.boundaryShapeCount(of: behaviors[index].behavior)
     behaviors.remove(at: index)
   }
 
   func removeAllBehaviors() {
     animator.removeAllBehaviors()
+    for entry in behaviors { shapeCount -= Self.boundaryShapeCount(of: entry.behavior) }
     behaviors = []
+  }
+
+  private static func boundaryShapeCount(of behavior: DynamicBehavior) -> Int {
+    (behavior as? CollisionBehavior)?.boundaryShapeCount ?? 0
+  }
+
+  /// Refuses a change that would add `added` shapes (net) beyond the session's or the daemon's
+  /// bound.
+  private func admitShapes(_ added: Int) throws(ProtocolError) {
+    guard added > 0 else { return }
+    let total = shapeCount + added
+    guard total <= Limits.maxShapesPerSession else {
+      throw ProtocolError(
+        .outOfRange,
+        "the session would hold \(total) Box2D shapes (item pieces and boundary segments); a "
+          + "session holds at most \(Limits.maxShapesPerSession)")
+    }
+    guard added <= shapeRoom else {
+      throw ProtocolError(
+        .busy,
+        "dynd holds \(Limits.maxShapesTotal - shapeRoom) Box2D shapes in all its sessions and "
+          + "takes at most \(Limits.maxShapesTotal); close some sessions first")
+    }
   }
 
   func setBehavior(_ request: SetBehaviorRequest) throws(ProtocolError) {
@@ -105,7 +144,23 @@ final class SceneModel {
       throw .unknownBehavior(request.behavior, session: request.session)
     }
     try request.update.check(for: entry.type)
-    try BehaviorFactory(scene: self).apply(request.update, to: entry.behavior)
+    guard let c = entry.behavior as? CollisionBehavior else {
+      try BehaviorFactory(scene: self).apply(request.update, to: entry.behavior)
+      return
+    }
+    let before = c.boundaryShapeCount
+    let u = request.update
+    let referenceBounds =
+      u.insets != nil || (u.referenceBounds ?? c.translatesReferenceBoundsIntoBoundary)
+    let named =
+      u.boundaries.map {
+        CollisionBehavior.boundaryShapeCount(
+          referenceBounds: false, pathPointCounts: $0.map(\.shape.pointCount))
+      } ?? (before - (c.translatesReferenceBoundsIntoBoundary ? 4 : 0))
+    try admitShapes(named + (referenceBounds ? 4 : 0) - before)
+    // Whatever part of the update was made, the count follows the behavior.
+    defer { shapeCount += c.boundaryShapeCount - before }
+    try BehaviorFactory(scene: self).apply(u, to: c)
   }
 
   /// Moves an item (UIKit's updateItemUsingCurrentState); its velocity is kept.
@@ -152,6 +207,25 @@ final class SceneModel {
       let id = "b\(nextBehaviorNumber)"
       nextBehaviorNumber += 1
       if !behaviors.contains(where: { $0.id == id }) { return id }
+    }
+  }
+}
+
+extension BehaviorSpec {
+  /// Box2D shapes the behavior's boundaries make (collision behaviors only).
+  var boundaryShapeCount: Int {
+    guard case .collision(let c) = self else { return 0 }
+    return CollisionBehavior.boundaryShapeCount(
+      referenceBounds: c.insets != nil || c.referenceBounds == true,
+      pathPointCounts: c.boundaries.map(\.shape.pointCount))
+  }
+}
+
+extension BoundaryShape {
+  var pointCount: Int {
+    switch self {
+    case .segment: return 2
+    case .path(let points): return points.count
     }
   }
 }

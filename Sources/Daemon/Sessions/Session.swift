@@ -5,6 +5,13 @@ import Wire
 /// One animator served by the daemon: a scripted scene or a named transition, its clock, and
 /// the connections watching it.
 ///
+/// **Where its physics runs.** Frames are computed on a `StepWorkers` thread, never on the
+/// loop: `tick` (realtime) and `runFrames` (a manual `step`) hand the engine to a worker and
+/// publish the result when it comes back (`SessionFrames.swift`). While that job runs the
+/// session `isBusy`: the loop touches nothing of the engine, requests naming the session wait
+/// for it (`waitUntilIdle`), and what the loop needs meanwhile (`list`, a coalesced frame) comes
+/// from `published`, the state of the last frame sent.
+///
 /// Events of a frame go out in this order: the contacts of its steps, the frame, then `pause`
 /// if it came to rest, then what the transition reports (`done`). A `resume` goes out when the
 /// change that caused it is made, before that request's reply; a change the transition makes
@@ -15,6 +22,14 @@ final class Session: DynamicAnimatorDelegate {
     case transition(Transition)
   }
 
+  /// What the last published frame showed (or the opening state).
+  struct Published {
+    var t: Double
+    var states: [ItemState]
+    var values: [NamedValue]
+    var running: Bool
+  }
+
   let name: String
   let content: Content
   let clock: Clock
@@ -22,6 +37,10 @@ final class Session: DynamicAnimatorDelegate {
   let keep: Bool
   /// The connection that opened it; a session without `keep` closes with it.
   let ownerID: UInt64
+  /// The process of that connection (`SO_PEERCRED`), for the per-client session quota.
+  let ownerPID: Int32
+  /// Counts sessions in the order they were opened (for `list`).
+  let openingNumber: UInt64
   /// When a request last addressed it (for reaping idle kept sessions).
   var lastActivity: ContinuousClock.Instant = .now
   private(set) var watchers: [Client] = []
@@ -29,18 +48,39 @@ final class Session: DynamicAnimatorDelegate {
   /// request causes go to it as well (PROTOCOL-CORE: a request's events precede its reply).
   private var requester: Client?
   /// Connections that asked for the `debug` stream; each gets it with the frames it receives.
-  private var debugClients: [Client] = []
-  /// The touching pairs now, from the contact events (for the debug stream).
-  private var activeContacts: [ActiveContact] = []
+  private(set) var debugClients: [Client] = []
+  /// The touching pairs now, from the contact events (for the debug stream), with the order
+  /// they began in.
+  private var activeContacts: [ContactKey: (order: UInt64, contact: ActiveContact)] = [:]
+  private var contactOrder: UInt64 = 0
   /// Sequence number of the last frame emitted.
-  private(set) var seq: UInt64 = 0
+  var seq: UInt64 = 0
   /// The shared timer of realtime sessions at this rate; nil on the manual clock.
-  private let frameClock: FrameClock?
+  let frameClock: FrameClock?
+  /// Where workers send this session's computed frames: the daemon's loop.
+  let inbox: LoopInbox
   /// Events the animator reported during the current steps, sent after them.
-  private var stepEvents: [Event] = []
-  private var stepping = false
+  var stepEvents: [Event] = []
+  var stepping = false
+  /// Box2D shapes counted against the daemon's total (`Limits.maxShapesTotal`).
+  var countedShapes = 0
 
-  private enum Event {
+  // MARK: work on a worker
+
+  /// A job of this session is running on a worker: nothing on the loop may touch the engine.
+  var isBusy = false
+  /// The session was closed; if a job was running, the rest of closing waits for it.
+  private(set) var isClosed = false
+  /// What runs once the job in flight is done, in the order it was asked for.
+  var idleWaiters: [() -> Void] = []
+  var published: Published
+  /// Realtime frames are late: the frame clock ticked while a frame was still being computed.
+  var isSlow = false
+  var onTimeTicks = 0
+  var jobStarted: ContinuousClock.Instant = .now
+  var contactLimitReported = false
+
+  enum Event {
     case contact(ContactEvent)
     case pause(Double)
     case resume(Double)
@@ -48,16 +88,22 @@ final class Session: DynamicAnimatorDelegate {
 
   init(
     name: String, content: Content, clock: Clock, fps: Double, keep: Bool, ownerID: UInt64,
-    frameClock: FrameClock?
+    ownerPID: Int32, openingNumber: UInt64, frameClock: FrameClock?, inbox: LoopInbox
   ) {
+    self.inbox = inbox
     self.name = name
     self.content = content
     self.clock = clock
     self.fps = fps
     self.keep = keep
     self.ownerID = ownerID
+    self.ownerPID = ownerPID
+    self.openingNumber = openingNumber
     self.frameClock = clock == .realtime ? frameClock : nil
+    published = Published(t: 0, states: [], values: [], running: false)
+    animator.contactLimit = Limits.maxContactsPerSession
     animator.delegate = self
+    published = currentState()
     if animator.isRunning { self.frameClock?.add(self) }
   }
 
@@ -85,6 +131,14 @@ final class Session: DynamicAnimatorDelegate {
     return []
   }
 
+  /// Box2D shapes the session holds (a scene counts its items whether animated or not).
+  var shapeCount: Int {
+    switch content {
+    case .scene(let scene): return scene.shapeCount
+    case .transition(let transition): return transition.animator.shapeCount
+    }
+  }
+
   func states() -> [ItemState] {
     items.map { item in
       ItemState(
@@ -94,15 +148,25 @@ final class Session: DynamicAnimatorDelegate {
     }
   }
 
+  /// The engine's state now; only when not busy.
+  func currentState() -> Published {
+    Published(
+      t: animator.elapsedTime, states: states(), values: values, running: animator.isRunning)
+  }
+
+  /// For `list`: from what was last published, so it never waits for a job.
   var summary: SessionSummary {
     SessionSummary(
-      session: name, transition: transitionName, clock: clock, running: animator.isRunning)
+      session: name, transition: transitionName, clock: clock, running: published.running)
   }
 
   // MARK: watchers
 
   func addWatcher(_ client: Client) {
-    if !watchers.contains(where: { $0 === client }) { watchers.append(client) }
+    if !watchers.contains(where: { $0 === client }) {
+      watchers.append(client)
+      client.didStartWatching(self)
+    }
   }
 
   func removeWatcher(_ client: Client) {
@@ -117,7 +181,10 @@ final class Session: DynamicAnimatorDelegate {
   }
 
   /// The behaviors as geometry now (`debug` reply and events).
-  var debugFields: [ReplyField] { DebugGeometry.fields(of: animator, contacts: activeContacts) }
+  var debugFields: [ReplyField] {
+    let contacts = activeContacts.values.sorted { $0.order < $1.order }.map(\.contact)
+    return DebugGeometry.fields(of: animator, contacts: contacts)
+  }
 
   /// Runs `body` (the handling of `client`'s request) with `client` receiving the events it
   /// causes, watcher or not.
@@ -128,80 +195,48 @@ final class Session: DynamicAnimatorDelegate {
     try body()
   }
 
-  /// Everyone this session's events go to now.
-  private var recipients: [Client] {
-    guard let requester else { return watchers }
-    return watchers + [requester]
+  /// Everyone this session's events go to now, with `extra` (a stepping client) as well.
+  func recipients(adding extra: Client? = nil) -> [Client] {
+    var all = watchers
+    for client in [requester, extra] {
+      if let client, !all.contains(where: { $0 === client }) { all.append(client) }
+    }
+    return all
   }
 
-  /// Stops the clock and lets go of the watchers; the session is over.
+  /// Runs `body` once no job is running: at once if none is.
+  func waitUntilIdle(_ body: @escaping () -> Void) {
+    if isBusy { idleWaiters.append(body) } else { body() }
+  }
+
+  /// Stops the clock and lets go of the watchers; the session is over. A job still running
+  /// finishes first (the engine is its until then); its frames are not sent.
   func close() {
+    guard !isClosed else { return }
+    isClosed = true
     frameClock?.remove(self)
-    animator.delegate = nil
     watchers = []
     debugClients = []
+    if !isBusy { animator.delegate = nil }
+    runIdleWaiters()
   }
 
-  // MARK: time
-
-  /// One realtime frame (called by the frame clock): simulation time advances by exactly 1/fps.
-  func tick() {
-    advance(by: 1 / fps, flowControlled: nil)
-    if !animator.isRunning { frameClock?.remove(self) }
-  }
-
-  /// Steps the animator by `dt` and sends the frame's events to every watcher. Returns false
-  /// when nothing moved (the animator was at rest). `flowControlled` is the client of a manual
-  /// `step`, whose frames are never coalesced.
-  @discardableResult
-  func advance(by dt: Double, flowControlled: Client?) -> Bool {
-    stepping = true
-    let taken = animator.step(dt)
-    if case .transition(let t) = content { t.afterStep() }
-    stepping = false
-    guard taken > 0 || !stepEvents.isEmpty else {
-      sendTransitionEvents()
-      return false
+  /// Lets what waited for the job run (requests naming this session, a step's next frames).
+  func runIdleWaiters() {
+    while !isBusy, !idleWaiters.isEmpty {
+      let waiting = idleWaiters.removeFirst()
+      waiting()
     }
-    let events = stepEvents
-    stepEvents = []
-    for event in events {
-      if case .contact(let contact) = event { send { $0.contact(contact, session: self.name) } }
-    }
-    if taken > 0 {
-      seq += 1
-      let states = self.states()
-      let values = self.values
-      var debug: [ReplyField]?
-      for watcher in recipients {
-        let sent = watcher.sendFrame(
-          session: self, seq: seq, t: animator.elapsedTime, items: states, values: values,
-          coalescible: watcher !== flowControlled)
-        // The geometry goes with the frames a debugging client receives, never alone, so it
-        // is coalesced with them.
-        if sent, debugClients.contains(where: { $0 === watcher }) {
-          let fields = debug ?? debugFields
-          debug = fields
-          let (seq, t) = (self.seq, animator.elapsedTime)
-          watcher.sendEvent { $0.debug(session: self.name, seq: seq, t: t, fields) }
-        }
-      }
-    }
-    for event in events {
-      switch event {
-      case .contact: break
-      case .pause(let t): send { $0.pause(session: self.name, t: t) }
-      case .resume(let t): send { $0.resume(session: self.name, t: t) }
-      }
-    }
-    sendTransitionEvents()
-    return taken > 0
   }
 
   /// Sends what the transition queued (handoff after a gesture, done after a step).
   func sendTransitionEvents() {
     guard case .transition(let t) = content else { return }
-    for event in t.takeEvents() {
+    send(t.takeEvents())
+  }
+
+  func send(_ events: [TransitionEvent], adding extra: Client? = nil) {
+    for event in events {
       switch event {
       case .handoff(let h):
         let constraints = h.constraints.map { (c: MotionConstraint) -> HandoffConstraint in
@@ -211,7 +246,7 @@ final class Session: DynamicAnimatorDelegate {
           case .speedLimit(let speed): return .speedLimit(speed)
           }
         }
-        send {
+        send(adding: extra) {
           $0.handoff(
             session: self.name, item: h.item, gestureVelocity: WireVector(h.gestureVelocity),
             itemVelocity: WireVector(h.itemVelocity), constraints: constraints,
@@ -219,23 +254,24 @@ final class Session: DynamicAnimatorDelegate {
         }
       case .done(let outcome):
         let values = self.values
-        send { $0.done(session: self.name, outcome: outcome, values: values) }
+        send(adding: extra) { $0.done(session: self.name, outcome: outcome, values: values) }
       }
     }
   }
 
-  /// Encodes one event and queues it on every watcher; events are never coalesced.
-  private func send(_ encode: (inout MessageEncoder) -> Void) {
-    for watcher in recipients { watcher.sendEvent(encode) }
+  /// Encodes one event and queues it on every recipient; such events are never coalesced.
+  func send(adding extra: Client? = nil, _ encode: (inout MessageEncoder) -> Void) {
+    for watcher in recipients(adding: extra) { watcher.sendEvent(encode) }
   }
 
   // MARK: DynamicAnimatorDelegate
 
   func dynamicAnimatorWillResume(_ animator: DynamicAnimator) {
-    frameClock?.add(self)
     if stepping {
       stepEvents.append(.resume(animator.elapsedTime))
     } else {
+      frameClock?.add(self)
+      published.running = true
       let t = animator.elapsedTime
       send { $0.resume(session: self.name, t: t) }
     }
@@ -245,6 +281,7 @@ final class Session: DynamicAnimatorDelegate {
     if stepping {
       stepEvents.append(.pause(animator.elapsedTime))
     } else {
+      published.running = false
       let t = animator.elapsedTime
       send { $0.pause(session: self.name, t: t) }
     }
@@ -273,16 +310,28 @@ extension MessageEncoder {
   }
 }
 
+/// A touching pair, as the debug stream names it.
+struct ContactKey: Hashable {
+  let item: String
+  let partner: ContactPartner
+}
+
 extension Session {
-  /// Keeps `activeContacts` up to date: began adds the pair, ended removes it.
+  /// Keeps `activeContacts` up to date: began adds the pair, ended removes it. O(1) per event.
   fileprivate func trackContact(_ c: ContactEvent) {
     let partner: ContactPartner
     switch c.other {
     case .item(let other): partner = .item(other.identifier)
     case .boundary(let id): partner = .boundary(id)
     }
-    let contact = ActiveContact(item: c.item.identifier, partner: partner, point: c.point)
-    activeContacts.removeAll { $0.samePair(contact) }
-    if c.phase == .began { activeContacts.append(contact) }
+    let key = ContactKey(item: c.item.identifier, partner: partner)
+    if c.phase == .began {
+      contactOrder += 1
+      activeContacts[key] = (
+        contactOrder, ActiveContact(item: key.item, partner: partner, point: c.point)
+      )
+    } else {
+      activeContacts[key] = nil
+    }
   }
 }

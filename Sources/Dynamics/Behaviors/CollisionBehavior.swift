@@ -105,6 +105,19 @@ public final class CollisionBehavior: DynamicBehavior {
     parameterDidChange()
   }
 
+  /// How many Box2D shapes the boundaries make: one per segment of each named boundary, and
+  /// 4 walls for the reference bounds.
+  public var boundaryShapeCount: Int {
+    Self.boundaryShapeCount(
+      referenceBounds: translatesReferenceBoundsIntoBoundary,
+      pathPointCounts: namedBoundaries.map(\.points.count))
+  }
+
+  /// `boundaryShapeCount` of a behavior that would have these boundaries.
+  public static func boundaryShapeCount(referenceBounds: Bool, pathPointCounts: [Int]) -> Int {
+    (referenceBounds ? 4 : 0) + pathPointCounts.reduce(0) { $0 + max(0, $1 - 1) }
+  }
+
   public func removeBoundary(identifier: String) {
     guard let i = namedBoundaries.firstIndex(where: { $0.identifier == identifier }) else { return }
     namedBoundaries.remove(at: i)

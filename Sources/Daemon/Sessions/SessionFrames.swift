@@ -1,0 +1,201 @@
+import Dynamics
+import Transitions
+import Wire
+
+/// One frame as a worker computed it, for the loop to send.
+struct FrameResult {
+  /// Internal steps taken; 0 when the animator was at rest (nothing moved, no frame is sent).
+  var taken: Int
+  /// What the animator reported during the steps (contacts, pause, resume), in order.
+  var events: [Session.Event]
+  var state: Session.Published
+  /// What the transition reported after the steps (handoff, done).
+  var transitionEvents: [TransitionEvent]
+  /// The debug geometry, when a client asked for it.
+  var debug: [ReplyField]?
+  /// Pairs the contact limit has refused so far.
+  var refusedContacts: Int64
+}
+
+/// How a session's frames are computed on a worker and sent from the loop.
+extension Session {
+  /// Loop work allowed for one batch of a manual step: frames × items at most this many item
+  /// states (encoding them costs about 2 ms).
+  static let itemStatesPerBatch = 16_384
+  /// Worker time after which a batch of a manual step ends, so other requests on the session
+  /// are served between batches.
+  static let batchTime = Duration.milliseconds(4)
+
+  // MARK: realtime
+
+  /// One realtime tick (called by the frame clock): a frame of 1/fps is computed on a worker
+  /// unless the previous one is still being computed; then this tick is skipped and the session
+  /// is slow (its watchers are told once, with `slow`).
+  func tick() {
+    guard !isClosed else { return }
+    guard !isBusy else {
+      onTimeTicks = 0
+      if !isSlow {
+        isSlow = true
+        let cost = jobStarted.duration(to: .now)
+        let t = published.t
+        let (frame, budget) = (milliseconds(cost), 1000 / fps)
+        send {
+          $0.slow(session: self.name, t: t, frameMilliseconds: frame, budgetMilliseconds: budget)
+        }
+      }
+      return
+    }
+    if isSlow {
+      onTimeTicks += 1
+      if onTimeTicks >= max(1, Int(fps)) {
+        isSlow = false
+        let t = published.t
+        send { $0.onTime(session: self.name, t: t) }
+      }
+    }
+    let dt = 1 / fps
+    startJob(frames: 1, dt: dt, requester: nil) { [self] _ in
+      if !published.running { frameClock?.remove(self) }
+    }
+  }
+
+  // MARK: manual steps
+
+  /// Computes up to `frames` frames of `dt` for `requester`'s `step` (it gets them whether it
+  /// watches or not, never coalesced), in one batch bounded by `batchTime` and
+  /// `itemStatesPerBatch`; then `completion` gets how many were done. Call when not busy.
+  func runFrames(
+    _ frames: Int, dt: Double, requester: Client, completion: @escaping (Int) -> Void
+  ) {
+    let itemCount = max(1, published.states.count)
+    let batch = max(1, min(frames, Self.itemStatesPerBatch / itemCount))
+    startJob(frames: batch, dt: dt, requester: requester, completion: completion)
+  }
+
+  // MARK: jobs
+
+  /// Hands the engine to a worker for up to `frames` frames, publishes them when they come
+  /// back, then runs `completion` with the count and whatever waited for the session.
+  private func startJob(
+    frames: Int, dt: Double, requester: Client?, completion: @escaping (Int) -> Void
+  ) {
+    precondition(!isBusy && !isClosed, "a session runs one job at a time")
+    isBusy = true
+    jobStarted = .now
+    let wantsDebug = !debugClients.isEmpty
+    let timeLimit = requester == nil ? nil : Self.batchTime
+    let engine = UncheckedBox(self)
+    let inbox = self.inbox
+    StepWorkers.shared.run {
+      let results = UncheckedBox(
+        engine.value.computeFrames(frames, dt: dt, debug: wantsDebug, timeLimit: timeLimit))
+      inbox.post { engine.value.finishJob(results.value, requester: requester, completion) }
+    }
+  }
+
+  /// On the loop, when the worker is done: publishes the frames (unless the session was closed
+  /// meanwhile), then lets what waited run.
+  private func finishJob(
+    _ results: [FrameResult], requester: Client?, _ completion: (Int) -> Void
+  ) {
+    isBusy = false
+    if isClosed {
+      animator.delegate = nil
+    } else {
+      for result in results { publish(result, requester: requester) }
+    }
+    completion(results.count)
+    runIdleWaiters()
+  }
+
+  /// On the worker: steps the engine frame by frame.
+  private func computeFrames(_ frames: Int, dt: Double, debug: Bool, timeLimit: Duration?)
+    -> [FrameResult]
+  {
+    let start = ContinuousClock.now
+    var results: [FrameResult] = []
+    results.reserveCapacity(frames)
+    for _ in 0..<frames {
+      results.append(computeFrame(dt: dt, debug: debug))
+      if let timeLimit, start.duration(to: .now) > timeLimit { break }
+    }
+    return results
+  }
+
+  private func computeFrame(dt: Double, debug: Bool) -> FrameResult {
+    stepping = true
+    let taken = animator.step(dt)
+    var transitionEvents: [TransitionEvent] = []
+    if case .transition(let t) = content {
+      t.afterStep()
+      transitionEvents = t.takeEvents()
+    }
+    stepping = false
+    let events = stepEvents
+    stepEvents = []
+    var state = published
+    state.running = animator.isRunning
+    state.t = animator.elapsedTime
+    if taken > 0 {
+      state.states = states()
+      state.values = values
+    }
+    return FrameResult(
+      taken: taken, events: events, state: state, transitionEvents: transitionEvents,
+      debug: debug && taken > 0 ? debugFields : nil,
+      refusedContacts: animator.refusedContactCount)
+  }
+
+  // MARK: publishing, on the loop
+
+  /// Sends one computed frame to its recipients: contacts, the frame (and debug geometry),
+  /// pause/resume, what the transition reported.
+  private func publish(_ result: FrameResult, requester: Client?) {
+    let recipients = recipients(adding: requester)
+    for event in result.events {
+      guard case .contact(let contact) = event else { continue }
+      for client in recipients {
+        client.sendContact(contact, session: self, coalescible: client !== requester)
+      }
+    }
+    published = result.state
+    if result.taken > 0 {
+      seq += 1
+      var shared = MessageEncoder()
+      shared.frame(
+        session: name, seq: seq, t: published.t, items: published.states,
+        values: published.values)
+      for client in recipients {
+        let sent = client.sendFrame(
+          session: self, encoded: shared, coalescible: client !== requester)
+        if sent, let fields = result.debug, debugClients.contains(where: { $0 === client }) {
+          let (seq, t) = (self.seq, published.t)
+          client.sendEvent { $0.debug(session: self.name, seq: seq, t: t, fields) }
+        }
+      }
+    }
+    for event in result.events {
+      switch event {
+      case .contact: break
+      case .pause(let t): send(adding: requester) { $0.pause(session: self.name, t: t) }
+      case .resume(let t):
+        frameClock?.add(self)
+        send(adding: requester) { $0.resume(session: self.name, t: t) }
+      }
+    }
+    send(result.transitionEvents, adding: requester)
+    if result.refusedContacts > 0, !contactLimitReported {
+      contactLimitReported = true
+      let t = published.t
+      send(adding: requester) {
+        $0.contactLimit(session: self.name, t: t, limit: Limits.maxContactsPerSession)
+      }
+    }
+  }
+}
+
+private func milliseconds(_ d: Duration) -> Double {
+  let (seconds, attoseconds) = d.components
+  return Double(seconds) * 1000 + Double(attoseconds) * 1e-15
+}
