@@ -104,7 +104,12 @@ let badLines: [BadLine] = [
   BadLine("1e999", tap + #""x":1e999,"y":1}"#, .invalidNumber),
   BadLine("-1e999 in a nested point", item(center: "[-1e999,0]"), .invalidNumber),
   BadLine("overflowing id", #"{"op":"hello","id":1e400}"#, .invalidNumber),
-  BadLine("integer beyond 64 bits", tap + #""x":123456789012345678901234,"y":1}"#, .invalidNumber),
+  BadLine(
+    "integer beyond the largest double",
+    tap + #""x":1"# + String(repeating: "0", count: 399) + #","y":1}"#, .invalidNumber),
+  BadLine(
+    "integer beyond 64 bits, read as a double",
+    tap + #""x":123456789012345678901234,"y":1}"#, .outOfRange),
   BadLine(
     "NaN in params", #"{"op":"open","transition":"snap","params":{"damping":NaN}}"#, .invalidNumber),
   BadLine(
