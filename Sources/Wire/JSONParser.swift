@@ -173,11 +173,11 @@ struct JSONNode {
     return String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
   }
 
-  /// Whether the string has a control character (including NUL); names must not.
-  var stringHasControlCharacter: Bool {
+  /// The first character of the string a name must not contain (`NameCharacters`), or nil.
+  var forbiddenNameCharacter: UInt32? {
     let length = Int(json_object_get_string_len(object))
-    guard let text = json_object_get_string(object) else { return false }
-    return UnsafeRawBufferPointer(start: text, count: length).contains { $0 < 0x20 || $0 == 0x7F }
+    guard let text = json_object_get_string(object) else { return nil }
+    return NameCharacters.firstForbidden(UnsafeRawBufferPointer(start: text, count: length))
   }
 
   /// The string's length in UTF-8 bytes.

@@ -255,6 +255,11 @@ let badLines: [BadLine] = [
   BadLine("behavior type spring", behavior(#"{"type":"spring","items":["a"]}"#), .outOfRange),
   BadLine("empty session name", #"{"op":"get","session":""}"#, .outOfRange),
   BadLine("control character in a name", #"{"op":"get","session":"a\u0001"}"#, .outOfRange),
+  BadLine("C1 control character in a name", #"{"op":"get","session":"a\u009b"}"#, .outOfRange),
+  BadLine("bidi override in a name", #"{"op":"get","session":"a\u202eb"}"#, .outOfRange),
+  BadLine(
+    "bidi isolate in a parameter name",
+    #"{"op":"open","transition":"snap","params":{"\u2066damping":1}}"#, .outOfRange),
   BadLine(
     "name longer than 256 bytes",
     #"{"op":"get","session":""# + String(repeating: "n", count: 257) + #""}"#, .outOfRange),
