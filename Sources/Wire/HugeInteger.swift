@@ -42,9 +42,10 @@ enum HugeInteger {
   }
 
   /// The shortest digits of `magnitude` (an integer ≥ 2^63, or infinity) with a decimal exponent,
-  /// e.g. `12345678901234568e13`; `1e999` for infinity. For an integer of n ≥ 19 digits this has
-  /// at most 17 digits, an `e` and at most three more, so it never needs more than n + 1 bytes
-  /// (with the sign, never more than the literal it replaces).
+  /// e.g. `12345678901234568e13`; `1e999` for infinity. For an integer of n ≥ 19 digits this is
+  /// never longer than n: k ≤ 17 digits and an exponent x = n − k or less (n on rounding up to a
+  /// power of ten, with k = 1) take k + 2 bytes when x < 10, and when x ≥ 10 then n ≥ k + 10 while
+  /// the text takes at most k + 4. The sign is the literal's own.
   static func literal(_ magnitude: Double, negative: Bool) -> [UInt8] {
     var result: [UInt8] = negative ? [UInt8(ascii: "-")] : []
     guard magnitude.isFinite else {

@@ -103,6 +103,27 @@ struct JSONParserTests {
         == .array([.string("123456789012345678901234567890")]))
   }
 
+  /// Integers of every length from 19 to 309 digits, either sign: the same double as Swift's own
+  /// (correctly rounded) reading of the digits.
+  @Test func randomHugeIntegersMatchSwiftsReading() throws {
+    var random = SplitMix64(state: 42)
+    for length in 19...309 {
+      for _ in 0..<8 {
+        var digits = String(Character(Unicode.Scalar(UInt8.random(in: 49...57, using: &random))))
+        for _ in 1..<length {
+          digits.append(Character(Unicode.Scalar(UInt8.random(in: 48...57, using: &random))))
+        }
+        let text = Bool.random(using: &random) ? "-" + digits : digits
+        let expected = try #require(Double(text))
+        if expected.isFinite {
+          #expect(try parser.parse("[\(text)]") == .array([.number(expected)]), "\(text)")
+        } else {
+          #expect(code("[\(text)]") == .invalidNumber, "\(text)")
+        }
+      }
+    }
+  }
+
   @Test func integersBeyondTheLargestDoubleOverflow() throws {
     let largest =
       "17976931348623157081452742373170435679807056752584499659891747680315726078002853876058955"
