@@ -5,9 +5,18 @@
 /// surrogates and overlong forms through), and it silently saturates integers that do not fit
 /// 64 bits. This check runs before json-c and leaves only structure (brackets, commas, literals) to
 /// it. It costs one branch per byte outside strings and one compare per ASCII byte inside them.
+///
+/// Every JSON number is a double to the protocol, so an integer literal beyond 64 bits is not an
+/// error: the check rewrites it in place, in the buffer json-c parses next, as a literal json-c
+/// reads as a double with the same value (`HugeInteger`), padded with spaces to the same length.
 enum JSONLexicalCheck {
-  /// Throws `bad_json` or `invalid_number` for the first lexical fault in `bytes`.
-  static func check(_ bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) {
+  /// Throws `bad_json` or `invalid_number` for the first lexical fault in `bytes`; rewrites each
+  /// integer literal beyond 64 bits (see `HugeInteger`) and returns where they were, in order
+  /// (empty, without allocating, when there were none).
+  static func check(
+    _ bytes: UnsafeMutableBufferPointer<UInt8>
+  ) throws(ProtocolError) -> [Range<Int>] {
+    var rewritten: [Range<Int>] = []
     var index = 0
     while index < bytes.count {
       let byte = bytes[index]
@@ -15,7 +24,7 @@ enum JSONLexicalCheck {
       case UInt8(ascii: "\""):
         index = try scanString(bytes, openingQuote: index)
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-        index = try scanNumber(bytes, start: index)
+        index = try scanNumber(bytes, start: index, rewritten: &rewritten)
       case UInt8(ascii: "'"):
         throw fault("single-quoted strings are not JSON", at: index)
       case UInt8(ascii: "N"), UInt8(ascii: "I"):
@@ -31,11 +40,12 @@ enum JSONLexicalCheck {
         index += 1
       }
     }
+    return rewritten
   }
 
   /// Checks the string starting at `openingQuote`; returns the index after its closing quote.
   private static func scanString(
-    _ bytes: UnsafeBufferPointer<UInt8>, openingQuote: Int
+    _ bytes: UnsafeMutableBufferPointer<UInt8>, openingQuote: Int
   ) throws(ProtocolError) -> Int {
     var index = openingQuote + 1
     var hasEscapedNUL = false
@@ -94,7 +104,7 @@ enum JSONLexicalCheck {
   /// Validates one multi-byte UTF-8 sequence (Unicode 15, table 3-7: no overlong forms, no
   /// surrogates, nothing above U+10FFFF); returns the index after it.
   private static func scanUTF8Sequence(
-    _ bytes: UnsafeBufferPointer<UInt8>, start: Int
+    _ bytes: UnsafeMutableBufferPointer<UInt8>, start: Int
   ) throws(ProtocolError) -> Int {
     let lead = bytes[start]
     let length: Int
@@ -125,9 +135,10 @@ enum JSONLexicalCheck {
   }
 
   /// Checks a number token against the JSON grammar `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`;
-  /// returns the index after it.
+  /// returns the index after it. An integer beyond 64 bits is rewritten and its range appended to
+  /// `rewritten`.
   private static func scanNumber(
-    _ bytes: UnsafeBufferPointer<UInt8>, start: Int
+    _ bytes: UnsafeMutableBufferPointer<UInt8>, start: Int, rewritten: inout [Range<Int>]
   ) throws(ProtocolError) -> Int {
     var index = start
     if bytes[index] == UInt8(ascii: "-") {
@@ -169,16 +180,19 @@ enum JSONLexicalCheck {
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
     // json-c parses integer literals as int64/uint64 and saturates beyond them, which would turn
-    // the number into a different one without a word.
+    // the number into a different one without a word: such a literal is handed to json-c as a
+    // double literal of the same value instead.
     if isInteger, integerDigits >= 19 {
       let digits = UnsafeBufferPointer(rebasing: bytes[integerStart..<index])
       let negative = integerStart > start
       let limit: StaticString = negative ? "9223372036854775808" : "18446744073709551615"
       if !fitsIn(digits, limit: limit) {
-        throw ProtocolError(
-          .invalidNumber,
-          "integer at column \(start + 1) does not fit 64 bits; write it with a fraction or an "
-            + "exponent (e.g. 1.5e20)")
+        guard HugeInteger.rewrite(UnsafeMutableBufferPointer(rebasing: bytes[start..<index]))
+        else {
+          throw ProtocolError(
+            .invalidNumber, "the integer at column \(start + 1) cannot be read as a double")
+        }
+        rewritten.append(start..<index)
       }
     }
     return index
@@ -191,7 +205,9 @@ enum JSONLexicalCheck {
     return limit.withUTF8Buffer { !$0.lexicographicallyPrecedes(digits) }
   }
 
-  private static func isFollowedByColon(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int)
+  private static func isFollowedByColon(
+    _ bytes: UnsafeMutableBufferPointer<UInt8>, from start: Int
+  )
     -> Bool
   {
     var index = start
@@ -200,14 +216,12 @@ enum JSONLexicalCheck {
   }
 
   private static func matches(
-    _ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ word: StaticString
-  )
-    -> Bool
-  {
+    _ bytes: UnsafeMutableBufferPointer<UInt8>, at index: Int, _ word: StaticString
+  ) -> Bool {
     let count = word.utf8CodeUnitCount
     guard index + count <= bytes.count else { return false }
     return word.withUTF8Buffer {
-      UnsafeBufferPointer(rebasing: bytes[index..<index + count]).elementsEqual($0)
+      UnsafeMutableBufferPointer(rebasing: bytes[index..<index + count]).elementsEqual($0)
     }
   }
 
@@ -225,7 +239,7 @@ enum JSONLexicalCheck {
   }
 
   /// The value of the four hex digits at `start` (already checked to be hex digits).
-  private static func hexValue(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
+  private static func hexValue(_ bytes: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
     (start..<start + 4).reduce(0) { value, i in
       let byte = bytes[i] | 0x20  // lower-case letters; digits are unchanged
       return value << 4 + Int(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - 87)

@@ -6,7 +6,8 @@ import Glibc
 /// Strictness comes from three layers: `JSONLexicalCheck` (quotes, numbers, NaN, UTF-8, control
 /// characters, NUL), json-c's `JSON_TOKENER_STRICT` with a depth limit (structure, trailing commas),
 /// and a check that the whole line was consumed (only whitespace may follow the value). Numbers
-/// that overflow a double (`1e999`) pass all three and are rejected where they are read.
+/// that overflow a double (`1e999`, a 400-digit integer) pass all three and are rejected where
+/// they are read. Integer literals beyond 64 bits are read as the nearest double (`HugeInteger`).
 ///
 /// The parser keeps one json-c tokener and one scratch buffer, so parsing a line allocates nothing
 /// but json-c's objects. It is not thread-safe; the daemon uses one per event loop.
@@ -50,12 +51,14 @@ public final class JSONParser {
     guard line.count < Int(Int32.max) else {
       throw ProtocolError(.badJSON, "the line is too long for the JSON parser")
     }
-    try line.withUnsafeBufferPointer { bytes throws(ProtocolError) in
-      try JSONLexicalCheck.check(bytes)
-    }
     scratch.removeAll(keepingCapacity: true)
     scratch.append(contentsOf: line)
     scratch.append(0)
+    // The check may rewrite integers beyond 64 bits in the copy json-c reads (`HugeInteger`).
+    let rewritten = try scratch.withUnsafeMutableBufferPointer {
+      bytes throws(ProtocolError) -> [Range<Int>] in
+      try JSONLexicalCheck.check(UnsafeMutableBufferPointer(rebasing: bytes[..<line.count]))
+    }
     let root = try scratch.withUnsafeBufferPointer {
       bytes throws(ProtocolError) -> OpaquePointer? in
       json_tokener_reset(tokener)
@@ -80,7 +83,23 @@ public final class JSONParser {
       return object
     }
     defer { json_object_put(root) }
+    if !rewritten.isEmpty { restoreIDText(root, line: line, rewritten: rewritten) }
     return try body(JSONNode(root))
+  }
+
+  /// Gives a request `id` that was an integer beyond 64 bits, and so reached json-c rewritten
+  /// (`HugeInteger`), the text the client wrote, which the reply echoes.
+  private func restoreIDText(_ root: OpaquePointer?, line: [UInt8], rewritten: [Range<Int>]) {
+    guard json_object_get_type(root) == json_type_object else { return }
+    var id: OpaquePointer?
+    guard json_object_object_get_ex(root, "id", &id) != 0,
+      json_object_get_type(id) == json_type_double,
+      let start = line.withUnsafeBufferPointer(HugeInteger.topLevelIDValueStart),
+      let range = rewritten.first(where: { $0.lowerBound == start }),
+      let text = strdup(String(decoding: line[range], as: UTF8.self))
+    else { return }
+    // The previous text (the rewritten literal) is freed by its own delete function.
+    json_object_set_userdata(id, text) { _, text in free(text) }
   }
 
   private func describe(_ error: json_tokener_error, at end: Int, lineIsBlank: Bool)
@@ -127,7 +146,9 @@ struct JSONNode {
 
   /// The number exactly as the client wrote it. json-c keeps the source text of non-integers as
   /// the object's userdata (documented for `json_object_new_double_s`, which its parser uses);
-  /// integers are printed back from their 64-bit value, which only turns `-0` into `0`.
+  /// integers are printed back from their 64-bit value, which only turns `-0` into `0`. An integer
+  /// beyond 64 bits reaches json-c as a double literal (`HugeInteger`): as the request `id` it has
+  /// its own text back, anywhere else this is the rewritten literal (same value).
   var numberText: String {
     if json_object_get_type(object) == json_type_double {
       if let text = json_object_get_userdata(object) {
@@ -152,11 +173,11 @@ struct JSONNode {
     return String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
   }
 
-  /// Whether the string has a control character (including NUL); names must not.
-  var stringHasControlCharacter: Bool {
+  /// The first character of the string a name must not contain (`NameCharacters`), or nil.
+  var forbiddenNameCharacter: UInt32? {
     let length = Int(json_object_get_string_len(object))
-    guard let text = json_object_get_string(object) else { return false }
-    return UnsafeRawBufferPointer(start: text, count: length).contains { $0 < 0x20 || $0 == 0x7F }
+    guard let text = json_object_get_string(object) else { return nil }
+    return NameCharacters.firstForbidden(UnsafeRawBufferPointer(start: text, count: length))
   }
 
   /// The string's length in UTF-8 bytes.

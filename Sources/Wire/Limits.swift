@@ -51,7 +51,8 @@ public enum Limits {
   /// a collision behavior inside a scene) is 8 levels; json-c's own default is 32.
   public static let maxNestingDepth = 32
   /// Length in UTF-8 bytes of every name (session, item, behavior, boundary, transition, param).
-  /// Names appear in every frame, so they stay short; empty names could not be addressed.
+  /// Names appear in every frame, so they stay short; empty names could not be addressed. Which
+  /// characters a name may not contain is `NameCharacters`.
   public static let nameBytes = 1...256
   /// Most entries in `open`'s `params`; transitions have a handful of parameters.
   public static let maxParams = 64

@@ -90,7 +90,8 @@ struct ObjectReader {
     return value.bool
   }
 
-  /// A name: a string of `Limits.nameBytes` bytes without control characters.
+  /// A name: a string of `Limits.nameBytes` bytes without control or bidirectional formatting
+  /// characters.
   func name(_ key: StaticString) throws(ProtocolError) -> String? {
     guard let value = node.member(key) else { return nil }
     return try readName(value, path: fieldPath(key))
@@ -317,16 +318,20 @@ func readPoint(_ node: JSONNode, path: @autoclosure () -> String, in range: Numb
     y: try readNumber(node[1], path: "\(path())[1]", in: range))
 }
 
-/// A name: `Limits.nameBytes` bytes of UTF-8 without control characters.
+/// A name: `Limits.nameBytes` bytes of UTF-8 without control or bidirectional formatting
+/// characters (`NameCharacters`).
 func readName(_ node: JSONNode, path: @autoclosure () -> String) throws(ProtocolError) -> String {
   guard node.kind == .string else {
     throw wrongType(path(), expected: "a string", got: node)
   }
-  guard Limits.nameBytes.contains(node.stringByteCount), !node.stringHasControlCharacter else {
+  guard Limits.nameBytes.contains(node.stringByteCount) else {
     throw ProtocolError(
       .outOfRange,
       "field '\(path())' must be a name of \(Limits.nameBytes.lowerBound) to "
-        + "\(Limits.nameBytes.upperBound) bytes without control characters")
+        + "\(Limits.nameBytes.upperBound) bytes (got \(node.stringByteCount))")
+  }
+  if let scalar = node.forbiddenNameCharacter {
+    throw ProtocolError(.outOfRange, "field '\(path())' \(NameCharacters.fault(scalar))")
   }
   return node.string
 }

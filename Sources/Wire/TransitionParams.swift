@@ -37,8 +37,8 @@ public enum ParamValue: Equatable, Sendable {
 }
 
 extension TransitionParams {
-  /// Reads `params`: an object of at most `Limits.maxParams` names, each a number, a boolean or a
-  /// name-like string.
+  /// Reads `params`: an object of at most `Limits.maxParams` names (`NameCharacters`), each a
+  /// number, a boolean or a name-like string.
   init(_ fields: ObjectReader) throws(ProtocolError) {
     guard fields.node.count <= Limits.maxParams else {
       throw ProtocolError(
@@ -50,12 +50,15 @@ extension TransitionParams {
     try fields.node.forEachMember { (key, value) throws(ProtocolError) in
       let name = String(decoding: key, as: UTF8.self)
       let path = "\(fields.path).\(quoted(name))"
-      guard Limits.nameBytes.contains(key.count), !key.contains(where: { $0 < 0x20 || $0 == 0x7F })
-      else {
+      guard Limits.nameBytes.contains(key.count) else {
         throw ProtocolError(
           .outOfRange,
           "parameter names in '\(fields.path)' must be 1 to \(Limits.nameBytes.upperBound) bytes "
-            + "without control characters")
+            + "(got \(key.count))")
+      }
+      if let scalar = NameCharacters.firstForbidden(key) {
+        throw ProtocolError(
+          .outOfRange, "a parameter name in '\(fields.path)' \(NameCharacters.fault(scalar))")
       }
       switch value.kind {
       case .number:

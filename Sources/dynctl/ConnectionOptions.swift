@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import Wire
 
 /// Options every command that talks to the daemon takes.
@@ -18,12 +19,18 @@ struct ConnectionOptions: ParsableArguments {
     }
   }
 
-  /// Connects to the daemon.
+  /// Connects to the daemon, once the socket's directory (if dynctl chose it) and the daemon's
+  /// uid are trusted (`SocketTrust`).
   func connect() throws(Failure) -> DaemonClient {
-    let path = SocketLocation.resolve(flag: socket)
+    let location = SocketLocation.resolve(flag: socket)
+    if let directory = location.privateDirectory,
+      let fault = SocketTrust.directoryFault(directory, userID: getuid())
+    {
+      throw .untrusted(fault)
+    }
     return DaemonClient(
-      connection: try DaemonConnection(path: path), output: Output(json: json), timeout: timeout,
-      transcript: nil)
+      connection: try DaemonConnection(path: location.path), output: Output(json: json),
+      timeout: timeout, transcript: nil)
   }
 }
 

@@ -27,8 +27,9 @@ final class DaemonConnection {
   private var buffer: [UInt8] = []
   private let parser = JSONParser()
 
-  /// Connects to the socket at `path`; throws `.unreachable` with the reason.
-  init(path: String) throws(Failure) {
+  /// Connects to the socket at `path`; throws `.unreachable` with the reason, and `.untrusted`
+  /// (before anything is sent) unless the daemon runs as `userID` or root (`SocketTrust`).
+  init(path: String, userID: uid_t = getuid()) throws(Failure) {
     self.path = path
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
@@ -51,6 +52,12 @@ final class DaemonConnection {
       let reason = Self.lastError()
       close(fd)
       throw .unreachable(path: path, reason: reason)
+    }
+    if let fault = SocketTrust.peerFault(
+      path: path, peerUID: SocketTrust.peerUID(socket: fd), userID: userID)
+    {
+      close(fd)
+      throw .untrusted(fault)
     }
     self.fd = fd
   }

@@ -15,7 +15,10 @@ struct Dynctl: ParsableCommand {
       Exit status: 0 success; 1 a check failed (handoff velocities differ, play saw no \
       outcome); 64 usage error; 65 the daemon answered with an error; \
       66 a file could not be read; 73 a file could not be written; 69 no daemon at the socket; 76 the daemon broke the \
-      protocol, closed the connection or did not answer within --timeout.
+      protocol, closed the connection or did not answer within --timeout; 77 refused before \
+      sending anything: the socket directory dynctl chose ($XDG_RUNTIME_DIR/dynd or \
+      /tmp/dynd-$UID) is a symbolic link, not yours or open to others, or the daemon runs as \
+      another user (not you, not root).
 
       Shell completions: dynctl --generate-completion-script bash|zsh|fish.
       """,

@@ -13,6 +13,7 @@ import ArgumentParser
 /// | 73 | an output file could not be written |
 /// | 69 | no daemon: the socket could not be reached |
 /// | 76 | the daemon broke the protocol, closed the connection or did not answer in time |
+/// | 77 | `EX_NOPERM`: a socket directory not private to the user, or a daemon of another user |
 enum Failure: Error, CustomStringConvertible {
   case unreachable(path: String, reason: String)
   case errorReply(code: String, message: String)
@@ -23,6 +24,9 @@ enum Failure: Error, CustomStringConvertible {
   case unreadableFile(path: String, reason: String)
   case unwritableFile(path: String, reason: String)
   case protocolFailure(String)
+  /// The socket directory or the daemon failed `SocketTrust`; the sentence says what and what to
+  /// do.
+  case untrusted(String)
 
   var exitCode: ExitCode {
     switch self {
@@ -32,6 +36,7 @@ enum Failure: Error, CustomStringConvertible {
     case .unreachable: ExitCode(69)
     case .unwritableFile: ExitCode(73)
     case .protocolFailure: ExitCode(76)
+    case .untrusted: ExitCode(77)
     }
   }
 
@@ -43,7 +48,7 @@ enum Failure: Error, CustomStringConvertible {
     case .scriptFailed(let what), .checkFailed(let what): what
     case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"
     case .unwritableFile(let path, let reason): "cannot write \(path): \(reason)"
-    case .protocolFailure(let what): what
+    case .protocolFailure(let what), .untrusted(let what): what
     }
   }
 }

@@ -86,7 +86,8 @@ enum HumanFormat {
     guard !list.isEmpty else { return ["no sessions"] }
     let rows = list.map { entry in
       [
-        text(entry["session"]), entry["transition"]?.string ?? "scene", text(entry["clock"]),
+        text(entry["session"]), entry["transition"]?.string.map(TerminalText.safe) ?? "scene",
+        text(entry["clock"]),
         entry["running"]?.bool == true ? "running" : "at rest",
       ]
     }
@@ -109,12 +110,13 @@ enum HumanFormat {
     "(\(text(value?[0])), \(text(value?[1])))"
   }
 
-  /// Strings bare, numbers as the daemon wrote them, anything else as JSON.
+  /// Strings bare (control and bidirectional formatting characters as `\uXXXX`, so that table
+  /// columns are measured as printed), numbers as the daemon wrote them, anything else as JSON.
   static func text(_ value: JSONValue?) -> String {
     switch value {
     case .none: "?"
-    case .string(let text): text
-    case .some(let other): other.jsonText
+    case .string(let text): TerminalText.safe(text)
+    case .some(let other): TerminalText.safe(other.jsonText)
     }
   }
 }

@@ -6,6 +6,9 @@ import Wire
 /// Human output puts one event per line, prefixed by its session; replies print their fields
 /// (items as one line each, sessions as a table); an empty `ok` prints nothing. Error replies
 /// go to standard error in both modes (and, with `--json`, their line to standard output too).
+/// Nothing the daemon wrote reaches the terminal with a control or bidirectional formatting
+/// character in it (`TerminalText`): readable output shows them as `\uXXXX`, and `--json` writes
+/// the few a JSON string may hold raw as the `\uXXXX` escapes of the same value.
 struct Output {
   let json: Bool
   /// Frames (and the debug geometry that comes with them) are printed (`watch`,
@@ -17,40 +20,41 @@ struct Output {
   func event(_ message: Message) {
     if silent { return }
     if json {
-      emit(message.text)
+      emit(TerminalText.jsonLine(message.text))
     } else if (message.event != "frame" && message.event != "debug") || showFrames {
-      emit(HumanFormat.event(message.value))
+      emit(TerminalText.safe(HumanFormat.event(message.value)))
     }
   }
 
   func reply(_ message: Message) {
     if silent { return }
     if json {
-      emit(message.text)
+      emit(TerminalText.jsonLine(message.text))
     } else if message.ok {
-      for line in HumanFormat.reply(message.value) { emit(line) }
+      for line in HumanFormat.reply(message.value) { emit(TerminalText.safe(line)) }
     }
   }
 
-  /// A line of dynctl's own (progress, summaries); not written with `--json`.
+  /// A line of dynctl's own (progress, summaries, which may quote the daemon); not written with
+  /// `--json`.
   func note(_ text: String) {
-    if !json { emit(text) }
+    if !json { emit(TerminalText.safe(text)) }
   }
 
   /// Writes `line` and a newline to standard output at once (unbuffered, so `watch` streams).
-  func emit(_ line: String) {
+  private func emit(_ line: String) {
     writeAll(1, line + "\n")
   }
 }
 
-/// Writes `dynctl: text` to standard error.
+/// Writes `dynctl: text` to standard error (`text` made safe: it may quote the daemon).
 func complain(_ text: String) {
-  writeAll(2, "dynctl: \(text)\n")
+  writeAll(2, "dynctl: \(TerminalText.safe(text))\n")
 }
 
-/// Writes `text` and a newline to standard error as it stands (a verdict beside `--json` output).
+/// Writes `text` and a newline to standard error (a verdict beside `--json` output).
 func printToStandardError(_ text: String) {
-  writeAll(2, text + "\n")
+  writeAll(2, TerminalText.safe(text) + "\n")
 }
 
 /// Writes all of `text` to `fd`, retrying short writes.

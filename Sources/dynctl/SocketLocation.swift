@@ -2,16 +2,30 @@ import Glibc
 
 /// Where dynctl looks for the daemon: the rule of PROTOCOL-CORE, first match wins — `--socket`,
 /// `$DYND_SOCKET`, `$XDG_RUNTIME_DIR/dynd/dynd.sock` (absolute runtime directories only), else
-/// `/tmp/dynd-$UID/dynd.sock`. Unlike the daemon, the client creates and checks nothing: a
-/// directory that is not there just means no daemon.
-enum SocketLocation {
-  static func resolve(flag: String?, environment: [String: String] = environment()) -> String {
-    if let flag { return flag }
-    if let explicit = environment["DYND_SOCKET"], !explicit.isEmpty { return explicit }
-    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-      return (runtime.hasSuffix("/") ? runtime : runtime + "/") + "dynd/dynd.sock"
+/// `/tmp/dynd-$UID/dynd.sock`. Unlike the daemon, the client creates nothing: a directory that is
+/// not there just means no daemon. A directory of the last two rules that is there must be
+/// private to the user (`SocketTrust`), since dynctl chose it, not the user.
+struct SocketLocation: Equatable {
+  /// The socket path.
+  let path: String
+  /// The per-user directory the path is in, when dynctl chose it (rules 3 and 4); nil for a path
+  /// the user gave.
+  let privateDirectory: String?
+
+  static func resolve(
+    flag: String?, environment: [String: String] = environment(), userID: uid_t = getuid()
+  ) -> SocketLocation {
+    if let flag { return SocketLocation(path: flag, privateDirectory: nil) }
+    if let explicit = environment["DYND_SOCKET"], !explicit.isEmpty {
+      return SocketLocation(path: explicit, privateDirectory: nil)
     }
-    return "/tmp/dynd-\(getuid())/dynd.sock"
+    let directory: String
+    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+      directory = (runtime.hasSuffix("/") ? runtime : runtime + "/") + "dynd"
+    } else {
+      directory = "/tmp/dynd-\(userID)"
+    }
+    return SocketLocation(path: directory + "/dynd.sock", privateDirectory: directory)
   }
 
   /// The variables the rule reads, from the process environment.

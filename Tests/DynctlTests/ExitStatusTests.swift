@@ -78,10 +78,12 @@ struct ExitStatusTests {
     let viaEnvironment = try runProgram(
       dynctl, ["hello"], environment: wrong, in: daemon.directory)
     #expect(viaEnvironment.status == 69)
-    // $XDG_RUNTIME_DIR/dynd/dynd.sock when nothing else is given.
+    // $XDG_RUNTIME_DIR/dynd/dynd.sock when nothing else is given (a private directory, as
+    // dynd makes it: dynctl refuses any other, SocketTrustTests).
     let runtime = daemon.directory + "/runtime"
     try FileManager.default.createDirectory(
-      atPath: runtime + "/dynd", withIntermediateDirectories: true)
+      atPath: runtime + "/dynd", withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
     #expect(symlink(daemon.socket, runtime + "/dynd/dynd.sock") == 0)
     let viaRuntime = try runProgram(
       dynctl, ["hello"], environment: cleanEnvironment(["XDG_RUNTIME_DIR": runtime]),

@@ -104,7 +104,12 @@ let badLines: [BadLine] = [
   BadLine("1e999", tap + #""x":1e999,"y":1}"#, .invalidNumber),
   BadLine("-1e999 in a nested point", item(center: "[-1e999,0]"), .invalidNumber),
   BadLine("overflowing id", #"{"op":"hello","id":1e400}"#, .invalidNumber),
-  BadLine("integer beyond 64 bits", tap + #""x":123456789012345678901234,"y":1}"#, .invalidNumber),
+  BadLine(
+    "integer beyond the largest double",
+    tap + #""x":1"# + String(repeating: "0", count: 399) + #","y":1}"#, .invalidNumber),
+  BadLine(
+    "integer beyond 64 bits, read as a double",
+    tap + #""x":123456789012345678901234,"y":1}"#, .outOfRange),
   BadLine(
     "NaN in params", #"{"op":"open","transition":"snap","params":{"damping":NaN}}"#, .invalidNumber),
   BadLine(
@@ -250,6 +255,11 @@ let badLines: [BadLine] = [
   BadLine("behavior type spring", behavior(#"{"type":"spring","items":["a"]}"#), .outOfRange),
   BadLine("empty session name", #"{"op":"get","session":""}"#, .outOfRange),
   BadLine("control character in a name", #"{"op":"get","session":"a\u0001"}"#, .outOfRange),
+  BadLine("C1 control character in a name", #"{"op":"get","session":"a\u009b"}"#, .outOfRange),
+  BadLine("bidi override in a name", #"{"op":"get","session":"a\u202eb"}"#, .outOfRange),
+  BadLine(
+    "bidi isolate in a parameter name",
+    #"{"op":"open","transition":"snap","params":{"\u2066damping":1}}"#, .outOfRange),
   BadLine(
     "name longer than 256 bytes",
     #"{"op":"get","session":""# + String(repeating: "n", count: 257) + #""}"#, .outOfRange),

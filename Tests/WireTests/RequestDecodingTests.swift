@@ -20,6 +20,66 @@ struct RequestDecodingTests {
     #expect(try decoded(#"{"id":"x","op":"list"}"#) == Request(id: .string("x"), op: .list))
   }
 
+  /// An integer id beyond 64 bits is read as a double like every number, and echoed as sent.
+  @Test func hugeIntegerIdIsKeptAsSent() throws {
+    let huge = "123456789012345678901234567890"
+    #expect(try decoded(#"{"op":"list","id":\#(huge)}"#).id == .number(huge))
+    #expect(try decoded(#"{"id":-\#(huge),"op":"list"}"#).id == .number("-" + huge))
+    #expect(try decoded(#"{"op":"list","id" : \#(huge) }"#).id == .number(huge))
+    // The key as json-c decodes it, escapes included.
+    #expect(try decoded(#"{"op":"list","\u0069d":\#(huge)}"#).id == .number(huge))
+    // The last of duplicate ids wins, even when both round to the same double.
+    #expect(
+      try decoded(#"{"id":\#(huge),"op":"list","id":123456789012345678901234567891}"#).id
+        == .number("123456789012345678901234567891"))
+    // Other huge integers and nested "id" members do not stand in for it.
+    #expect(
+      try decoded(
+        #"{"op":"open","transition":"snap","params":{"id":100000000000000000000000},"id":\#(huge)}"#
+      ).id == .number(huge))
+    #expect(
+      try decoded(
+        #"{"id":\#(huge),"op":"open","transition":"snap","params":{"id":100000000000000000000000}}"#
+      ).id == .number(huge))
+    // An error reply echoes it too.
+    do {
+      _ = try RequestDecoder().decode(#"{"op":"list","id":99999999999999999999999,"x":[1]}"#)
+      Issue.record("decoded")
+    } catch {
+      #expect(error.id == .number("99999999999999999999999"))
+      #expect(error.error.code == .unknownField)
+    }
+    // An id beyond the largest double is refused like 1e400, without an id to echo.
+    let overflow = "1" + String(repeating: "0", count: 399)
+    do {
+      _ = try RequestDecoder().decode(#"{"op":"list","id":\#(overflow)}"#)
+      Issue.record("decoded")
+    } catch {
+      #expect(error.id == nil)
+      #expect(error.error == ProtocolError(.invalidNumber, "field 'id' is not a finite number"))
+    }
+  }
+
+  /// `count` must be integral: `1000.0` and `1e3` are 1000, a huge integer is out of range.
+  @Test func countTakesAnyIntegralNumber() throws {
+    for count in ["1000", "1000.0", "1e3", "10000e-1"] {
+      #expect(
+        try decoded(#"{"op":"step","session":"s","count":\#(count)}"#).op
+          == .step(StepRequest(session: "s", count: 1000)), "\(count)")
+    }
+    #expect(
+      rejection(#"{"op":"step","session":"s","count":123456789012345678901234567890}"#)
+        == ProtocolError(
+          .outOfRange, "field 'count' must be between 1 and 100000 (got 1.2345678901234568e+29)"))
+    #expect(
+      rejection(#"{"op":"step","session":"s","count":1.5}"#)
+        == ProtocolError(.outOfRange, "field 'count' must be a whole number (got 1.5)"))
+    #expect(
+      rejection(#"{"op":"tap","id":7,"session":"s","x":-100000000000000000000,"y":1}"#)
+        == ProtocolError(
+          .outOfRange, "field 'x' must be between -1000000 and 1000000 (got -1e+20)"))
+  }
+
   @Test func errorsEchoTheIdOnceItIsValid() {
     do {
       _ = try RequestDecoder().decode(#"{"id":"r1","op":"tap","session":"s","x":1}"#)

@@ -6,13 +6,15 @@
 Opens a `lock-screen` session on the manual clock, drags the screen up from y = 500 to 380 over
 0.2 s (a sample and a one-frame step every 1/60 s), releases it with the given vertical velocity
 (default -1400 pt/s: a flick up), prints the handoff, then steps until the transition reports its
-outcome, printing every frame: time, the screen's center y and vertical velocity.
+outcome, printing every frame: time, the screen's center y and vertical velocity. Exits 77 if the
+socket is not to be trusted (dynd.UntrustedSocket: another user's directory or daemon), 1 on any
+other failure.
 """
 
 import argparse
 import sys
 
-from dynd import Client, DyndError
+from dynd import Client, DyndError, UntrustedSocket
 
 
 def main():
@@ -61,5 +63,8 @@ def show(events):
 if __name__ == "__main__":
     try:
         main()
+    except UntrustedSocket as error:
+        print("lock_screen.py: %s" % error, file=sys.stderr)
+        sys.exit(77)
     except (DyndError, OSError) as error:
         sys.exit("lock_screen.py: %s" % error)

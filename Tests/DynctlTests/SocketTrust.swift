@@ -1,0 +1,1 @@
+../../Sources/dynctl/SocketTrust.swift

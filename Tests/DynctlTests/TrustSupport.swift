@@ -1,0 +1,123 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Helpers for the tests of whom clients talk to: directories owned by other uids, fake
+/// daemons running as other users, clients run as other users.
+enum Trust {
+  /// Root can chown files and run programs as other users; other runs skip those tests.
+  static let isRoot = getuid() == 0
+  static let needsRoot: Comment =
+    "needs root: it chowns directories to other uids and runs programs as other users (setpriv)"
+  /// The user a client runs as in the non-root tests, and "another user" whose daemon it meets.
+  static let user: uid_t = 65534
+  static let otherUser: uid_t = 65533
+  /// A Python that every uid can run (pyenv shims under /root are not).
+  static let python = "/usr/bin/python3"
+
+  /// A fresh directory under /tmp, mode 0700, owned by the test's uid.
+  static func temporaryDirectory(_ label: String) throws -> String {
+    var template = Array("/tmp/dynctl-\(label).XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw DynctlTestFailure("mkdtemp failed") }
+    return String(cString: made)
+  }
+
+  /// Makes `path` a directory with `mode` owned by `uid` (chmod after mkdir: the umask).
+  static func makeDirectory(_ path: String, mode: mode_t, owner uid: uid_t? = nil) throws {
+    guard mkdir(path, 0o700) == 0, chmod(path, mode) == 0 else {
+      throw DynctlTestFailure("cannot make \(path): \(String(cString: strerror(errno)))")
+    }
+    if let uid { try chownOrFail(path, uid) }
+  }
+
+  static func chownOrFail(_ path: String, _ uid: uid_t) throws {
+    guard chown(path, uid, gid_t(uid)) == 0 else {
+      throw DynctlTestFailure("cannot chown \(path): \(String(cString: strerror(errno)))")
+    }
+  }
+
+  /// `command` run as `uid` (and gid `uid`, no supplementary groups), or as it stands.
+  static func asUser(_ uid: uid_t?, _ command: [String]) -> (String, [String]) {
+    guard let uid else { return (command[0], Array(command.dropFirst())) }
+    return (
+      "/usr/bin/setpriv",
+      ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--"] + command
+    )
+  }
+
+  /// Runs dynctl, as `uid` when given.
+  static func dynctl(
+    _ arguments: [String], as uid: uid_t? = nil, environment: [String: String] = cleanEnvironment(),
+    in directory: String
+  ) throws -> RunResult {
+    let (program, rest) = asUser(uid, [try Binaries.path("dynctl")] + arguments)
+    return try runProgram(program, rest, environment: environment, in: directory)
+  }
+}
+
+/// `Tests/DynctlTests/scripts/fake_daemon.py`, started as `uid` (another user's daemon) or as
+/// the test's own uid: it listens on `socket`, answers each line with `replies` (or never), and
+/// logs connections and the bytes each sent.
+final class FakeDaemon {
+  let socket: String
+  let log: String
+  private let process = Process()
+
+  init(socket: String, as uid: uid_t? = nil, replies: [String] = []) throws {
+    self.socket = socket
+    log = socket + ".log"
+    // The log sits beside the socket, in a directory the daemon's user can write.
+    guard FileManager.default.createFile(atPath: log, contents: nil), chmod(log, 0o666) == 0
+    else { throw DynctlTestFailure("cannot create \(log)") }
+    let script = Binaries.packageRoot.appendingPathComponent(
+      "Tests/DynctlTests/scripts/fake_daemon.py"
+    ).path
+    let (program, arguments) = Trust.asUser(
+      uid, [Trust.python, script, socket, log] + replies.flatMap { ["--reply", $0] })
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    process.environment = cleanEnvironment()
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !lines.contains("listening") {
+      guard ContinuousClock.now < deadline, process.isRunning else {
+        throw DynctlTestFailure("the fake daemon did not start on \(socket)")
+      }
+      usleep(10_000)
+    }
+  }
+
+  deinit {
+    // SIGKILL: it has nothing to clean up, and the test runner's blocked signals are inherited.
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+
+  var lines: [String] {
+    ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(
+      String.init)
+  }
+
+  /// What clients did, once every connection is closed: how many connected and the bytes they
+  /// sent in all.
+  func received() throws -> (connections: Int, bytes: Int) {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while true {
+      let lines = self.lines
+      let connections = lines.filter { $0 == "connection" }.count
+      let closed = lines.filter { $0.hasPrefix("closed ") }
+      if closed.count == connections {
+        return (connections, closed.compactMap { Int($0.dropFirst("closed ".count)) }.reduce(0, +))
+      }
+      guard ContinuousClock.now < deadline else {
+        throw DynctlTestFailure("a connection to the fake daemon stayed open: \(lines)")
+      }
+      usleep(10_000)
+    }
+  }
+}
+
+/// A `hello` reply, for fake daemons that should look real.
+let fakeHelloReply =
+  #"{"ok":true,"protocol":1,"server":"dynd","version":"0.1.0","transitions":["lock-screen"]}"#
