@@ -57,6 +57,10 @@ struct Dynd: ParsableCommand {
       return handler
     }
     let logger = Logger(label: "dynd")
+    let files = ResourceLimits.raiseOpenFileLimit()
+    logger.info(
+      "\(files); \(ResourceLimits.connectionCapacity(openFileLimit: files.soft)) descriptors left for connections"
+    )
     var options = Server.Options()
     options.socketPath = socket
     options.systemd = systemd

@@ -1,0 +1,105 @@
+import Daemon
+import Foundation
+import Glibc
+import Testing
+
+/// The `dynd` process under an operator's conditions: a low open-file limit, stray signals,
+/// socket activation without `--systemd`.
+@Suite("End to end: operations")
+struct EndToEndOperationsTests {
+  @Test("the soft open-file limit is raised to the hard limit at start, and logged")
+  func raisesOpenFileLimit() throws {
+    var limit = rlimit()
+    #expect(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+    let hard = limit.rlim_max
+    try #require(hard > 300, "the hard limit (\(hard)) leaves no room to test a raise")
+    let expected = ResourceLimits.targetSoftLimit(
+      soft: 256, hard: hard,
+      systemMaximum: (try? String(contentsOfFile: "/proc/sys/fs/nr_open", encoding: .utf8))
+        .flatMap { rlim_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+    let directory = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(directory) }
+    let socketPath = directory + "/d.sock"
+    let dynd = try SpawnedDynd(
+      arguments: ["--socket", socketPath], shellPrefix: "ulimit -Sn 256 &&",
+      errorFile: directory + "/stderr")
+    #expect(waitForListener(socketPath), "dynd did not listen: \(dynd.standardError)")
+    let limits = try String(contentsOfFile: "/proc/\(dynd.pid)/limits", encoding: .utf8)
+    let line = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }
+    let fields = line?.split(separator: " ", omittingEmptySubsequences: true) ?? []
+    #expect(fields.count >= 5 && fields[3] == "\(expected)", "\(line ?? "no line")")
+    #expect(
+      dynd.standardError.contains("open file limit \(expected) (raised from 256; hard limit"),
+      "\(dynd.standardError)")
+    kill(dynd.pid, SIGTERM)
+    #expect(dynd.exitStatus() == 0)
+  }
+
+  @Test(
+    "out of descriptors: pending clients get a clean close at once, one warning, one line when it recovers"
+  )
+  func outOfDescriptors() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(directory) }
+    let socketPath = directory + "/d.sock"
+    // dynd has 13 descriptors open when it listens: room for about 11 clients.
+    let dynd = try SpawnedDynd(
+      arguments: ["--socket", socketPath], shellPrefix: "ulimit -n 24 &&",
+      errorFile: directory + "/stderr")
+    #expect(waitForListener(socketPath), "dynd did not listen: \(dynd.standardError)")
+
+    var served: [RawClient] = []
+    var turnedAway: ReadEnding?
+    for _ in 0..<40 {
+      let client = try RawClient(path: socketPath, timeout: .seconds(5))
+      client.write(#"{"op":"hello"}"# + "\n")
+      let (line, ending) = client.readLine()
+      if line != nil {
+        served.append(client)
+        continue
+      }
+      turnedAway = ending
+      break
+    }
+    #expect(turnedAway == .endOfFile, "a client beyond the limit must be closed, not left waiting")
+    #expect(
+      (5...20).contains(served.count),
+      "\(served.count) clients were served; dynd's descriptors: \(descriptors(of: dynd.pid))")
+
+    // More clients while out of descriptors: each is closed within the back-off (at most 1 s).
+    for _ in 0..<4 {
+      let client = try RawClient(path: socketPath, timeout: .seconds(3))
+      let started = ContinuousClock.now
+      let (bytes, ending) = client.readToEnd()
+      #expect(bytes.isEmpty && ending == .endOfFile, "\(ending)")
+      #expect(ContinuousClock.now - started < .milliseconds(2500))
+    }
+    #expect(dynd.errorLines(containing: "accept failed").count == 1, "\(dynd.standardError)")
+    #expect(dynd.errorLines(containing: "accepting connections again").isEmpty)
+
+    // Descriptors free again: the next client is served, and one line closes the episode.
+    for client in served { client.close() }
+    let again = try RawClient(path: socketPath, timeout: .seconds(5))
+    again.write(#"{"op":"hello"}"# + "\n")
+    #expect(again.readLine().line?.contains(#""ok":true"#) == true)
+    let recovered = dynd.errorLines(containing: "accepting connections again")
+    #expect(recovered.count == 1, "\(dynd.standardError)")
+    #expect(recovered.first?.contains("pending connections were closed unserved") == true)
+    #expect(dynd.errorLines(containing: "accept failed").count == 1)
+    again.close()
+    kill(dynd.pid, SIGTERM)
+    #expect(dynd.exitStatus() == 0, "\(dynd.standardError)")
+  }
+
+}
+
+/// What process `pid` has open, as `fd -> target` lines.
+func descriptors(of pid: pid_t) -> String {
+  let directory = "/proc/\(pid)/fd"
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+  return names.sorted { Int($0) ?? 0 < Int($1) ?? 0 }.map { name in
+    let target =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name))
+    return "\(name) -> \(target ?? "?")"
+  }.joined(separator: ", ")
+}
