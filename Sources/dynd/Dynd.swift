@@ -50,6 +50,8 @@ struct Dynd: ParsableCommand {
   }
 
   func run() throws {
+    // Before anything else: a stray signal must neither kill nor stop the daemon.
+    SignalHandling.ignoreUnusedSignals()
     let level = Logger.Level(rawValue: logLevel)!
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)

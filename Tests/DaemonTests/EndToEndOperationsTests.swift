@@ -91,6 +91,36 @@ struct EndToEndOperationsTests {
     #expect(dynd.exitStatus() == 0, "\(dynd.standardError)")
   }
 
+  @Test("signals dynd does not use neither kill nor stop it; SIGTERM still shuts it down")
+  func straySignalsAreIgnored() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(directory) }
+    let socketPath = directory + "/d.sock"
+    let dynd = try SpawnedDynd(
+      arguments: ["--socket", socketPath], errorFile: directory + "/stderr")
+    #expect(waitForListener(socketPath), "dynd did not listen: \(dynd.standardError)")
+    let client = try RawClient(path: socketPath)
+    let signals: [Int32] =
+      [
+        SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT, SIGXFSZ,
+        SIGTTIN, SIGTTOU,
+      ] + [__libc_current_sigrtmin(), __libc_current_sigrtmax()]
+    for number in signals {
+      #expect(kill(dynd.pid, number) == 0)
+      client.write(#"{"op":"hello","id":\#(number)}"# + "\n")
+      let reply = client.readLine()
+      #expect(
+        reply.line?.contains(#""id":\#(number)"#) == true,
+        "after signal \(number): \(reply.ending.map(\.description) ?? "")")
+      #expect(dynd.isRunning, "signal \(number) ended dynd")
+      guard dynd.isRunning else { break }
+    }
+    #expect(fileStatus(socketPath) != nil)
+    kill(dynd.pid, SIGTERM)
+    #expect(dynd.exitStatus() == 0, "\(dynd.standardError)")
+    #expect(fileStatus(socketPath) == nil, "the socket file is still there")
+  }
+
 }
 
 /// What process `pid` has open, as `fd -> target` lines.

@@ -67,4 +67,166 @@ struct TransportListenerOperationsTests {
     #expect(loop.stop())
   }
 
+  /// A listener on `path` whose `recreateSocketFile()` runs on the loop each time `recreate` is
+  /// fired; outcomes go to `outcomes`.
+  private struct Recreating {
+    let loop: LoopThread
+    let recreate: Wakeup.Trigger
+    let outcomes: Shared<[Listener.SocketFileRecreation]>
+    let accepted: Shared<Int>
+
+    init(path: String, privateDirectory: String? = nil) throws {
+      let outcomes = Shared<[Listener.SocketFileRecreation]>([])
+      let accepted = Shared(0)
+      let trigger = Shared<Wakeup.Trigger?>(nil)
+      loop = try LoopThread { loop in
+        let listener = try Listener(loop: loop, path: path) { fd, _ in
+          accepted.update { $0 += 1 }
+          close(fd)
+        }
+        let wakeup = try onLoop(loop) {
+          let outcome = listener.recreateSocketFile(privateDirectory: privateDirectory)
+          outcomes.update { $0.append(outcome) }
+        }
+        trigger.set(wakeup.trigger)
+        return (listener, wakeup)
+      }
+      recreate = try #require(trigger.value)
+      self.outcomes = outcomes
+      self.accepted = accepted
+    }
+
+    /// Fires `recreate` and waits for its outcome.
+    func run() -> Listener.SocketFileRecreation? {
+      let before = outcomes.value.count
+      recreate.fire()
+      guard outcomes.wait(until: { $0.count > before }) else { return nil }
+      return outcomes.value.last
+    }
+  }
+
+  @Test("an intact socket file is left as it is")
+  func recreateIntact() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let path = root + "/dynd.sock"
+    let server = try Recreating(path: path)
+    let inode = fileStatus(path)?.st_ino
+    #expect(server.run() == .intact)
+    #expect(fileStatus(path)?.st_ino == inode)
+    _ = try TestClient(path: path)
+    #expect(server.accepted.wait { $0 == 1 })
+    #expect(server.loop.stop())
+  }
+
+  @Test("a removed socket file is re-created (0600) and serves; close unlinks the new one")
+  func recreateRemoved() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let path = root + "/dynd.sock"
+    let server = try Recreating(path: path)
+    #expect(unlink(path) == 0)
+    #expect(throws: TestFailure.self) { try TestClient(path: path) }
+    #expect(server.run() == .recreated)
+    let info = try #require(fileStatus(path))
+    #expect(info.st_mode & S_IFMT == S_IFSOCK)
+    #expect(info.st_mode & 0o777 == 0o600)
+    #expect(fileStatus(path + ".lock") == nil)
+    _ = try TestClient(path: path)
+    #expect(server.accepted.wait { $0 == 1 })
+    #expect(server.run() == .intact, "the new file is now the listener's own")
+    #expect(server.loop.stop())
+    #expect(fileStatus(path) == nil, "the re-created socket is unlinked on close")
+  }
+
+  @Test("a removed private directory is created again (0700) when the listener is told which")
+  func recreateDirectory() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let directory = root + "/dynd"
+    #expect(mkdir(directory, 0o700) == 0)
+    let path = directory + "/dynd.sock"
+    let server = try Recreating(path: path, privateDirectory: directory)
+    #expect(unlink(path) == 0)
+    #expect(rmdir(directory) == 0)
+    #expect(server.run() == .recreated)
+    #expect((fileStatus(directory)?.st_mode ?? 0) & 0o7777 == 0o700)
+    _ = try TestClient(path: path)
+    #expect(server.accepted.wait { $0 == 1 })
+    #expect(server.loop.stop())
+  }
+
+  @Test("a stale socket in its place is replaced")
+  func recreateOverStale() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let path = root + "/dynd.sock"
+    let server = try Recreating(path: path)
+    #expect(unlink(path) == 0)
+    try makeStaleSocket(at: path)
+    #expect(server.run() == .recreated)
+    _ = try TestClient(path: path)
+    #expect(server.accepted.wait { $0 == 1 })
+    #expect(server.loop.stop())
+  }
+
+  @Test("a non-socket file in its place is never deleted; the listener carries on")
+  func recreateOverFile() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let path = root + "/dynd.sock"
+    let server = try Recreating(path: path)
+    #expect(unlink(path) == 0)
+    let fd = open(path, O_CREAT | O_WRONLY, 0o600)
+    #expect(write(fd, "precious", 8) == 8)
+    close(fd)
+    guard case .failed(let error) = server.run() else {
+      Issue.record("expected a failure, got \(server.outcomes.value)")
+      return
+    }
+    #expect(error.code == .notASocket)
+    #expect(fileStatus(path)?.st_size == 8)
+    #expect(server.loop.stop())
+    #expect(fileStatus(path)?.st_size == 8, "close does not unlink what is not its socket")
+  }
+
+  @Test("another daemon's live socket in its place is never taken")
+  func recreateOverLiveSocket() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let path = root + "/dynd.sock"
+    let server = try Recreating(path: path)
+    #expect(unlink(path) == 0)
+    let other = try makeListeningSocket(at: path)
+    defer { close(other) }
+    let inode = fileStatus(path)?.st_ino
+    guard case .failed(let error) = server.run() else {
+      Issue.record("expected a failure, got \(server.outcomes.value)")
+      return
+    }
+    #expect(error.code == .alreadyRunning)
+    #expect(fileStatus(path)?.st_ino == inode)
+    #expect(server.loop.stop())
+    #expect(fileStatus(path)?.st_ino == inode, "close does not unlink the other daemon's socket")
+  }
+
+  @Test("an adopted socket (systemd's) is not re-created")
+  func recreateAdopted() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let path = root + "/dynd.sock"
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    #expect(try withSocketAddress(path) { bind(fd, $0, $1) } == 0)
+    #expect(listen(fd, 16) == 0)
+    #expect(unlink(path) == 0)
+    let outcome = Shared<Listener.SocketFileRecreation?>(nil)
+    let loop = try LoopThread { loop in
+      let listener = try Listener(loop: loop, adoptingListeningSocket: fd) { fd, _ in close(fd) }
+      outcome.set(listener.recreateSocketFile())
+      return listener
+    }
+    #expect(outcome.value == .notOwned)
+    #expect(fileStatus(path) == nil)
+    #expect(loop.stop())
+  }
 }

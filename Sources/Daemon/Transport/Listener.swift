@@ -37,6 +37,9 @@ import Synchronization
 /// client already sent, so that the client sees a clean end of file rather than a reset), then
 /// reopens the spare. Clients in the queue thus learn at once that they were not served, instead
 /// of hanging until descriptors free up.
+///
+/// Re-creating the socket file: `recreateSocketFile()` binds the path again if the file this
+/// listener bound was removed or replaced (tmux's SIGUSR1), with the checks of the start.
 public final class Listener {
   /// Receives each accepted, permitted connection. The handler owns `socket` (non-blocking,
   /// close-on-exec): it must wrap it in a `Connection` or close it.
@@ -63,6 +66,21 @@ public final class Listener {
     return Int32(clamping: value)
   }
 
+  /// What `recreateSocketFile()` found and did.
+  public enum SocketFileRecreation: Equatable, Sendable {
+    /// The file this listener bound is still at the path; nothing was done.
+    case intact
+    /// The file was gone (or replaced by a stale socket): the path is bound and listening again.
+    case recreated
+    /// The socket was adopted (systemd's): its file is not ours to re-create.
+    case notOwned
+    /// The listener is closed.
+    case notListening
+    /// The path could not be bound again (a live daemon's socket or a non-socket is there, the
+    /// directory is gone, …); the listener keeps serving its connected clients.
+    case failed(TransportError)
+  }
+
   /// Accept failures in the current episode (0 when accepting works).
   public var acceptFailures: Int { episode?.failures ?? 0 }
 
@@ -79,7 +97,7 @@ public final class Listener {
   private let serverUID: uid_t
   private let onAccept: AcceptHandler
   private let backlog: Int32
-  private let boundFile: FileIdentity?
+  private var boundFile: FileIdentity?
   private var listener: OpaquePointer?
   private var socketFileRemoved = false
   private var retryTimer: OneShotTimer?
@@ -194,6 +212,71 @@ public final class Listener {
         logger.warning("socket \(path) is no longer the one this daemon bound; leaving it in place")
       }
     }
+  }
+
+  /// Binds the path again if the socket file this listener bound is gone or replaced, so that
+  /// clients can find the daemon again (tmux re-creates its socket on SIGUSR1; dynd on SIGHUP and
+  /// SIGUSR1). Call on the loop thread. Logs what it found and did, and returns it.
+  ///
+  /// The checks are those of the start (`init(loop:path:)`): the startup lock, a live daemon's
+  /// socket at the path is never taken (another dynd started meanwhile keeps its socket; this one
+  /// goes on serving its connected clients), a stale socket is replaced, and anything that is not
+  /// a socket is never deleted. Connections waiting in the old socket's queue are accepted before
+  /// it is closed. An adopted socket (systemd's) is left alone: its unit re-creates it.
+  ///
+  /// - Parameter privateDirectory: the socket's private directory (`SocketPath.privateDirectory`)
+  ///   when dynd chose it itself; it is created again (mode 0700) and checked if it was removed.
+  @discardableResult
+  public func recreateSocketFile(privateDirectory: String? = nil) -> SocketFileRecreation {
+    loop.assertOnLoopThread()
+    guard let path, let boundFile else {
+      logger.info("the socket came from the service manager; it re-creates the file, not dynd")
+      return .notOwned
+    }
+    guard let oldListener = listener else { return .notListening }
+    let current = FileIdentity(path: path)
+    if current == boundFile {
+      logger.info("socket \(path) is in place; nothing to re-create")
+      return .intact
+    }
+    let bound: (fd: Int32, identity: FileIdentity)
+    do throws(TransportError) {
+      if let privateDirectory {
+        try SocketPath.preparePrivateDirectory(privateDirectory, userID: getuid())
+      }
+      bound = try Self.bind(path: path, backlog: backlog, logger: logger)
+    } catch {
+      logger.warning(
+        "socket \(path) is \(current == nil ? "gone" : "no longer ours") and cannot be re-created: \(error.message); connected clients are still served"
+      )
+      return .failed(error)
+    }
+    // Connections already queued on the old socket are served, not reset by its close.
+    let oldFD = evconnlistener_get_fd(oldListener)
+    while true {
+      // (Glibc does not import accept4; dynd never execs, so the flags may follow.)
+      let fd = accept(oldFD, nil, nil)
+      if fd >= 0 {
+        _ = evutil_make_socket_closeonexec(fd)
+        _ = evutil_make_socket_nonblocking(fd)
+        accepted(fd)
+      } else if errno != EINTR && errno != ECONNABORTED {
+        break
+      }
+    }
+    let paused = retryTimer?.isScheduled == true
+    guard let newListener = register(bound.fd, enabled: !paused) else {
+      Glibc.close(bound.fd)
+      unlink(path)
+      let error = TransportError(.system, "cannot register the listening socket with libevent")
+      logger.warning("socket \(path) cannot be re-created: \(error.message)")
+      return .failed(error)
+    }
+    evconnlistener_free(oldListener)  // closes the old socket
+    listener = newListener
+    self.boundFile = bound.identity
+    logger.notice("socket \(path) was \(current == nil ? "gone" : "replaced"); re-created it")
+    return .recreated
   }
 
   private func accepted(_ fd: Int32) {
