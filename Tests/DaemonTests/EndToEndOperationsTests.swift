@@ -121,6 +121,45 @@ struct EndToEndOperationsTests {
     #expect(fileStatus(socketPath) == nil, "the socket file is still there")
   }
 
+  @Test("a socket passed by socket activation is served without --systemd, and nothing else")
+  func activationWithoutFlag() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(directory) }
+    let socketPath = directory + "/activated.sock"
+    let otherPath = directory + "/other.sock"
+    let listening = try makeListeningSocket(at: socketPath)
+    defer { close(listening) }
+    // $DYND_SOCKET is for clients; it must not make dynd bind a second socket.
+    let dynd = try SpawnedDynd(
+      arguments: [], shellPrefix: "LISTEN_PID=$$ LISTEN_FDS=1",
+      environment: ["DYND_SOCKET": otherPath], passing: listening,
+      errorFile: directory + "/stderr")
+    let client = try RawClient(path: socketPath, timeout: .seconds(10))
+    client.write(#"{"op":"hello"}"# + "\n")
+    let reply = client.readLine()
+    #expect(
+      reply.line?.contains(#""server":"dynd""#) == true,
+      "\(reply.ending.map(\.description) ?? ""): \(dynd.standardError)")
+    #expect(fileStatus(otherPath) == nil, "dynd bound a socket of its own")
+    kill(dynd.pid, SIGTERM)
+    #expect(dynd.exitStatus() == 0, "\(dynd.standardError)")
+    #expect(
+      (fileStatus(socketPath)?.st_mode ?? 0) & S_IFMT == S_IFSOCK, "the passed socket is gone")
+  }
+
+  @Test("--socket with a passed socket is a usage error")
+  func activationWithSocketFlag() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(directory) }
+    let listening = try makeListeningSocket(at: directory + "/activated.sock")
+    defer { close(listening) }
+    let dynd = try SpawnedDynd(
+      arguments: ["--socket", directory + "/mine.sock"], shellPrefix: "LISTEN_PID=$$ LISTEN_FDS=1",
+      passing: listening, errorFile: directory + "/stderr")
+    #expect(dynd.exitStatus() == 64, "\(dynd.standardError)")
+    #expect(dynd.standardError.contains("exclude each other"), "\(dynd.standardError)")
+    #expect(fileStatus(directory + "/mine.sock") == nil)
+  }
 }
 
 /// What process `pid` has open, as `fd -> target` lines.
