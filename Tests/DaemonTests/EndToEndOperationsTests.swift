@@ -42,7 +42,7 @@ struct EndToEndOperationsTests {
     let directory = try makeTemporaryDirectory()
     defer { removeTemporaryDirectory(directory) }
     let socketPath = directory + "/d.sock"
-    // dynd has 13 descriptors open when it listens: room for about 11 clients.
+    // dynd has 12 descriptors open when it listens: room for about 12 clients.
     let dynd = try SpawnedDynd(
       arguments: ["--socket", socketPath], shellPrefix: "ulimit -n 24 &&",
       errorFile: directory + "/stderr")

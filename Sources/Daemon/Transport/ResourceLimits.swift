@@ -18,7 +18,7 @@ public enum ResourceLimits {
   /// pair (4); the loop's wakeup socket pair (2); during start-up or a socket re-creation the lock
   /// file, a probe socket and the new listening socket (3); that is 14, and the rest of 32 is a
   /// margin for log files a handler may open and the Swift runtime's own (`/proc`, `/dev/urandom`).
-  /// dynd has 13 descriptors open when it starts listening.
+  /// dynd has 12 descriptors open (0 to 11, the spare included) when it starts listening.
   public static let reservedDescriptors = 32
 
   /// The largest soft limit dynd raises itself to, when the hard limit is unlimited or higher:
