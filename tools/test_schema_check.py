@@ -434,6 +434,9 @@ INVALID = [
     ("event", '{"ev":"frame","session":"s","seq":1,"t":0,"items":[],"id":1}', "id in an event"),
 ]
 
+# Codes dynd adds to the core's (PROTOCOL.md section 8).
+EXTENSION_ERROR_CODES = ["line_timeout"]
+
 ERROR_CODES = [
     "bad_json", "not_an_object", "missing_field", "unknown_field", "wrong_type", "invalid_number",
     "out_of_range", "unknown_op", "unknown_transition", "unknown_session", "session_exists",
@@ -447,7 +450,7 @@ EXTENSION_NAMES = {
     "item_point", "to_point", "spring", "vector",
     "constraints", "rail", "speed_limit", "max_speed", "velocity_error",
     "estimator", "platform", "linear",
-    "slow", "on_time", "contact_limit", "frame_ms", "budget_ms", "limit", "dropped_contacts",
+    "slow", "on_time", "contact_limit", "line_timeout", "frame_ms", "budget_ms", "limit", "dropped_contacts",
 }
 
 
@@ -489,9 +492,9 @@ class SchemaFiles(unittest.TestCase):
                 self.assertEqual(schema["$schema"], "https://json-schema.org/draft/2020-12/schema")
                 schema_check.Draft202012Validator.check_schema(schema)
 
-    def test_error_codes_are_exactly_the_core_list(self):
+    def test_error_codes_are_the_core_list_and_the_extensions(self):
         enum = load_schemas()["reply"]["$defs"]["failure"]["properties"]["error"]["properties"]["code"]["enum"]
-        self.assertEqual(enum, ERROR_CODES)
+        self.assertEqual(enum, ERROR_CODES + EXTENSION_ERROR_CODES)
 
     def test_names_match_the_core_document(self):
         doc_path = find_core_doc()
@@ -556,7 +559,7 @@ class Samples(unittest.TestCase):
                 self.assertNotEqual(schema_check.check_line(line, "auto", self.validators)[1], [])
 
     def test_every_error_code_is_a_valid_reply(self):
-        for code in ERROR_CODES:
+        for code in ERROR_CODES + EXTENSION_ERROR_CODES:
             line = json.dumps({"ok": False, "id": code, "error": {"code": code, "message": "m", "field": "f"}})
             self.assertEqual(schema_check.check_line(line, "reply", self.validators), ("reply", []))
 

@@ -36,6 +36,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
   case lineTooLong = "line_too_long"
   /// The daemon cannot take the request now (e.g. too much output queued for this connection).
   case busy = "busy"
+  /// Extension: a line was started and not finished within the daemon's time limit; the
+  /// connection is closed after the reply.
+  case lineTimeout = "line_timeout"
 }
 
 /// A protocol error: a code for programs and a sentence for people.
@@ -63,6 +66,14 @@ extension ProtocolError {
   /// The reply to a line longer than `limit` bytes.
   public static func lineTooLong(limit: Int) -> ProtocolError {
     ProtocolError(.lineTooLong, "line is longer than \(limit) bytes; the connection will be closed")
+  }
+
+  /// The reply to a line left unfinished for `seconds`.
+  public static func lineTimeout(seconds: Double) -> ProtocolError {
+    ProtocolError(
+      .lineTimeout,
+      "a line was started but not finished within \(plainNumber(seconds)) s; the connection "
+        + "will be closed")
   }
 
   /// The reply to an `open` naming a transition the daemon does not host.

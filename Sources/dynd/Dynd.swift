@@ -13,8 +13,10 @@ struct Dynd: ParsableCommand {
     abstract: "Serve UIKit Dynamics animators over a Unix socket (JSON lines).",
     discussion: """
       The socket is --socket PATH, else $DYND_SOCKET, else $XDG_RUNTIME_DIR/dynd/dynd.sock \
-      (directory 0700), else /tmp/dynd-$UID/dynd.sock. The protocol is in protocol/PROTOCOL.md. \
-      SIGTERM or SIGINT tells clients, drains briefly, removes the socket and exits 0.
+      (directory 0700), else /tmp/dynd-$UID/dynd.sock; a socket passed by systemd socket \
+      activation (LISTEN_FDS) is served instead. The protocol is in protocol/PROTOCOL.md. \
+      SIGTERM, SIGINT or SIGQUIT tells clients, drains at most 90 ms, removes the socket and \
+      exits 0; SIGHUP or SIGUSR1 re-creates a removed socket file; other stray signals are ignored.
       """,
     version: version)
 
@@ -30,7 +32,8 @@ struct Dynd: ParsableCommand {
   @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
   var logLevel: String = "info"
 
-  @Flag(help: "Take the listening socket from systemd socket activation (LISTEN_FDS).")
+  @Flag(
+    help: "Require a socket from systemd socket activation (LISTEN_FDS; used even without this).")
   var systemd = false
 
   func validate() throws {
@@ -47,9 +50,15 @@ struct Dynd: ParsableCommand {
     if systemd && socket != nil {
       throw ValidationError("--systemd and --socket exclude each other: systemd passes the socket")
     }
+    if socket != nil && SocketActivation.isActivated() {
+      throw ValidationError(
+        "--socket and a socket passed by the service manager (LISTEN_FDS) exclude each other")
+    }
   }
 
   func run() throws {
+    // Before anything else: a stray signal must neither kill nor stop the daemon.
+    SignalHandling.ignoreUnusedSignals()
     let level = Logger.Level(rawValue: logLevel)!
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)
@@ -57,9 +66,14 @@ struct Dynd: ParsableCommand {
       return handler
     }
     let logger = Logger(label: "dynd")
+    let files = ResourceLimits.raiseOpenFileLimit()
+    logger.info(
+      "\(files); \(ResourceLimits.connectionCapacity(openFileLimit: files.soft)) descriptors left for connections"
+    )
     var options = Server.Options()
     options.socketPath = socket
-    options.systemd = systemd
+    // A socket passed by socket activation is served with or without --systemd (sd_listen_fds).
+    options.systemd = systemd || SocketActivation.isActivated()
     options.maxLine = maxLine
     options.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
     options.version = Self.version

@@ -79,6 +79,7 @@ struct TransportConnectionTests {
     #expect(try client.readLineString() == "first")
     #expect(try client.readLineString().map { $0 + "\n" } == reply)
     #expect(try client.readLine() == nil)
+    client.close()  // ends the daemon's lingering close at once
     #expect(log.wait { $0.last?.isClose == true })
     #expect(log.value == [.line(Self.bytes("first")), .lineTooLong, .closed(.closedAfterFlush)])
     #expect(loop.stop())
@@ -104,6 +105,7 @@ struct TransportConnectionTests {
       String(repeating: "b", count: 16) + "\n" + String(repeating: "c", count: 17) + "\nafter\n")
     #expect(try client.readLineString() == "too long")
     #expect(try client.readLine() == nil)
+    client.close()
     #expect(log.wait { $0.last?.isClose == true })
     #expect(
       log.value == [

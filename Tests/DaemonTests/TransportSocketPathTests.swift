@@ -43,6 +43,19 @@ struct TransportSocketPathTests {
     #expect(try SocketPath.resolve(flag: nil, environment: ["XDG_RUNTIME_DIR": root]) == resolved)
   }
 
+  @Test("the private directory is known for the paths dynd chose, not for the user's")
+  func privateDirectory() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let runtime = try SocketPath.resolve(
+      flag: nil, environment: ["XDG_RUNTIME_DIR": root], temporaryRoot: "/nope")
+    #expect(runtime.privateDirectory == root + "/dynd")
+    let temporary = try SocketPath.resolve(flag: nil, environment: [:], temporaryRoot: root)
+    #expect(temporary.privateDirectory == root + "/dynd-\(uid)")
+    #expect(SocketPath(path: "/x/flag.sock", source: .flag).privateDirectory == nil)
+    #expect(SocketPath(path: "/x/env.sock", source: .environment).privateDirectory == nil)
+  }
+
   @Test("a relative $XDG_RUNTIME_DIR is ignored")
   func relativeRuntimeDirectoryIgnored() throws {
     let root = try makeTemporaryDirectory()

@@ -74,6 +74,15 @@ final class Client: ConnectionDelegate {
     connection.closeAfterFlush()
   }
 
+  func connectionLineTimedOut(_ connection: Connection) {
+    let seconds = connection.limits.lineTimeout.components
+    encoder.errorReply(
+      id: nil,
+      .lineTimeout(seconds: Double(seconds.seconds) + Double(seconds.attoseconds) * 1e-18))
+    flush()
+    connection.closeAfterFlush()
+  }
+
   func connectionOutputDidDrain(_ connection: Connection) {
     if manualStep != nil {
       continueStep()

@@ -55,6 +55,10 @@ public final class Server {
   /// a clock is dropped only here, when no session holds it, so never inside its own tick.
   private var frameClocks: [Int64: FrameClock] = [:]
   private var shuttingDown = false
+  /// The socket's private directory, re-created with the socket on SIGHUP/SIGUSR1.
+  private var socketDirectory: String?
+  /// `Limits.maxConnections`, or fewer when the open-file limit is lower.
+  private var maxConnections = Limits.maxConnections
 
   /// Where the socket is, once listening (nil under systemd activation of an unnamed socket).
   public var socketPath: String? { listener?.path }
@@ -66,8 +70,10 @@ public final class Server {
     SignalHandling.ignoreSIGPIPE()
     loop = try EventLoop()
     let accept: Listener.AcceptHandler = { [unowned self] fd, peer in self.accept(fd, peer) }
+    // dynd sets `systemd` when it was socket-activated (flag or not); embedded servers (tests)
+    // never read the process's LISTEN_* variables.
     if options.systemd {
-      guard let fd = try SocketActivation.listeningSocket() else {
+      guard let fd = try SocketActivation.listeningSocketIfActivated(required: true) else {
         throw TransportError(
           .activation, "--systemd was given but no socket was passed (LISTEN_FDS is not set)")
       }
@@ -75,10 +81,21 @@ public final class Server {
         loop: loop, adoptingListeningSocket: fd, logger: logger, onAccept: accept)
     } else {
       let path = try SocketPath.resolve(flag: options.socketPath)
+      socketDirectory = path.privateDirectory
       listener = try Listener(loop: loop, path: path.path, logger: logger, onAccept: accept)
     }
+    maxConnections = min(Limits.maxConnections, ResourceLimits.connectionCapacity())
     if options.handleSignals {
-      signals = SignalHandler(loop: loop) { [unowned self] signal in self.shutdown(signal: signal) }
+      signals = SignalHandler(
+        loop: loop,
+        signals: SignalHandling.shutdownSignals + SignalHandling.socketRecreationSignals
+      ) { [unowned self] signal in
+        if SignalHandling.socketRecreationSignals.contains(signal) {
+          _ = self.listener?.recreateSocketFile(privateDirectory: self.socketDirectory)
+        } else {
+          self.shutdown(signal: signal)
+        }
+      }
     }
     stopper = try Wakeup(loop: loop) { [unowned self] in self.shutdown(signal: SIGTERM) }
     var posted: LoopInbox?
@@ -110,19 +127,44 @@ public final class Server {
       Glibc.close(fd)
       return
     }
-    guard clients.count < Limits.maxConnections else {
-      logger.warning("refusing a connection: \(Limits.maxConnections) clients are connected")
-      Glibc.close(fd)
+    guard clients.count < maxConnections else {
+      refuse(fd, "\(maxConnections) clients are connected, dynd's most")
       return
     }
     guard connectionsByPID[peer.pid, default: 0] < Limits.maxConnectionsPerClient else {
-      logger.warning(
-        "refusing a connection from pid \(peer.pid): it has \(Limits.maxConnectionsPerClient) open, the most one client may hold"
-      )
-      Glibc.close(fd)
+      refuse(
+        fd,
+        "pid \(peer.pid) has \(Limits.maxConnectionsPerClient) connections open, the most one "
+          + "client may hold")
       return
     }
+    if refusedConnections > 0 {
+      logger.info("accepting connections again; \(refusedConnections) were refused")
+      refusedConnections = 0
+    }
     adopt(fd, peer)
+  }
+
+  /// Connections refused since the last one accepted (logged once per episode, not each).
+  private var refusedConnections = 0
+
+  /// Closes a connection dynd will not serve, so that the client reads end of file: what it
+  /// already sent is read first (closing with unread input would send a reset instead).
+  private func refuse(_ fd: Int32, _ reason: String) {
+    var scratch = [UInt8](repeating: 0, count: 4096)
+    var discarded = 0
+    while discarded < 1 << 16 {
+      let n = scratch.withUnsafeMutableBytes {
+        recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+      }
+      guard n > 0 else { break }
+      discarded += n
+    }
+    Glibc.close(fd)
+    if refusedConnections == 0 {
+      logger.warning("refusing connections: \(reason); further refusals are counted, not logged")
+    }
+    refusedConnections += 1
   }
 
   /// Serves the connected socket `fd` as a client (the listener's accept, or a test harness).

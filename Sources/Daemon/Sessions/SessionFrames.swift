@@ -39,7 +39,7 @@ extension Session {
         isSlow = true
         let cost = jobStarted.duration(to: .now)
         let t = published.t
-        let (frame, budget) = (milliseconds(cost), 1000 / fps)
+        let (frame, budget) = (fractionalMilliseconds(cost), 1000 / fps)
         send {
           $0.slow(session: self.name, t: t, frameMilliseconds: frame, budgetMilliseconds: budget)
         }
@@ -195,7 +195,7 @@ extension Session {
   }
 }
 
-private func milliseconds(_ d: Duration) -> Double {
+private func fractionalMilliseconds(_ d: Duration) -> Double {
   let (seconds, attoseconds) = d.components
   return Double(seconds) * 1000 + Double(attoseconds) * 1e-15
 }

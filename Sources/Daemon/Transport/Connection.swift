@@ -12,10 +12,18 @@ public protocol ConnectionDelegate: AnyObject {
   func connection(_ connection: Connection, didReceiveLine line: UnsafeRawBufferPointer)
 
   /// The peer sent more than `maxLineLength` bytes without a newline (or a complete line longer
-  /// than that). Called at most once per connection; reading has already stopped and no further
-  /// line will be delivered. Write the error reply, then call `closeAfterFlush()`; if the
-  /// connection is still open when this returns, the connection calls it itself.
+  /// than that). Called at most once per connection; no further line will be delivered (what the
+  /// peer sends from now on is read and discarded). Write the error reply, then call
+  /// `closeAfterFlush()`; if the connection is still open when this returns, the connection calls
+  /// it itself. The close is a lingering one (see `Connection`), so the peer reads the reply.
   func connectionLineTooLong(_ connection: Connection)
+
+  /// The peer started a line and did not finish it within `Limits.lineTimeout` (a stalled or
+  /// deliberately slow client, "slowloris"). Called at most once per connection, instead of any
+  /// further line; the rules of `connectionLineTooLong` apply: write the error reply (proposed
+  /// code `line_timeout`), then call `closeAfterFlush()`. The default implementation closes
+  /// without a reply.
+  func connectionLineTimedOut(_ connection: Connection)
 
   /// The output buffer has drained to `outputLowWatermark` bytes or fewer, after a call to
   /// `requestDrainNotification()`. Resume flow-controlled work (e.g. a manual `step`) here.
@@ -33,6 +41,11 @@ public protocol ConnectionDelegate: AnyObject {
 }
 
 extension ConnectionDelegate {
+  /// Default: close (lingering) without a reply.
+  public func connectionLineTimedOut(_ connection: Connection) {
+    connection.closeAfterFlush()
+  }
+
   /// Default: nothing to resume.
   public func connectionOutputDidDrain(_ connection: Connection) {}
 
@@ -47,8 +60,11 @@ extension ConnectionDelegate {
 /// **Reading.** Lines end with `\n` and are delivered to the delegate as raw bytes. A line may be at
 /// most `Limits.maxLineLength` bytes (without its `\n`); the read high watermark is set just above
 /// that, so the input buffer never holds much more than one maximal line. When the limit is
-/// exceeded the delegate hears `connectionLineTooLong` exactly once, reading stops and the
-/// connection closes once the reply is flushed (PROTOCOL-CORE: `line_too_long`). If the peer ends
+/// exceeded the delegate hears `connectionLineTooLong` exactly once, no further line is delivered
+/// and the connection closes once the reply is flushed (PROTOCOL-CORE: `line_too_long`). A peer
+/// that has started a line must finish it within `Limits.lineTimeout`, or the delegate hears
+/// `connectionLineTimedOut` and the connection closes the same way; a peer with no partial line
+/// (say, a watcher that only reads) may stay silent for ever. If the peer ends
 /// its side (EOF) with an unterminated last line, that line is delivered too, so
 /// `printf '{"op":"hello"}' | socat - UNIX:…` gets its reply; then the delegate hears
 /// `connectionDidReachEndOfInput` and decides when to close (a half-closed peer still reads).
@@ -65,6 +81,15 @@ extension ConnectionDelegate {
 /// pending output). A closing connection whose peer does not read for `Limits.flushTimeout` is
 /// closed anyway. `close()` closes at once, discarding output. Socket errors close at once.
 ///
+/// **Lingering close** (nginx's `lingering_close`). After a too-long or timed-out line the peer
+/// may still be sending: closing a socket with unread input makes the kernel reset the
+/// connection, and the peer's write fails with `EPIPE` and its read with `ECONNRESET`, often
+/// before it has read its error reply. So from the moment the line is refused, everything the peer
+/// sends is read and discarded; once the reply is flushed the connection shuts down its sending
+/// side (`shutdown(SHUT_WR)`, so the peer reads the reply and then end of file) and keeps
+/// discarding until the peer closes its side, for at most `Limits.lingerTime` (from the flush)
+/// and `Limits.lingerBytes` (sent after the refused line), and only then closes.
+///
 /// **Lifetime.** The connection keeps itself alive (the `Unmanaged` retain that is the libevent
 /// callback argument) until the bufferevent is freed, and keeps its delegate until
 /// `connectionDidClose` has been delivered. The bufferevent is never touched after it is freed.
@@ -80,18 +105,34 @@ public final class Connection {
     /// How long a closing connection waits for the peer to read anything before giving up (an
     /// idle timeout: each successful write restarts it). Default 5 s.
     public var flushTimeout: Duration
+    /// How long a peer may take to finish a line it has started (from its first byte to its
+    /// newline) before `connectionLineTimedOut`. Time while reading is paused by
+    /// `pauseReading()` does not count. Zero or less: no limit. Default 10 s.
+    public var lineTimeout: Duration
+    /// After a refused line, the longest a lingering close waits for the peer to close its side
+    /// once the reply is flushed. Default 2 s.
+    public var lingerTime: Duration
+    /// After a refused line, the most bytes a lingering close reads and discards before it gives
+    /// up and closes. Default 16 MiB.
+    public var lingerBytes: Int
 
     /// Limits with the defaults given for each field.
     public init(
       maxLineLength: Int = 1 << 20,
       outputHardLimit: Int = 8 << 20,
       outputLowWatermark: Int = 64 << 10,
-      flushTimeout: Duration = .seconds(5)
+      flushTimeout: Duration = .seconds(5),
+      lineTimeout: Duration = .seconds(10),
+      lingerTime: Duration = .seconds(2),
+      lingerBytes: Int = 16 << 20
     ) {
       self.maxLineLength = maxLineLength
       self.outputHardLimit = outputHardLimit
       self.outputLowWatermark = outputLowWatermark
       self.flushTimeout = flushTimeout
+      self.lineTimeout = lineTimeout
+      self.lingerTime = lingerTime
+      self.lingerBytes = lingerBytes
     }
   }
 
@@ -100,7 +141,7 @@ public final class Connection {
     /// The peer ended its side (EOF) and the connection closed after it, once flushed; or the
     /// peer could no longer be written to.
     case peerClosed
-    /// `closeAfterFlush()` finished (including after a too-long line).
+    /// `closeAfterFlush()` finished (including the lingering close after a refused line).
     case closedAfterFlush
     /// `close()` was called.
     case closedByCaller
@@ -146,6 +187,14 @@ public final class Connection {
   /// Bytes at the front of the input known to hold no `\n` (see `processInput`).
   private var scanned = 0
   private var lineTooLongReported = false
+  /// A line was refused (too long or too slow): input is read and discarded from now on.
+  private var discardingInput = false
+  private var discardedBytes = 0
+  /// The lingering close has shut down the sending side and waits for the peer's end of file.
+  private var lingering = false
+  private var lingerTimer: OneShotTimer?
+  /// Runs while the input holds a partial line; `lineTimeout` after the line's first byte.
+  private var lineTimer: OneShotTimer?
   private var inputEnded = false
   private var drainRequested = false
   private var drainCheckScheduled = false
@@ -303,6 +352,8 @@ public final class Connection {
     loop.assertOnLoopThread()
     guard !readingPaused else { return }
     readingPaused = true
+    lineTimer?.cancel()  // the daemon holds the peer up: its line's time does not run
+    guard !discardingInput else { return }
     if let bufferEvent { _ = bufferevent_disable(bufferEvent, Int16(EV_READ)) }
   }
 
@@ -311,11 +362,11 @@ public final class Connection {
     loop.assertOnLoopThread()
     guard readingPaused else { return }
     readingPaused = false
-    guard state == .open, !lineTooLongReported, let bufferEvent else { return }
+    guard state == .open, !discardingInput, let bufferEvent else { return }
     _ = bufferevent_enable(bufferEvent, Int16(EV_READ))
     // Deferred so that a caller inside a delegate callback is not re-entered.
     loop.performSoon { [self] in
-      guard state == .open, !readingPaused, !lineTooLongReported else { return }
+      guard state == .open, !readingPaused, !discardingInput else { return }
       processInput(atEOF: inputEnded)
       // End of input seen while paused: the delegate decides again now that all is delivered.
       if inputEnded, state == .open, !readingPaused { delegate?.connectionDidReachEndOfInput(self) }
@@ -328,7 +379,11 @@ public final class Connection {
   // MARK: libevent callbacks
 
   private func readable() {
-    guard state == .open, !lineTooLongReported, !inputEnded else { return }
+    if discardingInput {
+      discardInput()
+      return
+    }
+    guard state == .open, !inputEnded else { return }
     processInput(atEOF: false)
   }
 
@@ -340,11 +395,13 @@ public final class Connection {
   /// byte is examined once. The line is then made contiguous with `evbuffer_pullup` (no copy when
   /// it lies in one chunk, one copy otherwise), handed over in place, and drained.
   private func processInput(atEOF: Bool) {
+    var delivered = false
     while state == .open, !readingPaused, let bufferEvent {
       let input = bufferevent_get_input(bufferEvent)
       let length = evbuffer_get_length(input)
       if length == 0 {
         scanned = 0
+        lineTimer?.cancel()
         return
       }
       var start = evbuffer_ptr()
@@ -361,7 +418,12 @@ public final class Connection {
           reportLineTooLong()
           return
         }
-        guard atEOF else { return }
+        guard atEOF else {
+          // A partial line: its time runs from its first byte, so a line that began in this read
+          // (after one that ended) starts the clock again.
+          startLineTimer(restart: delivered)
+          return
+        }
         lineLength = length  // the peer's last line, unterminated
         consumed = length
       }
@@ -373,6 +435,7 @@ public final class Connection {
         fatalError("libevent: evbuffer_pullup failed (out of memory)")
       }
       scanned = 0
+      delivered = true
       delegate?.connection(
         self, didReceiveLine: UnsafeRawBufferPointer(start: bytes, count: lineLength))
       // The delegate may have closed the connection: then the bufferevent is freed and `input`
@@ -380,26 +443,68 @@ public final class Connection {
       guard self.bufferEvent != nil else { return }
       evbuffer_drain(input, consumed)
     }
+    // Paused (or closing) with input left: the daemon holds the peer up, not the other way round.
+    lineTimer?.cancel()
+  }
+
+  private func startLineTimer(restart: Bool) {
+    guard limits.lineTimeout > .zero else { return }
+    if let lineTimer, lineTimer.isScheduled, !restart { return }
+    let timer =
+      lineTimer ?? OneShotTimer(loop: loop) { [unowned self] _ in self.lineTimedOut() }
+    lineTimer = timer
+    timer.schedule(after: limits.lineTimeout)
   }
 
   private func reportLineTooLong() {
-    guard !lineTooLongReported else { return }
+    guard !lineTooLongReported, !discardingInput else { return }
     lineTooLongReported = true
-    if let bufferEvent {
-      _ = bufferevent_disable(bufferEvent, Int16(EV_READ))
-      let input = bufferevent_get_input(bufferEvent)
-      evbuffer_drain(input, evbuffer_get_length(input))  // up to a MiB nobody will read
-      scanned = 0
-    }
+    refuseInput()
     logger.info("line longer than \(limits.maxLineLength) bytes; closing after the reply")
     delegate?.connectionLineTooLong(self)
     if state == .open { beginClosing(.closedAfterFlush) }
   }
 
+  private func lineTimedOut() {
+    guard state == .open, !discardingInput, !readingPaused else { return }
+    refuseInput()
+    logger.info(
+      "the peer left a line unfinished for \(limits.lineTimeout); closing the connection")
+    delegate?.connectionLineTimedOut(self)
+    if state == .open { beginClosing(.closedAfterFlush) }
+  }
+
+  /// No further line will be delivered: from now on input is read and discarded (the first half
+  /// of the lingering close), so the peer is never stuck writing to a daemon that stopped reading.
+  private func refuseInput() {
+    discardingInput = true
+    lineTimer?.cancel()
+    scanned = 0
+    guard let bufferEvent else { return }
+    _ = bufferevent_enable(bufferEvent, Int16(EV_READ))
+    // The refused line itself (up to a MiB nobody will read) does not count towards lingerBytes.
+    let input = bufferevent_get_input(bufferEvent)
+    evbuffer_drain(input, evbuffer_get_length(input))
+  }
+
+  private func discardInput() {
+    guard let bufferEvent else { return }
+    let input = bufferevent_get_input(bufferEvent)
+    let length = evbuffer_get_length(input)
+    evbuffer_drain(input, length)
+    discardedBytes += length
+    if discardedBytes > limits.lingerBytes && state != .closed {
+      logger.info(
+        "the peer sent over \(limits.lingerBytes) bytes after its refused line; closing without waiting for it"
+      )
+      finish(state == .closing ? closingReason : .closedAfterFlush)
+    }
+  }
+
   private func writable() {
     switch state {
     case .closing:
-      if outputLength == 0 { finish(closingReason) }
+      if outputLength == 0 && !lingering { flushed() }
     case .open:
       notifyDrainIfLow()
     case .closed:
@@ -414,7 +519,12 @@ public final class Connection {
   }
 
   private func handleEvent(_ what: Int32, errno code: Int32) {
-    if what & BEV_EVENT_EOF != 0 && what & BEV_EVENT_READING != 0 {
+    if what & BEV_EVENT_EOF != 0 && what & BEV_EVENT_READING != 0 && discardingInput {
+      // The peer closed its side after a refused line: the lingering close is over once the
+      // reply is out (if it is still being flushed, `flushed()` closes).
+      inputEnded = true
+      if lingering { finish(closingReason) }
+    } else if what & BEV_EVENT_EOF != 0 && what & BEV_EVENT_READING != 0 {
       // The peer finished sending (libevent has stopped reading). Deliver its unterminated last
       // line; a half-closed peer can still read, so the delegate decides when to close.
       guard state == .open, !lineTooLongReported, !inputEnded else { return }
@@ -440,9 +550,11 @@ public final class Connection {
     state = .closing
     closingReason = reason
     drainRequested = false
-    _ = bufferevent_disable(bufferEvent, Int16(EV_READ))
+    lineTimer?.cancel()
+    // A refused line keeps reading (and discarding) through the flush: see "Lingering close".
+    if !discardingInput { _ = bufferevent_disable(bufferEvent, Int16(EV_READ)) }
     guard outputLength > 0 else {
-      finish(reason)
+      flushed()
       return
     }
     // The write callback now fires only when the output is empty; a write timeout bounds the wait
@@ -452,9 +564,32 @@ public final class Connection {
     _ = bufferevent_set_timeouts(bufferEvent, nil, &timeout)
   }
 
+  /// Everything queued has been written while closing: close, or, after a refused line whose
+  /// peer has not closed its side, linger.
+  private func flushed() {
+    guard discardingInput, !inputEnded, let bufferEvent else {
+      finish(closingReason)
+      return
+    }
+    lingering = true
+    // No more output: the peer reads the reply, then end of file.
+    _ = shutdown(bufferevent_getfd(bufferEvent), Int32(SHUT_WR))
+    _ = bufferevent_disable(bufferEvent, Int16(EV_WRITE))
+    _ = bufferevent_set_timeouts(bufferEvent, nil, nil)
+    let timer = OneShotTimer(loop: loop) { [unowned self] _ in
+      self.logger.debug(
+        "the peer did not close its side within \(self.limits.lingerTime) of its refused line")
+      self.finish(self.closingReason)
+    }
+    lingerTimer = timer
+    timer.schedule(after: limits.lingerTime)
+  }
+
   private func finish(_ reason: CloseReason) {
     guard state != .closed else { return }
     state = .closed
+    lineTimer?.cancel()
+    lingerTimer?.cancel()
     if let bufferEvent {
       // Clears the callbacks at once; the socket is closed by libevent's finalizer on the loop.
       bufferevent_free(bufferEvent)

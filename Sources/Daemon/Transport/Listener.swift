@@ -21,8 +21,25 @@ import Synchronization
 ///
 /// Accepting: every new connection's peer credentials are read with `SO_PEERCRED` and checked with
 /// `PeerCredentials.isAllowed(peerUID:serverUID:)`; a refused peer is logged with its pid and uid
-/// and closed before the handler ever sees it. If `accept` fails (e.g. out of file descriptors)
-/// accepting pauses for 100 ms instead of spinning.
+/// and closed before the handler ever sees it.
+///
+/// The backlog is the system's maximum (`net.core.somaxconn`, `defaultBacklog`), as Go does, so
+/// that a burst of clients connecting at once waits in the kernel's queue instead of failing with
+/// `EAGAIN`.
+///
+/// When `accept` fails (out of descriptors, `EMFILE`/`ENFILE`, or out of memory) the listener
+/// starts a failure episode: one warning, then accepting pauses with exponential back-off
+/// (`initialRetryDelay`, doubling up to `maximumRetryDelay`) instead of spinning, and the next
+/// successful accept ends the episode with one line saying how many attempts failed and how many
+/// connections were turned away. Out of descriptors, it also uses the reserve-descriptor trick of
+/// libuv and libev: the listener keeps one spare descriptor open (on `/dev/null`); on `EMFILE` it
+/// closes it, accepts each pending connection and closes it at once (after reading what the
+/// client already sent, so that the client sees a clean end of file rather than a reset), then
+/// reopens the spare. Clients in the queue thus learn at once that they were not served, instead
+/// of hanging until descriptors free up.
+///
+/// Re-creating the socket file: `recreateSocketFile()` binds the path again if the file this
+/// listener bound was removed or replaced (tmux's SIGUSR1), with the checks of the start.
 public final class Listener {
   /// Receives each accepted, permitted connection. The handler owns `socket` (non-blocking,
   /// close-on-exec): it must wrap it in a `Connection` or close it.
@@ -35,14 +52,58 @@ public final class Listener {
   /// Whether the listener is still registered with the loop.
   public var isListening: Bool { listener != nil }
 
+  /// The first pause after `accept` fails.
+  public static let initialRetryDelay: Duration = .milliseconds(100)
+  /// The longest pause between attempts while `accept` keeps failing.
+  public static let maximumRetryDelay: Duration = .seconds(1)
+
+  /// The listen backlog `init(loop:path:)` uses: `net.core.somaxconn` (the kernel silently caps
+  /// any larger backlog to it), else `SOMAXCONN`.
+  public static var defaultBacklog: Int32 {
+    guard let value = readSysctl("/proc/sys/net/core/somaxconn"), value > 0 else {
+      return Int32(SOMAXCONN)
+    }
+    return Int32(clamping: value)
+  }
+
+  /// What `recreateSocketFile()` found and did.
+  public enum SocketFileRecreation: Equatable, Sendable {
+    /// The file this listener bound is still at the path; nothing was done.
+    case intact
+    /// The file was gone (or replaced by a stale socket): the path is bound and listening again.
+    case recreated
+    /// The socket was adopted (systemd's): its file is not ours to re-create.
+    case notOwned
+    /// The listener is closed.
+    case notListening
+    /// The path could not be bound again (a live daemon's socket or a non-socket is there, the
+    /// directory is gone, …); the listener keeps serving its connected clients.
+    case failed(TransportError)
+  }
+
+  /// Accept failures in the current episode (0 when accepting works).
+  public var acceptFailures: Int { episode?.failures ?? 0 }
+
+  private struct FailureEpisode {
+    let started: ContinuousClock.Instant
+    let firstError: Int32
+    var failures = 0
+    var turnedAway = 0
+    var delay: Duration = Listener.initialRetryDelay
+  }
+
   private let loop: EventLoop
   private let logger: Logger
   private let serverUID: uid_t
   private let onAccept: AcceptHandler
-  private let boundFile: FileIdentity?
+  private let backlog: Int32
+  private var boundFile: FileIdentity?
   private var listener: OpaquePointer?
   private var socketFileRemoved = false
   private var retryTimer: OneShotTimer?
+  private var episode: FailureEpisode?
+  /// A descriptor on `/dev/null` given up on `EMFILE` to accept and close pending connections.
+  private var spareDescriptor: Int32 = -1
 
   /// Binds and listens on `path` (see the type's documentation for the checks).
   ///
@@ -51,15 +112,15 @@ public final class Listener {
   public convenience init(
     loop: EventLoop,
     path: String,
-    backlog: Int32 = 128,
+    backlog: Int32 = Listener.defaultBacklog,
     logger: Logger = Logger(label: "dynd.transport"),
     onAccept: @escaping AcceptHandler
   ) throws(TransportError) {
     loop.assertOnLoopThread()
     let bound = try Self.bind(path: path, backlog: backlog, logger: logger)
     try self.init(
-      loop: loop, fd: bound.fd, path: path, boundFile: bound.identity, logger: logger,
-      onAccept: onAccept)
+      loop: loop, fd: bound.fd, path: path, boundFile: bound.identity, backlog: backlog,
+      logger: logger, onAccept: onAccept)
   }
 
   /// Listens on a socket that is already bound and listening, e.g. the one systemd passed (see
@@ -76,22 +137,39 @@ public final class Listener {
       throw .system("cannot configure the listening socket \(fd)")
     }
     try self.init(
-      loop: loop, fd: fd, path: UnixSocketAddress.boundPath(of: fd), boundFile: nil,
+      loop: loop, fd: fd, path: UnixSocketAddress.boundPath(of: fd), boundFile: nil, backlog: 0,
       logger: logger, onAccept: onAccept)
   }
 
   private init(
-    loop: EventLoop, fd: Int32, path: String?, boundFile: FileIdentity?, logger: Logger,
-    onAccept: @escaping AcceptHandler
+    loop: EventLoop, fd: Int32, path: String?, boundFile: FileIdentity?, backlog: Int32,
+    logger: Logger, onAccept: @escaping AcceptHandler
   ) throws(TransportError) {
     self.loop = loop
     self.path = path
     self.boundFile = boundFile
     self.ownsSocketFile = boundFile != nil
+    self.backlog = backlog
     self.logger = logger
     self.serverUID = getuid()
     self.onAccept = onAccept
-    let flags = UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC)
+    guard let listener = register(fd, enabled: true) else {
+      Glibc.close(fd)
+      throw TransportError(.system, "cannot register the listening socket with libevent")
+      // deinit runs and unlinks the file we bound.
+    }
+    self.listener = listener
+    spareDescriptor = Self.openSpareDescriptor()
+  }
+
+  deinit {
+    close()
+  }
+
+  /// Wraps the listening socket `fd` in an evconnlistener that calls this listener back.
+  private func register(_ fd: Int32, enabled: Bool) -> OpaquePointer? {
+    var flags = UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC)
+    if !enabled { flags |= UInt32(LEV_OPT_DISABLED) }
     // Backlog 0: the socket is already listening (we called listen(), or systemd did).
     guard
       let listener = evconnlistener_new(
@@ -99,19 +177,17 @@ public final class Listener {
         { _, fd, _, _, context in
           Unmanaged<Listener>.fromOpaque(context!).takeUnretainedValue().accepted(fd)
         }, Unmanaged.passUnretained(self).toOpaque(), flags, 0, fd)
-    else {
-      Glibc.close(fd)
-      throw TransportError(.system, "cannot register the listening socket with libevent")
-      // deinit runs and unlinks the file we bound.
-    }
-    self.listener = listener
+    else { return nil }
     evconnlistener_set_error_cb(listener) { _, context in
-      Unmanaged<Listener>.fromOpaque(context!).takeUnretainedValue().acceptFailed(errno)
+      // libevent calls this right after accept4 failed: errno is still its error.
+      let code = errno
+      Unmanaged<Listener>.fromOpaque(context!).takeUnretainedValue().acceptFailed(code)
     }
+    return listener
   }
 
-  deinit {
-    close()
+  private static func openSpareDescriptor() -> Int32 {
+    open("/dev/null", O_RDONLY | O_CLOEXEC)
   }
 
   /// Stops accepting, closes the socket and, if this listener created the socket file, unlinks it.
@@ -122,6 +198,10 @@ public final class Listener {
     if let listener {
       evconnlistener_free(listener)
       self.listener = nil
+    }
+    if spareDescriptor >= 0 {
+      Glibc.close(spareDescriptor)
+      spareDescriptor = -1
     }
     if let path, let boundFile, !socketFileRemoved {
       socketFileRemoved = true
@@ -134,7 +214,79 @@ public final class Listener {
     }
   }
 
+  /// Binds the path again if the socket file this listener bound is gone or replaced, so that
+  /// clients can find the daemon again (tmux re-creates its socket on SIGUSR1; dynd on SIGHUP and
+  /// SIGUSR1). Call on the loop thread. Logs what it found and did, and returns it.
+  ///
+  /// The checks are those of the start (`init(loop:path:)`): the startup lock, a live daemon's
+  /// socket at the path is never taken (another dynd started meanwhile keeps its socket; this one
+  /// goes on serving its connected clients), a stale socket is replaced, and anything that is not
+  /// a socket is never deleted. Connections waiting in the old socket's queue are accepted before
+  /// it is closed. An adopted socket (systemd's) is left alone: its unit re-creates it.
+  ///
+  /// - Parameter privateDirectory: the socket's private directory (`SocketPath.privateDirectory`)
+  ///   when dynd chose it itself; it is created again (mode 0700) and checked if it was removed.
+  @discardableResult
+  public func recreateSocketFile(privateDirectory: String? = nil) -> SocketFileRecreation {
+    loop.assertOnLoopThread()
+    guard let path, let boundFile else {
+      logger.info("the socket came from the service manager; it re-creates the file, not dynd")
+      return .notOwned
+    }
+    guard let oldListener = listener else { return .notListening }
+    let current = FileIdentity(path: path)
+    if current == boundFile {
+      logger.info("socket \(path) is in place; nothing to re-create")
+      return .intact
+    }
+    let bound: (fd: Int32, identity: FileIdentity)
+    do throws(TransportError) {
+      if let privateDirectory {
+        try SocketPath.preparePrivateDirectory(privateDirectory, userID: getuid())
+      }
+      bound = try Self.bind(path: path, backlog: backlog, logger: logger)
+    } catch {
+      logger.warning(
+        "socket \(path) is \(current == nil ? "gone" : "no longer ours") and cannot be re-created: \(error.message); connected clients are still served"
+      )
+      return .failed(error)
+    }
+    // Connections already queued on the old socket are served, not reset by its close.
+    let oldFD = evconnlistener_get_fd(oldListener)
+    while true {
+      // (Glibc does not import accept4; dynd never execs, so the flags may follow.)
+      let fd = accept(oldFD, nil, nil)
+      if fd >= 0 {
+        _ = evutil_make_socket_closeonexec(fd)
+        _ = evutil_make_socket_nonblocking(fd)
+        accepted(fd)
+      } else if errno != EINTR && errno != ECONNABORTED {
+        break
+      }
+    }
+    let paused = retryTimer?.isScheduled == true
+    guard let newListener = register(bound.fd, enabled: !paused) else {
+      Glibc.close(bound.fd)
+      unlink(path)
+      let error = TransportError(.system, "cannot register the listening socket with libevent")
+      logger.warning("socket \(path) cannot be re-created: \(error.message)")
+      return .failed(error)
+    }
+    evconnlistener_free(oldListener)  // closes the old socket
+    listener = newListener
+    self.boundFile = bound.identity
+    logger.notice("socket \(path) was \(current == nil ? "gone" : "replaced"); re-created it")
+    return .recreated
+  }
+
   private func accepted(_ fd: Int32) {
+    if let episode {
+      self.episode = nil
+      let lasted = milliseconds(ContinuousClock.now - episode.started)
+      logger.info(
+        "accepting connections again after \(episode.failures) failed attempts over \(lasted) ms (\(errnoDescription(episode.firstError))); \(episode.turnedAway) pending connections were closed unserved"
+      )
+    }
     guard let peer = PeerCredentials.of(socket: fd) else {
       logger.warning("refused a connection: the kernel reported no peer credentials")
       Glibc.close(fd)
@@ -150,9 +302,32 @@ public final class Listener {
     onAccept(fd, peer)
   }
 
+  /// `accept` failed with `code` (libevent has already retried `EINTR`, `EAGAIN` and
+  /// `ECONNABORTED`): one warning per episode, turn the queue away if out of descriptors, pause
+  /// with back-off.
   private func acceptFailed(_ code: Int32) {
     guard let listener else { return }
-    logger.error("accept failed: \(errnoDescription(code)); pausing new connections for 100 ms")
+    var episode = self.episode ?? FailureEpisode(started: .now, firstError: code)
+    let starting = self.episode == nil
+    episode.failures += 1
+    if !starting {
+      episode.delay = min(episode.delay * 2, Self.maximumRetryDelay)
+    }
+    let outOfDescriptors = code == EMFILE || code == ENFILE
+    if outOfDescriptors {
+      episode.turnedAway += turnAwayPendingConnections(evconnlistener_get_fd(listener))
+    }
+    self.episode = episode
+    if starting {
+      let limit = ResourceLimits.openFileLimit()
+      let detail =
+        outOfDescriptors
+        ? " (the open file limit is \(limit)); pending connections are closed unserved and"
+        : ";"
+      logger.warning(
+        "accept failed: \(errnoDescription(code))\(detail) accepting pauses \(Self.initialRetryDelay), doubling up to \(Self.maximumRetryDelay), until it works again"
+      )
+    }
     _ = evconnlistener_disable(listener)
     let timer =
       retryTimer
@@ -160,7 +335,38 @@ public final class Listener {
         if let listener = self.listener { _ = evconnlistener_enable(listener) }
       }
     retryTimer = timer
-    timer.schedule(after: .milliseconds(100))
+    timer.schedule(after: episode.delay)
+  }
+
+  /// The reserve-descriptor trick: gives up the spare descriptor so that `accept` can succeed,
+  /// closes every pending connection at once (reading what it sent first, so that its client
+  /// sees end of file, not a reset), and takes the spare again. Returns how many it closed.
+  private func turnAwayPendingConnections(_ listeningFD: Int32) -> Int {
+    guard spareDescriptor >= 0 else { return 0 }
+    Glibc.close(spareDescriptor)
+    spareDescriptor = -1
+    var closed = 0
+    // Bounded, in case clients connect as fast as they are turned away.
+    while closed < 4096 {
+      let fd = accept(listeningFD, nil, nil)
+      if fd < 0 {
+        if errno == EINTR || errno == ECONNABORTED { continue }
+        break
+      }
+      withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { scratch in
+        var reads = 0
+        while reads < 16, recv(fd, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT)) > 0 {
+          reads += 1
+        }
+      }
+      Glibc.close(fd)
+      closed += 1
+    }
+    spareDescriptor = Self.openSpareDescriptor()
+    if spareDescriptor < 0 {
+      logger.debug("cannot reopen the spare descriptor: \(errnoDescription(errno))")
+    }
+    return closed
   }
 }
 
@@ -252,6 +458,12 @@ extension Listener {
       throw .system("cannot tell whether \(path) is in use", errno: connectErrno)
     }
   }
+}
+
+/// Whole milliseconds in `duration`.
+func milliseconds(_ duration: Duration) -> Int64 {
+  let (seconds, attoseconds) = duration.components
+  return seconds * 1000 + attoseconds / 1_000_000_000_000_000
 }
 
 /// Device and inode of a path, to recognise the socket file we bound.

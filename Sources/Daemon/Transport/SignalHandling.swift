@@ -2,6 +2,33 @@ internal import CLibevent
 import Glibc
 
 /// Process-wide signal dispositions the daemon sets before anything else.
+///
+/// What dynd does with every signal whose default action would end or stop it (signal(7)):
+///
+/// - SIGTERM, SIGINT, SIGQUIT (terminate, core): shut down cleanly (`shutdownSignals`, watched by
+///   the server with a `SignalHandler`).
+/// - SIGHUP, SIGUSR1 (terminate): re-create the socket file if it is gone
+///   (`Listener.recreateSocketFile()`, tmux's SIGUSR1); ignored until the server watches them, so
+///   one that arrives during start-up does nothing.
+/// - SIGPIPE (terminate): ignored; a write to a vanished peer is `EPIPE` for that connection alone.
+/// - SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO (= SIGPOLL), SIGPWR, SIGSTKFLT and the real-time
+///   signals SIGRTMIN…SIGRTMAX (terminate): ignored. dynd uses none of them (libevent's timers
+///   are a timerfd; no `alarm`, no interval timers, no `O_ASYNC`), so one can only be stray. (The
+///   Swift runtime's crash handler installs its own SIGUSR1/SIGUSR2/SIGPROF handlers while it
+///   stops the threads of a crashing process; `SIG_IGN` does not hinder it.)
+/// - SIGXFSZ (core): ignored; a log write past `RLIMIT_FSIZE` then fails with `EFBIG` instead of
+///   killing the daemon.
+/// - SIGTTIN, SIGTTOU (stop): ignored; dynd never reads its terminal, and a log line written to it
+///   from the background of a shell with `stty tostop` must not freeze the daemon.
+/// - SIGTSTP (stop): default; Ctrl-Z on a dynd in the foreground is a person's wish, SIGCONT
+///   resumes it.
+/// - SIGXCPU (core): default; it enforces an administrator's `RLIMIT_CPU`.
+/// - SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS (core): default (the Swift runtime's
+///   crash handler); faults must never be ignored, the process cannot continue past them.
+/// - SIGKILL, SIGSTOP: cannot be caught or ignored.
+///
+/// A handler installed later (libevent's, through `SignalHandler`) replaces `SIG_IGN`; freeing it
+/// restores `SIG_IGN`. Ignored dispositions survive `exec`, which dynd never does.
 public enum SignalHandling {
   /// Ignores SIGPIPE for the whole process. Call first thing, before the first write.
   ///
@@ -10,6 +37,33 @@ public enum SignalHandling {
   /// replies pending. Ignored, the write fails with `EPIPE` and that connection alone closes.
   public static func ignoreSIGPIPE() {
     _ = signal(SIGPIPE, SIG_IGN)
+  }
+
+  /// The signals the server watches with a `SignalHandler` to re-create its socket file:
+  /// SIGHUP (the usual "re-open your files" signal) and SIGUSR1 (tmux's).
+  public static let socketRecreationSignals: [Int32] = [SIGHUP, SIGUSR1]
+
+  /// The signals the server watches with a `SignalHandler` to shut down cleanly.
+  public static let shutdownSignals: [Int32] = [SIGTERM, SIGINT, SIGQUIT]
+
+  /// The signals `ignoreUnusedSignals()` sets to `SIG_IGN`: every signal in the table above whose
+  /// default action would end or stop dynd and that dynd does not use, and the
+  /// `socketRecreationSignals` until the server watches them. Never a fault signal, never a
+  /// shutdown signal, never SIGTSTP or SIGXCPU.
+  public static var ignoredSignals: [Int32] {
+    let named: [Int32] = [
+      SIGHUP, SIGUSR1, SIGPIPE, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT,
+      SIGXFSZ, SIGTTIN, SIGTTOU,
+    ]
+    // glibc reserves the first real-time signals for itself; these are the application's.
+    return named + Array(__libc_current_sigrtmin()...__libc_current_sigrtmax())
+  }
+
+  /// Sets `SIG_IGN` for every signal in `ignoredSignals`, so that a stray signal neither kills
+  /// nor stops the daemon and leaves its socket behind. Call first thing in `main`, before the
+  /// server installs its own handlers (which then take over SIGHUP and SIGUSR1).
+  public static func ignoreUnusedSignals() {
+    for number in ignoredSignals { _ = signal(number, SIG_IGN) }
   }
 }
 

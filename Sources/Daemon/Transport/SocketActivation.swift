@@ -13,6 +13,9 @@ import Glibc
 /// socket matters a lot", sd_listen_fds(3)): an `AF_UNIX` `SOCK_STREAM` socket that is listening.
 /// It is made non-blocking, because `evconnlistener` requires that and systemd's `NonBlocking=`
 /// is off by default. See `examples/systemd/` for the units.
+///
+/// dynd looks for a passed socket whether or not `--systemd` is given
+/// (`listeningSocketIfActivated`); the flag only makes its absence an error.
 public enum SocketActivation {
   /// `SD_LISTEN_FDS_START`: systemd's first passed descriptor.
   public static let firstDescriptor: Int32 = 3
@@ -75,6 +78,61 @@ public enum SocketActivation {
     try validateListeningSocket(fd)
     guard evutil_make_socket_nonblocking(fd) == 0 else {
       throw TransportError(.activation, "cannot make the socket passed by systemd non-blocking")
+    }
+    return fd
+  }
+
+  /// Whether the environment passes this process descriptors (`LISTEN_PID` is its pid and
+  /// `LISTEN_FDS` is positive), without touching them or the environment. Malformed values count
+  /// as activation, so that `listeningSocket()` reports them instead of dynd silently binding a
+  /// path of its own.
+  public static func isActivated(
+    environment: [String: String] = processEnvironment(), processID: Glibc.pid_t = getpid()
+  ) -> Bool {
+    do {
+      return try passedDescriptors(environment: environment, processID: processID) != nil
+    } catch {
+      return true
+    }
+  }
+
+  /// The socket to serve if a service manager passed one, detected as `sd_listen_fds` daemons do
+  /// (whether or not `--systemd` was given); nil if none was passed, and the caller binds its path.
+  ///
+  /// A passed socket is taken as `listeningSocket()` takes it (checked, close-on-exec,
+  /// non-blocking; the `LISTEN_*` variables are unset in every case), so it never leaks into the
+  /// daemon unused. `$DYND_SOCKET` does not compete with it (a user environment may set it for
+  /// clients).
+  ///
+  /// - Parameters:
+  ///   - required: `--systemd` was given: no passed socket is an error, not nil.
+  ///   - socketFlag: `--socket`, if given: with a passed socket it is an error (the two exclude
+  ///     each other, as `--systemd` and `--socket` do).
+  public static func listeningSocketIfActivated(
+    required: Bool = false,
+    socketFlag: String? = nil,
+    environment: [String: String] = processEnvironment(),
+    processID: Glibc.pid_t = getpid(),
+    firstDescriptor: Int32 = firstDescriptor,
+    unsetEnvironment: Bool = true
+  ) throws(TransportError) -> Int32? {
+    guard
+      let fd = try listeningSocket(
+        environment: environment, processID: processID, firstDescriptor: firstDescriptor,
+        unsetEnvironment: unsetEnvironment)
+    else {
+      if required {
+        throw TransportError(
+          .activation, "--systemd was given but no socket was passed (LISTEN_FDS is not set)")
+      }
+      return nil
+    }
+    if let socketFlag {
+      Glibc.close(fd)
+      throw TransportError(
+        .activation,
+        "--socket \(socketFlag) was given but the service manager passed a socket (LISTEN_FDS); "
+          + "drop --socket to serve the passed socket")
     }
     return fd
   }

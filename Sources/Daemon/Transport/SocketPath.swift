@@ -35,6 +35,20 @@ public struct SocketPath: Equatable, Sendable {
   /// Which rule produced it.
   public let source: Source
 
+  /// The private directory resolution created and checked for this path (rules 3 and 4), to be
+  /// created and checked again when the socket file is re-created
+  /// (`Listener.recreateSocketFile(privateDirectory:)`); nil for a path from the flag or the
+  /// environment, whose directory is the user's business.
+  public var privateDirectory: String? {
+    switch source {
+    case .flag, .environment:
+      return nil
+    case .runtimeDirectory, .temporaryDirectory:
+      guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+      return String(path[..<slash])
+    }
+  }
+
   /// Makes a path without resolving or checking it.
   public init(path: String, source: Source) {
     self.path = path
