@@ -45,6 +45,9 @@ public final class Server {
   private var openedSessions: UInt64 = 0
   /// Box2D shapes all sessions hold, for `Limits.maxShapesTotal`.
   private(set) var shapeTotal = 0
+  /// Output queued for all connections together (`Limits.totalOutputBudget`).
+  let outputBudget = OutputBudget(
+    limit: Limits.totalOutputBudget, slowReaderBytes: Limits.slowReaderOutput)
   /// Where workers post computed frames (`StepWorkers`).
   private(set) var inbox: LoopInbox!
   private var inboxWakeup: Wakeup?
@@ -177,7 +180,8 @@ public final class Server {
     limits.maxLineLength = options.maxLine
     client.attach(
       Connection(
-        loop: loop, socket: fd, peer: peer, limits: limits, logger: logger, delegate: client))
+        loop: loop, socket: fd, peer: peer, limits: limits, outputBudget: outputBudget,
+        logger: logger, delegate: client))
     clients[client.id] = client
     logger.debug("client \(client.id) connected (pid \(peer.pid))")
     return client

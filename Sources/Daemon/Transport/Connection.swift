@@ -200,13 +200,19 @@ public final class Connection {
   private var drainCheckScheduled = false
   private var closingReason = CloseReason.closedAfterFlush
 
+  /// The output budget shared with the daemon's other connections, if any.
+  private let outputBudget: OutputBudget?
+  /// This connection's entry in its output buffer's callbacks, which keep `outputBudget` current.
+  private var budgetEntry: OpaquePointer?
+
   /// Takes ownership of the connected stream socket `fd` (it is closed with the connection) and
-  /// starts reading from it.
+  /// starts reading from it. With an `outputBudget`, its queued output counts towards the budget.
   public init(
     loop: EventLoop,
     socket fd: Int32,
     peer: PeerCredentials? = nil,
     limits: Limits = Limits(),
+    outputBudget: OutputBudget? = nil,
     logger: Logger = Logger(label: "dynd.transport"),
     delegate: any ConnectionDelegate
   ) {
@@ -215,6 +221,7 @@ public final class Connection {
     loop.assertOnLoopThread()
     self.loop = loop
     self.limits = limits
+    self.outputBudget = outputBudget
     self.peer = peer
     self.delegate = delegate
     self.id = loop.makeIdentifier()
@@ -246,6 +253,16 @@ public final class Connection {
           .handleEvent(Int32(what), errno: code)
       },
       retained.toOpaque())
+    if outputBudget != nil {
+      // Every change to the output buffer (a queued message, a write to the socket) is counted.
+      budgetEntry = evbuffer_add_cb(
+        bufferevent_get_output(bufferEvent),
+        { _, info, context in
+          guard let info, let context else { return }
+          let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+          connection.outputBudget?.queued += Int(info.pointee.n_added) - Int(info.pointee.n_deleted)
+        }, retained.toOpaque())
+    }
     // Input may reach one byte past the longest line: enough to see the newline of a maximal
     // line, or to know that a line without one is too long. libevent stops reading at this mark
     // and resumes when processInput drains complete lines.
@@ -279,6 +296,15 @@ public final class Connection {
     if queued + bytes.count > limits.outputHardLimit {
       logger.warning(
         "closing the connection: \(queued) bytes are queued and \(bytes.count) more would exceed the output limit of \(limits.outputHardLimit) bytes (the peer is not reading)"
+      )
+      finish(.outputLimitExceeded)
+      return false
+    }
+    if let budget = outputBudget, queued > budget.slowReaderBytes,
+      budget.queued + bytes.count > budget.limit
+    {
+      logger.warning(
+        "closing the connection: dynd's connections hold \(budget.queued) bytes of output, its budget is \(budget.limit), and this peer is not reading (\(queued) bytes queued)"
       )
       finish(.outputLimitExceeded)
       return false
@@ -591,6 +617,12 @@ public final class Connection {
     lineTimer?.cancel()
     lingerTimer?.cancel()
     if let bufferEvent {
+      if let budgetEntry {
+        let output = bufferevent_get_output(bufferEvent)
+        evbuffer_remove_cb_entry(output, budgetEntry)
+        self.budgetEntry = nil
+        outputBudget?.queued -= evbuffer_get_length(output)
+      }
       // Clears the callbacks at once; the socket is closed by libevent's finalizer on the loop.
       bufferevent_free(bufferEvent)
       self.bufferEvent = nil
@@ -606,5 +638,22 @@ public final class Connection {
     // Safe now: libevent holds no callback that could use the retained pointer.
     selfRetain?.release()
     selfRetain = nil
+  }
+}
+
+/// Output queued for all the connections of one daemon together, and the bound on it: a peer
+/// that is not reading (more than `slowReaderBytes` queued) is closed when more is sent to it
+/// while the total is over `limit`. Each connection's own hard limit still applies.
+public final class OutputBudget {
+  /// Bytes all connections together may queue before slow readers are closed.
+  public let limit: Int
+  /// Queued bytes beyond which a connection counts as not reading.
+  public let slowReaderBytes: Int
+  /// Bytes queued now, in every connection given this budget.
+  public internal(set) var queued = 0
+
+  public init(limit: Int, slowReaderBytes: Int) {
+    self.limit = limit
+    self.slowReaderBytes = slowReaderBytes
   }
 }
