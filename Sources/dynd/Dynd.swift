@@ -15,7 +15,7 @@ struct Dynd: ParsableCommand {
       The socket is --socket PATH, else $DYND_SOCKET, else $XDG_RUNTIME_DIR/dynd/dynd.sock \
       (directory 0700), else /tmp/dynd-$UID/dynd.sock; a socket passed by systemd socket \
       activation (LISTEN_FDS) is served instead. The protocol is in protocol/PROTOCOL.md. \
-      SIGTERM, SIGINT or SIGQUIT tells clients, drains at most 90 ms, removes the socket and \
+      SIGTERM, SIGINT or SIGQUIT tells clients, drains at most 50 ms, removes the socket and \
       exits 0; SIGHUP or SIGUSR1 re-creates a removed socket file; other stray signals are ignored.
       """,
     version: version)
@@ -80,6 +80,9 @@ struct Dynd: ParsableCommand {
     do {
       let server = try Server(options: options, logger: logger)
       try server.run()
+      // The socket is gone and every client has been told: end now, without tearing down the
+      // sessions one by one (their worlds may be large, and a worker may still be stepping one).
+      Glibc.exit(0)
     } catch let error as TransportError {
       FileHandleStderr.write("dynd: \(error.message)\n")
       throw ExitCode(error.code == .alreadyRunning ? 75 : 71)

@@ -15,7 +15,7 @@ public final class Server {
     public var idleTimeout: Duration = .seconds(600)
     /// How long output may drain at shutdown (it ends sooner once every connection has
     /// flushed).
-    public var shutdownDrain: Duration = .milliseconds(90)
+    public var shutdownDrain: Duration = .milliseconds(50)
     public var version = "0.1.0"
     /// Stop on SIGTERM and SIGINT. Off for daemons embedded in a test process (libevent lets
     /// only one event base handle signals).
@@ -54,6 +54,7 @@ public final class Server {
   /// Returns freed memory to the system a moment after connections or sessions close.
   private var trimmer: OneShotTimer?
   private var trimPending = false
+  private var closesSinceTrim = 0
   /// The frame clocks of realtime sessions by period in nanoseconds. Sessions hold theirs too;
   /// a clock is dropped only here, when no session holds it, so never inside its own tick.
   private var frameClocks: [Int64: FrameClock] = [:]
@@ -108,6 +109,10 @@ public final class Server {
     trimmer = OneShotTimer(loop: loop) { [unowned self] _ in
       self.trimPending = false
       MemoryTrim.returnFreeMemory()
+      // Closes went on meanwhile (a thousand clients leave over more than half a second): trim
+      // again once they are done.
+      if self.closesSinceTrim > 0 { self.scheduleMemoryTrim() }
+      self.closesSinceTrim = 0
     }
     let period = max(options.idleTimeout / 4, .milliseconds(100))
     reaper = RepeatingTimer(loop: loop, period: min(period, .seconds(30))) { [unowned self] _ in
@@ -205,7 +210,9 @@ public final class Server {
   /// Hands memory freed by closed connections and sessions back to the system, once things
   /// have been quiet for a moment (glibc keeps freed heap otherwise).
   private func scheduleMemoryTrim() {
+    closesSinceTrim += 1
     guard !trimPending, let trimmer else { return }
+    closesSinceTrim = 0
     trimPending = true
     trimmer.schedule(after: .milliseconds(500))
   }
