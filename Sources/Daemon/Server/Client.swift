@@ -88,13 +88,15 @@ final class Client: ConnectionDelegate {
       continueStep()
       flush()
     }
-    for (key, counts) in dropped where counts.frames > 0 || counts.contacts > 0 {
+    // The latest frame, coalesced like those before it, goes out now: `dropped` counts the ones
+    // before it. Contact events left out with no frame left out wait for the next frame.
+    for (key, counts) in dropped where counts.frames > 0 {
       guard let session = watched[key], !session.isClosed else { continue }
       dropped[key] = nil
       let p = session.published
       encoder.frame(
-        session: session.name, seq: session.seq, t: p.t, items: p.states, dropped: counts.frames,
-        droppedContacts: counts.contacts, values: p.values)
+        session: session.name, seq: session.seq, t: p.t, items: p.states,
+        dropped: counts.frames - 1, droppedContacts: counts.contacts, values: p.values)
     }
     flush()
   }

@@ -315,7 +315,14 @@ public final class Connection {
     var written = 0
     if queued == 0 {
       let fd = bufferevent_getfd(bufferEvent)
-      written = max(0, Glibc.send(fd, base, bytes.count, Int32(MSG_NOSIGNAL)))
+      let sent = Glibc.send(fd, base, bytes.count, Int32(MSG_NOSIGNAL))
+      if sent < 0 && (errno == EPIPE || errno == ECONNRESET) {
+        // The peer is gone: queueing its replies would only cost memory until libevent noticed
+        // (a peer that hung up with a thousand requests pipelined would get them all encoded).
+        finish(.error(errno))
+        return false
+      }
+      written = max(0, sent)
       if written == bytes.count { return true }
     }
     guard bufferevent_write(bufferEvent, base + written, bytes.count - written) == 0 else {
