@@ -2,7 +2,8 @@
 /// display link is shared by the views of a screen.
 ///
 /// With a timer per session, N animating sessions cost N wake-ups per frame; sharing makes it
-/// one, and the sessions' frames go out together in the order they joined. A session joins when
+/// one. Each tick hands the frames of all its sessions to the workers as one `TickBatch`; each
+/// frame goes out as soon as it is computed. A session joins when
 /// its animator runs and leaves when it comes to rest, so at rest nothing ticks. A session that
 /// joins a running clock gets its first frame at the clock's next tick (within one period), and
 /// its simulation time still advances exactly 1/fps per tick.
@@ -49,10 +50,10 @@ final class FrameClock {
 
   private func tick() {
     ticking = true
-    for session in sessions where !leaving.contains(ObjectIdentifier(session)) {
-      session.tick()
-    }
+    let work = sessions.filter { !leaving.contains(ObjectIdentifier($0)) }
+      .compactMap { $0.beginTick() }
     ticking = false
+    if let inbox = work.first?.session.inbox { TickBatch.run(work, inbox: inbox) }
     if !leaving.isEmpty {
       sessions.removeAll { leaving.contains(ObjectIdentifier($0)) }
       members.subtract(leaving)

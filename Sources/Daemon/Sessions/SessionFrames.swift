@@ -28,11 +28,12 @@ extension Session {
 
   // MARK: realtime
 
-  /// One realtime tick (called by the frame clock): a frame of 1/fps is computed on a worker
-  /// unless the previous one is still being computed; then this tick is skipped and the session
-  /// is slow (its watchers are told once, with `slow`).
-  func tick() {
-    guard !isClosed else { return }
+  /// One realtime tick (the frame clock's): nil when the session skips it because its last
+  /// frame is still being computed (then it is slow, and its watchers are told once, with
+  /// `slow`); otherwise the session is busy from now on and the result is the work that computes
+  /// its frame of 1/fps on a worker (`TickBatch`).
+  func beginTick() -> TickWork? {
+    guard !isClosed else { return nil }
     guard !isBusy else {
       onTimeTicks = 0
       if !isSlow {
@@ -44,7 +45,7 @@ extension Session {
           $0.slow(session: self.name, t: t, frameMilliseconds: frame, budgetMilliseconds: budget)
         }
       }
-      return
+      return nil
     }
     if isSlow {
       onTimeTicks += 1
@@ -54,10 +55,9 @@ extension Session {
         send { $0.onTime(session: self.name, t: t) }
       }
     }
-    let dt = 1 / fps
-    startJob(frames: 1, dt: dt, requester: nil) { [self] _ in
-      if !published.running { frameClock?.remove(self) }
-    }
+    isBusy = true
+    jobStarted = .now
+    return TickWork(session: self, debug: !debugClients.isEmpty)
   }
 
   // MARK: manual steps
@@ -96,7 +96,7 @@ extension Session {
 
   /// On the loop, when the worker is done: publishes the frames (unless the session was closed
   /// meanwhile), then lets what waited run.
-  private func finishJob(
+  func finishJob(
     _ results: [FrameResult], requester: Client?, _ completion: (Int) -> Void
   ) {
     isBusy = false
@@ -110,7 +110,7 @@ extension Session {
   }
 
   /// On the worker: steps the engine frame by frame.
-  private func computeFrames(_ frames: Int, dt: Double, debug: Bool, timeLimit: Duration?)
+  func computeFrames(_ frames: Int, dt: Double, debug: Bool, timeLimit: Duration?)
     -> [FrameResult]
   {
     let start = ContinuousClock.now
