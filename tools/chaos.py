@@ -1193,7 +1193,7 @@ CLIENTS = [(client_scene, 4), (client_transition, 3), (client_malformed, 2),
 # count in the round trips it measures.
 
 
-def probe_main(path, interval, stop, results):
+def probe_main(path, interval, stop, results, frozen):
     rtts = []  # (monotonic time sent, seconds)
     problem = None
     try:
@@ -1214,6 +1214,7 @@ def probe_main(path, interval, stop, results):
                 except socket.timeout:
                     problem = f"no reply to the probe's {op} within 30 s (dynd is frozen)"
                     rtts.append((t0, time.monotonic() - t0))
+                    frozen.set()
                     break
                 if not chunk:
                     problem = f"dynd closed the probe's connection (waiting for {op})"
@@ -1269,6 +1270,7 @@ class Run:
         self.deadline = 0
         self.stopping_daemon = False
         self.stuck = False
+        self.frozen_seen = False
         self.daemon_died = None
         self.heavy_kinds = args.heavy_kinds
 
@@ -1353,6 +1355,14 @@ class Run:
                         self.fail(f"no reply to {p.kind} and no output for {quiet:.0f} s "
                                   f"({len(conn.pending)} requests pending)", conn, p.raw)
                         conn.abort()
+            if self.probe_frozen.is_set() and not self.frozen_seen:
+                # Conclusive: end the run now rather than wait on a daemon that is stuck.
+                self.frozen_seen = True
+                self.fail("dynd is frozen: the probe got no reply to hello/list for 30 s; "
+                          "ending the run", None, None)
+                self.deadline = time.monotonic()
+                for conn in list(self.conns):
+                    conn.abort()
             if self.daemon_died is None and self.proc.poll() is not None:
                 self.daemon_died = self.proc.returncode
                 self.fail(f"dynd died: {describe_status(self.proc.returncode)}", None, None)
@@ -1408,7 +1418,7 @@ class Run:
         try:
             await asyncio.wait_for(conn.open(), 10)
             reply = await asyncio.wait_for(conn.request({"op": "hello", "id": "final"}, "hello"),
-                                           30)
+                                           10 if self.frozen_seen else 30)
         except (OSError, asyncio.TimeoutError) as e:
             self.fail(f"dynd does not answer at the end of the run ({e!r})", conn, None)
             conn.abort()
@@ -1555,11 +1565,13 @@ def main():
     ctx = multiprocessing.get_context("spawn")
     stop = ctx.Event()
     results = ctx.Queue()
+    frozen = ctx.Event()
     probe = ctx.Process(target=probe_main,
-                        args=(path, args.probe_interval_ms / 1000, stop, results), daemon=True)
+                        args=(path, args.probe_interval_ms / 1000, stop, results, frozen),
+                        daemon=True)
     probe.start()
     t0 = time.monotonic()
-    run.probe_stop, run.probe_results = stop, results
+    run.probe_stop, run.probe_results, run.probe_frozen = stop, results, frozen
     asyncio.run(run.main())
     probe_result = run.probe_result
     probe.join(5)
@@ -1586,7 +1598,7 @@ def main():
 
     # The report.
     problem = probe_result.get("problem")
-    if problem and run.daemon_died is None:
+    if problem and run.daemon_died is None and not run.frozen_seen:
         run.fail(problem, None, None)
     rtts = probe_result.get("rtts", [])
     values = sorted(r for _, r in rtts)
