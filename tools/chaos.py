@@ -1664,7 +1664,9 @@ def main():
     if run.failure_count:
         print(f"\nFAILED: {run.failure_count} problems (seed {args.seed}; rerun with "
               f"--seed {args.seed}). The first ones:")
-        for f in run.failures[:15]:
+        # The daemon's own failures (frozen, died, slow) first: per-connection timeouts follow
+        # from them.
+        for f in sorted(run.failures, key=lambda f: f["conn"] != "-")[:15]:
             print(f"  - {f['conn']}: {f['what']}")
             if f["line"] is not None:
                 print(f"      line: {f['line']}")
