@@ -212,7 +212,7 @@ public final class LineHarness {
       let terminated = position < segments.count - 1 || lastIsTerminated
       let (index, slice) = Self.address(segment)
       let line = Array(slice)
-      switch String(decoding: line, as: UTF8.self) {
+      switch line.count <= 5 ? String(decoding: line, as: UTF8.self) : "" {
       case "close":
         plan.actions.append(.close(index: index))
         continue
