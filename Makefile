@@ -3,7 +3,7 @@ SWIFT ?= swift
 APT_PACKAGES := libbox2d-dev libevent-dev libjson-c-dev pkg-config chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test unit lint schema-test render-test demo run fuzz bench clean
+.PHONY: all deps build release test unit chaos-test lint schema-test render-test demo run fuzz chaos bench clean
 
 all: build
 
@@ -25,7 +25,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: deps unit lint schema-test render-test
+test: deps unit chaos-test lint schema-test render-test
 
 unit:
 	$(SWIFT) build --build-tests
@@ -51,6 +51,22 @@ demo: deps
 run: deps
 	$(SWIFT) build --product dynd
 	$$($(SWIFT) build --show-bin-path)/dynd
+
+# make test's short chaos run (tools/chaos.py; needs the built binaries). CHAOS_ARGS adds options,
+# e.g. CHAOS_ARGS="--seed 42" to replay a schedule.
+CHAOS_TEST_SECONDS ?= 30
+CHAOS_ARGS ?=
+chaos-test: unit
+	python3 tools/chaos.py "$$($(SWIFT) build --show-bin-path)" --seconds $(CHAOS_TEST_SECONDS) \
+	  --progress 0 $(CHAOS_ARGS)
+
+# Randomized multi-connection chaos against a private dynd: make chaos CHAOS_SECONDS=600
+# [CHAOS_ARGS="--seed 42 --heavy 0.2 --heavy-kinds overlap"].
+CHAOS_SECONDS ?= 600
+chaos: deps
+	$(SWIFT) build
+	python3 tools/chaos.py "$$($(SWIFT) build --show-bin-path)" --seconds $(CHAOS_SECONDS) \
+	  $(CHAOS_ARGS)
 
 # libFuzzer over line → decode → apply (time-boxed: make fuzz FUZZ_SECONDS=600).
 FUZZ_SECONDS ?= 60
