@@ -37,11 +37,23 @@ struct JSONWriter {
     byte("\"")
   }
 
+  /// Escapes the quote, the backslash and C0 as JSON requires, and also DEL, the C1 controls and
+  /// the bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E,
+  /// U+2066–U+2069) as `\u` escapes: names cannot contain them, but an error message may quote
+  /// what a client sent, and no terminal reading dynd's output should act on them.
   private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
     var runStart = 0
-    for index in 0..<utf8.count {
+    var index = 0
+    while index < utf8.count {
       let unit = utf8[index]
-      guard unit < 0x20 || unit == UInt8(ascii: "\"") || unit == UInt8(ascii: "\\") else {
+      guard unit < 0x20 || unit >= 0x7F || unit == UInt8(ascii: "\"") || unit == UInt8(ascii: "\\")
+      else {
+        index += 1
+        continue
+      }
+      let (scalar, length) = Self.escapedScalar(utf8, at: index)
+      guard length > 0 else {
+        index += 1
         continue
       }
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
@@ -49,13 +61,40 @@ struct JSONWriter {
       case UInt8(ascii: "\""): raw("\\\"")
       case UInt8(ascii: "\\"): raw("\\\\")
       default:
-        raw("\\u00")
-        bytes.append(hexDigit(unit >> 4))
-        bytes.append(hexDigit(unit & 0xF))
+        raw("\\u")
+        for shift in stride(from: 12, through: 0, by: -4) {
+          bytes.append(hexDigit(UInt8(truncatingIfNeeded: scalar >> UInt32(shift)) & 0xF))
+        }
       }
-      runStart = index + 1
+      index += length
+      runStart = index
     }
     bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+  }
+
+  /// The character at `index` if it must be escaped, with its length in bytes; length 0 if not.
+  private static func escapedScalar(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int)
+    -> (UInt32, Int)
+  {
+    let unit = utf8[index]
+    if unit < 0x20 || unit == 0x7F || unit == UInt8(ascii: "\"") || unit == UInt8(ascii: "\\") {
+      return (UInt32(unit), 1)
+    }
+    func next(_ offset: Int) -> UInt8 { index + offset < utf8.count ? utf8[index + offset] : 0 }
+    switch unit {
+    case 0xC2 where (0x80...0x9F).contains(next(1)):
+      return (UInt32(next(1)), 2)  // U+0080–U+009F
+    case 0xD8 where next(1) == 0x9C:
+      return (0x061C, 2)
+    case 0xE2 where next(1) == 0x80 && [0x8E, 0x8F].contains(next(2)):
+      return (0x2000 | UInt32(next(2) & 0x3F), 3)  // U+200E, U+200F
+    case 0xE2 where next(1) == 0x80 && (0xAA...0xAE).contains(next(2)):
+      return (0x2000 | UInt32(next(2) & 0x3F), 3)  // U+202A–U+202E
+    case 0xE2 where next(1) == 0x81 && (0xA6...0xA9).contains(next(2)):
+      return (0x2040 | UInt32(next(2) & 0x3F), 3)  // U+2066–U+2069
+    default:
+      return (0, 0)
+    }
   }
 
   /// Appends a non-negative integer.

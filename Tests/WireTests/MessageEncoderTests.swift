@@ -30,6 +30,21 @@ struct MessageEncoderTests {
     #expect(number(value, decimals: 6) == expected)
   }
 
+  @Test("DEL, C1 controls and bidi formatting characters in a string are escaped; others are not")
+  func terminalHostileCharactersAreEscaped() {
+    var encoder = MessageEncoder()
+    encoder.errorReply(
+      id: nil,
+      ProtocolError(
+        .unknownField,
+        "a\u{7F}b\u{85}c\u{9F}d\u{202E}e\u{2066}f\u{200F}g\u{061C}h é→€😀 \u{A0}\u{2028}"))
+    let text = String(decoding: encoder.bytes, as: UTF8.self)
+    #expect(
+      text.contains(
+        #"a\u007fb\u0085c\u009fd\u202ee\u2066f\u200fg\u061ch é→€😀 \#u{A0}\#u{2028}"#),
+      "\(text)")
+  }
+
   @Test func nonFiniteNumbersAreWrittenAsZeroAndCounted() {
     var encoder = MessageEncoder()
     encoder.frame(
@@ -53,7 +68,7 @@ struct MessageEncoderTests {
     #expect(
       text(encoder)
         == #"{"ok":false,"id":"q\"\\","error":{"code":"bad_json","#
-        + #""message":"a\u0001b\u000ac\u0009\u001fé😀/\#u{7F}"}}"# + "\n")
+        + #""message":"a\u0001b\u000ac\u0009\u001fé😀/\u007f"}}"# + "\n")
   }
 
   @Test func replyEchoesTheIdExactly() throws {
