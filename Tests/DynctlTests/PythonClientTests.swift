@@ -121,7 +121,8 @@ struct PythonClientTests {
     let socket = directory + "/theirs/dynd.sock"
     let daemon = try FakeDaemon(socket: socket, as: Trust.otherUser)
     for uid: uid_t? in [nil, Trust.user] {
-      let (program, arguments) = Trust.asUser(uid, [Trust.python, Self.lockScreen])
+      let client = uid == nil ? Self.lockScreen : Trust.reachable("lock_screen.py")
+      let (program, arguments) = Trust.asUser(uid, [Trust.python, client])
       for (extra, environment) in [
         (["--socket", socket], cleanEnvironment()),
         ([], cleanEnvironment(["DYND_SOCKET": socket])),

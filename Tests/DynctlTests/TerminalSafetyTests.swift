@@ -22,8 +22,8 @@ struct TerminalSafetyTests {
   func errorMessages() throws {
     let daemon = try PrivateDaemon()
     defer { daemon.stop() }
-    // The daemon quotes an unknown field's name in its message; JSON carries it escaped (C0) or
-    // raw (DEL, C1, bidi), and dynctl decodes it.
+    // The daemon quotes an unknown field's name in its message, escaped (dynd escapes C0, DEL,
+    // C1 and bidi), and dynctl decodes it.
     let request = #"{"op":"hello","\u001b]0;x\u0007\u009b2J\u202eab\u007f":1}"#
     let human = try daemon.dynctl(["send", request])
     #expect(human.status == 65)
@@ -36,7 +36,7 @@ struct TerminalSafetyTests {
     #expect(json.status == 65)
     #expect(!Self.hasUnsafe(json.output), "\(json.output.debugDescription)")
     #expect(
-      json.output.contains(#"field '\u001b]0;x\u0007\u009B2J\u202Eab\u007F' is not defined"#),
+      json.output.contains(#"field '\u001b]0;x\u0007\u009b2J\u202eab\u007f' is not defined"#),
       "\(json.output)")
     #expect(!Self.hasUnsafe(json.error))
   }

@@ -1,6 +1,9 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
+
+private let reachableDirectoryToRemove = Mutex<String?>(nil)
 
 /// Helpers for the tests of whom clients talk to: directories owned by other uids, fake
 /// daemons running as other users, clients run as other users.
@@ -14,6 +17,37 @@ enum Trust {
   static let otherUser: uid_t = 65533
   /// A Python that every uid can run (pyenv shims under /root are not).
   static let python = "/usr/bin/python3"
+
+  /// Copies of what other users run here (dynctl, the fake daemon, the Python client), in a
+  /// directory everyone can enter: the checkout itself may not be (a clone in a 0700 `mktemp`
+  /// directory, or under /root). Made once per test process, removed when it exits.
+  static let reachable: String = {
+    var template = Array("/tmp/dynctl-reachable.XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed") }
+    let directory = String(cString: made)
+    chmod(directory, 0o755)
+    let root = Binaries.packageRoot.path
+    let sources = [
+      (try? Binaries.path("dynctl")) ?? "", root + "/Tests/DynctlTests/scripts/fake_daemon.py",
+      root + "/examples/clients/python/lock_screen.py",
+      root + "/examples/clients/python/dynd.py",
+    ]
+    for source in sources where !source.isEmpty {
+      let copy = directory + "/" + URL(fileURLWithPath: source).lastPathComponent
+      try? FileManager.default.copyItem(atPath: source, toPath: copy)
+      chmod(copy, 0o755)
+    }
+    reachableDirectoryToRemove.withLock { $0 = directory }
+    atexit {
+      if let directory = reachableDirectoryToRemove.withLock({ $0 }) {
+        try? FileManager.default.removeItem(atPath: directory)
+      }
+    }
+    return directory
+  }()
+
+  /// The copy of `name` in `reachable`.
+  static func reachable(_ name: String) -> String { reachable + "/" + name }
 
   /// A fresh directory under /tmp, mode 0700, owned by the test's uid.
   static func temporaryDirectory(_ label: String) throws -> String {
@@ -50,7 +84,8 @@ enum Trust {
     _ arguments: [String], as uid: uid_t? = nil, environment: [String: String] = cleanEnvironment(),
     in directory: String
   ) throws -> RunResult {
-    let (program, rest) = asUser(uid, [try Binaries.path("dynctl")] + arguments)
+    let binary = uid == nil ? try Binaries.path("dynctl") : reachable("dynctl")
+    let (program, rest) = asUser(uid, [binary] + arguments)
     return try runProgram(program, rest, environment: environment, in: directory)
   }
 }
@@ -69,9 +104,7 @@ final class FakeDaemon {
     // The log sits beside the socket, in a directory the daemon's user can write.
     guard FileManager.default.createFile(atPath: log, contents: nil), chmod(log, 0o666) == 0
     else { throw DynctlTestFailure("cannot create \(log)") }
-    let script = Binaries.packageRoot.appendingPathComponent(
-      "Tests/DynctlTests/scripts/fake_daemon.py"
-    ).path
+    let script = Trust.reachable("fake_daemon.py")
     let (program, arguments) = Trust.asUser(
       uid, [Trust.python, script, socket, log] + replies.flatMap { ["--reply", $0] })
     process.executableURL = URL(fileURLWithPath: program)

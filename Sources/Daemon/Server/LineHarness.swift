@@ -408,8 +408,12 @@ public final class LineHarness {
       }
       _ = event_base_loop(server.loop.base, EVLOOP_NONBLOCK)
       for name in server.sessionOrder { server.closeSession(name) }
-      // Whatever the closes scheduled runs before the loop is freed.
-      _ = event_base_loop(server.loop.base, EVLOOP_NONBLOCK)
+      // Whatever the closes scheduled runs before the loop is freed, and so do the results of
+      // frames the workers are still computing (each holds its session until the loop takes it).
+      let deadline = ContinuousClock.now + .seconds(30)
+      repeat {
+        _ = event_base_loop(server.loop.base, EVLOOP_NONBLOCK)
+      } while server.inbox.jobsInFlight > 0 && ContinuousClock.now < deadline
     }
 
     func perform(_ actions: [Action]) throws {

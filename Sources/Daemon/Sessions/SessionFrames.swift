@@ -57,6 +57,7 @@ extension Session {
     }
     isBusy = true
     jobStarted = .now
+    inbox.jobStarted()
     return TickWork(session: self, debug: !debugClients.isEmpty)
   }
 
@@ -83,6 +84,7 @@ extension Session {
     precondition(!isBusy && !isClosed, "a session runs one job at a time")
     isBusy = true
     jobStarted = .now
+    inbox.jobStarted()
     let wantsDebug = !debugClients.isEmpty
     let timeLimit = requester == nil ? nil : Self.batchTime
     let engine = UncheckedBox(self)
@@ -100,6 +102,7 @@ extension Session {
     _ results: [FrameResult], requester: Client?, _ completion: (Int) -> Void
   ) {
     isBusy = false
+    inbox.jobFinished()
     if isClosed {
       animator.delegate = nil
     } else {

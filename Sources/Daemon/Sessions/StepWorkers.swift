@@ -83,6 +83,14 @@ final class StepWorkers: @unchecked Sendable {
 final class LoopInbox: Sendable {
   private let pending = Mutex<[UncheckedBox<() -> Void>]>([])
   private let trigger: Wakeup.Trigger
+  private let jobs = Atomic<Int>(0)
+
+  /// Jobs handed to the workers whose results the loop has not taken yet (`jobStarted`,
+  /// `jobFinished`). A daemon torn down in-process (the fuzz harness) waits for 0, so that no
+  /// result is left holding a session.
+  var jobsInFlight: Int { jobs.load(ordering: .acquiring) }
+  func jobStarted() { jobs.wrappingAdd(1, ordering: .relaxed) }
+  func jobFinished() { jobs.wrappingSubtract(1, ordering: .releasing) }
 
   /// `wakeup`'s handler must call `runPending()`.
   init(trigger: Wakeup.Trigger) {
