@@ -10,7 +10,7 @@ extension Client {
     do {
       if let name = request.op.session, let session = server.sessions[name] {
         if case .scene(let scene) = session.content {
-          scene.shapeRoom = server.shapeRoom + session.countedShapes
+          scene.shapeRoom = server.shapeRoom
         }
         defer { server.recount(session) }
         try session.handling(self) { () throws(ProtocolError) in try dispatch(request) }
