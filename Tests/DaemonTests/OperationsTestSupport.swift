@@ -137,25 +137,12 @@ final class RawClient {
   private(set) var fd: Int32
 
   init(path: String, timeout: Duration = .seconds(5)) throws {
-    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
-    setTimeout(timeout)
-    let rc = try withSocketAddress(path) { connect(fd, $0, $1) }
-    guard rc == 0 else {
-      let message = String(cString: strerror(errno))
-      Glibc.close(fd)
-      throw TestFailure("connect \(path): \(message)")
-    }
+    fd = try connectedUnixSocket(path, timeout: timeout)
   }
 
   deinit { close() }
 
-  func setTimeout(_ timeout: Duration) {
-    let (seconds, attoseconds) = timeout.components
-    var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-  }
+  func setTimeout(_ timeout: Duration) { setSocketTimeout(fd, timeout) }
 
   func close() {
     if fd >= 0 { Glibc.close(fd) }

@@ -182,23 +182,35 @@ func makeRecordingServer(
   }
 }
 
+/// A blocking socket connected to `path`, with `timeout` on every send and receive.
+func connectedUnixSocket(_ path: String, timeout: Duration) throws -> Int32 {
+  let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+  guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
+  setSocketTimeout(fd, timeout)
+  let rc = try withSocketAddress(path) { connect(fd, $0, $1) }
+  guard rc == 0 else {
+    let message = String(cString: strerror(errno))
+    Glibc.close(fd)
+    throw TestFailure("connect \(path): \(message)")
+  }
+  return fd
+}
+
+/// Sets the send and receive timeouts of `fd`.
+func setSocketTimeout(_ fd: Int32, _ timeout: Duration) {
+  let (seconds, attoseconds) = timeout.components
+  var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+}
+
 /// A blocking client socket with send and receive timeouts.
 final class TestClient {
   private(set) var fd: Int32
   private var buffered: [UInt8] = []
 
   init(path: String, timeout: Duration = .seconds(5)) throws {
-    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
-    var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    let rc = try withSocketAddress(path) { connect(fd, $0, $1) }
-    guard rc == 0 else {
-      let message = String(cString: strerror(errno))
-      Glibc.close(fd)
-      throw TestFailure("connect \(path): \(message)")
-    }
+    fd = try connectedUnixSocket(path, timeout: timeout)
   }
 
   deinit { close() }

@@ -16,7 +16,10 @@ final class SceneModel {
   /// Box2D shapes the scene holds or will hold: every item's pieces (animated or not) and the
   /// boundaries of its collision behaviors. Checked against `Limits.maxShapesPerSession` and
   /// `shapeRoom` before anything is built.
-  private(set) var shapeCount = 0
+  var shapeCount: Int {
+    items.reduce(0) { $0 + $1.shapeCount }
+      + behaviors.reduce(0) { $0 + Self.boundaryShapeCount(of: $1.behavior) }
+  }
   /// How many more shapes the daemon as a whole has room for; the daemon sets it before each
   /// request (`Limits.maxShapesTotal`).
   var shapeRoom = Int.max
@@ -56,7 +59,6 @@ final class SceneModel {
         shape: shape)
     }
     try admitShapes(item.shapeCount)
-    shapeCount += item.shapeCount
     items.append(item)
     itemsByID[spec.id] = item
   }
@@ -80,7 +82,6 @@ final class SceneModel {
     }
     items.removeAll { $0 === item }
     itemsByID[id] = nil
-    shapeCount -= item.shapeCount
   }
 
   func addBehavior(_ spec: BehaviorSpec) throws(ProtocolError) -> String {
@@ -95,7 +96,6 @@ final class SceneModel {
     let added = spec.boundaryShapeCount
     try admitShapes(added)
     let behavior = try BehaviorFactory(scene: self).make(spec)
-    shapeCount += added
     behaviors.append((id, spec.type, behavior))
     animator.addBehavior(behavior)
     return id
@@ -106,13 +106,11 @@ final class SceneModel {
       throw .unknownBehavior(id, session: session)
     }
     animator.removeBehavior(behaviors[index].behavior)
-    shapeCount -= Self.boundaryShapeCount(of: behaviors[index].behavior)
     behaviors.remove(at: index)
   }
 
   func removeAllBehaviors() {
     animator.removeAllBehaviors()
-    for entry in behaviors { shapeCount -= Self.boundaryShapeCount(of: entry.behavior) }
     behaviors = []
   }
 
@@ -158,8 +156,6 @@ final class SceneModel {
           referenceBounds: false, pathPointCounts: $0.map(\.shape.pointCount))
       } ?? (before - (c.translatesReferenceBoundsIntoBoundary ? 4 : 0))
     try admitShapes(named + (referenceBounds ? 4 : 0) - before)
-    // Whatever part of the update was made, the count follows the behavior.
-    defer { shapeCount += c.boundaryShapeCount - before }
     try BehaviorFactory(scene: self).apply(u, to: c)
   }
 
