@@ -30,15 +30,17 @@ let package = Package(
       pkgConfig: "json-c",
       providers: [.apt(["libjson-c-dev"])]
     ),
-    .target(name: "Dynamics", dependencies: ["CBox2D"]),
+    // The small value types every layer speaks (geometry, gesture phases, parameter values).
+    .target(name: "Primitives"),
+    .target(name: "Dynamics", dependencies: ["Primitives", "CBox2D"]),
     // Scenes built with the Swift API, shared by tests, the tour and dynbench.
-    .target(name: "DynamicsScenes", dependencies: ["Dynamics"]),
-    .target(name: "Transitions", dependencies: ["Dynamics"]),
-    .target(name: "Wire", dependencies: ["CJSONC"]),
+    .target(name: "DynamicsScenes", dependencies: ["Dynamics", "Primitives"]),
+    .target(name: "Transitions", dependencies: ["Dynamics", "Primitives"]),
+    .target(name: "Wire", dependencies: ["Primitives", "CJSONC"]),
     .target(
       name: "Daemon",
       dependencies: [
-        "Dynamics", "Transitions", "Wire", "CLibevent",
+        "Dynamics", "Primitives", "Transitions", "Wire", "CLibevent",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -53,14 +55,14 @@ let package = Package(
     .executableTarget(
       name: "dynctl",
       dependencies: [
-        "Wire",
+        "Wire", "Primitives",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(
       name: "dynbench",
       dependencies: [
-        "Dynamics", "DynamicsScenes", "Transitions", "Daemon", "Wire", "CLibevent",
+        "Dynamics", "DynamicsScenes", "Primitives", "Transitions", "Daemon", "Wire", "CLibevent",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -71,13 +73,15 @@ let package = Package(
     .executableTarget(name: "dynd-fuzz", dependencies: ["Daemon", "Wire"]),
     .executableTarget(
       name: "dynamics-tour",
-      dependencies: ["Dynamics", "DynamicsScenes"],
+      dependencies: ["Dynamics", "DynamicsScenes", "Primitives"],
       path: "examples/dynamics-tour"
     ),
-    .testTarget(name: "DynamicsTests", dependencies: ["Dynamics", "DynamicsScenes", "CBox2D"]),
-    .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Dynamics"]),
-    .testTarget(name: "WireTests", dependencies: ["Wire"]),
-    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Wire", "Transitions"]),
+    .testTarget(
+      name: "DynamicsTests", dependencies: ["Dynamics", "DynamicsScenes", "Primitives", "CBox2D"]),
+    .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Dynamics", "Primitives"]),
+    .testTarget(name: "WireTests", dependencies: ["Wire", "Primitives"]),
+    .testTarget(
+      name: "DaemonTests", dependencies: ["Daemon", "Wire", "Transitions", "Primitives"]),
     // dynctl end to end: runs the built dynd and dynctl binaries.
     .testTarget(name: "DynctlTests", dependencies: [], exclude: ["golden", "scripts"]),
   ],

@@ -1,3 +1,5 @@
+import Primitives
+
 /// Something that keeps an item from moving with the velocity it is given.
 public enum MotionConstraint: Equatable, Sendable {
   /// A sliding attachment to an anchor: only motion along `axis` (a unit vector) remains.

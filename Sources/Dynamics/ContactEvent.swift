@@ -1,3 +1,5 @@
+import Primitives
+
 /// A contact that began or ended between an item and another item or a boundary.
 public struct ContactEvent {
   public enum Phase: String, Sendable {

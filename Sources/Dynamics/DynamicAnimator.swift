@@ -1,4 +1,5 @@
 import CBox2D
+import Primitives
 
 /// Hears when an animator pauses and resumes, and each contact (UIDynamicAnimatorDelegate and
 /// UICollisionBehaviorDelegate in one). All calls come after a step, never from inside the solver.

@@ -1,4 +1,5 @@
 import Glibc
+import Primitives
 
 /// The outline an item collides with (UIDynamicItemCollisionBoundsType).
 public enum CollisionShape: Hashable, Sendable {

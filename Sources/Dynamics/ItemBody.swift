@@ -1,4 +1,5 @@
 import CBox2D
+import Primitives
 
 /// An item's Box2D body while the item is part of an animator.
 final class ItemBody {

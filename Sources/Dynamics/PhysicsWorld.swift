@@ -1,4 +1,5 @@
 import CBox2D
+import Primitives
 
 /// A handle to a Box2D body inside a `PhysicsWorld`.
 struct BodyHandle: Hashable {

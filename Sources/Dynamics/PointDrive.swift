@@ -1,3 +1,5 @@
+import Primitives
+
 extension DynamicAnimator {
   /// Gives `body` the velocity that carries its point at `offset` (from the item's center, in
   /// the item's frame) onto `target` in one internal step, the way a finger holding that point

@@ -1,3 +1,5 @@
+import Primitives
+
 /// UIKit's units and how they map onto Box2D's SI units.
 ///
 /// Box2D tunes its tolerances for objects of 0.1–10 m, so the engine works at 100 points per

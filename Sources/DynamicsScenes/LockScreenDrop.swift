@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// The closing drop of the iOS 7 lock screen (TRANSITIONS.md `lock-screen`, seeds 000/001/004):
 /// a full-screen item pulled up by `pull` points and released falls under gravity 4

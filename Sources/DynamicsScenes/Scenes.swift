@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// Scenes built with the Swift API, shared by the tests, the tour and the benchmark.
 ///

@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// The spring snake of seed 000 (BepBop's BEPDynamicsSpringViewController): an orange block that
 /// never rotates, dragged by a spring (damping 0.4, frequency 1.5), and four 60×20 blocks chained

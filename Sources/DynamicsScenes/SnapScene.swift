@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// The snap example of seed 000: a 95×47 "Snappy!" label snaps to each tap with the damping of
 /// a slider (0.5 by default), replacing the previous snap.

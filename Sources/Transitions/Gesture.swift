@@ -1,24 +1,5 @@
 import Dynamics
-
-/// The phase of a pan, as UIGestureRecognizer reports it.
-public enum GesturePhase: String, Sendable, CaseIterable {
-  case began
-  case changed
-  case ended
-  case cancelled
-}
-
-/// How a finger's velocity is estimated from the samples of a pan.
-public enum VelocityEstimator: String, Sendable, CaseIterable {
-  /// What Android's `VelocityTracker` (its default `lsq2` strategy) and Flutter's
-  /// `VelocityTracker` do: a least-squares parabola through the down and move samples of the
-  /// last 100 ms (at most 20), differentiated at the newest one; the lift-off is not a sample,
-  /// and a pointer that stood still for more than 40 ms has no velocity. See `GestureTracker`.
-  case platform
-  /// dynd's first estimator: the least-squares slope of a straight line through every sample of
-  /// the last 100 ms, the lift-off included.
-  case linear
-}
+import Primitives
 
 /// One pan event: where the finger is, when (client clock, seconds), for `ended` the release
 /// velocity if the client measured it, and which estimator computes the velocity otherwise.

@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// The iOS 7 lock screen (TRANSITIONS.md `lock-screen`; seeds 000, 001, 004).
 ///

@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// A menu sliding in from the left (TRANSITIONS.md `sidebar-menu`; seed 003, AppCoda).
 ///

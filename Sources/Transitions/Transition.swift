@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// Something a transition tells its watchers besides frames.
 public enum TransitionEvent: Equatable, Sendable {
@@ -21,14 +22,6 @@ public struct Handoff: Equatable, Sendable {
   /// |item velocity − the finger's velocity after the constraints|, pt/s, before any rounding:
   /// what the engine's 32-bit storage of the velocity loses.
   public var velocityError: Double
-}
-
-/// Directions of a swipe.
-public enum SwipeDirection: String, Sendable, CaseIterable {
-  case left
-  case right
-  case up
-  case down
 }
 
 /// A named transition: items and behaviors of `Dynamics`, retuned by gestures.

@@ -1,9 +1,4 @@
-/// A parameter value given by a client in `params`.
-public enum ParameterValue: Equatable, Sendable {
-  case number(Double)
-  case bool(Bool)
-  case string(String)
-}
+import Primitives
 
 /// One tunable constant of a transition: its default, what it accepts, and where it comes from.
 public struct TransitionParameter: Sendable {

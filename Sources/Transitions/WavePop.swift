@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// The interactive pop with waving cells (TRANSITIONS.md `wave-pop`; seed 002, AMWaveTransition).
 ///

@@ -1,3 +1,5 @@
+import Primitives
+
 /// A behavior to create: `{"type", "id", …}` with the fields of its type.
 ///
 /// Every spec keeps UIKit's optional properties as optionals (`nil` = not sent), so the engine
@@ -83,7 +85,7 @@ extension ObjectReader {
 
   /// A force given as `direction` or as `angle` + `magnitude`, never both.
   func directionOrAngle(magnitude range: NumberRange) throws(ProtocolError)
-    -> (direction: WireVector?, angle: Double?, magnitude: Double?)
+    -> (direction: Vector?, angle: Double?, magnitude: Double?)
   {
     let direction = try vector("direction", in: range)
     let angle = try number("angle", in: Limits.angle)

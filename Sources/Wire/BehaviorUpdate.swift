@@ -1,3 +1,5 @@
+import Primitives
+
 /// The fields of a `set_behavior`: new values for settable properties of one behavior.
 ///
 /// The decoder does not know the behavior's type (only the session does), so it reads every field
@@ -22,22 +24,22 @@
 /// kind, so that check is the daemon's.
 public struct BehaviorUpdate: Equatable, Sendable {
   public var items: [String]?
-  public var direction: WireVector?
+  public var direction: Vector?
   public var angle: Double?
   public var magnitude: Double?
   public var mode: CollisionMode?
   public var referenceBounds: Bool?
-  public var insets: WireInsets?
+  public var insets: EdgeInsets?
   public var boundaries: [BoundarySpec]?
-  public var anchor: WirePoint?
+  public var anchor: Point?
   public var length: Double?
   public var damping: Double?
   public var frequency: Double?
   public var frictionTorque: Double?
-  public var range: WireRange?
-  public var point: WirePoint?
+  public var range: FloatRange?
+  public var point: Point?
   public var active: Bool?
-  public var offset: WireVector?
+  public var offset: Vector?
   public var elasticity: Double?
   public var friction: Double?
   public var density: Double?

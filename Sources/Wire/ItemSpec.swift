@@ -1,18 +1,20 @@
+import Primitives
+
 /// A dynamic item to create: `{"id", "center", "size", "angle", "shape", "path"}`.
 public struct ItemSpec: Equatable, Sendable {
   /// The item's name, unique in its session.
   public var id: String
   /// Where its center starts.
-  public var center: WirePoint
+  public var center: Point
   /// Its bounds size; each side in `Limits.side`. Sizes never change.
-  public var size: WireSize
+  public var size: Size
   /// Its starting rotation in radians (default 0).
   public var angle: Double
   /// Its collision outline (default rectangle).
   public var shape: ItemShape
 
   public init(
-    id: String, center: WirePoint, size: WireSize, angle: Double = 0, shape: ItemShape = .rectangle
+    id: String, center: Point, size: Size, angle: Double = 0, shape: ItemShape = .rectangle
   ) {
     self.id = id
     self.center = center
@@ -30,7 +32,7 @@ public enum ItemShape: Equatable, Sendable {
   case ellipse
   /// A convex polygon, vertices relative to the item's center, either winding; already checked
   /// for convexity, spacing and area.
-  case path([WirePoint])
+  case path([Point])
 }
 
 /// The words of an item's `shape` field.

@@ -1,22 +1,24 @@
+import Primitives
+
 /// The state of one item as frames and replies report it:
 /// `{"id","center":[x,y],"angle","velocity":[vx,vy],"angular_velocity"}`, plus `"size":[w,h]` in
 /// `open` and `get` replies.
 public struct ItemState: Equatable, Sendable {
   public var id: String
-  public var center: WirePoint
+  public var center: Point
   /// Radians, positive clockwise on screen.
   public var angle: Double
   /// pt/s.
-  public var velocity: WireVector
+  public var velocity: Vector
   /// rad/s.
   public var angularVelocity: Double
   /// Written only when a reply asks for sizes; sizes never change.
-  public var size: WireSize
+  public var size: Size
 
   public init(
-    id: String, center: WirePoint, angle: Double = 0,
-    velocity: WireVector = WireVector(dx: 0, dy: 0),
-    angularVelocity: Double = 0, size: WireSize = WireSize(width: 0, height: 0)
+    id: String, center: Point, angle: Double = 0,
+    velocity: Vector = Vector(dx: 0, dy: 0),
+    angularVelocity: Double = 0, size: Size = Size(width: 0, height: 0)
   ) {
     self.id = id
     self.center = center

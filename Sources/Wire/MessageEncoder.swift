@@ -1,3 +1,5 @@
+import Primitives
+
 /// Writes replies and events as JSON lines (each ending in `\n`) into a reusable byte buffer.
 ///
 /// Each call appends one line, so a caller can batch the frames of a `step` and its reply and hand
@@ -172,7 +174,7 @@ public struct MessageEncoder: Sendable {
   /// `point` when given (on `began`).
   public mutating func contact(
     session: String, phase: ContactPhase, item: String, partner: ContactPartner,
-    point: WirePoint? = nil
+    point: Point? = nil
   ) {
     beginEvent("contact", session: session)
     writer.raw(#","phase":"#)
@@ -210,7 +212,7 @@ public struct MessageEncoder: Sendable {
   /// constraints that made them differ (omitted when none did) and `velocity_error`, the
   /// unrounded difference left (6 decimals).
   public mutating func handoff(
-    session: String, item: String, gestureVelocity: WireVector, itemVelocity: WireVector,
+    session: String, item: String, gestureVelocity: Vector, itemVelocity: Vector,
     constraints: [HandoffConstraint] = [], velocityError: Double = 0
   ) {
     beginEvent("handoff", session: session)

@@ -1,3 +1,5 @@
+import Primitives
+
 /// Reads the fields of one JSON object of a request, with the protocol's checks and messages.
 ///
 /// Every object is first checked against the list of fields its owner defines
@@ -130,35 +132,35 @@ struct ObjectReader {
   // MARK: Geometry
 
   func point(_ key: StaticString, in range: NumberRange = Limits.coordinate)
-    throws(ProtocolError) -> WirePoint?
+    throws(ProtocolError) -> Point?
   {
     guard let value = node.member(key) else { return nil }
     return try readPoint(value, path: fieldPath(key), in: range)
   }
 
   func requiredPoint(_ key: StaticString, in range: NumberRange = Limits.coordinate)
-    throws(ProtocolError) -> WirePoint
+    throws(ProtocolError) -> Point
   {
     guard let value = try point(key, in: range) else { throw missing(key) }
     return value
   }
 
-  func vector(_ key: StaticString, in range: NumberRange) throws(ProtocolError) -> WireVector? {
+  func vector(_ key: StaticString, in range: NumberRange) throws(ProtocolError) -> Vector? {
     guard let value = node.member(key) else { return nil }
     let numbers = try readNumbers(
       value, path: fieldPath(key), shape: "a vector [dx, dy]", in: range)
-    return WireVector(dx: numbers[0], dy: numbers[1])
+    return Vector(dx: numbers[0], dy: numbers[1])
   }
 
-  func size(_ key: StaticString) throws(ProtocolError) -> WireSize? {
+  func size(_ key: StaticString) throws(ProtocolError) -> Size? {
     guard let value = node.member(key) else { return nil }
     let numbers = try readNumbers(
       value, path: fieldPath(key), shape: "a size [w, h]", in: Limits.side)
-    return WireSize(width: numbers[0], height: numbers[1])
+    return Size(width: numbers[0], height: numbers[1])
   }
 
   /// A rectangle given as `[w, h]` (origin 0, 0) or `[x, y, w, h]`.
-  func rect(_ key: StaticString) throws(ProtocolError) -> WireRect? {
+  func rect(_ key: StaticString) throws(ProtocolError) -> Rect? {
     guard let value = node.member(key) else { return nil }
     let path = fieldPath(key)
     let shape = "a size [w, h] or a rectangle [x, y, w, h]"
@@ -167,25 +169,25 @@ struct ObjectReader {
     }
     if value.count == 2 {
       let size = try readNumbers(value, path: path, shape: shape, in: Limits.side)
-      return WireRect(x: 0, y: 0, width: size[0], height: size[1])
+      return Rect(x: 0, y: 0, width: size[0], height: size[1])
     }
     let x = try readNumber(value[0], path: "\(path)[0]", in: Limits.coordinate)
     let y = try readNumber(value[1], path: "\(path)[1]", in: Limits.coordinate)
     let width = try readNumber(value[2], path: "\(path)[2]", in: Limits.side)
     let height = try readNumber(value[3], path: "\(path)[3]", in: Limits.side)
-    return WireRect(x: x, y: y, width: width, height: height)
+    return Rect(x: x, y: y, width: width, height: height)
   }
 
-  func insets(_ key: StaticString) throws(ProtocolError) -> WireInsets? {
+  func insets(_ key: StaticString) throws(ProtocolError) -> EdgeInsets? {
     guard let value = node.member(key) else { return nil }
     let numbers = try readNumbers(
       value, path: fieldPath(key), shape: "insets [top, left, bottom, right]", count: 4,
       in: Limits.inset)
-    return WireInsets(top: numbers[0], left: numbers[1], bottom: numbers[2], right: numbers[3])
+    return EdgeInsets(top: numbers[0], left: numbers[1], bottom: numbers[2], right: numbers[3])
   }
 
   /// An interval `[min, max]` with `min ≤ max`.
-  func range(_ key: StaticString, in bounds: NumberRange) throws(ProtocolError) -> WireRange? {
+  func range(_ key: StaticString, in bounds: NumberRange) throws(ProtocolError) -> FloatRange? {
     guard let value = node.member(key) else { return nil }
     let numbers = try readNumbers(
       value, path: fieldPath(key), shape: "a range [min, max]", in: bounds)
@@ -195,13 +197,13 @@ struct ObjectReader {
         "field '\(fieldPath(key))' must have min ≤ max (got [\(plainNumber(numbers[0])), "
           + "\(plainNumber(numbers[1]))])")
     }
-    return WireRange(minimum: numbers[0], maximum: numbers[1])
+    return FloatRange(minimum: numbers[0], maximum: numbers[1])
   }
 
   /// A list of points `[[x, y], …]` whose length is in `count`.
-  func points(_ key: StaticString, count: ClosedRange<Int>) throws(ProtocolError) -> [WirePoint]? {
+  func points(_ key: StaticString, count: ClosedRange<Int>) throws(ProtocolError) -> [Point]? {
     guard let list = try array(key, count: count, noun: "points") else { return nil }
-    var points: [WirePoint] = []
+    var points: [Point] = []
     points.reserveCapacity(list.count)
     for index in 0..<list.count {
       points.append(
@@ -308,12 +310,12 @@ func readNumbers(
 }
 
 func readPoint(_ node: JSONNode, path: @autoclosure () -> String, in range: NumberRange)
-  throws(ProtocolError) -> WirePoint
+  throws(ProtocolError) -> Point
 {
   guard node.kind == .array, node.count == 2 else {
     throw wrongType(path(), expected: "a point [x, y]", got: node)
   }
-  return WirePoint(
+  return Point(
     x: try readNumber(node[0], path: "\(path())[0]", in: range),
     y: try readNumber(node[1], path: "\(path())[1]", in: range))
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Primitives
 
 /// Checks on the polygons and polylines of a scene, done here so that Box2D, which aborts the
 /// process on degenerate shapes, never sees one.
@@ -6,7 +7,7 @@ enum PathGeometry {
   /// Throws `invalid_scene` unless `points` is a convex polygon (either winding) with vertices at
   /// least `Limits.minVertexSpacing` apart, no three consecutive vertices collinear, a single turn
   /// around (no star shapes), and an area of at least `Limits.minPathArea`.
-  static func checkConvexPolygon(_ points: [WirePoint], path: @autoclosure () -> String)
+  static func checkConvexPolygon(_ points: [Point], path: @autoclosure () -> String)
     throws(ProtocolError)
   {
     let count = points.count
@@ -58,7 +59,7 @@ enum PathGeometry {
   /// Throws `invalid_scene` when two consecutive points (and, for a closed path, the last and the
   /// first) are closer than `Limits.minVertexSpacing`.
   static func checkSpacing(
-    _ points: [WirePoint], path: @autoclosure () -> String, closed: Bool
+    _ points: [Point], path: @autoclosure () -> String, closed: Bool
   )
     throws(ProtocolError)
   {

@@ -1,3 +1,5 @@
+import Primitives
+
 /// One decoded request line: the client's `id` and the operation it asks for.
 public struct Request: Equatable, Sendable {
   /// The request's `id`, echoed in the reply; `nil` when the request has none.
@@ -165,19 +167,19 @@ public struct GestureRequest: Equatable, Sendable {
   public var session: String
   public var phase: GesturePhase
   /// The finger position.
-  public var point: WirePoint
+  public var point: Point
   /// The sample time on the client's clock, in seconds.
   public var t: Double?
   /// The finger velocity (`vx`, `vy`, sent together). On `ended` it is the release velocity; when
   /// absent there, the daemon estimates it from the recent samples.
-  public var velocity: WireVector?
+  public var velocity: Vector?
   /// `estimator`: how the daemon estimates the finger's velocity for this request (at `changed`,
   /// and the release velocity at `ended` without `vx`, `vy`); `.platform` when absent.
   public var estimator: VelocityEstimator
 
   public init(
-    session: String, phase: GesturePhase, point: WirePoint, t: Double? = nil,
-    velocity: WireVector? = nil, estimator: VelocityEstimator = .platform
+    session: String, phase: GesturePhase, point: Point, t: Double? = nil,
+    velocity: Vector? = nil, estimator: VelocityEstimator = .platform
   ) {
     self.session = session
     self.phase = phase
@@ -188,25 +190,12 @@ public struct GestureRequest: Equatable, Sendable {
   }
 }
 
-/// The phase of a gesture sample, as UIGestureRecognizer states.
-public enum GesturePhase: String, CaseIterable, Sendable {
-  case began, changed, ended, cancelled
-}
-
-/// The `estimator` of a gesture: how the finger's velocity is estimated from its samples.
-public enum VelocityEstimator: String, CaseIterable, Sendable {
-  /// Android's and Flutter's VelocityTracker: a least-squares parabola (PROTOCOL.md, gesture).
-  case platform
-  /// dynd's first estimator: a least-squares straight line over the last 100 ms.
-  case linear
-}
-
 /// `tap`: a tap at a point.
 public struct TapRequest: Equatable, Sendable {
   public var session: String
-  public var point: WirePoint
+  public var point: Point
 
-  public init(session: String, point: WirePoint) {
+  public init(session: String, point: Point) {
     self.session = session
     self.point = point
   }
@@ -217,24 +206,19 @@ public struct SwipeRequest: Equatable, Sendable {
   public var session: String
   public var direction: SwipeDirection
   /// `x`, `y` (sent together).
-  public var point: WirePoint?
+  public var point: Point?
   /// `vx`, `vy` (sent together).
-  public var velocity: WireVector?
+  public var velocity: Vector?
 
   public init(
-    session: String, direction: SwipeDirection, point: WirePoint? = nil,
-    velocity: WireVector? = nil
+    session: String, direction: SwipeDirection, point: Point? = nil,
+    velocity: Vector? = nil
   ) {
     self.session = session
     self.direction = direction
     self.point = point
     self.velocity = velocity
   }
-}
-
-/// The direction of a swipe.
-public enum SwipeDirection: String, CaseIterable, Sendable {
-  case left, right, up, down
 }
 
 /// `step`: advance a manual session by `count` frames of `dt` seconds.
@@ -289,10 +273,10 @@ public struct SetBehaviorRequest: Equatable, Sendable {
 public struct SetItemRequest: Equatable, Sendable {
   public var session: String
   public var item: String
-  public var center: WirePoint?
+  public var center: Point?
   public var angle: Double?
 
-  public init(session: String, item: String, center: WirePoint? = nil, angle: Double? = nil) {
+  public init(session: String, item: String, center: Point? = nil, angle: Double? = nil) {
     self.session = session
     self.item = item
     self.center = center
@@ -306,11 +290,11 @@ public struct AddVelocityRequest: Equatable, Sendable {
   public var session: String
   public var item: String
   /// Linear velocity to add, pt/s.
-  public var velocity: WireVector?
+  public var velocity: Vector?
   /// Angular velocity to add, rad/s.
   public var angular: Double?
 
-  public init(session: String, item: String, velocity: WireVector? = nil, angular: Double? = nil) {
+  public init(session: String, item: String, velocity: Vector? = nil, angular: Double? = nil) {
     self.session = session
     self.item = item
     self.velocity = velocity

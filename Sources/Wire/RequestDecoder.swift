@@ -1,3 +1,5 @@
+import Primitives
+
 /// Decodes request lines into typed `Request`s, with every check of the protocol.
 ///
 /// Checks happen in a fixed order, so a line with several faults always gets the same error:
@@ -147,22 +149,22 @@ private enum OpName: String, CaseIterable {
         GestureRequest(
           session: try fields.requiredName("session"),
           phase: try fields.requiredWord("phase", as: GesturePhase.self),
-          point: try fields.requiredPair("x", "y", in: Limits.coordinate, WirePoint.init),
+          point: try fields.requiredPair("x", "y", in: Limits.coordinate, Point.init),
           t: try fields.number("t", in: Limits.clientTime),
-          velocity: try fields.pair("vx", "vy", in: Limits.speed, WireVector.init),
+          velocity: try fields.pair("vx", "vy", in: Limits.speed, Vector.init),
           estimator: try fields.word("estimator", as: VelocityEstimator.self) ?? .platform))
     case .tap:
       return .tap(
         TapRequest(
           session: try fields.requiredName("session"),
-          point: try fields.requiredPair("x", "y", in: Limits.coordinate, WirePoint.init)))
+          point: try fields.requiredPair("x", "y", in: Limits.coordinate, Point.init)))
     case .swipe:
       return .swipe(
         SwipeRequest(
           session: try fields.requiredName("session"),
           direction: try fields.requiredWord("direction", as: SwipeDirection.self),
-          point: try fields.pair("x", "y", in: Limits.coordinate, WirePoint.init),
-          velocity: try fields.pair("vx", "vy", in: Limits.speed, WireVector.init)))
+          point: try fields.pair("x", "y", in: Limits.coordinate, Point.init),
+          velocity: try fields.pair("vx", "vy", in: Limits.speed, Vector.init)))
     case .step:
       let step = StepRequest(
         session: try fields.requiredName("session"),

@@ -1,3 +1,5 @@
+import Primitives
+
 /// A scene for `open`: `{"bounds", "items", "behaviors"}`.
 ///
 /// Decoding checks the scene as a whole (`invalid_scene`): item ids and behavior ids are unique,
@@ -5,14 +7,14 @@
 public struct SceneSpec: Equatable, Sendable {
   /// The reference bounds, `[w, h]` (origin 0, 0) or `[x, y, w, h]`. `nil` when omitted: the
   /// daemon decides (UIKit's animator without a reference view has no reference bounds).
-  public var bounds: WireRect?
+  public var bounds: Rect?
   /// The items, in order (at most `Limits.maxItemsPerScene`).
   public var items: [ItemSpec]
   /// The behaviors, in order (at most `Limits.maxBehaviorsPerScene`); later dynamic-item
   /// behaviors win, as in UIKit's behavior tree.
   public var behaviors: [BehaviorSpec]
 
-  public init(bounds: WireRect? = nil, items: [ItemSpec] = [], behaviors: [BehaviorSpec] = []) {
+  public init(bounds: Rect? = nil, items: [ItemSpec] = [], behaviors: [BehaviorSpec] = []) {
     self.bounds = bounds
     self.items = items
     self.behaviors = behaviors

@@ -1,3 +1,5 @@
+import Primitives
+
 /// The `params` of `open`: named values for the transition, validated later by the transition.
 ///
 /// Kept in wire order (not a dictionary) so that anything derived from them, such as the first
@@ -11,7 +13,7 @@ public struct TransitionParams: Equatable, Sendable {
   }
 
   /// The value of the parameter `name`, if given.
-  public subscript(name: String) -> ParamValue? {
+  public subscript(name: String) -> ParameterValue? {
     entries.first { $0.name == name }?.value
   }
 
@@ -21,19 +23,12 @@ public struct TransitionParams: Equatable, Sendable {
 /// One transition parameter.
 public struct TransitionParam: Equatable, Sendable {
   public var name: String
-  public var value: ParamValue
+  public var value: ParameterValue
 
-  public init(name: String, value: ParamValue) {
+  public init(name: String, value: ParameterValue) {
     self.name = name
     self.value = value
   }
-}
-
-/// The value of a transition parameter: a finite number, a boolean or a short string.
-public enum ParamValue: Equatable, Sendable {
-  case number(Double)
-  case bool(Bool)
-  case string(String)
 }
 
 extension TransitionParams {

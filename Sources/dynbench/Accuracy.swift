@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dynamics
 import DynamicsScenes
+import Primitives
 
 /// The engine against the analytic numbers UIKit documents.
 struct Accuracy: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dynamics
 import DynamicsScenes
+import Primitives
 import Wire
 
 /// Cost of writing one realtime frame (`MessageEncoder.frame`) against the cost of stepping the
@@ -82,10 +83,10 @@ struct EncodeCost: ParsableCommand {
   /// What the daemon's `Session.states()` builds for each item.
   private func itemState(_ item: DynamicItem) -> ItemState {
     ItemState(
-      id: item.identifier, center: WirePoint(x: item.center.x, y: item.center.y),
-      angle: item.angle, velocity: WireVector(dx: item.velocity.dx, dy: item.velocity.dy),
+      id: item.identifier, center: Point(x: item.center.x, y: item.center.y),
+      angle: item.angle, velocity: Vector(dx: item.velocity.dx, dy: item.velocity.dy),
       angularVelocity: item.angularVelocity,
-      size: WireSize(width: item.size.width, height: item.size.height))
+      size: item.size)
   }
 }
 

@@ -1,5 +1,6 @@
 import Dynamics
 import DynamicsScenes
+import Primitives
 import Testing
 
 @Suite("Animator")

@@ -1,5 +1,6 @@
 import Dynamics
 import Glibc
+import Primitives
 import Testing
 
 @Suite("Gravity")

@@ -1,5 +1,6 @@
 import Dynamics
 import DynamicsScenes
+import Primitives
 import Testing
 
 /// The seed scenes the tour shows, checked against what the seeds describe.

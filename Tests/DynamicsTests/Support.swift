@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// The iPhone 5 screen the seeds were written for.
 let screen = Rect(x: 0, y: 0, width: 320, height: 568)

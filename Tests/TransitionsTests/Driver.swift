@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 @testable import Transitions
 

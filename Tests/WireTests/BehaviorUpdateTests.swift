@@ -1,3 +1,4 @@
+import Primitives
 import Testing
 import Wire
 
@@ -20,9 +21,9 @@ struct BehaviorUpdateTests {
           + #""boundaries":[{"id":"f","from":[0,0],"to":[10,0]}]"#))
     #expect(bag.items == ["a"])
     #expect(bag.mode == .items)
-    #expect(bag.insets == WireInsets(top: 1, left: 2, bottom: 3, right: 4))
-    #expect(bag.anchor == WirePoint(x: 5, y: 6))
-    #expect(bag.range == WireRange(minimum: -1, maximum: 1))
+    #expect(bag.insets == EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))
+    #expect(bag.anchor == Point(x: 5, y: 6))
+    #expect(bag.range == FloatRange(minimum: -1, maximum: 1))
     #expect(bag.active == false)
     #expect(bag.anchored == true)
     #expect(bag.boundaries?.count == 1)

@@ -1,3 +1,4 @@
+import Primitives
 import Testing
 import Wire
 
@@ -51,8 +52,8 @@ struct MessageEncoderTests {
       session: "s", seq: 1, t: .nan,
       items: [
         ItemState(
-          id: "a", center: WirePoint(x: .infinity, y: -.infinity), angle: .nan,
-          velocity: WireVector(dx: .nan, dy: 1), angularVelocity: .infinity)
+          id: "a", center: Point(x: .infinity, y: -.infinity), angle: .nan,
+          velocity: Vector(dx: .nan, dy: 1), angularVelocity: .infinity)
       ])
     #expect(
       text(encoder)
@@ -102,9 +103,9 @@ struct MessageEncoderTests {
   @Test func typedReplies() {
     var encoder = MessageEncoder()
     let ball = ItemState(
-      id: "ball", center: WirePoint(x: 160, y: 100.25), angle: 0.1,
-      velocity: WireVector(dx: 0, dy: -12.5), angularVelocity: -0.25,
-      size: WireSize(width: 40, height: 40))
+      id: "ball", center: Point(x: 160, y: 100.25), angle: 0.1,
+      velocity: Vector(dx: 0, dy: -12.5), angularVelocity: -0.25,
+      size: Size(width: 40, height: 40))
     encoder.helloReply(id: .number("1"), version: "0.1.0", transitions: ["lock-screen", "snap"])
     encoder.openReply(id: nil, session: "s1", items: [ball])
     encoder.stepReply(id: .string("st"), t: 1.0 / 60, running: true)
@@ -151,27 +152,27 @@ struct MessageEncoderTests {
   @Test func events() {
     var encoder = MessageEncoder()
     let screen = ItemState(
-      id: "screen", center: WirePoint(x: 160, y: 284.0004), angle: -0.0,
-      velocity: WireVector(dx: 0, dy: 1234.5678), angularVelocity: 0)
+      id: "screen", center: Point(x: 160, y: 284.0004), angle: -0.0,
+      velocity: Vector(dx: 0, dy: 1234.5678), angularVelocity: 0)
     encoder.frame(
       session: "ls", seq: 12, t: 0.2, items: [screen], dropped: 3,
       values: [NamedValue("background_alpha", 0.5)])
     encoder.frame(session: "ls", seq: 13, t: 0.216_666, items: [ItemState]())
     encoder.contact(
       session: "ls", phase: .began, item: "screen", partner: .boundary("floor"),
-      point: WirePoint(x: 10, y: 569))
+      point: Point(x: 10, y: 569))
     encoder.contact(session: "ls", phase: .ended, item: "screen", partner: .boundary(nil))
     encoder.contact(
-      session: "ls", phase: .began, item: "a", partner: .item("b"), point: WirePoint(x: 1, y: 2))
+      session: "ls", phase: .began, item: "a", partner: .item("b"), point: Point(x: 1, y: 2))
     encoder.pause(session: "ls", t: 1.5)
     encoder.resume(session: "ls", t: 2)
     encoder.handoff(
-      session: "ls", item: "screen", gestureVelocity: WireVector(dx: 0, dy: -850),
-      itemVelocity: WireVector(dx: 0, dy: -849.9999), velocityError: 0.0001)
+      session: "ls", item: "screen", gestureVelocity: Vector(dx: 0, dy: -850),
+      itemVelocity: Vector(dx: 0, dy: -849.9999), velocityError: 0.0001)
     encoder.handoff(
-      session: "ls", item: "screen", gestureVelocity: WireVector(dx: 30000, dy: -40000),
-      itemVelocity: WireVector(dx: 0, dy: -24000),
-      constraints: [.rail(axis: WireVector(dx: 0, dy: 1)), .speedLimit(24000)],
+      session: "ls", item: "screen", gestureVelocity: Vector(dx: 30000, dy: -40000),
+      itemVelocity: Vector(dx: 0, dy: -24000),
+      constraints: [.rail(axis: Vector(dx: 0, dy: 1)), .speedLimit(24000)],
       velocityError: 0.0000004)
     encoder.done(session: "menu", outcome: "opened", values: [NamedValue("background_alpha", 0.5)])
     encoder.done(session: "ls", outcome: "closed")
@@ -203,7 +204,7 @@ struct MessageEncoderTests {
   }
 
   @Test func frameFromALazySequenceMatchesTheArrayForm() {
-    let centers = [WirePoint(x: 1.25, y: -2), WirePoint(x: 300, y: 400.125)]
+    let centers = [Point(x: 1.25, y: -2), Point(x: 300, y: 400.125)]
     let states = centers.enumerated().map { ItemState(id: "i\($0.offset)", center: $0.element) }
     var fromArray = MessageEncoder()
     fromArray.frame(session: "s", seq: 5, t: 0.5, items: states, dropped: 1)
@@ -241,8 +242,8 @@ struct MessageEncoderTests {
           }, as: UTF8.self) + "é"
       let items = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
         ItemState(
-          id: name, center: WirePoint(x: random(), y: random()), angle: random(),
-          velocity: WireVector(dx: random(), dy: random()), angularVelocity: random())
+          id: name, center: Point(x: random(), y: random()), angle: random(),
+          velocity: Vector(dx: random(), dy: random()), angularVelocity: random())
       }
       encoder.removeAll()
       encoder.frame(session: name, seq: UInt64(round), t: random(), items: items)
@@ -261,8 +262,8 @@ struct MessageEncoderTests {
     var encoder = MessageEncoder(capacity: 64)
     let items = (0..<32).map { index in
       ItemState(
-        id: "item-\(index)", center: WirePoint(x: 123.456, y: -654.321), angle: 1.234567,
-        velocity: WireVector(dx: -1000.5, dy: 999.25), angularVelocity: -3.14159)
+        id: "item-\(index)", center: Point(x: 123.456, y: -654.321), angle: 1.234567,
+        velocity: Vector(dx: -1000.5, dy: 999.25), angularVelocity: -3.14159)
     }
     encoder.frame(session: "s", seq: 1, t: 0, items: items)
     let size = encoder.bytes.count

@@ -1,3 +1,4 @@
+import Primitives
 import Testing
 import Wire
 
@@ -136,10 +137,10 @@ struct RequestDecodingTests {
         + #""behaviors":[{"type":"gravity","items":["ball"]},"#
         + #"{"type":"collision","id":"walls","items":["ball"],"reference_bounds":true}]}}"#)
     let scene = SceneSpec(
-      bounds: WireRect(x: 0, y: 0, width: 320, height: 568),
+      bounds: Rect(x: 0, y: 0, width: 320, height: 568),
       items: [
         ItemSpec(
-          id: "ball", center: WirePoint(x: 160, y: 100), size: WireSize(width: 40, height: 40),
+          id: "ball", center: Point(x: 160, y: 100), size: Size(width: 40, height: 40),
           shape: .ellipse)
       ],
       behaviors: [
@@ -158,12 +159,12 @@ struct RequestDecodingTests {
       request.op
         == .gesture(
           GestureRequest(
-            session: "s", phase: .ended, point: WirePoint(x: 160, y: 300.5), t: 12.25,
-            velocity: WireVector(dx: 0, dy: -850))))
+            session: "s", phase: .ended, point: Point(x: 160, y: 300.5), t: 12.25,
+            velocity: Vector(dx: 0, dy: -850))))
     let minimal = try decoded(#"{"op":"gesture","session":"s","phase":"began","x":1,"y":2}"#)
     #expect(
       minimal.op
-        == .gesture(GestureRequest(session: "s", phase: .began, point: WirePoint(x: 1, y: 2))))
+        == .gesture(GestureRequest(session: "s", phase: .began, point: Point(x: 1, y: 2))))
     #expect(minimal.op.session == "s")
     #expect(minimal.op.name == "gesture")
   }
@@ -177,7 +178,7 @@ struct RequestDecodingTests {
         request.op
           == .gesture(
             GestureRequest(
-              session: "s", phase: .ended, point: WirePoint(x: 1, y: 2), estimator: estimator)))
+              session: "s", phase: .ended, point: Point(x: 1, y: 2), estimator: estimator)))
     }
     #expect(VelocityEstimator.allCases.map(\.rawValue) == ["platform", "linear"])
     guard case .gesture(let absent) = try decoded(base + "}").op else {
@@ -204,7 +205,7 @@ struct RequestDecodingTests {
   @Test func tapAndSwipe() throws {
     #expect(
       try decoded(#"{"op":"tap","session":"s","x":280,"y":528}"#).op
-        == .tap(TapRequest(session: "s", point: WirePoint(x: 280, y: 528))))
+        == .tap(TapRequest(session: "s", point: Point(x: 280, y: 528))))
     #expect(
       try decoded(#"{"op":"swipe","session":"m","direction":"right"}"#).op
         == .swipe(SwipeRequest(session: "m", direction: .right)))
@@ -212,8 +213,8 @@ struct RequestDecodingTests {
       try decoded(#"{"op":"swipe","session":"m","direction":"up","x":1,"y":2,"vx":3,"vy":-4}"#).op
         == .swipe(
           SwipeRequest(
-            session: "m", direction: .up, point: WirePoint(x: 1, y: 2),
-            velocity: WireVector(dx: 3, dy: -4))))
+            session: "m", direction: .up, point: Point(x: 1, y: 2),
+            velocity: Vector(dx: 3, dy: -4))))
   }
 
   @Test func step() throws {
@@ -248,10 +249,10 @@ struct RequestDecodingTests {
         == .addItem(
           session: "s",
           item: ItemSpec(
-            id: "tri", center: WirePoint(x: 10, y: 20), size: WireSize(width: 30, height: 30),
+            id: "tri", center: Point(x: 10, y: 20), size: Size(width: 30, height: 30),
             angle: 0.5,
             shape: .path([
-              WirePoint(x: 0, y: -10), WirePoint(x: 10, y: 10), WirePoint(x: -10, y: 10),
+              Point(x: 0, y: -10), Point(x: 10, y: 10), Point(x: -10, y: 10),
             ]))))
     #expect(
       try decoded(#"{"op":"remove_item","session":"s","item":"tri"}"#).op
@@ -259,7 +260,7 @@ struct RequestDecodingTests {
     #expect(
       try decoded(#"{"op":"set_item","session":"s","item":"a","center":[1,2],"angle":3}"#).op
         == .setItem(
-          SetItemRequest(session: "s", item: "a", center: WirePoint(x: 1, y: 2), angle: 3)))
+          SetItemRequest(session: "s", item: "a", center: Point(x: 1, y: 2), angle: 3)))
     #expect(
       try decoded(#"{"op":"set_item","session":"s","item":"a"}"#).op
         == .setItem(SetItemRequest(session: "s", item: "a")))
@@ -269,7 +270,7 @@ struct RequestDecodingTests {
       ).op
         == .addVelocity(
           AddVelocityRequest(
-            session: "s", item: "a", velocity: WireVector(dx: 0, dy: -500), angular: 1.5)))
+            session: "s", item: "a", velocity: Vector(dx: 0, dy: -500), angular: 1.5)))
   }
 
   @Test func behaviorOps() throws {
@@ -280,13 +281,13 @@ struct RequestDecodingTests {
       ).op
         == .addBehavior(
           session: "s",
-          behavior: .snap(SnapSpec(id: "home", item: "a", point: WirePoint(x: 160, y: 284)))))
+          behavior: .snap(SnapSpec(id: "home", item: "a", point: Point(x: 160, y: 284)))))
     #expect(
       try decoded(#"{"op":"remove_behavior","session":"s","behavior":"home"}"#).op
         == .removeBehavior(session: "s", behavior: "home"))
     var update = BehaviorUpdate()
     update.damping = 0.9
-    update.point = WirePoint(x: 1, y: 2)
+    update.point = Point(x: 1, y: 2)
     #expect(
       try decoded(
         #"{"op":"set_behavior","session":"s","behavior":"home","damping":0.9,"point":[1,2]}"#

@@ -1,4 +1,5 @@
 import Glibc
+import Primitives
 import Testing
 import Wire
 
@@ -17,7 +18,7 @@ struct SceneDecodingTests {
   @Test func gravityForms() throws {
     #expect(
       try behavior(#"{"type":"gravity","items":["a"],"direction":[0,-4]}"#)
-        == .gravity(GravitySpec(items: ["a"], direction: WireVector(dx: 0, dy: -4))))
+        == .gravity(GravitySpec(items: ["a"], direction: Vector(dx: 0, dy: -4))))
     #expect(
       try behavior(#"{"type":"gravity","items":["a","b"],"angle":3.14,"magnitude":2}"#)
         == .gravity(GravitySpec(items: ["a", "b"], angle: 3.14, magnitude: 2)))
@@ -36,16 +37,16 @@ struct SceneDecodingTests {
         == .collision(
           CollisionSpec(
             id: "c", items: ["a"], mode: .boundaries,
-            insets: WireInsets(top: 0, left: 0, bottom: -1, right: 0),
+            insets: EdgeInsets(top: 0, left: 0, bottom: -1, right: 0),
             boundaries: [
               BoundarySpec(
                 id: "floor",
-                shape: .segment(from: WirePoint(x: 0, y: 569), to: WirePoint(x: 320, y: 569))),
+                shape: .segment(from: Point(x: 0, y: 569), to: Point(x: 320, y: 569))),
               BoundarySpec(
                 id: "cup",
                 shape: .path([
-                  WirePoint(x: 0, y: 0), WirePoint(x: 0, y: 10), WirePoint(x: 10, y: 10),
-                  WirePoint(x: 10, y: 0),
+                  Point(x: 0, y: 0), Point(x: 0, y: 10), Point(x: 10, y: 10),
+                  Point(x: 10, y: 0),
                 ])),
             ])))
     #expect(spec?.type == .collision)
@@ -59,38 +60,38 @@ struct SceneDecodingTests {
           + #""damping":0.4,"frequency":1.5}"#)
         == .attachment(
           AttachmentSpec(
-            item: "a", anchor: WirePoint(x: 10, y: 20), offset: WireVector(dx: 41, dy: 0.5),
+            item: "a", anchor: Point(x: 10, y: 20), offset: Vector(dx: 41, dy: 0.5),
             length: 0, damping: 0.4, frequency: 1.5)))
     #expect(
       try behavior(
         #"{"type":"attachment","item":"a","to":"b","offset":[25,0],"to_offset":[-25,0]}"#)
         == .attachment(
           AttachmentSpec(
-            item: "a", to: "b", offset: WireVector(dx: 25, dy: 0),
-            toOffset: WireVector(dx: -25, dy: 0))))
+            item: "a", to: "b", offset: Vector(dx: 25, dy: 0),
+            toOffset: Vector(dx: -25, dy: 0))))
     #expect(
       try behavior(
         #"{"type":"attachment","kind":"sliding","item":"a","anchor":[0,0],"axis":[0,1],"#
           + #""range":[-50,50]}"#)
         == .attachment(
           AttachmentSpec(
-            kind: .sliding, item: "a", anchor: WirePoint(x: 0, y: 0),
-            axis: WireVector(dx: 0, dy: 1), range: WireRange(minimum: -50, maximum: 50))))
+            kind: .sliding, item: "a", anchor: Point(x: 0, y: 0),
+            axis: Vector(dx: 0, dy: 1), range: FloatRange(minimum: -50, maximum: 50))))
     #expect(
       try behavior(#"{"type":"attachment","kind":"limit","item":"a","to":"b","length":100}"#)
         == .attachment(AttachmentSpec(kind: .limit, item: "a", to: "b", length: 100)))
     #expect(
       try behavior(#"{"type":"attachment","kind":"fixed","item":"a","to":"b","anchor":[5,5]}"#)
         == .attachment(
-          AttachmentSpec(kind: .fixed, item: "a", to: "b", anchor: WirePoint(x: 5, y: 5))))
+          AttachmentSpec(kind: .fixed, item: "a", to: "b", anchor: Point(x: 5, y: 5))))
     #expect(
       try behavior(
         #"{"type":"attachment","kind":"pin","item":"a","to":"b","anchor":[5,5],"#
           + #""range":[-0.5,0.5],"friction_torque":2}"#)
         == .attachment(
           AttachmentSpec(
-            kind: .pin, item: "a", to: "b", anchor: WirePoint(x: 5, y: 5),
-            range: WireRange(minimum: -0.5, maximum: 0.5), frictionTorque: 2)))
+            kind: .pin, item: "a", to: "b", anchor: Point(x: 5, y: 5),
+            range: FloatRange(minimum: -0.5, maximum: 0.5), frictionTorque: 2)))
     // A field of another kind is unknown for this one.
     #expect(
       rejection(
@@ -103,7 +104,7 @@ struct SceneDecodingTests {
   @Test func snapPushAndDynamicItem() throws {
     #expect(
       try behavior(#"{"type":"snap","item":"label","point":[100,200],"damping":0.5}"#)
-        == .snap(SnapSpec(item: "label", point: WirePoint(x: 100, y: 200), damping: 0.5)))
+        == .snap(SnapSpec(item: "label", point: Point(x: 100, y: 200), damping: 0.5)))
     #expect(
       try behavior(
         #"{"type":"push","items":["menu"],"mode":"instantaneous","magnitude":-20,"angle":0,"#
@@ -111,7 +112,7 @@ struct SceneDecodingTests {
         == .push(
           PushSpec(
             items: ["menu"], mode: .instantaneous, angle: 0, magnitude: -20,
-            offset: WireVector(dx: 0, dy: 5), active: true)))
+            offset: Vector(dx: 0, dy: 5), active: true)))
     #expect(
       try behavior(
         #"{"type":"dynamic_item","items":["tail"],"elasticity":0.4,"friction":0.2,"#
@@ -170,6 +171,6 @@ struct SceneDecodingTests {
       try decoded(#"{"op":"open","scene":{"bounds":[10,20,320,568]}}"#).op
         == .open(
           OpenRequest(
-            source: .scene(SceneSpec(bounds: WireRect(x: 10, y: 20, width: 320, height: 568))))))
+            source: .scene(SceneSpec(bounds: Rect(x: 10, y: 20, width: 320, height: 568))))))
   }
 }

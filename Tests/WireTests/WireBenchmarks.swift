@@ -1,4 +1,5 @@
 import Glibc
+import Primitives
 import Testing
 import Wire
 
@@ -61,9 +62,9 @@ struct WireBenchmarks {
   private func items(_ count: Int) -> [ItemState] {
     (0..<count).map { index in
       ItemState(
-        id: "item-\(index)", center: WirePoint(x: 160.123 + Double(index), y: 284.5678),
-        angle: 0.123456789, velocity: WireVector(dx: -1234.5678, dy: 98.7654),
-        angularVelocity: -3.14159265, size: WireSize(width: 40, height: 40))
+        id: "item-\(index)", center: Point(x: 160.123 + Double(index), y: 284.5678),
+        angle: 0.123456789, velocity: Vector(dx: -1234.5678, dy: 98.7654),
+        angularVelocity: -3.14159265, size: Size(width: 40, height: 40))
     }
   }
 

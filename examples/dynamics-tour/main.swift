@@ -2,6 +2,7 @@
 // clock, and narrated. `make demo` runs it.
 import Dynamics
 import DynamicsScenes
+import Primitives
 
 /// Prints contacts and pauses as they happen, stamped with the animator's time.
 final class Narrator: DynamicAnimatorDelegate {

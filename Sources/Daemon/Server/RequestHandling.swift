@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 import Transitions
 import Wire
 
@@ -54,24 +55,24 @@ extension Client {
     case .gesture(let g):
       let (s, t) = try transition(g.session)
       let event = GestureEvent(
-        phase: Transitions.GesturePhase(rawValue: g.phase.rawValue)!, point: Point(g.point),
-        time: g.t, velocity: g.velocity.map(Vector.init),
-        estimator: Transitions.VelocityEstimator(rawValue: g.estimator.rawValue)!)
+        phase: g.phase, point: g.point,
+        time: g.t, velocity: g.velocity,
+        estimator: g.estimator)
       t.handle(event, now: s.inputTime)
       s.sendTransitionEvents()
       flush()
       encoder.reply(id: id)
     case .tap(let tap):
       let (s, t) = try transition(tap.session)
-      t.tap(at: Point(tap.point))
+      t.tap(at: tap.point)
       s.sendTransitionEvents()
       flush()
       encoder.reply(id: id)
     case .swipe(let swipe):
       let (s, t) = try transition(swipe.session)
       t.swipe(
-        Transitions.SwipeDirection(rawValue: swipe.direction.rawValue)!,
-        at: swipe.point.map(Point.init), velocity: swipe.velocity.map(Vector.init))
+        swipe.direction,
+        at: swipe.point, velocity: swipe.velocity)
       s.sendTransitionEvents()
       flush()
       encoder.reply(id: id)

@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 import Wire
 
 /// Builds engine behaviors from wire specs and applies `set_behavior` updates, with UIKit's
@@ -29,14 +30,14 @@ struct BehaviorFactory {
       return g
     case .collision(let s):
       let c = CollisionBehavior(items: try items(s.items))
-      c.collisionMode = Dynamics.CollisionMode(rawValue: (s.mode ?? .everything).rawValue)!
+      c.collisionMode = s.mode ?? .everything
       try setBounds(c, referenceBounds: s.referenceBounds, insets: s.insets)
       try setBoundaries(c, s.boundaries)
       return c
     case .attachment(let s):
       return try attachment(s)
     case .snap(let s):
-      let snap = SnapBehavior(item: try item(s.item), snapTo: Point(s.point))
+      let snap = SnapBehavior(item: try item(s.item), snapTo: s.point)
       if let d = s.damping { snap.damping = d }
       return snap
     case .push(let s):
@@ -44,11 +45,11 @@ struct BehaviorFactory {
         items: try items(s.items), mode: s.mode == .continuous ? .continuous : .instantaneous)
       // UIKit's push starts with magnitude 0 and angle 0: only what is given is set.
       if let d = s.direction {
-        p.pushDirection = Vector(d)
+        p.pushDirection = d
       } else if s.angle != nil || s.magnitude != nil {
         p.setAngle(s.angle ?? 0, magnitude: s.magnitude ?? 1)
       }
-      if let o = s.offset { for it in p.items { p.setTargetOffsetFromCenter(Vector(o), for: it) } }
+      if let o = s.offset { for it in p.items { p.setTargetOffsetFromCenter(o, for: it) } }
       if let a = s.active { p.active = a }
       return p
     case .dynamicItem(let s):
@@ -68,31 +69,31 @@ struct BehaviorFactory {
   private func attachment(_ s: AttachmentSpec) throws(ProtocolError) -> AttachmentBehavior {
     let a = try item(s.item)
     let b = try s.to.map { (id) throws(ProtocolError) in try item(id) }
-    let offset = s.offset.map(Vector.init) ?? .zero
+    let offset = s.offset ?? .zero
     let attachment: AttachmentBehavior = try engine {
       switch s.kind {
       case .distance:
         if let b {
           return try AttachmentBehavior(
             item: a, offsetFromCenter: offset, attachedTo: b,
-            offsetFromCenter: s.toOffset.map(Vector.init) ?? .zero)
+            offsetFromCenter: s.toOffset ?? .zero)
         }
         return try AttachmentBehavior(
-          item: a, offsetFromCenter: offset, attachedToAnchor: Point(s.anchor!))
+          item: a, offsetFromCenter: offset, attachedToAnchor: s.anchor!)
       case .sliding:
-        let axis = Vector(s.axis!)
+        let axis = s.axis!
         if let b {
-          return try .sliding(item: a, attachedTo: b, anchor: Point(s.anchor!), axis: axis)
+          return try .sliding(item: a, attachedTo: b, anchor: s.anchor!, axis: axis)
         }
-        return try .sliding(item: a, anchor: Point(s.anchor!), axis: axis)
+        return try .sliding(item: a, anchor: s.anchor!, axis: axis)
       case .limit:
         return try .limit(
           item: a, offsetFromCenter: offset, attachedTo: b!,
-          offsetFromCenter: s.toOffset.map(Vector.init) ?? .zero)
+          offsetFromCenter: s.toOffset ?? .zero)
       case .fixed:
-        return try .fixed(item: a, attachedTo: b!, anchor: Point(s.anchor!))
+        return try .fixed(item: a, attachedTo: b!, anchor: s.anchor!)
       case .pin:
-        return try .pin(item: a, attachedTo: b!, anchor: Point(s.anchor!))
+        return try .pin(item: a, attachedTo: b!, anchor: s.anchor!)
       }
     }
     if let v = s.length { attachment.length = v }
@@ -124,31 +125,31 @@ struct BehaviorFactory {
         c.removeAllBoundaries()
         try setBoundaries(c, boundaries)
       }
-      if let mode = u.mode { c.collisionMode = Dynamics.CollisionMode(rawValue: mode.rawValue)! }
+      if let mode = u.mode { c.collisionMode = mode }
       if let newItems { replaceItems(newItems, c.items, add: c.addItem, remove: c.removeItem) }
     case let a as AttachmentBehavior:
       if let r = u.range, a.kind == .sliding, !(r.minimum <= 0 && 0 <= r.maximum) {
         throw ProtocolError(.outOfRange, "the range of a sliding attachment must include 0")
       }
-      if let p = u.anchor { a.anchorPoint = Point(p) }
+      if let p = u.anchor { a.anchorPoint = p }
       if let v = u.length { a.length = v }
       if let v = u.damping { a.damping = v }
       if let v = u.frequency { a.frequency = v }
       if let v = u.frictionTorque { a.frictionTorque = v }
       if let r = u.range { a.attachmentRange = FloatRange(minimum: r.minimum, maximum: r.maximum) }
     case let s as SnapBehavior:
-      if let p = u.point { s.snapPoint = Point(p) }
+      if let p = u.point { s.snapPoint = p }
       if let d = u.damping { s.damping = d }
     case let p as PushBehavior:
       if let ids = u.items {
         replaceItems(try items(ids), p.items, add: p.addItem, remove: p.removeItem)
       }
       if let d = u.direction {
-        p.pushDirection = Vector(d)
+        p.pushDirection = d
       } else if u.angle != nil || u.magnitude != nil {
         p.setAngle(u.angle ?? p.angle, magnitude: u.magnitude ?? p.magnitude)
       }
-      if let o = u.offset { for it in p.items { p.setTargetOffsetFromCenter(Vector(o), for: it) } }
+      if let o = u.offset { for it in p.items { p.setTargetOffsetFromCenter(o, for: it) } }
       if let a = u.active { p.active = a }
     case let b as DynamicItemBehavior:
       if let ids = u.items {
@@ -176,16 +177,16 @@ struct BehaviorFactory {
   }
 
   private func setForce(
-    _ g: GravityBehavior, direction: WireVector?, angle: Double?, magnitude: Double?
+    _ g: GravityBehavior, direction: Vector?, angle: Double?, magnitude: Double?
   ) {
     if let d = direction {
-      g.gravityDirection = Vector(d)
+      g.gravityDirection = d
     } else if angle != nil || magnitude != nil {
       g.setAngle(angle ?? g.angle, magnitude: magnitude ?? g.magnitude)
     }
   }
 
-  private func setBounds(_ c: CollisionBehavior, referenceBounds: Bool?, insets: WireInsets?)
+  private func setBounds(_ c: CollisionBehavior, referenceBounds: Bool?, insets: EdgeInsets?)
     throws(ProtocolError)
   {
     if let i = insets {
@@ -205,9 +206,9 @@ struct BehaviorFactory {
       try engine {
         switch boundary.shape {
         case .segment(let from, let to):
-          try c.addBoundary(identifier: boundary.id, from: Point(from), to: Point(to))
+          try c.addBoundary(identifier: boundary.id, from: from, to: to)
         case .path(let points):
-          try c.addBoundary(identifier: boundary.id, path: points.map(Point.init))
+          try c.addBoundary(identifier: boundary.id, path: points)
         }
       }
     }

@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 import Wire
 
 /// A session's behaviors as geometry, DynamicXray-style, for the `debug` op and event: what a

@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 import Wire
 
 /// A scripted scene: items and behaviors by id, built from wire specs onto an animator.
@@ -29,7 +30,7 @@ final class SceneModel {
 
   init(_ spec: SceneSpec, shapeRoom: Int = .max) throws(ProtocolError) {
     self.shapeRoom = shapeRoom
-    let bounds = spec.bounds.map(Rect.init) ?? Self.defaultBounds
+    let bounds = spec.bounds ?? Self.defaultBounds
     animator = DynamicAnimator(referenceBounds: bounds)
     for item in spec.items { try addItem(item) }
     for behavior in spec.behaviors { _ = try addBehavior(behavior) }
@@ -51,11 +52,11 @@ final class SceneModel {
     switch spec.shape {
     case .rectangle: shape = .rectangle
     case .ellipse: shape = .ellipse
-    case .path(let points): shape = .path(points.map(Point.init))
+    case .path(let points): shape = .path(points)
     }
     let item = try engine {
       try DynamicItem(
-        identifier: spec.id, center: Point(spec.center), size: Size(spec.size), angle: spec.angle,
+        identifier: spec.id, center: spec.center, size: spec.size, angle: spec.angle,
         shape: shape)
     }
     try admitShapes(item.shapeCount)
@@ -162,7 +163,7 @@ final class SceneModel {
   /// Moves an item (UIKit's updateItemUsingCurrentState); its velocity is kept.
   func setItem(_ request: SetItemRequest) throws(ProtocolError) {
     let item = try self.item(request.item, session: request.session)
-    let center = request.center.map(Point.init) ?? item.center
+    let center = request.center ?? item.center
     let angle = request.angle ?? item.angle
     let old = (item.center, item.angle)
     item.center = center
@@ -187,7 +188,7 @@ final class SceneModel {
     let carrier =
       behaviors.reversed().compactMap { $0.behavior as? DynamicItemBehavior }
       .first { $0.items.contains { $0 === item } } ?? velocityCarrier(for: item)
-    if let v = request.velocity { carrier.addLinearVelocity(Vector(v), for: item) }
+    if let v = request.velocity { carrier.addLinearVelocity(v, for: item) }
     if let w = request.angular { carrier.addAngularVelocity(w, for: item) }
   }
 
@@ -239,30 +240,4 @@ func engine<T>(_ body: () throws -> T) throws(ProtocolError) -> T {
   } catch {
     throw ProtocolError(.invalidScene, "\(error)")
   }
-}
-
-extension Point {
-  init(_ p: WirePoint) { self.init(x: p.x, y: p.y) }
-}
-
-extension Vector {
-  init(_ v: WireVector) { self.init(dx: v.dx, dy: v.dy) }
-}
-
-extension Size {
-  init(_ s: WireSize) { self.init(width: s.width, height: s.height) }
-}
-
-extension Rect {
-  init(_ r: WireRect) {
-    self.init(x: r.origin.x, y: r.origin.y, width: r.size.width, height: r.size.height)
-  }
-}
-
-extension WirePoint {
-  init(_ p: Point) { self.init(x: p.x, y: p.y) }
-}
-
-extension WireVector {
-  init(_ v: Vector) { self.init(dx: v.dx, dy: v.dy) }
 }

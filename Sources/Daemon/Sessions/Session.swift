@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 import Transitions
 import Wire
 
@@ -142,9 +143,9 @@ final class Session: DynamicAnimatorDelegate {
   func states() -> [ItemState] {
     items.map { item in
       ItemState(
-        id: item.identifier, center: WirePoint(item.center), angle: item.angle,
-        velocity: WireVector(item.velocity), angularVelocity: item.angularVelocity,
-        size: WireSize(width: item.size.width, height: item.size.height))
+        id: item.identifier, center: item.center, angle: item.angle,
+        velocity: item.velocity, angularVelocity: item.angularVelocity,
+        size: item.size)
     }
   }
 
@@ -241,15 +242,15 @@ final class Session: DynamicAnimatorDelegate {
       case .handoff(let h):
         let constraints = h.constraints.map { (c: MotionConstraint) -> HandoffConstraint in
           switch c {
-          case .rail(let axis): return .rail(axis: WireVector(axis))
+          case .rail(let axis): return .rail(axis: axis)
           case .anchored: return .anchored
           case .speedLimit(let speed): return .speedLimit(speed)
           }
         }
         send(adding: extra) {
           $0.handoff(
-            session: self.name, item: h.item, gestureVelocity: WireVector(h.gestureVelocity),
-            itemVelocity: WireVector(h.itemVelocity), constraints: constraints,
+            session: self.name, item: h.item, gestureVelocity: h.gestureVelocity,
+            itemVelocity: h.itemVelocity, constraints: constraints,
             velocityError: h.velocityError)
         }
       case .done(let outcome):
@@ -306,7 +307,7 @@ extension MessageEncoder {
     }
     contact(
       session: session, phase: c.phase == .began ? .began : .ended, item: c.item.identifier,
-      partner: partner, point: c.point.map(WirePoint.init))
+      partner: partner, point: c.point)
   }
 }
 

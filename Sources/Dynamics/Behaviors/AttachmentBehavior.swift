@@ -1,4 +1,5 @@
 import CBox2D
+import Primitives
 
 /// Joins an item to an anchor point or to another item (UIAttachmentBehavior).
 ///

@@ -1,17 +1,5 @@
 import CBox2D
-
-/// What a collision behavior's items collide with (UICollisionBehaviorMode).
-public enum CollisionMode: String, Sendable {
-  /// Only with each other.
-  case items
-  /// Only with the behavior's boundaries.
-  case boundaries
-  /// Both (the default).
-  case everything
-
-  var includesItems: Bool { self != .boundaries }
-  var includesBoundaries: Bool { self != .items }
-}
+import Primitives
 
 /// Makes its items collide with each other and with boundaries (UICollisionBehavior).
 ///

@@ -1,3 +1,5 @@
+import Primitives
+
 /// Physical properties of an item (UIDynamicItemBehavior's properties), with UIKit's defaults.
 public struct ItemProperties: Equatable, Sendable {
   /// Bounciness: 0 = none, 1 = fully elastic. Impacts slower than 100 pt/s never bounce

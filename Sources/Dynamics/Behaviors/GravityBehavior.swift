@@ -1,4 +1,5 @@
 import Glibc
+import Primitives
 
 /// Accelerates its items in one direction, whatever their mass (UIGravityBehavior).
 ///

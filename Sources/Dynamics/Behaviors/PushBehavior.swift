@@ -1,4 +1,5 @@
 import Glibc
+import Primitives
 
 /// Pushes items with a force or a one-off impulse (UIPushBehavior).
 ///

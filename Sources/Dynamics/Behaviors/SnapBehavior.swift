@@ -1,3 +1,5 @@
+import Primitives
+
 /// Springs an item to a point and its rotation to 0 (UISnapBehavior).
 ///
 /// Built, as in UIKit, from springs to a static anchor: two soft point constraints at ± the

@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// `drag` (seed 000, BepBop's attachment example): a 140×61 brick pulled and pushed by a rigid
 /// stick from the finger to a point (41, 0.5) off its center. On `began` the stick's length is

@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// `heavy` (seed 000, BepBop's "Heavy" label): a label under gravity inside the bounds; a tap
 /// flips gravity (down ↔ up). `done` `landed` each time it comes to rest: once after the fall

@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// `notification-center` (seed 001): a sheet the size of the bounds, hidden above the top edge,
 /// pulled down by a pan that starts within `pull_zone` of its bottom edge. Released moving down

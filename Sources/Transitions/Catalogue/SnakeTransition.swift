@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// `snake` (seed 000, BepBop's spring example): an orange 60×60 block that never turns, dragged
 /// by a spring (`damping`, `frequency`) from the touched point to the finger, and four 60×20

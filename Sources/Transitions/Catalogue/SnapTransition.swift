@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// `snap` (seed 000, BepBop's "Snappy!" label): a tap snaps the label to the tap point with
 /// `damping`, replacing the previous snap; `done` `snapped` when it rests there, upright.

@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// `springy-list` (the Messages bubbles of seed 001, the springy collection view of seed 004):
 /// `rows` full-width rows held at their places by soft springs (`damping`, `frequency`) on

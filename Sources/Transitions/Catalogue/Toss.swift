@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 
 /// `toss` (the photo demo of seed 004): a photo dragged by the point touched, which stays under
 /// the finger — it turns when held by a corner, "the way you would expect when dragging

@@ -1,3 +1,5 @@
+import Primitives
+
 /// An attachment behavior (UIAttachmentBehavior): ties an item to an anchor point or to another
 /// item.
 ///
@@ -19,11 +21,11 @@ public struct AttachmentSpec: Equatable, Sendable {
   /// The other item, for item-to-item attachments; never `item` itself.
   public var to: String?
   /// The anchor point in reference coordinates.
-  public var anchor: WirePoint?
+  public var anchor: Point?
   /// Where the attachment holds `item`, relative to its center (default the center).
-  public var offset: WireVector?
+  public var offset: Vector?
   /// Where it holds `to`, relative to that item's center.
-  public var toOffset: WireVector?
+  public var toOffset: Vector?
   /// Default: the distance when the attachment is created.
   public var length: Double?
   /// Damping ratio of a spring, in `Limits.attachmentDamping`.
@@ -31,17 +33,17 @@ public struct AttachmentSpec: Equatable, Sendable {
   /// Spring frequency in Hz, in `Limits.frequency`; 0 (default) is rigid.
   public var frequency: Double?
   /// Axis of translation of a sliding attachment; not zero (the engine normalizes it).
-  public var axis: WireVector?
+  public var axis: Vector?
   /// Sliding: the translation range (points, contains 0); pin: the rotation range (radians).
   /// `nil` is unlimited (UIFloatRangeInfinite).
-  public var range: WireRange?
+  public var range: FloatRange?
   public var frictionTorque: Double?
 
   public init(
     id: String? = nil, kind: AttachmentKind = .distance, item: String, to: String? = nil,
-    anchor: WirePoint? = nil, offset: WireVector? = nil, toOffset: WireVector? = nil,
+    anchor: Point? = nil, offset: Vector? = nil, toOffset: Vector? = nil,
     length: Double? = nil, damping: Double? = nil, frequency: Double? = nil,
-    axis: WireVector? = nil, range: WireRange? = nil, frictionTorque: Double? = nil
+    axis: Vector? = nil, range: FloatRange? = nil, frictionTorque: Double? = nil
   ) {
     self.id = id
     self.kind = kind

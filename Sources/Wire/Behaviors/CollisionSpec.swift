@@ -1,3 +1,5 @@
+import Primitives
+
 /// A collision behavior (UICollisionBehavior): its items collide with each other and/or with
 /// its boundaries.
 ///
@@ -11,13 +13,13 @@ public struct CollisionSpec: Equatable, Sendable {
   /// translatesReferenceBoundsIntoBoundary (default false).
   public var referenceBounds: Bool?
   /// setTranslatesReferenceBoundsIntoBoundaryWithInsets; implies the reference-bounds boundary.
-  public var insets: WireInsets?
+  public var insets: EdgeInsets?
   /// Named boundaries, in order (at most `Limits.maxBoundariesPerBehavior`, unique ids).
   public var boundaries: [BoundarySpec]
 
   public init(
     id: String? = nil, items: [String], mode: CollisionMode? = nil, referenceBounds: Bool? = nil,
-    insets: WireInsets? = nil, boundaries: [BoundarySpec] = []
+    insets: EdgeInsets? = nil, boundaries: [BoundarySpec] = []
   ) {
     self.id = id
     self.items = items
@@ -26,16 +28,6 @@ public struct CollisionSpec: Equatable, Sendable {
     self.insets = insets
     self.boundaries = boundaries
   }
-}
-
-/// UICollisionBehaviorMode.
-public enum CollisionMode: String, CaseIterable, Sendable {
-  /// Items collide with each other and with boundaries.
-  case everything
-  /// Items collide only with each other.
-  case items
-  /// Items collide only with boundaries.
-  case boundaries
 }
 
 /// A named boundary: a segment `{id, from, to}` or a polyline `{id, path}` in reference
@@ -54,10 +46,10 @@ public struct BoundarySpec: Equatable, Sendable {
 /// The geometry of a boundary.
 public enum BoundaryShape: Equatable, Sendable {
   /// A segment; its ends are at least `Limits.minVertexSpacing` apart.
-  case segment(from: WirePoint, to: WirePoint)
+  case segment(from: Point, to: Point)
   /// An open polyline of `Limits.boundaryPoints` points (repeat the first point to close it);
   /// consecutive points are at least `Limits.minVertexSpacing` apart.
-  case path([WirePoint])
+  case path([Point])
 }
 
 extension CollisionSpec {

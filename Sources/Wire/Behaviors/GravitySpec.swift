@@ -1,3 +1,5 @@
+import Primitives
+
 /// A gravity behavior (UIGravityBehavior): a constant acceleration of its items.
 ///
 /// `direction` `[dx, dy]` (default `[0, 1]`, 1000 pt/s² down) or `angle` + `magnitude`
@@ -6,14 +8,14 @@ public struct GravitySpec: Equatable, Sendable {
   public var id: String?
   public var items: [String]
   /// Each component in `Limits.gravityMagnitude`.
-  public var direction: WireVector?
+  public var direction: Vector?
   /// Radians, 0 = toward +x.
   public var angle: Double?
   /// In `Limits.gravityMagnitude`; 1 is 1000 pt/s².
   public var magnitude: Double?
 
   public init(
-    id: String? = nil, items: [String], direction: WireVector? = nil, angle: Double? = nil,
+    id: String? = nil, items: [String], direction: Vector? = nil, angle: Double? = nil,
     magnitude: Double? = nil
   ) {
     self.id = id

@@ -1,3 +1,5 @@
+import Primitives
+
 /// A push behavior (UIPushBehavior): a continuous force or a one-off impulse on its items.
 ///
 /// Magnitudes are in UIKit Newtons (1 gives a 100×100 item of density 1 an acceleration of
@@ -9,18 +11,18 @@ public struct PushSpec: Equatable, Sendable {
   /// Required, as in UIKit's initializer; it cannot be changed later.
   public var mode: PushMode
   /// Each component in `Limits.pushMagnitude`.
-  public var direction: WireVector?
+  public var direction: Vector?
   public var angle: Double?
   /// In `Limits.pushMagnitude`; negative reverses the force.
   public var magnitude: Double?
   /// Where the force applies, relative to each item's center (default the center).
-  public var offset: WireVector?
+  public var offset: Vector?
   /// Whether the push acts (default true); an instantaneous push turns itself off after acting.
   public var active: Bool?
 
   public init(
-    id: String? = nil, items: [String], mode: PushMode, direction: WireVector? = nil,
-    angle: Double? = nil, magnitude: Double? = nil, offset: WireVector? = nil, active: Bool? = nil
+    id: String? = nil, items: [String], mode: PushMode, direction: Vector? = nil,
+    angle: Double? = nil, magnitude: Double? = nil, offset: Vector? = nil, active: Bool? = nil
   ) {
     self.id = id
     self.items = items

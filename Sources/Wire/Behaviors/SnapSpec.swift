@@ -1,13 +1,15 @@
+import Primitives
+
 /// A snap behavior (UISnapBehavior): drives one item to a point and its rotation to 0.
 public struct SnapSpec: Equatable, Sendable {
   public var id: String?
   public var item: String
   /// The point to snap to, in reference coordinates.
-  public var point: WirePoint
+  public var point: Point
   /// In `Limits.snapDamping`; 0 oscillates most, 1 least (default 0.5).
   public var damping: Double?
 
-  public init(id: String? = nil, item: String, point: WirePoint, damping: Double? = nil) {
+  public init(id: String? = nil, item: String, point: Point, damping: Double? = nil) {
     self.id = id
     self.item = item
     self.point = point
