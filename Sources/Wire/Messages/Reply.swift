@@ -1,0 +1,63 @@
+/// A reply as dynd sends it: to the request `id` (absent when the request had none), either what
+/// the op returns or the error that refused it. Every request gets exactly one.
+public struct Reply: Equatable, Sendable {
+  public var id: RequestID?
+  public var result: Result<ReplyBody, ProtocolError>
+
+  public init(id: RequestID?, _ body: ReplyBody = .empty) {
+    self.id = id
+    result = .success(body)
+  }
+
+  public init(id: RequestID?, error: ProtocolError) {
+    self.id = id
+    result = .failure(error)
+  }
+}
+
+/// What an op returns beside `ok` and `id` (protocol/PROTOCOL.md, “Replies”).
+public enum ReplyBody: Equatable, Sendable {
+  /// Nothing beyond `ok` and `id`.
+  case empty
+  /// `hello`: `protocol`, `server`, `version`, `transitions`.
+  case hello(version: String, transitions: [String])
+  /// `open`: the session's name and its items with their sizes.
+  case open(session: String, items: [ItemState])
+  /// `step`: where the animator is after the last frame.
+  case step(t: Double, running: Bool)
+  /// `get`: the animator's time and items with their sizes.
+  case get(t: Double, running: Bool, items: [ItemState])
+  /// `watch`: the items (without sizes).
+  case watch(items: [ItemState])
+  /// `list`: the sessions in the order they were opened.
+  case list([SessionSummary])
+  /// `add_behavior`: the new behavior's id.
+  case addBehavior(behavior: String)
+  /// `debug` with `enable` true: the geometry now.
+  case debug(DebugGeometry)
+}
+
+extension MessageEncoder {
+  /// Writes `reply` as one line.
+  public mutating func encode(_ reply: Reply) {
+    switch reply.result {
+    case .failure(let error):
+      errorReply(id: reply.id, error)
+    case .success(let body):
+      switch body {
+      case .empty: self.reply(id: reply.id)
+      case .hello(let version, let transitions):
+        helloReply(id: reply.id, version: version, transitions: transitions)
+      case .open(let session, let items): openReply(id: reply.id, session: session, items: items)
+      case .step(let t, let running): stepReply(id: reply.id, t: t, running: running)
+      case .get(let t, let running, let items):
+        getReply(id: reply.id, t: t, running: running, items: items)
+      case .watch(let items): watchReply(id: reply.id, items: items)
+      case .list(let sessions): listReply(id: reply.id, sessions: sessions)
+      case .addBehavior(let behavior): addBehaviorReply(id: reply.id, behavior: behavior)
+      case .debug(let geometry):
+        self.reply(id: reply.id, [ReplyField("debug", .object(geometry.fields))])
+      }
+    }
+  }
+}
