@@ -37,10 +37,16 @@ let package = Package(
     .target(name: "DynamicsScenes", dependencies: ["Dynamics", "Primitives"]),
     .target(name: "Transitions", dependencies: ["Dynamics", "Primitives"]),
     .target(name: "Wire", dependencies: ["Primitives", "CJSONC"]),
+    // Sessions and ops, with no socket: what the daemon, the tests and the fuzzer drive.
+    .target(name: "SessionHost", dependencies: ["Dynamics", "Primitives", "Transitions", "Wire"]),
+    // The host with line-speaking peers and an environment that waits to be told: for tests
+    // and the fuzzer (as swift-nio's EmbeddedChannel).
+    .target(name: "EmbeddedHost", dependencies: ["SessionHost", "Wire"]),
+    // The daemon's transport: the loop, connections, lines in, messages out.
     .target(
       name: "Daemon",
       dependencies: [
-        "Dynamics", "Primitives", "Transitions", "Wire", "CLibevent",
+        "SessionHost", "Wire", "CLibevent",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -70,7 +76,7 @@ let package = Package(
     ),
     // libFuzzer entry over "line → decode → apply to a session" (`make fuzz`); a plain build
     // links it as a binary that does nothing.
-    .executableTarget(name: "dynd-fuzz", dependencies: ["Daemon", "Wire"]),
+    .executableTarget(name: "dynd-fuzz", dependencies: ["EmbeddedHost", "Wire"]),
     .executableTarget(
       name: "dynamics-tour",
       dependencies: ["Dynamics", "DynamicsScenes", "Primitives"],

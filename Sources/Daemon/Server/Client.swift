@@ -1,57 +1,44 @@
-import Dynamics
-import Logging
+import SessionHost
 import Wire
 
-/// One connected peer: decodes its lines, answers each request exactly once and in order, and
-/// receives the events of the sessions it watches.
+/// One connected peer: its lines go to the session host, the host's messages to it.
 ///
-/// **Requests wait, the loop does not.** A request naming a session whose frames a worker is
-/// computing is parked: reading this peer pauses, and the request runs once the session is
-/// idle (`Session.waitUntilIdle`). Other peers are served meanwhile; this peer's later requests
-/// wait behind it, so replies stay in order.
+/// **One request at a time.** A line is decoded and handed to the host; when the host's answer
+/// holds no reply for it (the request waits for its session's job, or is a `step`), reading this
+/// peer pauses until the reply comes, so replies stay in order and a peer cannot pile requests
+/// up in memory. Other peers are served meanwhile.
 ///
-/// **Slow readers.** Realtime frames to a peer that is not reading are coalesced: while its
-/// output holds more than `frameBacklog` bytes, frames and contact events are counted instead
-/// of queued, and once the output drains the latest state goes out with `dropped` (frames) and
-/// `dropped_contacts` (contact events) = the counts. A manual `step` is flow-controlled instead:
-/// its next batch waits (and so does reading this peer's further requests) until the output
-/// drains.
+/// **Slow readers.** Frames and contact events the host marks coalescible (a watcher's, not a
+/// step's requester's) are counted instead of queued while this peer's output holds more than
+/// `frameBacklog` bytes; once the output drains, the latest frame goes out with `dropped`
+/// (frames) and `dropped_contacts` (contact events) = the counts. A `debug` event goes out only
+/// with its frame.
 final class Client: ConnectionDelegate {
-  /// Output beyond which realtime frames and contact events are coalesced.
+  /// Output beyond which frames and contact events for a watcher are coalesced.
   static let frameBacklog = 128 * 1024
-  /// Output beyond which a manual `step` waits for the peer to read.
-  static let stepBacklog = 128 * 1024
 
-  let id: UInt64
+  let id: PeerID
   /// The peer's process (`SO_PEERCRED`), for per-client quotas.
   let pid: Int32
   private(set) var connection: Connection!
   unowned let server: Server
   private let decoder = RequestDecoder()
-  var encoder = MessageEncoder()
-  /// Per watched session: frames and contact events coalesced since this peer's last frame.
-  private var dropped: [ObjectIdentifier: (frames: Int, contacts: Int)] = [:]
-  /// Sessions this peer watches, so that leaving costs O(its own sessions).
-  private(set) var watched: [ObjectIdentifier: Session] = [:]
-  /// A manual step in progress: the request, its session, the frames left, the frame length,
-  /// and whether a batch is being computed.
-  var manualStep: (request: Request, session: Session, remaining: Int, dt: Double, busy: Bool)?
-  /// A request waiting for its session's job to end.
-  private var parked: Request?
-  private var endOfInput = false
+  /// Bytes for the peer collected while a batch of messages is sent (one write per batch).
+  private var corked: [UInt8] = []
+  private var isCorked = false
+  /// The request the host has not replied to yet.
+  private var awaitingReply = false
+  /// Per session: frames and contact events coalesced since this peer's last frame of it, and
+  /// the latest such frame.
+  private var dropped: [String: (frames: Int, contacts: Int, latest: Frame?)] = [:]
 
-  init(id: UInt64, pid: Int32, server: Server) {
+  init(id: PeerID, pid: Int32, server: Server) {
     self.id = id
     self.pid = pid
     self.server = server
   }
 
   func attach(_ connection: Connection) { self.connection = connection }
-
-  func didStartWatching(_ session: Session) { watched[ObjectIdentifier(session)] = session }
-
-  /// Whether a request of this peer is still being carried out (parked, or a step).
-  private var isOccupied: Bool { parked != nil || manualStep != nil }
 
   // MARK: ConnectionDelegate
 
@@ -60,193 +47,138 @@ final class Client: ConnectionDelegate {
     do {
       request = try decoder.decode(Array(line))
     } catch {
-      encoder.errorReply(error)
-      flush()
+      sendNow(.reply(Reply(id: error.id, error: error.error)))
       return
     }
-    handle(request)
-    flush()
+    awaitingReply = true
+    server.send(server.host.apply(request, from: id))
+    if awaitingReply { connection.pauseReading() }
   }
 
   func connectionLineTooLong(_ connection: Connection) {
-    encoder.errorReply(id: nil, .lineTooLong(limit: server.options.maxLine))
-    flush()
+    sendNow(.reply(Reply(id: nil, error: .lineTooLong(limit: server.options.maxLine))))
     connection.closeAfterFlush()
   }
 
   func connectionLineTimedOut(_ connection: Connection) {
     let seconds = connection.limits.lineTimeout.components
-    encoder.errorReply(
-      id: nil,
-      .lineTimeout(seconds: Double(seconds.seconds) + Double(seconds.attoseconds) * 1e-18))
-    flush()
+    let limit = Double(seconds.seconds) + Double(seconds.attoseconds) * 1e-18
+    sendNow(.reply(Reply(id: nil, error: .lineTimeout(seconds: limit))))
     connection.closeAfterFlush()
   }
 
   func connectionOutputDidDrain(_ connection: Connection) {
-    if manualStep != nil {
-      continueStep()
-      flush()
-    }
+    server.send(server.host.outputDrained(id))
     // The latest frame, coalesced like those before it, goes out now: `dropped` counts the ones
     // before it. Contact events left out with no frame left out wait for the next frame.
-    for (key, counts) in dropped where counts.frames > 0 {
-      guard let session = watched[key], !session.isClosed else { continue }
-      dropped[key] = nil
-      let p = session.published
-      encoder.frame(
-        session: session.name, seq: session.seq, t: p.t, items: p.states,
-        dropped: counts.frames - 1, droppedContacts: counts.contacts, values: p.values)
+    var pending = dropped.filter { $0.value.frames > 0 && $0.value.latest != nil }
+    guard !pending.isEmpty else { return }
+    beginBatch()
+    for (session, counts) in pending.sorted(by: { $0.key < $1.key }) {
+      dropped[session] = nil
+      var frame = counts.latest!
+      frame.dropped = counts.frames - 1
+      frame.droppedContacts = counts.contacts
+      append(.event(.frame(frame)))
     }
-    flush()
+    pending = [:]
+    endBatch()
   }
 
   func connectionDidReachEndOfInput(_ connection: Connection) {
-    // A parked request or a step still owes its reply: close once it has finished.
-    endOfInput = true
-    if !isOccupied { connection.closeAfterFlush() }
+    // A request still owes its reply: the connection reports the end again once reading
+    // resumes after it.
+    if !awaitingReply { connection.closeAfterFlush() }
   }
 
   func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
-    manualStep = nil
-    parked = nil
     server.clientDidClose(self)
-  }
-
-  // MARK: requests
-
-  /// Handles `request` now, or parks it until its session's job is done.
-  func handle(_ request: Request) {
-    if let name = request.op.session, let session = server.sessions[name], session.isBusy {
-      parked = request
-      connection.pauseReading()
-      session.waitUntilIdle { [weak self] in self?.resumeParked() }
-      return
-    }
-    respond(to: request)
-  }
-
-  private func resumeParked() {
-    guard let request = parked, connection.isOpen else { return }
-    parked = nil
-    handle(request)
-    flush()
-    if !isOccupied { resumeAfterRequest() }
-  }
-
-  /// Delivers the requests that arrived meanwhile and reads again. If the peer has ended its
-  /// side, the connection reports that again once they are delivered, and this peer closes then.
-  private func resumeAfterRequest() {
-    connection.resumeReading()
   }
 
   // MARK: output
 
-  /// Hands what was encoded to the connection.
-  func flush() {
-    guard !encoder.bytes.isEmpty else { return }
-    if connection.isOpen { encoder.withBytes { _ = connection.send($0) } }
-    encoder.removeAll()
-  }
-
-  func sendEvent(_ encode: (inout MessageEncoder) -> Void) {
-    encode(&encoder)
-    flush()
-  }
-
-  /// Whether realtime output to this peer is backed up (frames and contacts are coalesced).
-  private var isBackedUp: Bool { connection.outputLength > Self.frameBacklog }
-
-  /// Queues a frame encoded once for every recipient (`encoded`), or counts it when realtime
-  /// output to this peer is backed up. Returns false when the frame was coalesced away.
-  @discardableResult
-  func sendFrame(session: Session, encoded: MessageEncoder, coalescible: Bool) -> Bool {
-    let key = ObjectIdentifier(session)
-    if coalescible && isBackedUp {
-      dropped[key, default: (0, 0)].frames += 1
-      connection.requestDrainNotification()
-      return false
-    }
-    if let counts = dropped.removeValue(forKey: key) {
-      let p = session.published
-      encoder.frame(
-        session: session.name, seq: session.seq, t: p.t, items: p.states,
-        dropped: counts.frames, droppedContacts: counts.contacts, values: p.values)
-      flush()
-    } else if connection.isOpen {
-      encoded.withBytes { _ = connection.send($0) }
-    }
+  /// Whether more than `bytes` are queued for this peer (then a drain notification comes).
+  func isBackedUp(beyond bytes: Int) -> Bool {
+    guard connection.isOpen else { return false }
+    guard connection.outputLength + corked.count > bytes else { return false }
+    connection.requestDrainNotification()
     return true
   }
 
-  /// Queues a contact event, or counts it when realtime output to this peer is backed up (the
-  /// count goes out as the next frame's `dropped_contacts`).
-  func sendContact(_ contact: ContactEvent, session: Session, coalescible: Bool) {
-    if coalescible && isBackedUp {
-      dropped[ObjectIdentifier(session), default: (0, 0)].contacts += 1
-      connection.requestDrainNotification()
-      return
+  /// Starts collecting this peer's bytes; `endBatch` writes them at once.
+  func beginBatch() { isCorked = true }
+
+  /// Writes what the batch collected, in one send.
+  func endBatch() {
+    isCorked = false
+    if !corked.isEmpty {
+      if connection.isOpen { corked.withUnsafeBytes { _ = connection.send($0) } }
+      corked.removeAll(keepingCapacity: corked.capacity <= 1 << 20)
     }
-    encoder.contact(contact, session: session.name)
-    flush()
+    if !awaitingReply { connection.resumeReading() }
   }
 
-  func forget(session: Session) {
-    let key = ObjectIdentifier(session)
-    dropped[key] = nil
-    watched[key] = nil
-  }
-
-  // MARK: manual step
-
-  /// Starts a manual step: frames are computed in batches on a worker and sent as they come;
-  /// the reply follows the last.
-  func beginStep(_ request: Request, session: Session, count: Int, dt: Double) {
-    manualStep = (request, session, count, dt, false)
-    connection.pauseReading()
-    continueStep()
-  }
-
-  /// Runs the step's next batch, unless one is running or this peer's output is backed up
-  /// (then it waits for the drain); replies after the last batch.
-  func continueStep() {
-    guard let step = manualStep, !step.busy else { return }
-    if step.session.isClosed {
-      manualStep = nil
-      encoder.errorReply(
-        id: step.request.id,
-        ProtocolError(
-          .unknownSession, "session '\(step.session.name)' was closed during the step"))
-      flush()
-      resumeAfterRequest()
-      return
-    }
-    if step.remaining == 0 {
-      manualStep = nil
-      let p = step.session.published
-      encoder.stepReply(id: step.request.id, t: p.t, running: p.running)
-      flush()
-      resumeAfterRequest()
-      return
-    }
-    if connection.outputLength > Self.stepBacklog {
-      connection.requestDrainNotification()
-      return
-    }
-    manualStep?.busy = true
-    step.session.waitUntilIdle { [weak self, session = step.session] in
-      guard let self, self.manualStep?.session === session, !session.isClosed else {
-        self?.manualStep?.busy = false
-        self?.continueStep()
+  /// Queues one message encoded once for every recipient (`encoded`), or coalesces it.
+  func deliver(
+    _ message: Outgoing.Message, encoded: UnsafeRawBufferPointer, _ delivery: Outgoing.Delivery
+  ) {
+    switch message {
+    case .reply:
+      awaitingReply = false
+    case .event(.frame(let frame)):
+      if delivery == .coalescible && isBacklogged {
+        let counts = dropped[frame.session] ?? (0, 0, nil)
+        dropped[frame.session] = (counts.frames + 1, counts.contacts, frame)
+        connection.requestDrainNotification()
         return
       }
-      session.runFrames(step.remaining, dt: step.dt, requester: self) { [weak self] done in
-        guard let self, self.manualStep?.session === session else { return }
-        self.manualStep?.remaining -= done
-        self.manualStep?.busy = false
-        self.flush()
-        self.continueStep()
+      if let counts = dropped.removeValue(forKey: frame.session) {
+        var frame = frame
+        frame.dropped = counts.frames
+        frame.droppedContacts = counts.contacts
+        append(.event(.frame(frame)))
+        return
       }
+    case .event(.contact(let contact)) where delivery == .coalescible && isBacklogged:
+      let counts = dropped[contact.session] ?? (0, 0, nil)
+      dropped[contact.session] = (counts.frames, counts.contacts + 1, counts.latest)
+      connection.requestDrainNotification()
+      return
+    case .event(.debug(let session, _, _, _)):
+      if let counts = dropped[session], counts.frames > 0 { return }
+    case .event(.closed(let session, _)):
+      dropped[session] = nil
+    default:
+      break
+    }
+    corked.append(contentsOf: encoded)
+  }
+
+  private var isBacklogged: Bool {
+    connection.outputLength + corked.count > Self.frameBacklog
+  }
+
+  /// Encodes `message` for this peer alone.
+  private func append(_ message: Outgoing.Message) {
+    var encoder = MessageEncoder(capacity: 256)
+    encoder.encode(message)
+    encoder.withBytes { corked.append(contentsOf: $0) }
+    server.clientNonFinite += encoder.nonFiniteCount
+  }
+
+  /// Sends one message of this peer's own (outside any batch).
+  private func sendNow(_ message: Outgoing.Message) {
+    beginBatch()
+    append(message)
+    endBatch()
+  }
+}
+
+extension MessageEncoder {
+  mutating func encode(_ message: Outgoing.Message) {
+    switch message {
+    case .reply(let reply): encode(reply)
+    case .event(let event): encode(event)
     }
   }
 }

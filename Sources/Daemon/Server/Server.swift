@@ -1,8 +1,11 @@
 import Glibc
 import Logging
+import SessionHost
 import Wire
 
-/// The daemon: one libevent loop, the listening socket, the connected clients and the sessions.
+/// The daemon: one libevent loop, the listening socket and the connected clients, serving a
+/// `SessionHost`. Lines come in through `Client`s; every message the host sends is encoded once
+/// and its bytes handed to each recipient (`send`).
 public final class Server {
   public struct Options: Sendable {
     /// `--socket`; nil resolves `$DYND_SOCKET`, then `$XDG_RUNTIME_DIR/dynd/`, then `/tmp/dynd-UID/`.
@@ -28,23 +31,22 @@ public final class Server {
   let loop: EventLoop
   private var listener: Listener?
   private var signals: SignalHandler?
-  private var reaper: RepeatingTimer?
   private var stopper: Wakeup?
 
   /// Stops the server as SIGTERM would; safe to fire from any thread.
   public var stopTrigger: Wakeup.Trigger { stopper!.trigger }
-  private var clients: [UInt64: Client] = [:]
+  private var clients: [PeerID: Client] = [:]
   private var nextClientID: UInt64 = 1
   /// Connections per client process (pid), for `Limits.maxConnectionsPerClient`.
   private var connectionsByPID: [Int32: Int] = [:]
-  /// Sessions by name; each knows when it was opened (`list` sorts by that).
-  private(set) var sessions: [String: Session] = [:]
-  /// Sessions per owning client process, for `Limits.maxSessionsPerClient`.
-  private var sessionsByPID: [Int32: Int] = [:]
-  private var nextSessionNumber = 1
-  private var openedSessions: UInt64 = 0
-  /// Box2D shapes all sessions hold, for `Limits.maxShapesTotal`.
-  private(set) var shapeTotal = 0
+  /// The sessions and what clients do with them.
+  private(set) var host: SessionHost!
+  private var environment: LoopEnvironment!
+  /// Encodes each message of the host once.
+  private var encoder = MessageEncoder()
+  /// Numbers written as 0 because they were not finite, in all output so far (must stay 0).
+  var nonFiniteCount: Int { encoder.nonFiniteCount + clientNonFinite }
+  var clientNonFinite = 0
   /// Output queued for all connections together (`Limits.totalOutputBudget`).
   let outputBudget = OutputBudget(
     limit: Limits.totalOutputBudget, slowReaderBytes: Limits.slowReaderOutput)
@@ -55,9 +57,6 @@ public final class Server {
   private var trimmer: OneShotTimer?
   private var trimPending = false
   private var closesSinceTrim = 0
-  /// The frame clocks of realtime sessions by period in nanoseconds. Sessions hold theirs too;
-  /// a clock is dropped only here, when no session holds it, so never inside its own tick.
-  private var frameClocks: [Int64: FrameClock] = [:]
   private var shuttingDown = false
   /// The socket's private directory, re-created with the socket on SIGHUP/SIGUSR1.
   private var socketDirectory: String?
@@ -106,6 +105,13 @@ public final class Server {
     inboxWakeup = try Wakeup(loop: loop) { posted?.runPending() }
     inbox = LoopInbox(trigger: inboxWakeup!.trigger)
     posted = inbox
+    environment = LoopEnvironment(loop: loop, inbox: inbox)
+    var configuration = SessionHost.Configuration()
+    configuration.version = options.version
+    configuration.idleTimeout = options.idleTimeout
+    host = SessionHost(configuration: configuration, environment: environment)
+    host.output = { [unowned self] messages in self.send(messages) }
+    environment.client = { [unowned self] peer in self.clients[peer] }
     trimmer = OneShotTimer(loop: loop) { [unowned self] _ in
       self.trimPending = false
       MemoryTrim.returnFreeMemory()
@@ -114,11 +120,6 @@ public final class Server {
       if self.closesSinceTrim > 0 { self.scheduleMemoryTrim() }
       self.closesSinceTrim = 0
     }
-    let period = max(options.idleTimeout / 4, .milliseconds(100))
-    reaper = RepeatingTimer(loop: loop, period: min(period, .seconds(30))) { [unowned self] _ in
-      self.reapIdleSessions()
-    }
-    reaper?.start()
   }
 
   /// Runs until SIGTERM or SIGINT.
@@ -179,34 +180,60 @@ public final class Server {
   @discardableResult
   func adopt(_ fd: Int32, _ peer: PeerCredentials) -> Client {
     connectionsByPID[peer.pid, default: 0] += 1
-    let client = Client(id: nextClientID, pid: peer.pid, server: self)
-    nextClientID += 1
+    let client = makeClient(pid: peer.pid)
     var limits = Connection.Limits()
     limits.maxLineLength = options.maxLine
     client.attach(
       Connection(
         loop: loop, socket: fd, peer: peer, limits: limits, outputBudget: outputBudget,
         logger: logger, delegate: client))
-    clients[client.id] = client
     logger.debug("client \(client.id) connected (pid \(peer.pid))")
     return client
   }
 
+  /// A new client of process `pid`, known to the host; its connection is attached by the caller.
+  func makeClient(pid: Int32) -> Client {
+    let client = Client(id: PeerID(nextClientID), pid: pid, server: self)
+    nextClientID += 1
+    host.connect(client.id, pid: pid)
+    clients[client.id] = client
+    return client
+  }
+
   func clientDidClose(_ client: Client) {
-    // (A client the fuzz harness attached itself is not counted; its sessions close all the same.)
-    if clients.removeValue(forKey: client.id) != nil {
-      connectionsByPID[client.pid, default: 1] -= 1
-      if connectionsByPID[client.pid] == 0 { connectionsByPID[client.pid] = nil }
+    if clients.removeValue(forKey: client.id) != nil, let count = connectionsByPID[client.pid] {
+      connectionsByPID[client.pid] = count > 1 ? count - 1 : nil
     }
-    for session in client.watched.values {
-      session.removeWatcher(client)
-      if session.ownerID == client.id && !session.keep && sessions[session.name] === session {
-        closeSession(session.name, reason: "owner_left")
-      }
-    }
+    send(host.disconnect(client.id))
     scheduleMemoryTrim()
     logger.debug("client \(client.id) disconnected")
     if shuttingDown && clients.isEmpty { loop.stop() }
+  }
+
+  // MARK: output
+
+  /// Sends the host's messages: each is encoded once and its bytes handed to every recipient;
+  /// each connection gets what the batch holds for it in one write.
+  func send(_ messages: [Outgoing]) {
+    guard !messages.isEmpty else { return }
+    var touched: [Client] = []
+    var seen: Set<PeerID> = []
+    for outgoing in messages {
+      encoder.removeAll()
+      encoder.encode(outgoing.message)
+      if case .event(.closed) = outgoing.message { scheduleMemoryTrim() }
+      encoder.withBytes { bytes in
+        for recipient in outgoing.recipients {
+          guard let client = clients[recipient.peer] else { continue }
+          if seen.insert(recipient.peer).inserted {
+            touched.append(client)
+            client.beginBatch()
+          }
+          client.deliver(outgoing.message, encoded: bytes, recipient.delivery)
+        }
+      }
+    }
+    for client in touched { client.endBatch() }
   }
 
   /// Hands memory freed by closed connections and sessions back to the system, once things
@@ -219,100 +246,6 @@ public final class Server {
     trimmer.schedule(after: .milliseconds(500))
   }
 
-  // MARK: sessions
-
-  /// The shared frame clock for `fps`, made on first use.
-  func frameClock(fps: Double) -> FrameClock {
-    let nanoseconds = Int64((1e9 / fps).rounded())
-    if let clock = frameClocks[nanoseconds] { return clock }
-    if frameClocks.count >= 16 {
-      for key in Array(frameClocks.keys) {
-        var clock = frameClocks.removeValue(forKey: key)!
-        if !isKnownUniquelyReferenced(&clock) { frameClocks[key] = clock }
-      }
-    }
-    let clock = FrameClock(loop: loop, period: .nanoseconds(nanoseconds))
-    frameClocks[nanoseconds] = clock
-    return clock
-  }
-
-  /// A fresh name `s1`, `s2`, … not in use.
-  func freshSessionName() -> String {
-    while true {
-      let name = "s\(nextSessionNumber)"
-      nextSessionNumber += 1
-      if sessions[name] == nil { return name }
-    }
-  }
-
-  /// Opens a session owned by `owner` (who watches it) and counts it.
-  func makeSession(
-    name: String, content: Session.Content, clock: Clock, fps: Double, keep: Bool, owner: Client
-  ) -> Session {
-    openedSessions += 1
-    let session = Session(
-      name: name, content: content, clock: clock, fps: fps, keep: keep, ownerID: owner.id,
-      ownerPID: owner.pid, openingNumber: openedSessions,
-      frameClock: clock == .realtime ? frameClock(fps: fps) : nil, inbox: inbox)
-    sessions[name] = session
-    sessionsByPID[owner.pid, default: 0] += 1
-    recount(session)
-    session.addWatcher(owner)
-    return session
-  }
-
-  /// Sessions in the order they were opened (for `list`).
-  var sessionsInOrder: [Session] { sessions.values.sorted { $0.openingNumber < $1.openingNumber } }
-
-  /// Names of the sessions in the order they were opened.
-  var sessionOrder: [String] { sessionsInOrder.map(\.name) }
-
-  func sessionCount(ownedBy pid: Int32) -> Int { sessionsByPID[pid, default: 0] }
-
-  /// How many more Box2D shapes the daemon takes (`Limits.maxShapesTotal`).
-  var shapeRoom: Int { max(0, Limits.maxShapesTotal - shapeTotal) }
-
-  /// Brings the daemon's shape total up to date with `session` (after a request changed it).
-  func recount(_ session: Session) {
-    guard sessions[session.name] === session, !session.isBusy else { return }
-    let now = session.shapeCount
-    shapeTotal += now - session.countedShapes
-    session.countedShapes = now
-  }
-
-  func session(_ name: String) throws(ProtocolError) -> Session {
-    guard let session = sessions[name] else { throw .unknownSession(name) }
-    session.lastActivity = .now
-    return session
-  }
-
-  /// Closes a session and tells its watchers why (`closed`, `owner_left`, `idle`).
-  /// O(its watchers), whatever the number of sessions.
-  func closeSession(_ name: String, reason: String = "closed") {
-    guard let session = sessions.removeValue(forKey: name) else { return }
-    sessionsByPID[session.ownerPID, default: 1] -= 1
-    if sessionsByPID[session.ownerPID] == 0 { sessionsByPID[session.ownerPID] = nil }
-    shapeTotal -= session.countedShapes
-    session.countedShapes = 0
-    for watcher in session.watchers {
-      watcher.forget(session: session)
-      watcher.sendEvent { $0.closed(session: name, reason: reason) }
-    }
-    session.close()
-    scheduleMemoryTrim()
-  }
-
-  private func reapIdleSessions() {
-    let now = ContinuousClock.now
-    let idle = sessions.values.filter {
-      $0.watchers.isEmpty && now - $0.lastActivity > options.idleTimeout
-    }
-    for s in idle.sorted(by: { $0.openingNumber < $1.openingNumber }) {
-      logger.info("closing session \(s.name): idle for over \(options.idleTimeout)")
-      closeSession(s.name, reason: "idle")
-    }
-  }
-
   // MARK: shutdown
 
   private func shutdown(signal: Int32) {
@@ -320,12 +253,8 @@ public final class Server {
     shuttingDown = true
     logger.info("signal \(signal): shutting down")
     listener?.close()
-    reaper?.stop()
-    for session in sessions.values { session.close() }
-    for client in clients.values {
-      client.sendEvent { $0.shutdown(reason: signal == SIGINT ? "interrupted" : "terminated") }
-      client.connection.closeAfterFlush()
-    }
+    send(host.shutdown(reason: signal == SIGINT ? "interrupted" : "terminated"))
+    for client in clients.values { client.connection.closeAfterFlush() }
     // Stop as soon as every connection has flushed, or when the drain time is up.
     if clients.isEmpty {
       loop.stop()

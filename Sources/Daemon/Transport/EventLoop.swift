@@ -52,6 +52,12 @@ public final class EventLoop {
     }
   }
 
+  /// Runs what is ready now, without waiting (for harnesses that drive the loop themselves).
+  public func runOnce() {
+    assertOnLoopThread()
+    _ = event_base_loop(base, EVLOOP_NONBLOCK)
+  }
+
   /// Makes `run()` return once `drain` has passed.
   ///
   /// Until then the loop keeps running, so queued output can still be written (the shutdown

@@ -2,22 +2,24 @@ import Dynamics
 import Transitions
 import Wire
 
-/// One frame as a worker computed it, for the loop to send.
-struct FrameResult {
+/// One frame as a worker computed it, for the host's thread to publish. It refers to the
+/// session's items (in its contact events); it goes from the worker to the host's thread once,
+/// and only one of them holds it at a time.
+struct FrameResult: @unchecked Sendable {
   /// Internal steps taken; 0 when the animator was at rest (nothing moved, no frame is sent).
   var taken: Int
   /// What the animator reported during the steps (contacts, pause, resume), in order.
-  var events: [Session.Event]
+  var events: [Session.StepEvent]
   var state: Session.Published
   /// What the transition reported after the steps (handoff, done).
   var transitionEvents: [TransitionEvent]
   /// The debug geometry, when a client asked for it.
-  var debug: [ReplyField]?
+  var debug: DebugGeometry?
   /// Pairs the contact limit has refused so far.
   var refusedContacts: Int64
 }
 
-/// How a session's frames are computed on a worker and sent from the loop.
+/// How a session's frames are computed on a worker and published on the host's thread.
 extension Session {
   /// Loop work allowed for one batch of a manual step: frames × items at most this many item
   /// states (encoding them costs about 2 ms).
@@ -39,11 +41,11 @@ extension Session {
       if !isSlow {
         isSlow = true
         let cost = jobStarted.duration(to: .now)
-        let t = published.t
-        let (frame, budget) = (fractionalMilliseconds(cost), 1000 / fps)
-        send {
-          $0.slow(session: self.name, t: t, frameMilliseconds: frame, budgetMilliseconds: budget)
-        }
+        host.outbox.event(
+          .slow(
+            session: name, t: published.t, frameMilliseconds: fractionalMilliseconds(cost),
+            budgetMilliseconds: 1000 / fps),
+          to: recipients())
       }
       return nil
     }
@@ -51,14 +53,13 @@ extension Session {
       onTimeTicks += 1
       if onTimeTicks >= max(1, Int(fps)) {
         isSlow = false
-        let t = published.t
-        send { $0.onTime(session: self.name, t: t) }
+        host.outbox.event(.onTime(session: name, t: published.t), to: recipients())
       }
     }
     isBusy = true
     jobStarted = .now
-    inbox.jobStarted()
-    return TickWork(session: self, debug: !debugClients.isEmpty)
+    host.jobStarted()
+    return TickWork(session: self, debug: !debugWatchers.isEmpty)
   }
 
   // MARK: manual steps
@@ -67,7 +68,7 @@ extension Session {
   /// watches or not, never coalesced), in one batch bounded by `batchTime` and
   /// `itemStatesPerBatch`; then `completion` gets how many were done. Call when not busy.
   func runFrames(
-    _ frames: Int, dt: Double, requester: Client, completion: @escaping (Int) -> Void
+    _ frames: Int, dt: Double, requester: Peer, completion: @escaping (Int) -> Void
   ) {
     let itemCount = max(1, published.states.count)
     let batch = max(1, min(frames, Self.itemStatesPerBatch / itemCount))
@@ -79,30 +80,34 @@ extension Session {
   /// Hands the engine to a worker for up to `frames` frames, publishes them when they come
   /// back, then runs `completion` with the count and whatever waited for the session.
   private func startJob(
-    frames: Int, dt: Double, requester: Client?, completion: @escaping (Int) -> Void
+    frames: Int, dt: Double, requester: Peer?, completion: @escaping (Int) -> Void
   ) {
     precondition(!isBusy && !isClosed, "a session runs one job at a time")
     isBusy = true
     jobStarted = .now
-    inbox.jobStarted()
-    let wantsDebug = !debugClients.isEmpty
+    host.jobStarted()
+    let wantsDebug = !debugWatchers.isEmpty
     let timeLimit = requester == nil ? nil : Self.batchTime
     let engine = UncheckedBox(self)
-    let inbox = self.inbox
-    StepWorkers.shared.run {
+    let environment = host.environment
+    environment.runOnWorker {
       let results = UncheckedBox(
         engine.value.computeFrames(frames, dt: dt, debug: wantsDebug, timeLimit: timeLimit))
-      inbox.post { engine.value.finishJob(results.value, requester: requester, completion) }
+      environment.post {
+        let session = engine.value
+        session.finishJob(results.value, requester: requester, completion)
+        session.host.deliver()
+      }
     }
   }
 
-  /// On the loop, when the worker is done: publishes the frames (unless the session was closed
-  /// meanwhile), then lets what waited run.
+  /// On the host's thread, when the worker is done: publishes the frames (unless the session was
+  /// closed meanwhile), then lets what waited run.
   func finishJob(
-    _ results: [FrameResult], requester: Client?, _ completion: (Int) -> Void
+    _ results: [FrameResult], requester: Peer?, _ completion: (Int) -> Void
   ) {
     isBusy = false
-    inbox.jobFinished()
+    host.jobFinished()
     if isClosed {
       animator.delegate = nil
     } else {
@@ -146,54 +151,58 @@ extension Session {
     }
     return FrameResult(
       taken: taken, events: events, state: state, transitionEvents: transitionEvents,
-      debug: debug && taken > 0 ? debugFields : nil,
+      debug: debug && taken > 0 ? debugGeometry : nil,
       refusedContacts: animator.refusedContactCount)
   }
 
-  // MARK: publishing, on the loop
+  // MARK: publishing, on the host's thread
 
   /// Sends one computed frame to its recipients: contacts, the frame (and debug geometry),
-  /// pause/resume, what the transition reported.
-  private func publish(_ result: FrameResult, requester: Client?) {
-    let recipients = recipients(adding: requester)
+  /// pause/resume, what the transition reported. Frames and contacts may be coalesced for a slow
+  /// watcher, never for the requester of a `step`.
+  private func publish(_ result: FrameResult, requester: Peer?) {
+    let outbox = host.outbox
+    let always = recipients(adding: requester)
+    let streamed = always.map {
+      Outgoing.Recipient($0.peer, $0.peer == requester?.id ? .always : .coalescible)
+    }
     for event in result.events {
       guard case .contact(let contact) = event else { continue }
-      for client in recipients {
-        client.sendContact(contact, session: self, coalescible: client !== requester)
-      }
+      outbox.event(.contact(Contact(contact, session: name)), to: streamed)
     }
     published = result.state
     if result.taken > 0 {
       seq += 1
-      var shared = MessageEncoder()
-      shared.frame(
-        session: name, seq: seq, t: published.t, items: published.states,
-        values: published.values)
-      for client in recipients {
-        let sent = client.sendFrame(
-          session: self, encoded: shared, coalescible: client !== requester)
-        if sent, let fields = result.debug, debugClients.contains(where: { $0 === client }) {
-          let (seq, t) = (self.seq, published.t)
-          client.sendEvent { $0.debug(session: self.name, seq: seq, t: t, fields) }
-        }
+      outbox.event(
+        .frame(
+          Frame(
+            session: name, seq: seq, t: published.t, items: published.states,
+            values: published.values)),
+        to: streamed)
+      if let geometry = result.debug {
+        let debugRecipients = streamed.filter { r in
+          debugWatchers.contains { $0.id == r.peer }
+        }.map { Outgoing.Recipient($0.peer, .withFrame) }
+        outbox.event(
+          .debug(session: name, seq: seq, t: published.t, geometry: geometry),
+          to: debugRecipients)
       }
     }
     for event in result.events {
       switch event {
       case .contact: break
-      case .pause(let t): send(adding: requester) { $0.pause(session: self.name, t: t) }
+      case .pause(let t): outbox.event(.pause(session: name, t: t), to: always)
       case .resume(let t):
         frameClock?.add(self)
-        send(adding: requester) { $0.resume(session: self.name, t: t) }
+        outbox.event(.resume(session: name, t: t), to: always)
       }
     }
-    send(result.transitionEvents, adding: requester)
+    for event in result.transitionEvents { outbox.event(self.event(event), to: always) }
     if result.refusedContacts > 0, !contactLimitReported {
       contactLimitReported = true
-      let t = published.t
-      send(adding: requester) {
-        $0.contactLimit(session: self.name, t: t, limit: Limits.maxContactsPerSession)
-      }
+      outbox.event(
+        .contactLimit(session: name, t: published.t, limit: Limits.maxContactsPerSession),
+        to: always)
     }
   }
 }

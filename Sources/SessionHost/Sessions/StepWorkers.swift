@@ -1,20 +1,20 @@
 import Glibc
 import Synchronization
 
-/// Threads that step sessions, so that no session's physics ever runs on the loop thread.
+/// Threads that step sessions, so that no session's physics ever runs on the host's thread.
 ///
-/// The loop hands a session's frames to `run` and carries on serving every other client; a
-/// worker runs the job, which posts its result to the daemon's `LoopInbox`, whose handler runs
-/// it on the loop thread. A session has at most one job at a time
-/// (`Session.isBusy`), so its engine is only ever used by one thread at once, and no loop code
+/// The host hands a session's frames to `run` (through its `HostEnvironment`) and carries on
+/// serving every other client; a worker runs the job, which posts its result back to the host's
+/// thread. A session has at most one job at a time
+/// (`Session.isBusy`), so its engine is only ever used by one thread at once, and no host code
 /// touches an engine while its job runs.
 ///
 /// One pool serves the whole process (one thread per core): daemons embedded in tests share it,
-/// each with its own inbox. Workers run at nice 10, so that on a busy machine the loop thread
+/// each with its own environment. Workers run at nice 10, so that on a busy machine the host thread
 /// (nice 0) is scheduled first: a client's round trip does not wait behind somebody's physics.
-final class StepWorkers: @unchecked Sendable {
+public final class StepWorkers: @unchecked Sendable {
   /// The process's pool.
-  static let shared = StepWorkers(threads: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+  public static let shared = StepWorkers(threads: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
 
   // Allocated, never inout-addressed properties: `&property` may pass a temporary copy.
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -22,7 +22,7 @@ final class StepWorkers: @unchecked Sendable {
   /// Jobs waiting for a worker, oldest first (a ring: `head` is the next one).
   private var queue: [Job?] = []
   private var head = 0
-  let threadCount: Int
+  public let threadCount: Int
 
   private struct Job {
     let work: () -> Void
@@ -51,8 +51,8 @@ final class StepWorkers: @unchecked Sendable {
     }
   }
 
-  /// Runs `work` on a worker thread; it posts its result to a `LoopInbox` itself.
-  func run(_ work: @escaping () -> Void) {
+  /// Runs `work` on a worker thread; it posts its result back itself.
+  public func run(_ work: @escaping () -> Void) {
     pthread_mutex_lock(mutex)
     queue.append(Job(work: work))
     pthread_cond_signal(condition)
@@ -76,43 +76,6 @@ final class StepWorkers: @unchecked Sendable {
       pthread_mutex_unlock(mutex)
       job.work()
     }
-  }
-}
-
-/// Work posted from any thread, run on one loop's thread (see `StepWorkers`).
-final class LoopInbox: Sendable {
-  private let pending = Mutex<[UncheckedBox<() -> Void>]>([])
-  private let trigger: Wakeup.Trigger
-  private let jobs = Atomic<Int>(0)
-
-  /// Jobs handed to the workers whose results the loop has not taken yet (`jobStarted`,
-  /// `jobFinished`). A daemon torn down in-process (the fuzz harness) waits for 0, so that no
-  /// result is left holding a session.
-  var jobsInFlight: Int { jobs.load(ordering: .acquiring) }
-  func jobStarted() { jobs.wrappingAdd(1, ordering: .relaxed) }
-  func jobFinished() { jobs.wrappingSubtract(1, ordering: .releasing) }
-
-  /// `wakeup`'s handler must call `runPending()`.
-  init(trigger: Wakeup.Trigger) {
-    self.trigger = trigger
-  }
-
-  /// Queues `work` for the loop thread; wakes the loop if nothing was queued.
-  func post(_ work: @escaping () -> Void) {
-    let wasEmpty = pending.withLock { queue in
-      queue.append(UncheckedBox(work))
-      return queue.count == 1
-    }
-    if wasEmpty { trigger.fire() }
-  }
-
-  /// Runs what was posted, in order; call on the loop thread.
-  func runPending() {
-    let work = pending.withLock { queue in
-      defer { queue = [] }
-      return queue
-    }
-    for item in work { item.value() }
   }
 }
 

@@ -1,7 +1,9 @@
-internal import CLibevent
 import Glibc
 import Logging
+import SessionHost
 import Wire
+
+@testable import Daemon
 
 /// Applies the request lines of one input to a fresh daemon, over up to four connections, with no
 /// client process: what the fuzzer (`dynd-fuzz`) and the corpus replay test run.
@@ -136,10 +138,10 @@ public final class LineHarness {
         let name =
           "connection \(peer.index)" + (peer.generation > 0 ? " (opened again)" : "")
         outcome.problems += part.problems.map { "\(name): \($0)" }
-        if peer.nonFinite > 0 {
-          outcome.problems.append(
-            "\(name): the encoder replaced \(peer.nonFinite) non-finite numbers by 0")
-        }
+      }
+      if run.server.nonFiniteCount > 0 {
+        outcome.problems.append(
+          "the encoder replaced \(run.server.nonFiniteCount) non-finite numbers by 0")
       }
     } catch {
       outcome.problems.append("the harness could not run: \(error)")
@@ -320,7 +322,6 @@ public final class LineHarness {
     var complete: Bool {
       !vanished && closeReason != .outputLimitExceeded && closeReason != .flushTimeout
     }
-    var nonFinite: Int { client.encoder.nonFiniteCount }
 
     init(index: Int, generation: Int, fd: Int32, client: Client) {
       self.index = index
@@ -382,7 +383,6 @@ public final class LineHarness {
     private var stalled = Array(repeating: false, count: LineHarness.connectionCount)
     /// Every peer, in the order they were opened.
     private(set) var finished: [Peer] = []
-    private var nextClientID: UInt64 = 1
     private var scratch = [UInt8](repeating: 0, count: 1 << 16)
     private let deadline: ContinuousClock.Instant
 
@@ -406,14 +406,14 @@ public final class LineHarness {
           Glibc.close(peer.fd)
         }
       }
-      _ = event_base_loop(server.loop.base, EVLOOP_NONBLOCK)
-      for name in server.sessionOrder { server.closeSession(name) }
+      server.loop.runOnce()
+      _ = server.host.shutdown(reason: "harness")
       // Whatever the closes scheduled runs before the loop is freed, and so do the results of
       // frames the workers are still computing (each holds its session until the loop takes it).
       let deadline = ContinuousClock.now + .seconds(30)
       repeat {
-        _ = event_base_loop(server.loop.base, EVLOOP_NONBLOCK)
-      } while server.inbox.jobsInFlight > 0 && ContinuousClock.now < deadline
+        server.loop.runOnce()
+      } while server.host.jobsInFlight > 0 && ContinuousClock.now < deadline
     }
 
     func perform(_ actions: [Action]) throws {
@@ -472,8 +472,7 @@ public final class LineHarness {
       guard socketpair(AF_UNIX, Int32(type), 0, &fds) == 0 else {
         throw TransportError.system("socketpair for the harness connection")
       }
-      let client = Client(id: nextClientID, pid: getpid(), server: server)
-      nextClientID += 1
+      let client = server.makeClient(pid: getpid())
       let peer = Peer(index: index, generation: generations[index], fd: fds[1], client: client)
       generations[index] += 1
       peer.stalled = stalled[index]
@@ -540,7 +539,7 @@ public final class LineHarness {
 
     /// Runs the loop once and reads what every reading peer has.
     private func pump() throws {
-      _ = event_base_loop(server.loop.base, EVLOOP_NONBLOCK)
+      server.loop.runOnce()
       for peer in finished where !peer.sawEnd && !peer.vanished && !peer.stalled {
         while peer.receive(into: &scratch) {}
       }

@@ -8,10 +8,11 @@
 /// joins a running clock gets its first frame at the clock's next tick (within one period), and
 /// its simulation time still advances exactly 1/fps per tick.
 ///
-/// The server and the sessions at its rate hold a clock; the server drops it only when no session
+/// The host and the sessions at its rate hold a clock; the host drops it only when no session
 /// does, so a clock is never released from inside its own tick.
 final class FrameClock {
-  private var timer: RepeatingTimer?
+  private var timer: (any HostTimer)?
+  private unowned let host: SessionHost
   /// Members in the order they joined.
   private var sessions: [Session] = []
   private var members: Set<ObjectIdentifier> = []
@@ -19,8 +20,9 @@ final class FrameClock {
   private var leaving: Set<ObjectIdentifier> = []
   private var ticking = false
 
-  init(loop: EventLoop, period: Duration) {
-    timer = RepeatingTimer(loop: loop, period: period) { [unowned self] _ in self.tick() }
+  init(host: SessionHost, period: Duration) {
+    self.host = host
+    timer = host.environment.makeRepeatingTimer(period: period) { [unowned self] in self.tick() }
   }
 
   /// Ticks `session` from the next tick on; starts the timer if it was idle.
@@ -53,7 +55,8 @@ final class FrameClock {
     let work = sessions.filter { !leaving.contains(ObjectIdentifier($0)) }
       .compactMap { $0.beginTick() }
     ticking = false
-    if let inbox = work.first?.session.inbox { TickBatch.run(work, inbox: inbox) }
+    TickBatch.run(work, host: host)
+    host.deliver()  // `slow` and `on_time`
     if !leaving.isEmpty {
       sessions.removeAll { leaving.contains(ObjectIdentifier($0)) }
       members.subtract(leaving)

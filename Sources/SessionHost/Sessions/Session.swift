@@ -3,20 +3,20 @@ import Primitives
 import Transitions
 import Wire
 
-/// One animator served by the daemon: a scripted scene or a named transition, its clock, and
-/// the connections watching it.
+/// One animator served by the host: a scripted scene or a named transition, its clock, and the
+/// peers watching it.
 ///
-/// **Where its physics runs.** Frames are computed on a `StepWorkers` thread, never on the
-/// loop: `tick` (realtime) and `runFrames` (a manual `step`) hand the engine to a worker and
+/// **Where its physics runs.** Frames are computed on a worker, never on the host's thread:
+/// `beginTick` (realtime) and `runFrames` (a manual `step`) hand the engine to a worker and
 /// publish the result when it comes back (`SessionFrames.swift`). While that job runs the
-/// session `isBusy`: the loop touches nothing of the engine, requests naming the session wait
-/// for it (`waitUntilIdle`), and what the loop needs meanwhile (`list`, a coalesced frame) comes
-/// from `published`, the state of the last frame sent.
+/// session `isBusy`: the host touches nothing of the engine, requests naming the session wait
+/// for it (`waitUntilIdle`), and what is needed meanwhile (`list`) comes from `published`, the
+/// state of the last frame sent.
 ///
 /// Events of a frame go out in this order: the contacts of its steps, the frame, then `pause`
-/// if it came to rest, then what the transition reports (`done`). A `resume` goes out when the
-/// change that caused it is made, before that request's reply; a change the transition makes
-/// after a step (such as removing a spent push) is reported in order with that step's `pause`.
+/// if it came to rest, then what the transition reports (`done`). What a request causes
+/// (`resume`, `handoff`) is queued while the request runs and sent before its reply, to the
+/// watchers and the requester (`flushEvents`).
 final class Session: DynamicAnimatorDelegate {
   enum Content {
     case scene(SceneModel)
@@ -36,39 +36,38 @@ final class Session: DynamicAnimatorDelegate {
   let clock: Clock
   let fps: Double
   let keep: Bool
-  /// The connection that opened it; a session without `keep` closes with it.
-  let ownerID: UInt64
-  /// The process of that connection (`SO_PEERCRED`), for the per-client session quota.
+  /// The peer that opened it; a session without `keep` closes when it leaves.
+  let ownerID: PeerID
+  /// The process of that peer, for the per-client session quota.
   let ownerPID: Int32
   /// Counts sessions in the order they were opened (for `list`).
   let openingNumber: UInt64
   /// When a request last addressed it (for reaping idle kept sessions).
   var lastActivity: ContinuousClock.Instant = .now
-  private(set) var watchers: [Client] = []
-  /// The connection whose request is being handled, when it is not a watcher: the events its
-  /// request causes go to it as well (PROTOCOL-CORE: a request's events precede its reply).
-  private var requester: Client?
-  /// Connections that asked for the `debug` stream; each gets it with the frames it receives.
-  private(set) var debugClients: [Client] = []
+  private(set) var watchers: [Peer] = []
+  /// Watchers that asked for the `debug` stream.
+  private(set) var debugWatchers: [Peer] = []
   /// The touching pairs now, from the contact events (for the debug stream), with the order
   /// they began in.
-  private var activeContacts: [ContactKey: (order: UInt64, contact: ActiveContact)] = [:]
+  private var activeContacts: [ContactKey: (order: UInt64, touch: DebugGeometry.Touch)] = [:]
   private var contactOrder: UInt64 = 0
   /// Sequence number of the last frame emitted.
   var seq: UInt64 = 0
   /// The shared timer of realtime sessions at this rate; nil on the manual clock.
   let frameClock: FrameClock?
-  /// Where workers send this session's computed frames: the daemon's loop.
-  let inbox: LoopInbox
-  /// Events the animator reported during the current steps, sent after them.
-  var stepEvents: [Event] = []
+  unowned let host: SessionHost
+  /// Events the animator reported during the current steps (on a worker), sent after them.
+  var stepEvents: [StepEvent] = []
   var stepping = false
+  /// Events a request caused, sent before its reply (`flushEvents`).
+  private var requestEvents: [Event] = []
   /// Box2D shapes counted against the daemon's total (`Limits.maxShapesTotal`).
   var countedShapes = 0
 
   // MARK: work on a worker
 
-  /// A job of this session is running on a worker: nothing on the loop may touch the engine.
+  /// A job of this session is running on a worker: nothing on the host's thread may touch the
+  /// engine.
   var isBusy = false
   /// The session was closed; if a job was running, the rest of closing waits for it.
   private(set) var isClosed = false
@@ -81,17 +80,18 @@ final class Session: DynamicAnimatorDelegate {
   var jobStarted: ContinuousClock.Instant = .now
   var contactLimitReported = false
 
-  enum Event {
+  /// What the animator reports while it steps.
+  enum StepEvent {
     case contact(ContactEvent)
     case pause(Double)
     case resume(Double)
   }
 
   init(
-    name: String, content: Content, clock: Clock, fps: Double, keep: Bool, ownerID: UInt64,
-    ownerPID: Int32, openingNumber: UInt64, frameClock: FrameClock?, inbox: LoopInbox
+    name: String, content: Content, clock: Clock, fps: Double, keep: Bool, ownerID: PeerID,
+    ownerPID: Int32, openingNumber: UInt64, frameClock: FrameClock?, host: SessionHost
   ) {
-    self.inbox = inbox
+    self.host = host
     self.name = name
     self.content = content
     self.clock = clock
@@ -143,9 +143,8 @@ final class Session: DynamicAnimatorDelegate {
   func states() -> [ItemState] {
     items.map { item in
       ItemState(
-        id: item.identifier, center: item.center, angle: item.angle,
-        velocity: item.velocity, angularVelocity: item.angularVelocity,
-        size: item.size)
+        id: item.identifier, center: item.center, angle: item.angle, velocity: item.velocity,
+        angularVelocity: item.angularVelocity, size: item.size)
     }
   }
 
@@ -163,44 +162,36 @@ final class Session: DynamicAnimatorDelegate {
 
   // MARK: watchers
 
-  func addWatcher(_ client: Client) {
-    if !watchers.contains(where: { $0 === client }) {
-      watchers.append(client)
-      client.didStartWatching(self)
+  func addWatcher(_ peer: Peer) {
+    if !watchers.contains(where: { $0 === peer }) {
+      watchers.append(peer)
+      peer.didStartWatching(self)
     }
   }
 
-  func removeWatcher(_ client: Client) {
-    watchers.removeAll { $0 === client }
-    debugClients.removeAll { $0 === client }
+  func removeWatcher(_ peer: Peer) {
+    watchers.removeAll { $0 === peer }
+    debugWatchers.removeAll { $0 === peer }
   }
 
-  /// Starts or stops the debug stream to `client`.
-  func setDebug(_ client: Client, enabled: Bool) {
-    debugClients.removeAll { $0 === client }
-    if enabled { debugClients.append(client) }
+  /// Starts or stops the debug stream to `peer`.
+  func setDebug(_ peer: Peer, enabled: Bool) {
+    debugWatchers.removeAll { $0 === peer }
+    if enabled { debugWatchers.append(peer) }
   }
 
   /// The behaviors as geometry now (`debug` reply and events).
-  var debugFields: [ReplyField] {
-    let contacts = activeContacts.values.sorted { $0.order < $1.order }.map(\.contact)
-    return DebugGeometry.fields(of: animator, contacts: contacts)
+  var debugGeometry: DebugGeometry {
+    let touches = activeContacts.values.sorted { $0.order < $1.order }.map(\.touch)
+    return DebugGeometry(of: animator, contacts: touches)
   }
 
-  /// Runs `body` (the handling of `client`'s request) with `client` receiving the events it
-  /// causes, watcher or not.
-  func handling<E: Error>(_ client: Client, _ body: () throws(E) -> Void) throws(E) {
-    let previous = requester
-    requester = watchers.contains { $0 === client } ? nil : client
-    defer { requester = previous }
-    try body()
-  }
-
-  /// Everyone this session's events go to now, with `extra` (a stepping client) as well.
-  func recipients(adding extra: Client? = nil) -> [Client] {
-    var all = watchers
-    for client in [requester, extra] {
-      if let client, !all.contains(where: { $0 === client }) { all.append(client) }
+  /// The watchers, and `requester` too if it does not watch, as recipients of events that are
+  /// never coalesced.
+  func recipients(adding requester: Peer? = nil) -> [Outgoing.Recipient] {
+    var all = watchers.map { Outgoing.Recipient($0.id) }
+    if let requester, !watchers.contains(where: { $0 === requester }) {
+      all.append(Outgoing.Recipient(requester.id))
     }
     return all
   }
@@ -217,7 +208,8 @@ final class Session: DynamicAnimatorDelegate {
     isClosed = true
     frameClock?.remove(self)
     watchers = []
-    debugClients = []
+    debugWatchers = []
+    requestEvents = []
     if !isBusy { animator.delegate = nil }
     runIdleWaiters()
   }
@@ -230,39 +222,39 @@ final class Session: DynamicAnimatorDelegate {
     }
   }
 
-  /// Sends what the transition queued (handoff after a gesture, done after a step).
-  func sendTransitionEvents() {
-    guard case .transition(let t) = content else { return }
-    send(t.takeEvents())
+  // MARK: events
+
+  /// Queues what the transition reported, to go out before the request's reply.
+  func queue(_ events: [TransitionEvent]) {
+    requestEvents += events.map(event)
   }
 
-  func send(_ events: [TransitionEvent], adding extra: Client? = nil) {
-    for event in events {
-      switch event {
-      case .handoff(let h):
-        let constraints = h.constraints.map { (c: MotionConstraint) -> HandoffConstraint in
-          switch c {
-          case .rail(let axis): return .rail(axis: axis)
-          case .anchored: return .anchored
-          case .speedLimit(let speed): return .speedLimit(speed)
-          }
+  /// Sends the events the request of `requester` caused to the watchers and to it.
+  func flushEvents(requester: Peer) {
+    guard !requestEvents.isEmpty else { return }
+    let recipients = recipients(adding: requester)
+    for event in requestEvents { host.outbox.event(event, to: recipients) }
+    requestEvents = []
+  }
+
+  /// A transition's event as the wire has it.
+  func event(_ event: TransitionEvent) -> Event {
+    switch event {
+    case .handoff(let h):
+      let constraints = h.constraints.map { (c: MotionConstraint) -> HandoffConstraint in
+        switch c {
+        case .rail(let axis): return .rail(axis: axis)
+        case .anchored: return .anchored
+        case .speedLimit(let speed): return .speedLimit(speed)
         }
-        send(adding: extra) {
-          $0.handoff(
-            session: self.name, item: h.item, gestureVelocity: h.gestureVelocity,
-            itemVelocity: h.itemVelocity, constraints: constraints,
-            velocityError: h.velocityError)
-        }
-      case .done(let outcome):
-        let values = self.values
-        send(adding: extra) { $0.done(session: self.name, outcome: outcome, values: values) }
       }
+      return .handoff(
+        Handoff(
+          session: name, item: h.item, gestureVelocity: h.gestureVelocity,
+          itemVelocity: h.itemVelocity, constraints: constraints, velocityError: h.velocityError))
+    case .done(let outcome):
+      return .done(session: name, outcome: outcome, values: values)
     }
-  }
-
-  /// Encodes one event and queues it on every recipient; such events are never coalesced.
-  func send(adding extra: Client? = nil, _ encode: (inout MessageEncoder) -> Void) {
-    for watcher in recipients(adding: extra) { watcher.sendEvent(encode) }
   }
 
   // MARK: DynamicAnimatorDelegate
@@ -273,8 +265,7 @@ final class Session: DynamicAnimatorDelegate {
     } else {
       frameClock?.add(self)
       published.running = true
-      let t = animator.elapsedTime
-      send { $0.resume(session: self.name, t: t) }
+      requestEvents.append(.resume(session: name, t: animator.elapsedTime))
     }
   }
 
@@ -283,8 +274,7 @@ final class Session: DynamicAnimatorDelegate {
       stepEvents.append(.pause(animator.elapsedTime))
     } else {
       published.running = false
-      let t = animator.elapsedTime
-      send { $0.pause(session: self.name, t: t) }
+      requestEvents.append(.pause(session: name, t: animator.elapsedTime))
     }
   }
 
@@ -293,19 +283,20 @@ final class Session: DynamicAnimatorDelegate {
     if stepping {
       stepEvents.append(.contact(contact))
     } else {
-      send { $0.contact(contact, session: self.name) }
+      requestEvents.append(.contact(Contact(contact, session: name)))
     }
   }
 }
 
-extension MessageEncoder {
-  mutating func contact(_ c: ContactEvent, session: String) {
+extension Contact {
+  /// The engine's contact event as the wire reports it.
+  init(_ c: ContactEvent, session: String) {
     let partner: ContactPartner
     switch c.other {
     case .item(let other): partner = .item(other.identifier)
     case .boundary(let id): partner = .boundary(id)
     }
-    contact(
+    self.init(
       session: session, phase: c.phase == .began ? .began : .ended, item: c.item.identifier,
       partner: partner, point: c.point)
   }
@@ -320,19 +311,36 @@ struct ContactKey: Hashable {
 extension Session {
   /// Keeps `activeContacts` up to date: began adds the pair, ended removes it. O(1) per event.
   fileprivate func trackContact(_ c: ContactEvent) {
-    let partner: ContactPartner
-    switch c.other {
-    case .item(let other): partner = .item(other.identifier)
-    case .boundary(let id): partner = .boundary(id)
-    }
-    let key = ContactKey(item: c.item.identifier, partner: partner)
+    let contact = Contact(c, session: name)
+    let key = ContactKey(item: contact.item, partner: contact.partner)
     if c.phase == .began {
       contactOrder += 1
       activeContacts[key] = (
-        contactOrder, ActiveContact(item: key.item, partner: partner, point: c.point)
+        contactOrder,
+        DebugGeometry.Touch(item: key.item, partner: key.partner, point: c.point)
       )
     } else {
       activeContacts[key] = nil
     }
   }
+}
+
+extension Session {
+  /// The time standing in for a gesture's missing client timestamp. On the manual clock, the
+  /// animator's time, so that the same requests give the same output. On the realtime clock, the
+  /// sample's arrival: seconds on the host's monotonic clock (`ContinuousClock`, counted from
+  /// its first such reading), since the animator's time stands still between frame ticks and
+  /// would give several samples one time.
+  var inputTime: Double {
+    switch clock {
+    case .manual:
+      return animator.elapsedTime
+    case .realtime:
+      let elapsed = Self.arrivalEpoch.duration(to: .now).components
+      return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+    }
+  }
+
+  /// Where realtime arrival times count from; only differences between them matter.
+  private static let arrivalEpoch = ContinuousClock.now
 }

@@ -1,0 +1,31 @@
+import SessionHost
+
+/// The session host's surroundings in the daemon: physics on the process's `StepWorkers`,
+/// results back through the loop's inbox, libevent timers, and each connection's queued output.
+final class LoopEnvironment: HostEnvironment {
+  private let loop: EventLoop
+  private let inbox: LoopInbox
+  /// The connection of a peer, for `isBackedUp`.
+  var client: (PeerID) -> Client? = { _ in nil }
+
+  init(loop: EventLoop, inbox: LoopInbox) {
+    self.loop = loop
+    self.inbox = inbox
+  }
+
+  var workerCount: Int { StepWorkers.shared.threadCount }
+
+  func runOnWorker(_ work: @escaping () -> Void) { StepWorkers.shared.run(work) }
+
+  func post(_ body: @escaping () -> Void) { inbox.post(body) }
+
+  func makeRepeatingTimer(period: Duration, _ fire: @escaping () -> Void) -> any HostTimer {
+    RepeatingTimer(loop: loop, period: period) { _ in fire() }
+  }
+
+  func isBackedUp(_ peer: PeerID, beyond bytes: Int) -> Bool {
+    client(peer)?.isBackedUp(beyond: bytes) ?? false
+  }
+}
+
+extension RepeatingTimer: HostTimer {}

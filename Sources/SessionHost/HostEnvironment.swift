@@ -1,0 +1,25 @@
+/// What a `SessionHost` needs from the program it runs in: threads for physics, a way back to
+/// its own thread, timers, and whether a peer keeps up. The daemon provides them with its worker
+/// pool and libevent loop (`Daemon/LoopEnvironment`); tests and the fuzzer with
+/// `EmbeddedEnvironment`, where nothing happens until they say so.
+///
+/// Every method is called on the host's thread, except `post`, which workers call.
+public protocol HostEnvironment: AnyObject {
+  /// How many workers `runOnWorker` has (a realtime tick is shared out among them).
+  var workerCount: Int { get }
+  /// Runs `work` on a worker thread. The work ends by `post`ing its result.
+  func runOnWorker(_ work: @escaping () -> Void)
+  /// Runs `body` on the host's thread soon. Callable from any thread.
+  func post(_ body: @escaping () -> Void)
+  /// A timer that calls `fire` every `period` while started.
+  func makeRepeatingTimer(period: Duration, _ fire: @escaping () -> Void) -> any HostTimer
+  /// Whether `peer`'s unsent output is over `bytes`. When it is, the environment calls the
+  /// host's `outputDrained(_:)` once it has drained.
+  func isBackedUp(_ peer: PeerID, beyond bytes: Int) -> Bool
+}
+
+/// A repeating timer of a `HostEnvironment`.
+public protocol HostTimer: AnyObject {
+  func start()
+  func stop()
+}

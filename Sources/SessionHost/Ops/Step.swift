@@ -1,0 +1,74 @@
+import Wire
+
+extension SessionHost {
+  /// `step`: advances a manual session by `count` frames. Frames are computed on a worker in
+  /// batches (`Session.runFrames`) and sent to the requester as they come, never coalesced; the
+  /// reply follows the last. The next batch waits while the requester's output is backed up,
+  /// and the peer's further requests wait for the reply.
+  func step(_ step: StepRequest, request: Request, _ c: OpContext) throws(ProtocolError) {
+    let s = try c.session(step.session)
+    guard s.clock == .manual else {
+      throw ProtocolError(
+        .busy,
+        "session '\(step.session)' runs on its realtime clock; only manual sessions take 'step'")
+    }
+    try step.check(fps: s.fps)
+    c.peer.inProgress = .step(
+      Peer.ManualStep(
+        request: request, session: s, remaining: step.count, dt: step.dt ?? 1 / s.fps))
+    continueStep(c.peer)
+  }
+
+  /// Runs the peer's step's next batch, unless one is running or the peer's output is backed
+  /// up (then `outputDrained` calls again); replies after the last batch.
+  func continueStep(_ peer: Peer) {
+    guard var step = peer.step, !step.computing else { return }
+    if step.session.isClosed {
+      finishStep(
+        peer,
+        Reply(
+          id: step.request.id,
+          error: ProtocolError(
+            .unknownSession, "session '\(step.session.name)' was closed during the step")))
+      return
+    }
+    if step.remaining == 0 {
+      let p = step.session.published
+      finishStep(peer, Reply(id: step.request.id, .step(t: p.t, running: p.running)))
+      return
+    }
+    if environment.isBackedUp(peer.id, beyond: Self.stepBacklog) { return }
+    step.computing = true
+    peer.inProgress = .step(step)
+    let session = step.session
+    session.waitUntilIdle { [unowned self] in
+      guard !peer.isGone, peer.step?.session === session else { return }
+      guard !session.isClosed else {
+        peer.inProgress = .step(with(step) { $0.computing = false })
+        continueStep(peer)
+        return
+      }
+      session.runFrames(step.remaining, dt: step.dt, requester: peer) { [unowned self] done in
+        guard !peer.isGone, var current = peer.step, current.session === session else { return }
+        current.remaining -= done
+        current.computing = false
+        peer.inProgress = .step(current)
+        deliver()  // the frames go out before the backlog is looked at
+        continueStep(peer)
+      }
+    }
+  }
+
+  private func finishStep(_ peer: Peer, _ reply: Reply) {
+    peer.inProgress = nil
+    outbox.reply(reply, to: peer.id)
+    runQueued(peer)
+  }
+}
+
+/// `value` changed by `change`.
+func with<T>(_ value: T, _ change: (inout T) -> Void) -> T {
+  var copy = value
+  change(&copy)
+  return copy
+}

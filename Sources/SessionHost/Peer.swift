@@ -1,0 +1,46 @@
+import Wire
+
+/// A client of the host as the host sees it: the sessions it watches and the request of its it
+/// is carrying out. Its requests are handled one at a time, in order.
+final class Peer {
+  let id: PeerID
+  /// The client's process (`SO_PEERCRED` in the daemon), for the per-client session quota.
+  let pid: Int32
+  /// Sessions this peer watches, so that leaving costs O(its own sessions).
+  private(set) var watched: [ObjectIdentifier: Session] = [:]
+  /// The request being carried out: waiting for its session's job, or a `step` in batches.
+  var inProgress: InProgress?
+  /// Requests that came while one was in progress (a transport that pauses reading, as the
+  /// daemon does, never lets more than a line or two wait here).
+  var queued: [Request] = []
+  var isGone = false
+
+  enum InProgress {
+    /// Waiting for the session's job to finish.
+    case parked(Request)
+    /// A manual step: frames left, the frame length, whether a batch is being computed.
+    case step(ManualStep)
+  }
+
+  struct ManualStep {
+    let request: Request
+    let session: Session
+    var remaining: Int
+    let dt: Double
+    var computing = false
+  }
+
+  init(id: PeerID, pid: Int32) {
+    self.id = id
+    self.pid = pid
+  }
+
+  func didStartWatching(_ session: Session) { watched[ObjectIdentifier(session)] = session }
+
+  func forget(_ session: Session) { watched[ObjectIdentifier(session)] = nil }
+
+  var step: ManualStep? {
+    if case .step(let step) = inProgress { return step }
+    return nil
+  }
+}

@@ -1,0 +1,257 @@
+import Dynamics
+import Transitions
+import Wire
+
+/// dynd's sessions and what clients do with them, with no socket in sight: the session table,
+/// op dispatch (one file per op in `Ops/`), the scene model, realtime frame clocks and the step
+/// workers.
+///
+/// A transport (the daemon's connections, a test, the fuzzer) connects peers, hands each decoded
+/// request to `apply`, and sends every `Outgoing` to its recipients. What a call causes at once
+/// (events, the reply) is its return value; what comes later (frames of a realtime tick, the
+/// batches of a `step`, a request that waited for its session's job) goes to `output`.
+///
+/// **Requests.** Each request gets exactly one reply, in order per peer. A request naming a
+/// session whose frames a worker is computing waits for that job (the peer's later requests wait
+/// behind it); the transport sees no reply in `apply`'s result and should stop reading that peer
+/// until the reply comes through `output`. Everyone else is served meanwhile.
+///
+/// Call every method on one thread (the host's); only workers run elsewhere.
+public final class SessionHost {
+  public struct Configuration: Sendable {
+    /// The `version` of the `hello` reply.
+    public var version = "0.1.0"
+    /// Kept sessions nobody watches are closed after this long without a request.
+    public var idleTimeout: Duration = .seconds(600)
+    public init() {}
+  }
+
+  /// Output a manual `step`'s requester may have queued before the next batch waits for it.
+  static let stepBacklog = 128 * 1024
+
+  public let configuration: Configuration
+  let environment: any HostEnvironment
+  /// Where messages caused by work that ends later go (set by the transport).
+  public var output: ([Outgoing]) -> Void = { _ in }
+  let outbox = Outbox()
+  private var peers: [PeerID: Peer] = [:]
+  /// Sessions by name; each knows when it was opened (`list` sorts by that).
+  private(set) var sessions: [String: Session] = [:]
+  /// Sessions per owning client process, for `Limits.maxSessionsPerClient`.
+  private var sessionsByPID: [Int32: Int] = [:]
+  private var nextSessionNumber = 1
+  private var openedSessions: UInt64 = 0
+  /// Box2D shapes all sessions hold, for `Limits.maxShapesTotal`.
+  private(set) var shapeTotal = 0
+  /// The frame clocks of realtime sessions by period in nanoseconds. Sessions hold theirs too;
+  /// a clock is dropped only here, when no session holds it, so never inside its own tick.
+  private var frameClocks: [Int64: FrameClock] = [:]
+  private var reaper: (any HostTimer)?
+  private var shutDown = false
+
+  public init(configuration: Configuration = Configuration(), environment: any HostEnvironment) {
+    self.configuration = configuration
+    self.environment = environment
+    let period = max(configuration.idleTimeout / 4, .milliseconds(100))
+    reaper = environment.makeRepeatingTimer(period: min(period, .seconds(30))) {
+      [unowned self] in
+      output(reapIdleSessions())
+    }
+    reaper?.start()
+  }
+
+  /// Sessions open now.
+  public var sessionCount: Int { sessions.count }
+
+  /// Workers' jobs whose results have not been taken yet (0 once all of them are in).
+  public private(set) var jobsInFlight = 0
+
+  // MARK: peers
+
+  /// A new client, from process `pid`.
+  public func connect(_ peer: PeerID, pid: Int32) {
+    peers[peer] = Peer(id: peer, pid: pid)
+  }
+
+  /// The client left: it stops watching, and the sessions it opened without `keep` close
+  /// (`owner_left` to their other watchers). A request of its still in progress is dropped.
+  public func disconnect(_ id: PeerID) -> [Outgoing] {
+    guard let peer = peers.removeValue(forKey: id) else { return [] }
+    peer.isGone = true
+    peer.inProgress = nil
+    peer.queued = []
+    for session in peer.watched.values.sorted(by: { $0.openingNumber < $1.openingNumber }) {
+      session.removeWatcher(peer)
+      if session.ownerID == id && !session.keep && sessions[session.name] === session {
+        closeSession(session.name, reason: "owner_left")
+      }
+    }
+    return outbox.take()
+  }
+
+  // MARK: requests
+
+  /// Carries out `request` of `peer`: returns the events it caused and its reply, or, when it
+  /// waits for its session or is a `step`, what it caused so far (the reply comes to `output`).
+  public func apply(_ request: Request, from id: PeerID) -> [Outgoing] {
+    guard let peer = peers[id] else { return [] }
+    if peer.inProgress != nil {
+      peer.queued.append(request)
+    } else {
+      handle(request, from: peer)
+    }
+    return outbox.take()
+  }
+
+  /// Handles `request` now, or parks it until its session's job is done.
+  private func handle(_ request: Request, from peer: Peer) {
+    let session = request.op.session.flatMap { sessions[$0] }
+    if let session, session.isBusy {
+      peer.inProgress = .parked(request)
+      session.waitUntilIdle { [unowned self] in resumeParked(peer) }
+      return
+    }
+    let reply: Reply?
+    do throws(ProtocolError) {
+      if let session, case .scene(let scene) = session.content { scene.shapeRoom = shapeRoom }
+      reply = try dispatch(request, OpContext(peer: peer, named: session)).map {
+        Reply(id: request.id, $0)
+      }
+    } catch {
+      reply = Reply(id: request.id, error: error)
+    }
+    if let session {
+      session.flushEvents(requester: peer)
+      recount(session)
+    }
+    if let reply { outbox.reply(reply, to: peer.id) }
+  }
+
+  private func resumeParked(_ peer: Peer) {
+    guard !peer.isGone, case .parked(let request) = peer.inProgress else { return }
+    peer.inProgress = nil
+    handle(request, from: peer)
+    runQueued(peer)
+  }
+
+  /// Handles what `peer` sent while a request was in progress, until one is in progress again.
+  func runQueued(_ peer: Peer) {
+    while peer.inProgress == nil, !peer.isGone, !peer.queued.isEmpty {
+      handle(peer.queued.removeFirst(), from: peer)
+    }
+  }
+
+  /// `peer`'s output drained (after `HostEnvironment.isBackedUp` said it was backed up): a
+  /// `step` waiting for it goes on.
+  public func outputDrained(_ id: PeerID) -> [Outgoing] {
+    if let peer = peers[id] { continueStep(peer) }
+    return outbox.take()
+  }
+
+  /// Hands what later work collected to the transport.
+  func deliver() {
+    let messages = outbox.take()
+    if !messages.isEmpty { output(messages) }
+  }
+
+  // MARK: the session table
+
+  /// A fresh name `s1`, `s2`, … not in use.
+  func freshSessionName() -> String {
+    while true {
+      let name = "s\(nextSessionNumber)"
+      nextSessionNumber += 1
+      if sessions[name] == nil { return name }
+    }
+  }
+
+  func sessionCount(ownedBy pid: Int32) -> Int { sessionsByPID[pid, default: 0] }
+
+  /// Opens a session owned by `owner` (who watches it) and counts it.
+  func makeSession(
+    name: String, content: Session.Content, clock: Clock, fps: Double, keep: Bool, owner: Peer
+  ) -> Session {
+    openedSessions += 1
+    let session = Session(
+      name: name, content: content, clock: clock, fps: fps, keep: keep, ownerID: owner.id,
+      ownerPID: owner.pid, openingNumber: openedSessions,
+      frameClock: clock == .realtime ? frameClock(fps: fps) : nil, host: self)
+    sessions[name] = session
+    sessionsByPID[owner.pid, default: 0] += 1
+    recount(session)
+    session.addWatcher(owner)
+    return session
+  }
+
+  /// Sessions in the order they were opened (for `list`).
+  var sessionsInOrder: [Session] { sessions.values.sorted { $0.openingNumber < $1.openingNumber } }
+
+  /// How many more Box2D shapes the daemon takes (`Limits.maxShapesTotal`).
+  var shapeRoom: Int { max(0, Limits.maxShapesTotal - shapeTotal) }
+
+  /// Brings the shape total up to date with `session` (after a request changed it).
+  func recount(_ session: Session) {
+    guard sessions[session.name] === session, !session.isBusy else { return }
+    let now = session.shapeCount
+    shapeTotal += now - session.countedShapes
+    session.countedShapes = now
+  }
+
+  /// Closes a session and tells its watchers why (`closed`, `owner_left`, `idle`).
+  /// O(its watchers), whatever the number of sessions.
+  func closeSession(_ name: String, reason: String) {
+    guard let session = sessions.removeValue(forKey: name) else { return }
+    sessionsByPID[session.ownerPID, default: 1] -= 1
+    if sessionsByPID[session.ownerPID] == 0 { sessionsByPID[session.ownerPID] = nil }
+    shapeTotal -= session.countedShapes
+    session.countedShapes = 0
+    for watcher in session.watchers { watcher.forget(session) }
+    outbox.event(
+      .closed(session: name, reason: reason), to: session.watchers.map { .init($0.id) })
+    session.close()
+  }
+
+  /// Closes kept sessions nobody has watched or addressed for `idleTimeout` (`idle`).
+  public func reapIdleSessions() -> [Outgoing] {
+    let now = ContinuousClock.now
+    let idle = sessions.values.filter {
+      $0.watchers.isEmpty && now - $0.lastActivity > configuration.idleTimeout
+    }
+    for session in idle.sorted(by: { $0.openingNumber < $1.openingNumber }) {
+      closeSession(session.name, reason: "idle")
+    }
+    return outbox.take()
+  }
+
+  /// The daemon is stopping: every session stops (a job in flight is left to finish unseen)
+  /// and every peer gets `shutdown`.
+  public func shutdown(reason: String) -> [Outgoing] {
+    guard !shutDown else { return [] }
+    shutDown = true
+    reaper?.stop()
+    for session in sessions.values { session.close() }
+    let everyone = peers.keys.sorted { $0.value < $1.value }.map { Outgoing.Recipient($0) }
+    outbox.event(.shutdown(reason: reason), to: everyone)
+    return outbox.take()
+  }
+
+  // MARK: frame clocks and jobs
+
+  /// The shared frame clock for `fps`, made on first use.
+  func frameClock(fps: Double) -> FrameClock {
+    let nanoseconds = Int64((1e9 / fps).rounded())
+    if let clock = frameClocks[nanoseconds] { return clock }
+    if frameClocks.count >= 16 {
+      for key in Array(frameClocks.keys) {
+        var clock = frameClocks.removeValue(forKey: key)!
+        if !isKnownUniquelyReferenced(&clock) { frameClocks[key] = clock }
+      }
+    }
+    let clock = FrameClock(host: self, period: .nanoseconds(nanoseconds))
+    frameClocks[nanoseconds] = clock
+    return clock
+  }
+
+  func jobStarted() { jobsInFlight += 1 }
+  func jobFinished() { jobsInFlight -= 1 }
+}

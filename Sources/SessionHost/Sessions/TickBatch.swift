@@ -1,0 +1,92 @@
+import Synchronization
+
+/// A realtime session's frame for one tick, computed on a worker (see `Session.beginTick`).
+struct TickWork: @unchecked Sendable {
+  let session: Session
+  let debug: Bool
+
+  /// On the worker.
+  func compute() -> [FrameResult] {
+    session.computeFrames(1, dt: 1 / session.fps, debug: debug, timeLimit: nil)
+  }
+
+  /// On the host's thread: publishes the frame; a session that came to rest leaves its clock.
+  func finish(_ results: [FrameResult]) {
+    session.finishJob(results, requester: nil) { [session] _ in
+      if !session.published.running { session.frameClock?.remove(session) }
+    }
+  }
+}
+
+/// The frames of one tick of a frame clock, shared out among the workers.
+///
+/// One job per worker instead of one per session: each worker claims the next session of the
+/// tick until none is left, so a heavy session holds up only its own worker. Finished frames
+/// are handed to the host's thread together: once when the whole tick is done, so that each
+/// peer gets all its frames of the tick in one write; and, if the tick takes longer than
+/// `handOver`, whatever is finished every `handOver`, so that one heavy session does not delay
+/// the frames of the others by more than that.
+final class TickBatch: Sendable {
+  private let work: [TickWork]
+  private let next = Atomic<Int>(0)
+  private let done: Mutex<Finished>
+  private let host: UncheckedBox<SessionHost>
+
+  private struct Finished {
+    var results: [(TickWork, [FrameResult])] = []
+    var workersLeft: Int
+    var lastHandOver = ContinuousClock.now
+  }
+
+  /// Interval after which finished frames are handed over while the tick is still running.
+  private static let handOver = Duration.milliseconds(2)
+
+  private init(_ work: [TickWork], workers: Int, host: SessionHost) {
+    self.work = work
+    self.host = UncheckedBox(host)
+    done = Mutex(Finished(workersLeft: workers))
+  }
+
+  /// Starts computing `work` on the host's workers.
+  static func run(_ work: [TickWork], host: SessionHost) {
+    guard !work.isEmpty else { return }
+    let workers = min(host.environment.workerCount, work.count)
+    let batch = TickBatch(work, workers: workers, host: host)
+    for _ in 0..<workers {
+      host.environment.runOnWorker { batch.drain() }
+    }
+  }
+
+  private func drain() {
+    while true {
+      let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+      guard index < work.count else { break }
+      let results = work[index].compute()
+      let due = done.withLock { finished -> [(TickWork, [FrameResult])]? in
+        finished.results.append((work[index], results))
+        guard finished.lastHandOver.duration(to: .now) > Self.handOver else { return nil }
+        finished.lastHandOver = .now
+        defer { finished.results = [] }
+        return finished.results
+      }
+      if let due { hand(due) }
+    }
+    let rest = done.withLock { finished -> [(TickWork, [FrameResult])] in
+      finished.workersLeft -= 1
+      guard finished.workersLeft == 0 else { return [] }
+      defer { finished.results = [] }
+      return finished.results
+    }
+    hand(rest)
+  }
+
+  private func hand(_ finished: [(TickWork, [FrameResult])]) {
+    guard !finished.isEmpty else { return }
+    let box = UncheckedBox(finished)
+    let host = self.host
+    host.value.environment.post {
+      for (work, results) in box.value { work.finish(results) }
+      host.value.deliver()
+    }
+  }
+}
