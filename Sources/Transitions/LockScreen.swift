@@ -12,28 +12,29 @@ import Primitives
 public final class LockScreen: Transition {
   override public class var name: String { "lock-screen" }
 
-  override public class var parameters: [TransitionParameter] {
-    [
-      TransitionParameter(
-        "gravity", 4, 0.1...20, unit: "× 1000 pt/s²",
-        source: "TRANSITIONS.md; open-source recreations use 8 (haawa799)"),
-      TransitionParameter(
-        "elasticity", 0.4, 0...1, unit: "",
-        source: "haawa799 recreation (0.4); CapTech uses 0.25–0.5"),
-      TransitionParameter(
-        "open_speed", 500, 0...10_000, unit: "pt/s", source: "CapTech ±500 pt/s release rule"),
-      TransitionParameter(
-        "open_fraction", 0.5, 0...1, unit: "of the height revealed",
-        source: "TRANSITIONS.md: at least half revealed"),
-      TransitionParameter(
-        "floor_margin", 1, 0...100, unit: "pt", source: "haawa799 MARGIN 1"),
-      TransitionParameter(
-        "tap_speed", 500, 0...5000, unit: "pt/s", source: "TRANSITIONS.md: about 500 pt/s upward"),
-      TransitionParameter(
-        "grabber_size", 80, 1...1000, unit: "pt",
-        source: "TRANSITIONS.md: the 80×80 square at the bottom-right corner"),
-    ]
+  /// What clients may set, in the order they see it.
+  struct Parameters: ParameterSet {
+    let gravity = Parameter(
+      "gravity", 4, 0.1...20, unit: "× 1000 pt/s²",
+      source: "TRANSITIONS.md; open-source recreations use 8 (haawa799)")
+    let elasticity = Parameter(
+      "elasticity", 0.4, 0...1, unit: "",
+      source: "haawa799 recreation (0.4); CapTech uses 0.25–0.5")
+    let openSpeed = Parameter(
+      "open_speed", 500, 0...10_000, unit: "pt/s", source: "CapTech ±500 pt/s release rule")
+    let openFraction = Parameter(
+      "open_fraction", 0.5, 0...1, unit: "of the height revealed",
+      source: "TRANSITIONS.md: at least half revealed")
+    let floorMargin = Parameter(
+      "floor_margin", 1, 0...100, unit: "pt", source: "haawa799 MARGIN 1")
+    let tapSpeed = Parameter(
+      "tap_speed", 500, 0...5000, unit: "pt/s", source: "TRANSITIONS.md: about 500 pt/s upward")
+    let grabberSize = Parameter(
+      "grabber_size", 80, 1...1000, unit: "pt",
+      source: "TRANSITIONS.md: the 80×80 square at the bottom-right corner")
   }
+
+  override public class var parameters: [TransitionParameter] { Parameters.declarations }
 
   private enum Phase {
     case resting
@@ -45,7 +46,7 @@ public final class LockScreen: Transition {
   }
 
   public let screen: DynamicItem
-  private let p: ParameterValues
+  private let p: ParameterReader<Parameters>
   private let gravity = GravityBehavior()
   private let material: DynamicItemBehavior
   private var drag: AttachmentBehavior?
@@ -54,16 +55,16 @@ public final class LockScreen: Transition {
   private var grabDelta = 0.0
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
-    p = parameters
+    p = ParameterReader(parameters)
     screen = try DynamicItem(identifier: "screen", center: bounds.center, size: bounds.size)
     material = DynamicItemBehavior(items: [screen])
     try super.init(parameters: parameters, bounds: bounds)
     items = [screen]
-    material.elasticity = p.number("elasticity")
+    material.elasticity = p.elasticity
     material.allowsRotation = false
     let floor = CollisionBehavior(items: [screen])
     floor.collisionMode = .boundaries
-    let y = bounds.maxY + p.number("floor_margin")
+    let y = bounds.maxY + p.floorMargin
     try floor.addBoundary(
       identifier: "floor", from: Point(x: bounds.minX, y: y),
       to: Point(x: bounds.maxX, y: y))
@@ -97,10 +98,10 @@ public final class LockScreen: Transition {
     guard phase == .dragging else { return }
     if let drag { animator.removeBehavior(drag) }
     drag = nil
-    let speed = p.number("open_speed")
+    let speed = p.openSpeed
     let open =
       velocity.dy < -speed
-      || (revealed(at: point) >= p.number("open_fraction") * bounds.size.height
+      || (revealed(at: point) >= p.openFraction * bounds.size.height
         && velocity.dy < speed)
     handOff(screen, velocity: velocity, via: material)
     fall(up: open)
@@ -116,7 +117,7 @@ public final class LockScreen: Transition {
   }
 
   override public func tap(at point: Point) {
-    let g = p.number("grabber_size")
+    let g = p.grabberSize
     let grabber = Rect(
       x: screen.center.x + bounds.size.width / 2 - g,
       y: screen.center.y + bounds.size.height / 2 - g,
@@ -125,14 +126,14 @@ public final class LockScreen: Transition {
     let kick = PushBehavior(items: [screen], mode: .instantaneous)
     // Δv = magnitude × 100 / mass pt/s, so this magnitude gives exactly tap_speed.
     let mass = Units.mass(density: material.density, size: screen.size)
-    kick.pushDirection = Vector(dx: 0, dy: -p.number("tap_speed") * mass / 100)
+    kick.pushDirection = Vector(dx: 0, dy: -p.tapSpeed * mass / 100)
     animator.addBehavior(kick)
     fall(up: false)
     phase = .bouncing
   }
 
   private func fall(up: Bool) {
-    let g = p.number("gravity")
+    let g = p.gravity
     gravity.gravityDirection = Vector(dx: 0, dy: up ? -g : g)
   }
 

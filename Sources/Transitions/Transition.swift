@@ -32,7 +32,8 @@ public struct Handoff: Equatable, Sendable {
 open class Transition {
   /// The name clients open it by.
   open class var name: String { fatalError("subclasses name themselves") }
-  /// Every tunable constant, with its default and source.
+  /// Every tunable constant, with its default and source: a subclass returns its
+  /// `ParameterSet`'s `declarations`, and reads the values through a `ParameterReader` of it.
   open class var parameters: [TransitionParameter] { [] }
 
   public let animator: DynamicAnimator

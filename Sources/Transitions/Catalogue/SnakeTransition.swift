@@ -11,29 +11,30 @@ import Primitives
 public final class SnakeTransition: Transition {
   override public class var name: String { "snake" }
 
-  override public class var parameters: [TransitionParameter] {
-    [
-      TransitionParameter(
-        "damping", 0.4, 0...2, unit: "damping ratio", source: "seed 000: damping 0.4"),
-      TransitionParameter(
-        "frequency", 1.5, 0.1...30, unit: "Hz", source: "seed 000: frequency 1.5"),
-      TransitionParameter("tail_density", 0.1, 0.01...100, unit: "", source: "seed 000"),
-      TransitionParameter("tail_resistance", 0.1, 0...100, unit: "1/s", source: "seed 000"),
-      TransitionParameter(
-        "resistance", 1, 0...100, unit: "1/s",
-        source: "dynd: the seed's snake drifts for ever; this lets it come to rest (0 = the seed)"),
-    ]
+  /// What clients may set, in the order they see it.
+  struct Parameters: ParameterSet {
+    let damping = Parameter(
+      "damping", 0.4, 0...2, unit: "damping ratio", source: "seed 000: damping 0.4")
+    let frequency = Parameter(
+      "frequency", 1.5, 0.1...30, unit: "Hz", source: "seed 000: frequency 1.5")
+    let tailDensity = Parameter("tail_density", 0.1, 0.01...100, unit: "", source: "seed 000")
+    let tailResistance = Parameter("tail_resistance", 0.1, 0...100, unit: "1/s", source: "seed 000")
+    let resistance = Parameter(
+      "resistance", 1, 0...100, unit: "1/s",
+      source: "dynd: the seed's snake drifts for ever; this lets it come to rest (0 = the seed)")
   }
+
+  override public class var parameters: [TransitionParameter] { Parameters.declarations }
 
   public let orange: DynamicItem
   public let blocks: [DynamicItem]
-  private let p: ParameterValues
+  private let p: ParameterReader<Parameters>
   private let upright: DynamicItemBehavior
   private var spring: AttachmentBehavior?
   private var released = false
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
-    p = parameters
+    p = ParameterReader(parameters)
     let origin = Vector(dx: bounds.minX, dy: bounds.minY)
     orange = try DynamicItem(
       identifier: "orange", center: Point(x: 160, y: 410) + origin,
@@ -45,13 +46,13 @@ public final class SnakeTransition: Transition {
     }
     upright = DynamicItemBehavior(items: [orange])
     upright.allowsRotation = false
-    upright.resistance = parameters.number("resistance")
+    upright.resistance = p.resistance
     try super.init(parameters: parameters, bounds: bounds)
     items = [orange] + blocks
     animator.addBehavior(upright)
     let body = DynamicItemBehavior(items: Array(blocks.dropLast()))
-    body.resistance = p.number("resistance")
-    body.angularResistance = p.number("resistance")
+    body.resistance = p.resistance
+    body.angularResistance = p.resistance
     animator.addBehavior(body)
     for (a, b) in zip(blocks, blocks.dropFirst()) {
       animator.addBehavior(
@@ -60,9 +61,9 @@ public final class SnakeTransition: Transition {
           offsetFromCenter: Vector(dx: -25, dy: 0)))
     }
     let tail = DynamicItemBehavior(items: [blocks[3]])
-    tail.density = p.number("tail_density")
-    tail.resistance = p.number("tail_resistance")
-    tail.angularResistance = p.number("tail_resistance")
+    tail.density = p.tailDensity
+    tail.resistance = p.tailResistance
+    tail.angularResistance = p.tailResistance
     animator.addBehavior(tail)
     let collision = CollisionBehavior(items: items)
     try collision.setTranslatesReferenceBoundsIntoBoundary(true)
@@ -72,7 +73,7 @@ public final class SnakeTransition: Transition {
   override public func panBegan(at point: Point) {
     if let spring { animator.removeBehavior(spring) }
     spring = grabBySpring(
-      orange, at: point, frequency: p.number("frequency"), damping: p.number("damping"))
+      orange, at: point, frequency: p.frequency, damping: p.damping)
     released = false
   }
 

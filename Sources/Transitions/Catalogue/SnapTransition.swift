@@ -6,26 +6,27 @@ import Primitives
 public final class SnapTransition: Transition {
   override public class var name: String { "snap" }
 
-  override public class var parameters: [TransitionParameter] {
-    [
-      TransitionParameter(
-        "damping", 0.5, 0...1, unit: "0 most oscillation … 1 least",
-        source: "seed 000: the damping slider, UISnapBehavior's default 0.5"),
-      TransitionParameter(
-        "label_width", 95, 1...320, unit: "pt", source: "seed 000: the \"Snappy!\" label 95×47"),
-      TransitionParameter("label_height", 47, 1...568, unit: "pt", source: "seed 000"),
-    ]
+  /// What clients may set, in the order they see it.
+  struct Parameters: ParameterSet {
+    let damping = Parameter(
+      "damping", 0.5, 0...1, unit: "0 most oscillation … 1 least",
+      source: "seed 000: the damping slider, UISnapBehavior's default 0.5")
+    let labelWidth = Parameter(
+      "label_width", 95, 1...320, unit: "pt", source: "seed 000: the \"Snappy!\" label 95×47")
+    let labelHeight = Parameter("label_height", 47, 1...568, unit: "pt", source: "seed 000")
   }
 
+  override public class var parameters: [TransitionParameter] { Parameters.declarations }
+
   public let label: DynamicItem
-  private let p: ParameterValues
+  private let p: ParameterReader<Parameters>
   private var snap: SnapBehavior?
   /// A snap is under way and its `done` not yet reported.
   private var snapping = false
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
-    p = parameters
-    let size = Size(width: p.number("label_width"), height: p.number("label_height"))
+    p = ParameterReader(parameters)
+    let size = Size(width: p.labelWidth, height: p.labelHeight)
     // Near the storyboard's frame (112, 80) (SnapScene): top at y = 80, centered on x = 160 so
     // that any label_width stays centered.
     label = try DynamicItem(
@@ -39,7 +40,7 @@ public final class SnapTransition: Transition {
   override public func tap(at point: Point) {
     if let snap { animator.removeBehavior(snap) }
     let s = SnapBehavior(item: label, snapTo: point)
-    s.damping = p.number("damping")
+    s.damping = p.damping
     animator.addBehavior(s)
     snap = s
     snapping = true
