@@ -94,8 +94,8 @@ public final class LockScreen: Transition {
     drag?.anchorPoint = point
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard phase == .dragging else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard phase == .dragging else { return [] }
     if let drag { animator.removeBehavior(drag) }
     drag = nil
     let speed = p.openSpeed
@@ -103,9 +103,10 @@ public final class LockScreen: Transition {
       velocity.dy < -speed
       || (revealed(at: point) >= p.openFraction * bounds.size.height
         && velocity.dy < speed)
-    handOff(screen, velocity: velocity, via: material)
+    let handoff = handOff(screen, velocity: velocity, via: material)
     fall(up: open)
     phase = open ? .opening : .closing
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -116,13 +117,13 @@ public final class LockScreen: Transition {
     phase = .closing
   }
 
-  override public func tap(at point: Point) {
+  override public func tap(at point: Point) -> [TransitionEvent] {
     let g = p.grabberSize
     let grabber = Rect(
       x: screen.center.x + bounds.size.width / 2 - g,
       y: screen.center.y + bounds.size.height / 2 - g,
       width: g, height: g)
-    guard phase == .resting, grabber.contains(point) else { return }
+    guard phase == .resting, grabber.contains(point) else { return [] }
     let kick = PushBehavior(items: [screen], mode: .instantaneous)
     // Δv = magnitude × 100 / mass pt/s, so this magnitude gives exactly tap_speed.
     let mass = Units.mass(density: material.density, size: screen.size)
@@ -130,6 +131,7 @@ public final class LockScreen: Transition {
     animator.addBehavior(kick)
     fall(up: false)
     phase = .bouncing
+    return []
   }
 
   private func fall(up: Bool) {
@@ -137,14 +139,14 @@ public final class LockScreen: Transition {
     gravity.gravityDirection = Vector(dx: 0, dy: up ? -g : g)
   }
 
-  override public func afterStep() {
+  override public func afterStep() -> [TransitionEvent] {
     switch phase {
     case .closing where !animator.isRunning:
       phase = .resting
-      emit(.done(outcome: "closed"))
+      return [.done(outcome: "closed")]
     case .bouncing where !animator.isRunning:
       phase = .resting
-      emit(.done(outcome: "bounced"))
+      return [.done(outcome: "bounced")]
     case .bouncing:
       // The kick is spent after its first step; removing it while the animator runs anyway
       // costs nothing, where removing it at rest would wake the animator for nothing.
@@ -155,10 +157,11 @@ public final class LockScreen: Transition {
       phase = .opened
       gravity.setMagnitude(0)
       material.addLinearVelocity(material.linearVelocity(for: screen) * -1, for: screen)
-      emit(.done(outcome: "opened"))
+      return [.done(outcome: "opened")]
     default:
       break
     }
+    return []
   }
 }
 

@@ -85,12 +85,15 @@ public final class SidebarMenu: Transition {
     [("background_alpha", backgroundAlpha)]
   }
 
-  override public func swipe(_ direction: SwipeDirection, at point: Point?, velocity: Vector?) {
+  override public func swipe(
+    _ direction: SwipeDirection, at point: Point?, velocity: Vector?
+  ) -> [TransitionEvent] {
     switch direction {
     case .right: toggle(open: true, push: true)
     case .left: toggle(open: false, push: true)
     case .up, .down: break
     }
+    return []
   }
 
   /// The seed's `toggleMenu:`, on the rail; `push` false after a drag (the hand gave the speed).
@@ -167,11 +170,12 @@ public final class SidebarMenu: Transition {
     drag.anchorPoint = Point(x: point.x + grabDelta, y: drag.anchorPoint.y)
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard phase == .dragging else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard phase == .dragging else { return [] }
     let open = velocity.dx > 0 || (velocity.dx == 0 && menu.center.x > bounds.minX)
     toggle(open: open, push: false)
-    handOff(menu, velocity: velocity, via: material)
+    let handoff = handOff(menu, velocity: velocity, via: material)
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -179,17 +183,18 @@ public final class SidebarMenu: Transition {
     toggle(open: menu.center.x > bounds.minX, push: false)
   }
 
-  override public func afterStep() {
-    guard !animator.isRunning else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard !animator.isRunning else { return [] }
     switch phase {
     case .opening:
       phase = .opened
-      emit(.done(outcome: "opened"))
+      return [.done(outcome: "opened")]
     case .closing:
       phase = .closed
-      emit(.done(outcome: "closed"))
+      return [.done(outcome: "closed")]
     default:
       break
     }
+    return []
   }
 }

@@ -185,8 +185,8 @@ public final class WavePop: Transition {
     cell.spring.anchorPoint = Point(x: x, y: cell.spring.anchorPoint.y)
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard dragging else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard dragging else { return [] }
     let complete: Bool
     if p.completeRule == .position {
       complete = point.x > bounds.minX + p.completeFraction * bounds.size.width
@@ -194,8 +194,9 @@ public final class WavePop: Transition {
       complete = velocity.dx > 0
     }
     // The dragged item is the from-cell under the finger; its rail keeps the horizontal part.
-    handOff(cells[selected].item, velocity: velocity, via: material)
+    let handoff = handOff(cells[selected].item, velocity: velocity, via: material)
     startFinish(complete: complete, travel: point.x - firstTouchX, vx: velocity.dx)
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -247,14 +248,14 @@ public final class WavePop: Transition {
     cell.spring.anchorPoint = Point(x: target - cell.side * reach, y: cell.spring.anchorPoint.y)
   }
 
-  override public func afterStep() {
-    guard let f = finish else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard let f = finish else { return [] }
     if !f.waiting.isEmpty {
       advanceFinish()
-      return
+      return []
     }
-    guard !animator.isRunning else { return }
+    guard !animator.isRunning else { return [] }
     finish = nil
-    emit(.done(outcome: f.complete ? "popped" : "cancelled"))
+    return [.done(outcome: f.complete ? "popped" : "cancelled")]
   }
 }

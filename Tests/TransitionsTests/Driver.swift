@@ -34,8 +34,7 @@ final class Driver<T: Transition> {
     return pending
   }
 
-  private func keep() -> [TransitionEvent] {
-    let events = t.takeEvents()
+  private func keep(_ events: [TransitionEvent]) -> [TransitionEvent] {
     pending += events
     return events
   }
@@ -45,8 +44,7 @@ final class Driver<T: Transition> {
   /// Feeds one pan event, `now` standing in for the client's clock.
   @discardableResult
   func send(_ event: GestureEvent, now: Double = 0) -> [TransitionEvent] {
-    t.handle(event, now: now)
-    return keep()
+    keep(t.handle(event, now: now))
   }
 
   @discardableResult
@@ -71,14 +69,12 @@ final class Driver<T: Transition> {
 
   @discardableResult
   func tap(at point: Point) -> [TransitionEvent] {
-    t.tap(at: point)
-    return keep()
+    keep(t.tap(at: point))
   }
 
   @discardableResult
   func swipe(_ direction: SwipeDirection) -> [TransitionEvent] {
-    t.swipe(direction, at: nil, velocity: nil)
-    return keep()
+    keep(t.swipe(direction, at: nil, velocity: nil))
   }
 
   // MARK: time
@@ -98,8 +94,7 @@ final class Driver<T: Transition> {
   /// What the session calls after a frame's steps.
   @discardableResult
   func afterStep() -> [TransitionEvent] {
-    t.afterStep()
-    return keep()
+    keep(t.afterStep())
   }
 
   // MARK: scripts

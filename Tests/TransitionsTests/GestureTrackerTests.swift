@@ -317,7 +317,10 @@ final class Probe: Transition {
   var released: Vector?
 
   override func panChanged(at point: Point, velocity: Vector) { changed.append(velocity) }
-  override func panEnded(at point: Point, velocity: Vector) { released = velocity }
+  override func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    released = velocity
+    return []
+  }
 }
 
 /// A stroke of the protocol's table and the velocities the estimators give for it.

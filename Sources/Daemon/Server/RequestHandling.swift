@@ -58,22 +58,20 @@ extension Client {
         phase: g.phase, point: g.point,
         time: g.t, velocity: g.velocity,
         estimator: g.estimator)
-      t.handle(event, now: s.inputTime)
-      s.sendTransitionEvents()
+      s.send(t.handle(event, now: s.inputTime))
       flush()
       encoder.reply(id: id)
     case .tap(let tap):
       let (s, t) = try transition(tap.session)
-      t.tap(at: tap.point)
-      s.sendTransitionEvents()
+      s.send(t.tap(at: tap.point))
       flush()
       encoder.reply(id: id)
     case .swipe(let swipe):
       let (s, t) = try transition(swipe.session)
-      t.swipe(
-        swipe.direction,
-        at: swipe.point, velocity: swipe.velocity)
-      s.sendTransitionEvents()
+      s.send(
+        t.swipe(
+          swipe.direction,
+          at: swipe.point, velocity: swipe.velocity))
       flush()
       encoder.reply(id: id)
     case .addItem(let name, let item):

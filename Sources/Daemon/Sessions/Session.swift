@@ -230,12 +230,6 @@ final class Session: DynamicAnimatorDelegate {
     }
   }
 
-  /// Sends what the transition queued (handoff after a gesture, done after a step).
-  func sendTransitionEvents() {
-    guard case .transition(let t) = content else { return }
-    send(t.takeEvents())
-  }
-
   func send(_ events: [TransitionEvent], adding extra: Client? = nil) {
     for event in events {
       switch event {

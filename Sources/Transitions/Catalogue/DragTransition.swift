@@ -60,12 +60,13 @@ public final class DragTransition: Transition {
     stick?.anchorPoint = point
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard let stick else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard let stick else { return [] }
     animator.removeBehavior(stick)
     self.stick = nil
-    handOff(brick, velocity: velocity, via: material)
+    let handoff = handOff(brick, velocity: velocity, via: material)
     released = true
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -74,9 +75,9 @@ public final class DragTransition: Transition {
     released = true
   }
 
-  override public func afterStep() {
-    guard released, !animator.isRunning else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard released, !animator.isRunning else { return [] }
     released = false
-    emit(.done(outcome: "dropped"))
+    return [.done(outcome: "dropped")]
   }
 }

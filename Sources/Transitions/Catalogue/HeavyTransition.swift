@@ -38,16 +38,17 @@ public final class HeavyTransition: Transition {
     animator.addBehavior(walls)
   }
 
-  override public func tap(at point: Point) {
+  override public func tap(at point: Point) -> [TransitionEvent] {
     // The seed's handleTapGesture: down becomes up and up becomes down.
     let g = gravity.magnitude
     gravity.gravityDirection = Vector(dx: 0, dy: gravity.gravityDirection.dy > 0 ? -g : g)
     moving = true
+    return []
   }
 
-  override public func afterStep() {
-    guard moving, !animator.isRunning else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard moving, !animator.isRunning else { return [] }
     moving = false
-    emit(.done(outcome: "landed"))
+    return [.done(outcome: "landed")]
   }
 }

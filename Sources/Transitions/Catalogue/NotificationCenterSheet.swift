@@ -84,8 +84,8 @@ public final class NotificationCenterSheet: Transition {
     drag?.anchorPoint = Point(x: drag?.anchorPoint.x ?? point.x, y: point.y)
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard phase == .dragging else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard phase == .dragging else { return [] }
     if let drag { animator.removeBehavior(drag) }
     drag = nil
     let v = velocity
@@ -96,10 +96,11 @@ public final class NotificationCenterSheet: Transition {
     material.elasticity = min(
       p.elasticityMax,
       p.elasticityBase + abs(v.dy) / p.elasticitySpeed)
-    handOff(sheet, velocity: v, via: material)
+    let handoff = handOff(sheet, velocity: v, via: material)
     let g = p.gravity
     gravity.gravityDirection = Vector(dx: 0, dy: open ? g : -g)
     phase = open ? .dropping : .rising
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -110,19 +111,20 @@ public final class NotificationCenterSheet: Transition {
     phase = .rising
   }
 
-  override public func afterStep() {
+  override public func afterStep() -> [TransitionEvent] {
     switch phase {
     case .dropping where !animator.isRunning:
       phase = .opened
-      emit(.done(outcome: "opened"))
+      return [.done(outcome: "opened")]
     case .rising where bottom <= bounds.minY:
       // Hidden again: it stops just above the top edge.
       gravity.setMagnitude(0)
       material.addLinearVelocity(material.linearVelocity(for: sheet) * -1, for: sheet)
       phase = .hidden
-      emit(.done(outcome: "closed"))
+      return [.done(outcome: "closed")]
     default:
       break
     }
+    return []
   }
 }

@@ -81,12 +81,13 @@ public final class SnakeTransition: Transition {
     spring?.anchorPoint = point
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard let spring else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard let spring else { return [] }
     animator.removeBehavior(spring)
     self.spring = nil
-    handOff(orange, velocity: velocity, via: upright)
+    let handoff = handOff(orange, velocity: velocity, via: upright)
     released = true
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -95,9 +96,9 @@ public final class SnakeTransition: Transition {
     released = true
   }
 
-  override public func afterStep() {
-    guard released, !animator.isRunning else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard released, !animator.isRunning else { return [] }
     released = false
-    emit(.done(outcome: "rested"))
+    return [.done(outcome: "rested")]
   }
 }

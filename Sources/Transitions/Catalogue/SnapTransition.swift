@@ -37,18 +37,19 @@ public final class SnapTransition: Transition {
     items = [label]
   }
 
-  override public func tap(at point: Point) {
+  override public func tap(at point: Point) -> [TransitionEvent] {
     if let snap { animator.removeBehavior(snap) }
     let s = SnapBehavior(item: label, snapTo: point)
     s.damping = p.damping
     animator.addBehavior(s)
     snap = s
     snapping = true
+    return []
   }
 
-  override public func afterStep() {
-    guard snapping, !animator.isRunning else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard snapping, !animator.isRunning else { return [] }
     snapping = false
-    emit(.done(outcome: "snapped"))
+    return [.done(outcome: "snapped")]
   }
 }

@@ -83,15 +83,18 @@ public final class SpringyList: Transition {
     }
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard lastTouchY != nil else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard lastTouchY != nil else { return [] }
     lastTouchY = nil
     let height = p.rowHeight
     let under = rows.min { abs($0.item.center.y - point.y) < abs($1.item.center.y - point.y) }
+    var events: [TransitionEvent] = []
     if let under, abs(under.item.center.y - point.y) <= height / 2 {
-      handOff(under.item, velocity: Vector(dx: 0, dy: velocity.dy), via: material)
+      events.append(
+        handOff(under.item, velocity: Vector(dx: 0, dy: velocity.dy), via: material))
     }
     settling = true
+    return events
   }
 
   override public func panCancelled() {
@@ -99,9 +102,9 @@ public final class SpringyList: Transition {
     settling = true
   }
 
-  override public func afterStep() {
-    guard settling, !animator.isRunning else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard settling, !animator.isRunning else { return [] }
     settling = false
-    emit(.done(outcome: "settled"))
+    return [.done(outcome: "settled")]
   }
 }

@@ -64,16 +64,17 @@ public final class Toss: Transition {
     grip?.anchorPoint = point
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard phase == .dragging else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard phase == .dragging else { return [] }
     if let grip { animator.removeBehavior(grip) }
     grip = nil
-    handOff(photo, velocity: velocity, via: material)
+    let handoff = handOff(photo, velocity: velocity, via: material)
     if velocity.length > p.tossSpeed {
       phase = .flying
     } else {
       returnHome()
     }
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -91,17 +92,18 @@ public final class Toss: Transition {
     phase = .returning
   }
 
-  override public func afterStep() {
+  override public func afterStep() -> [TransitionEvent] {
     switch phase {
     case .flying where !bounds.intersects(photo.frame):
       material.anchored = true  // out of sight: it stops, and the animator can rest
       phase = .resting
-      emit(.done(outcome: "tossed"))
+      return [.done(outcome: "tossed")]
     case .returning where !animator.isRunning:
       phase = .resting
-      emit(.done(outcome: "returned"))
+      return [.done(outcome: "returned")]
     default:
       break
     }
+    return []
   }
 }
