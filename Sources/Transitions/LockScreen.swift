@@ -1,10 +1,11 @@
 import Dynamics
+import DynamicsScenes
 import Primitives
 
 /// The iOS 7 lock screen (TRANSITIONS.md `lock-screen`; seeds 000, 001, 004).
 ///
-/// One item, `screen`, covering the bounds, on a vertical rail (it never turns or moves
-/// sideways). A pan holds the touched point under the finger (`grab`); the release velocity is
+/// The `LockScreenScene`: one item, `screen`, covering the bounds, on a vertical rail (it never
+/// turns or moves sideways), above a floor, with gravity off until it falls. A pan holds the touched point under the finger (`grab`); the release velocity is
 /// handed over exactly (its vertical part: the rail takes the rest), then it opens (thrown off
 /// the top by reversed gravity) or closes (falls onto a floor 1 pt below the bottom edge and
 /// bounces to rest). How far it was pulled is read from the finger's travel. A tap on the
@@ -15,10 +16,10 @@ public final class LockScreen: Transition {
   /// What clients may set, in the order they see it.
   struct Parameters: ParameterSet {
     let gravity = Parameter(
-      "gravity", 4, 0.1...20, unit: "× 1000 pt/s²",
+      "gravity", LockScreenScene.fallMagnitude, 0.1...20, unit: "× 1000 pt/s²",
       source: "TRANSITIONS.md; open-source recreations use 8 (haawa799)")
     let elasticity = Parameter(
-      "elasticity", 0.4, 0...1, unit: "",
+      "elasticity", LockScreenScene.elasticity, 0...1, unit: "",
       source: "haawa799 recreation (0.4); CapTech uses 0.25–0.5")
     let openSpeed = Parameter(
       "open_speed", 500, 0...10_000, unit: "pt/s", source: "CapTech ±500 pt/s release rule")
@@ -26,7 +27,7 @@ public final class LockScreen: Transition {
       "open_fraction", 0.5, 0...1, unit: "of the height revealed",
       source: "TRANSITIONS.md: at least half revealed")
     let floorMargin = Parameter(
-      "floor_margin", 1, 0...100, unit: "pt", source: "haawa799 MARGIN 1")
+      "floor_margin", LockScreenScene.floorMargin, 0...100, unit: "pt", source: "haawa799 MARGIN 1")
     let tapSpeed = Parameter(
       "tap_speed", 500, 0...5000, unit: "pt/s", source: "TRANSITIONS.md: about 500 pt/s upward")
     let grabberSize = Parameter(
@@ -47,8 +48,9 @@ public final class LockScreen: Transition {
 
   public let screen: DynamicItem
   private let p: ParameterReader<Parameters>
-  private let gravity = GravityBehavior()
-  private let material: DynamicItemBehavior
+  private let scene: LockScreenScene
+  private var material: DynamicItemBehavior { scene.material }
+  private var gravity: GravityBehavior { scene.gravity }
   private var drag: AttachmentBehavior?
   private var phase = Phase.resting
   /// The screen's center y minus the finger's y when the pan began.
@@ -56,23 +58,11 @@ public final class LockScreen: Transition {
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
     p = ParameterReader(parameters)
-    screen = try DynamicItem(identifier: "screen", center: bounds.center, size: bounds.size)
-    material = DynamicItemBehavior(items: [screen])
-    try super.init(parameters: parameters, bounds: bounds)
+    scene = try LockScreenScene(
+      bounds: bounds, elasticity: p.elasticity, floorMargin: p.floorMargin)
+    screen = scene.screen
+    super.init(animator: scene.animator, bounds: bounds)
     items = [screen]
-    material.elasticity = p.elasticity
-    material.allowsRotation = false
-    let floor = CollisionBehavior(items: [screen])
-    floor.collisionMode = .boundaries
-    let y = bounds.maxY + p.floorMargin
-    try floor.addBoundary(
-      identifier: "floor", from: Point(x: bounds.minX, y: y),
-      to: Point(x: bounds.maxX, y: y))
-    let rail = try AttachmentBehavior.sliding(
-      item: screen, anchor: bounds.center, axis: Vector(dx: 0, dy: 1))
-    gravity.addItem(screen)
-    gravity.setMagnitude(0)
-    for b in [material, floor, rail, gravity] as [DynamicBehavior] { animator.addBehavior(b) }
   }
 
   /// How far the finger has lifted the screen (pt) with the finger at `point`: where the grip
@@ -135,8 +125,7 @@ public final class LockScreen: Transition {
   }
 
   private func fall(up: Bool) {
-    let g = p.gravity
-    gravity.gravityDirection = Vector(dx: 0, dy: up ? -g : g)
+    scene.fall(up: up, magnitude: p.gravity)
   }
 
   override public func afterStep() -> [TransitionEvent] {

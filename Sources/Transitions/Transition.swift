@@ -49,6 +49,13 @@ open class Transition {
     animator = DynamicAnimator(referenceBounds: bounds)
   }
 
+  /// Creates the transition over a scene already built on `animator`, whose reference bounds
+  /// are `bounds` (a `DynamicsScenes` scene the transition adds its gestures to).
+  public init(animator: DynamicAnimator, bounds: Rect) {
+    self.bounds = bounds
+    self.animator = animator
+  }
+
   /// Extra numbers reported with frames and `done` (e.g. `background_alpha`), sorted by name.
   open var values: [(name: String, value: Double)] { [] }
 
