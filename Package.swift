@@ -33,9 +33,9 @@ let package = Package(
     // The small value types every layer speaks (geometry, gesture phases, parameter values).
     .target(name: "Primitives"),
     .target(name: "Dynamics", dependencies: ["Primitives", "CBox2D"]),
-    // Scenes built with the Swift API, shared by tests, the tour and dynbench.
+    // Scenes built with the Swift API, shared by tests, the tour, dynbench and the transitions.
     .target(name: "DynamicsScenes", dependencies: ["Dynamics", "Primitives"]),
-    .target(name: "Transitions", dependencies: ["Dynamics", "Primitives"]),
+    .target(name: "Transitions", dependencies: ["Dynamics", "DynamicsScenes", "Primitives"]),
     .target(name: "Wire", dependencies: ["Primitives", "CJSONC"]),
     // Sessions and ops, with no socket: what the daemon, the tests and the fuzzer drive.
     .target(name: "SessionHost", dependencies: ["Dynamics", "Primitives", "Transitions", "Wire"]),

@@ -1,24 +1,14 @@
 import Dynamics
 import Primitives
 
-/// Scenes built with the Swift API, shared by the tests, the tour and the benchmark.
+/// Scenes built with the Swift API, shared by the tests, the tour, the benchmark and the
+/// transitions that start from the same scene.
 ///
 /// Geometry follows the seeds: the 320×568 iPhone 5 screen and the storyboard frames of the
 /// BepBop examples (seed 000).
 public enum Scenes {
   /// The iPhone 5 screen the seeds were written for.
   public static let screen = Rect(x: 0, y: 0, width: 320, height: 568)
-
-  /// Makes an item from a storyboard-style frame (top-left origin and size).
-  static func item(
-    _ id: String, frame x: Double, _ y: Double, _ w: Double, _ h: Double,
-    shape: CollisionShape = .rectangle
-  ) -> DynamicItem {
-    // Literal, valid geometry: cannot throw.
-    try! DynamicItem(
-      identifier: id, center: Point(x: x + w / 2, y: y + h / 2),
-      size: Size(width: w, height: h), shape: shape)
-  }
 
   /// `count` items of mixed shapes in rows, falling into the screen under gravity with
   /// elasticity 0.3 and friction 0.2, one of them on a spring and one snapping to the middle.

@@ -1,41 +1,68 @@
 import Dynamics
 import Primitives
 
-/// The spring snake of seed 000 (BepBop's BEPDynamicsSpringViewController): an orange block that
-/// never rotates, dragged by a spring (damping 0.4, frequency 1.5), and four 60×20 blocks chained
-/// by rigid item-to-item attachments, the green tail light and easy to spin. All collide with
-/// each other and the screen edges.
+/// The spring snake of seed 000 (BepBop's BEPDynamicsSpringViewController), defined once for the
+/// `snake` transition, the tour, the tests and dynbench: an orange 60×60 block that never
+/// rotates, and four 60×20 blocks chained by rigid item-to-item attachments at (+25, 0) →
+/// (−25, 0), the green tail light and easy to spin. All collide with each other and the edges of
+/// the bounds. The seed drags the orange block by a spring (damping 0.4, frequency 1.5).
 public final class SnakeScene {
   public let animator: DynamicAnimator
   public let orange: DynamicItem
   public let blocks: [DynamicItem]
+  /// The orange block's material (no rotation): velocities are handed over through it.
+  public let upright: DynamicItemBehavior
   private var drag: AttachmentBehavior?
   /// The drag spring's constants in the seed.
   public static let dragDamping = 0.4
   public static let dragFrequency = 1.5
+  /// The green tail's density and (angular) resistance in the seed.
+  public static let tailDensity = 0.1
+  public static let tailResistance = 0.1
 
-  public init() {
-    animator = DynamicAnimator(referenceBounds: Scenes.screen)
-    orange = Scenes.item("orange", frame: 130, 380, 60, 60)
-    blocks = [("blue1", 28.0), ("blue2", 96), ("blue3", 164), ("green", 232)].map {
-      Scenes.item($0.0, frame: $0.1, 227, 60, 20)
+  /// The seed's snake on its 320×568 screen.
+  public convenience init() {
+    // Literal, valid geometry: cannot throw.
+    try! self.init(bounds: Scenes.screen)
+  }
+
+  /// The snake laid out from the top-left corner of `bounds`. `resistance` slows the orange and
+  /// blue blocks, moving and turning (1/s; 0 is the seed, whose snake drifts for ever).
+  public init(
+    bounds: Rect, resistance: Double = 0, tailDensity: Double = SnakeScene.tailDensity,
+    tailResistance: Double = SnakeScene.tailResistance
+  ) throws {
+    animator = DynamicAnimator(referenceBounds: bounds)
+    let origin = Vector(dx: bounds.minX, dy: bounds.minY)
+    orange = try DynamicItem(
+      identifier: "orange", center: Point(x: 160, y: 410) + origin,
+      size: Size(width: 60, height: 60))
+    blocks = try [("blue1", 58.0), ("blue2", 126), ("blue3", 194), ("green", 262)].map {
+      try DynamicItem(
+        identifier: $0.0, center: Point(x: $0.1, y: 237) + origin, size: Size(width: 60, height: 20)
+      )
     }
-    let upright = DynamicItemBehavior(items: [orange])
+    upright = DynamicItemBehavior(items: [orange])
     upright.allowsRotation = false
+    upright.resistance = resistance
     animator.addBehavior(upright)
+    let body = DynamicItemBehavior(items: Array(blocks.dropLast()))
+    body.resistance = resistance
+    body.angularResistance = resistance
+    animator.addBehavior(body)
     for (a, b) in zip(blocks, blocks.dropFirst()) {
       animator.addBehavior(
-        try! AttachmentBehavior(
+        try AttachmentBehavior(
           item: a, offsetFromCenter: Vector(dx: 25, dy: 0), attachedTo: b,
           offsetFromCenter: Vector(dx: -25, dy: 0)))
     }
     let tail = DynamicItemBehavior(items: [blocks[3]])
-    tail.density = 0.1
-    tail.resistance = 0.1
-    tail.angularResistance = 0.1
+    tail.density = tailDensity
+    tail.resistance = tailResistance
+    tail.angularResistance = tailResistance
     animator.addBehavior(tail)
     let collision = CollisionBehavior(items: [orange] + blocks)
-    try! collision.setTranslatesReferenceBoundsIntoBoundary(true)
+    try collision.setTranslatesReferenceBoundsIntoBoundary(true)
     animator.addBehavior(collision)
   }
 

@@ -1,10 +1,11 @@
 import Dynamics
+import DynamicsScenes
 import Primitives
 
 /// The iOS 7 lock screen (TRANSITIONS.md `lock-screen`; seeds 000, 001, 004).
 ///
-/// One item, `screen`, covering the bounds, on a vertical rail (it never turns or moves
-/// sideways). A pan holds the touched point under the finger (`grab`); the release velocity is
+/// The `LockScreenScene`: one item, `screen`, covering the bounds, on a vertical rail (it never
+/// turns or moves sideways), above a floor, with gravity off until it falls. A pan holds the touched point under the finger (`grab`); the release velocity is
 /// handed over exactly (its vertical part: the rail takes the rest), then it opens (thrown off
 /// the top by reversed gravity) or closes (falls onto a floor 1 pt below the bottom edge and
 /// bounces to rest). How far it was pulled is read from the finger's travel. A tap on the
@@ -12,28 +13,29 @@ import Primitives
 public final class LockScreen: Transition {
   override public class var name: String { "lock-screen" }
 
-  override public class var parameters: [TransitionParameter] {
-    [
-      TransitionParameter(
-        "gravity", 4, 0.1...20, unit: "× 1000 pt/s²",
-        source: "TRANSITIONS.md; open-source recreations use 8 (haawa799)"),
-      TransitionParameter(
-        "elasticity", 0.4, 0...1, unit: "",
-        source: "haawa799 recreation (0.4); CapTech uses 0.25–0.5"),
-      TransitionParameter(
-        "open_speed", 500, 0...10_000, unit: "pt/s", source: "CapTech ±500 pt/s release rule"),
-      TransitionParameter(
-        "open_fraction", 0.5, 0...1, unit: "of the height revealed",
-        source: "TRANSITIONS.md: at least half revealed"),
-      TransitionParameter(
-        "floor_margin", 1, 0...100, unit: "pt", source: "haawa799 MARGIN 1"),
-      TransitionParameter(
-        "tap_speed", 500, 0...5000, unit: "pt/s", source: "TRANSITIONS.md: about 500 pt/s upward"),
-      TransitionParameter(
-        "grabber_size", 80, 1...1000, unit: "pt",
-        source: "TRANSITIONS.md: the 80×80 square at the bottom-right corner"),
-    ]
+  /// What clients may set, in the order they see it.
+  struct Parameters: ParameterSet {
+    let gravity = Parameter(
+      "gravity", LockScreenScene.fallMagnitude, 0.1...20, unit: "× 1000 pt/s²",
+      source: "TRANSITIONS.md; open-source recreations use 8 (haawa799)")
+    let elasticity = Parameter(
+      "elasticity", LockScreenScene.elasticity, 0...1, unit: "",
+      source: "haawa799 recreation (0.4); CapTech uses 0.25–0.5")
+    let openSpeed = Parameter(
+      "open_speed", 500, 0...10_000, unit: "pt/s", source: "CapTech ±500 pt/s release rule")
+    let openFraction = Parameter(
+      "open_fraction", 0.5, 0...1, unit: "of the height revealed",
+      source: "TRANSITIONS.md: at least half revealed")
+    let floorMargin = Parameter(
+      "floor_margin", LockScreenScene.floorMargin, 0...100, unit: "pt", source: "haawa799 MARGIN 1")
+    let tapSpeed = Parameter(
+      "tap_speed", 500, 0...5000, unit: "pt/s", source: "TRANSITIONS.md: about 500 pt/s upward")
+    let grabberSize = Parameter(
+      "grabber_size", 80, 1...1000, unit: "pt",
+      source: "TRANSITIONS.md: the 80×80 square at the bottom-right corner")
   }
+
+  override public class var parameters: [TransitionParameter] { Parameters.declarations }
 
   private enum Phase {
     case resting
@@ -45,33 +47,22 @@ public final class LockScreen: Transition {
   }
 
   public let screen: DynamicItem
-  private let p: ParameterValues
-  private let gravity = GravityBehavior()
-  private let material: DynamicItemBehavior
+  private let p: ParameterReader<Parameters>
+  private let scene: LockScreenScene
+  private var material: DynamicItemBehavior { scene.material }
+  private var gravity: GravityBehavior { scene.gravity }
   private var drag: AttachmentBehavior?
   private var phase = Phase.resting
   /// The screen's center y minus the finger's y when the pan began.
   private var grabDelta = 0.0
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
-    p = parameters
-    screen = try DynamicItem(identifier: "screen", center: bounds.center, size: bounds.size)
-    material = DynamicItemBehavior(items: [screen])
-    try super.init(parameters: parameters, bounds: bounds)
+    p = ParameterReader(parameters)
+    scene = try LockScreenScene(
+      bounds: bounds, elasticity: p.elasticity, floorMargin: p.floorMargin)
+    screen = scene.screen
+    super.init(animator: scene.animator, bounds: bounds)
     items = [screen]
-    material.elasticity = p.number("elasticity")
-    material.allowsRotation = false
-    let floor = CollisionBehavior(items: [screen])
-    floor.collisionMode = .boundaries
-    let y = bounds.maxY + p.number("floor_margin")
-    try floor.addBoundary(
-      identifier: "floor", from: Point(x: bounds.minX, y: y),
-      to: Point(x: bounds.maxX, y: y))
-    let rail = try AttachmentBehavior.sliding(
-      item: screen, anchor: bounds.center, axis: Vector(dx: 0, dy: 1))
-    gravity.addItem(screen)
-    gravity.setMagnitude(0)
-    for b in [material, floor, rail, gravity] as [DynamicBehavior] { animator.addBehavior(b) }
   }
 
   /// How far the finger has lifted the screen (pt) with the finger at `point`: where the grip
@@ -93,18 +84,19 @@ public final class LockScreen: Transition {
     drag?.anchorPoint = point
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard phase == .dragging else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard phase == .dragging else { return [] }
     if let drag { animator.removeBehavior(drag) }
     drag = nil
-    let speed = p.number("open_speed")
+    let speed = p.openSpeed
     let open =
       velocity.dy < -speed
-      || (revealed(at: point) >= p.number("open_fraction") * bounds.size.height
+      || (revealed(at: point) >= p.openFraction * bounds.size.height
         && velocity.dy < speed)
-    handOff(screen, velocity: velocity, via: material)
+    let handoff = handOff(screen, velocity: velocity, via: material)
     fall(up: open)
     phase = open ? .opening : .closing
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -115,35 +107,35 @@ public final class LockScreen: Transition {
     phase = .closing
   }
 
-  override public func tap(at point: Point) {
-    let g = p.number("grabber_size")
+  override public func tap(at point: Point) -> [TransitionEvent] {
+    let g = p.grabberSize
     let grabber = Rect(
       x: screen.center.x + bounds.size.width / 2 - g,
       y: screen.center.y + bounds.size.height / 2 - g,
       width: g, height: g)
-    guard phase == .resting, grabber.contains(point) else { return }
+    guard phase == .resting, grabber.contains(point) else { return [] }
     let kick = PushBehavior(items: [screen], mode: .instantaneous)
     // Δv = magnitude × 100 / mass pt/s, so this magnitude gives exactly tap_speed.
     let mass = Units.mass(density: material.density, size: screen.size)
-    kick.pushDirection = Vector(dx: 0, dy: -p.number("tap_speed") * mass / 100)
+    kick.pushDirection = Vector(dx: 0, dy: -p.tapSpeed * mass / 100)
     animator.addBehavior(kick)
     fall(up: false)
     phase = .bouncing
+    return []
   }
 
   private func fall(up: Bool) {
-    let g = p.number("gravity")
-    gravity.gravityDirection = Vector(dx: 0, dy: up ? -g : g)
+    scene.fall(up: up, magnitude: p.gravity)
   }
 
-  override public func afterStep() {
+  override public func afterStep() -> [TransitionEvent] {
     switch phase {
     case .closing where !animator.isRunning:
       phase = .resting
-      emit(.done(outcome: "closed"))
+      return [.done(outcome: "closed")]
     case .bouncing where !animator.isRunning:
       phase = .resting
-      emit(.done(outcome: "bounced"))
+      return [.done(outcome: "bounced")]
     case .bouncing:
       // The kick is spent after its first step; removing it while the animator runs anyway
       // costs nothing, where removing it at rest would wake the animator for nothing.
@@ -154,10 +146,11 @@ public final class LockScreen: Transition {
       phase = .opened
       gravity.setMagnitude(0)
       material.addLinearVelocity(material.linearVelocity(for: screen) * -1, for: screen)
-      emit(.done(outcome: "opened"))
+      return [.done(outcome: "opened")]
     default:
       break
     }
+    return []
   }
 }
 

@@ -20,30 +20,31 @@ import Primitives
 public final class SidebarMenu: Transition {
   override public class var name: String { "sidebar-menu" }
 
-  override public class var parameters: [TransitionParameter] {
-    [
-      TransitionParameter(
-        "menu_width", 150, 20...320, unit: "pt", source: "seed 003: #define menuWidth 150.0"),
-      TransitionParameter(
-        "top", 20, 0...200, unit: "pt", source: "seed 003: menu frame origin y 20 (status bar)"),
-      TransitionParameter(
-        "tab_bar_height", 49, 0...200, unit: "pt",
-        source: "seed 003: height − tabBar height; UITabBar is 49 pt"),
-      TransitionParameter(
-        "gravity", 1, 0...20, unit: "× 1000 pt/s²",
-        source: "seed 003: gravityDirection (±1, 0)"),
-      TransitionParameter(
-        "push", 20, 0...1000, unit: "UIKit Newtons",
-        source: "seed 003: pushMagnitude ±20, instantaneous"),
-      TransitionParameter(
-        "elasticity", 0.4, 0...1, unit: "", source: "seed 003: menuViewBehavior.elasticity 0.4"),
-      TransitionParameter(
-        "open_alpha", 0.5, 0...1, unit: "", source: "seed 003: backgroundView.alpha 0.5 when open"),
-      TransitionParameter(
-        "edge_width", 44, 0...200, unit: "pt",
-        source: "dynd: a 44 pt touch target beyond the menu's right edge starts a drag"),
-    ]
+  /// What clients may set, in the order they see it.
+  struct Parameters: ParameterSet {
+    let menuWidth = Parameter(
+      "menu_width", 150, 20...320, unit: "pt", source: "seed 003: #define menuWidth 150.0")
+    let top = Parameter(
+      "top", 20, 0...200, unit: "pt", source: "seed 003: menu frame origin y 20 (status bar)")
+    let tabBarHeight = Parameter(
+      "tab_bar_height", 49, 0...200, unit: "pt",
+      source: "seed 003: height − tabBar height; UITabBar is 49 pt")
+    let gravity = Parameter(
+      "gravity", 1, 0...20, unit: "× 1000 pt/s²",
+      source: "seed 003: gravityDirection (±1, 0)")
+    let push = Parameter(
+      "push", 20, 0...1000, unit: "UIKit Newtons",
+      source: "seed 003: pushMagnitude ±20, instantaneous")
+    let elasticity = Parameter(
+      "elasticity", 0.4, 0...1, unit: "", source: "seed 003: menuViewBehavior.elasticity 0.4")
+    let openAlpha = Parameter(
+      "open_alpha", 0.5, 0...1, unit: "", source: "seed 003: backgroundView.alpha 0.5 when open")
+    let edgeWidth = Parameter(
+      "edge_width", 44, 0...200, unit: "pt",
+      source: "dynd: a 44 pt touch target beyond the menu's right edge starts a drag")
   }
+
+  override public class var parameters: [TransitionParameter] { Parameters.declarations }
 
   private enum Phase {
     case closed
@@ -55,7 +56,7 @@ public final class SidebarMenu: Transition {
 
   public let menu: DynamicItem
   public let background: DynamicItem
-  private let p: ParameterValues
+  private let p: ParameterReader<Parameters>
   private var phase = Phase.closed
   private var backgroundAlpha = 0.0
   private var drag: AttachmentBehavior?
@@ -65,10 +66,10 @@ public final class SidebarMenu: Transition {
   private var material: DynamicItemBehavior
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
-    p = parameters
-    let width = p.number("menu_width")
-    let top = p.number("top")
-    let height = bounds.size.height - p.number("tab_bar_height")
+    p = ParameterReader(parameters)
+    let width = p.menuWidth
+    let top = p.top
+    let height = bounds.size.height - p.tabBarHeight
     // The seed's frame (−menuWidth, 20, menuWidth, height − tab bar height).
     menu = try DynamicItem(
       identifier: "menu",
@@ -84,12 +85,15 @@ public final class SidebarMenu: Transition {
     [("background_alpha", backgroundAlpha)]
   }
 
-  override public func swipe(_ direction: SwipeDirection, at point: Point?, velocity: Vector?) {
+  override public func swipe(
+    _ direction: SwipeDirection, at point: Point?, velocity: Vector?
+  ) -> [TransitionEvent] {
     switch direction {
     case .right: toggle(open: true, push: true)
     case .left: toggle(open: false, push: true)
     case .up, .down: break
     }
+    return []
   }
 
   /// The seed's `toggleMenu:`, on the rail; `push` false after a drag (the hand gave the speed).
@@ -98,24 +102,24 @@ public final class SidebarMenu: Transition {
     drag = nil
     let sign = open ? 1.0 : -1.0
     let gravity = GravityBehavior(items: [menu])
-    gravity.setAngle(open ? 0 : .pi, magnitude: p.number("gravity"))
+    gravity.setAngle(open ? 0 : .pi, magnitude: p.gravity)
     let collision = CollisionBehavior(items: [menu])
-    let x = bounds.minX + sign * p.number("menu_width")
-    let top = bounds.minY + p.number("top")
-    let bottom = bounds.maxY - p.number("tab_bar_height")
+    let x = bounds.minX + sign * p.menuWidth
+    let top = bounds.minY + p.top
+    let bottom = bounds.maxY - p.tabBarHeight
     try! collision.addBoundary(
       identifier: "menuBoundary", from: Point(x: x, y: top), to: Point(x: x, y: bottom))
     var behaviors: [DynamicBehavior] = [rail(), gravity, collision]
     if push {
       let kick = PushBehavior(items: [menu], mode: .instantaneous)
-      kick.setAngle(0, magnitude: sign * p.number("push"))
+      kick.setAngle(0, magnitude: sign * p.push)
       behaviors.append(kick)
     }
     material = DynamicItemBehavior(items: [menu])
-    material.elasticity = p.number("elasticity")
+    material.elasticity = p.elasticity
     behaviors.append(material)
     behaviors.forEach(animator.addBehavior)
-    backgroundAlpha = open ? p.number("open_alpha") : 0
+    backgroundAlpha = open ? p.openAlpha : 0
     phase = open ? .opening : .closing
   }
 
@@ -125,9 +129,9 @@ public final class SidebarMenu: Transition {
   /// the release adds, and it would slide away on the wrong side of it.
   private func stops() -> CollisionBehavior {
     let stops = CollisionBehavior(items: [menu])
-    let width = p.number("menu_width")
-    let top = bounds.minY + p.number("top")
-    let bottom = bounds.maxY - p.number("tab_bar_height")
+    let width = p.menuWidth
+    let top = bounds.minY + p.top
+    let bottom = bounds.maxY - p.tabBarHeight
     for (id, x) in [("closedStop", bounds.minX - width), ("openStop", bounds.minX + width)] {
       try! stops.addBoundary(identifier: id, from: Point(x: x, y: top), to: Point(x: x, y: bottom))
     }
@@ -141,14 +145,14 @@ public final class SidebarMenu: Transition {
   }
 
   override public func panBegan(at point: Point) {
-    let reach = menu.center.x + menu.size.width / 2 + p.number("edge_width")
+    let reach = menu.center.x + menu.size.width / 2 + p.edgeWidth
     let withinY = abs(point.y - menu.center.y) <= menu.size.height / 2
     guard withinY, point.x <= reach else { return }
     // Catch it where it is: only the rail, its material, its two stops and the finger's grip
     // remain (no gravity, no push).
     animator.removeAllBehaviors()
     material = DynamicItemBehavior(items: [menu])
-    material.elasticity = p.number("elasticity")
+    material.elasticity = p.elasticity
     let offset = Vector(dx: min(point.x - menu.center.x, menu.size.width / 2), dy: 0)
     grabDelta = menu.center.x + offset.dx - point.x
     // The grip holds the menu's point on its center line under the finger's x (at the menu's
@@ -166,11 +170,12 @@ public final class SidebarMenu: Transition {
     drag.anchorPoint = Point(x: point.x + grabDelta, y: drag.anchorPoint.y)
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard phase == .dragging else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard phase == .dragging else { return [] }
     let open = velocity.dx > 0 || (velocity.dx == 0 && menu.center.x > bounds.minX)
     toggle(open: open, push: false)
-    handOff(menu, velocity: velocity, via: material)
+    let handoff = handOff(menu, velocity: velocity, via: material)
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -178,17 +183,18 @@ public final class SidebarMenu: Transition {
     toggle(open: menu.center.x > bounds.minX, push: false)
   }
 
-  override public func afterStep() {
-    guard !animator.isRunning else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard !animator.isRunning else { return [] }
     switch phase {
     case .opening:
       phase = .opened
-      emit(.done(outcome: "opened"))
+      return [.done(outcome: "opened")]
     case .closing:
       phase = .closed
-      emit(.done(outcome: "closed"))
+      return [.done(outcome: "closed")]
     default:
       break
     }
+    return []
   }
 }

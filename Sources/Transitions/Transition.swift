@@ -27,12 +27,14 @@ public struct Handoff: Equatable, Sendable {
 /// A named transition: items and behaviors of `Dynamics`, retuned by gestures.
 ///
 /// Subclasses create their scene in `init` and override the gesture hooks. The session calls
-/// `handle`, `tap` or `swipe` for input, `afterStep` after each frame's steps, and forwards
-/// `takeEvents()` to its watchers.
+/// `handle`, `tap` or `swipe` for input and `afterStep` after each frame's steps; each returns
+/// the events that call caused, which the session forwards to its watchers. Nothing is queued:
+/// an event is in the hands of whoever made the call.
 open class Transition {
   /// The name clients open it by.
   open class var name: String { fatalError("subclasses name themselves") }
-  /// Every tunable constant, with its default and source.
+  /// Every tunable constant, with its default and source: a subclass returns its
+  /// `ParameterSet`'s `declarations`, and reads the values through a `ParameterReader` of it.
   open class var parameters: [TransitionParameter] { [] }
 
   public let animator: DynamicAnimator
@@ -40,7 +42,6 @@ open class Transition {
   /// The items reported on the wire, in this order.
   public internal(set) var items: [DynamicItem] = []
   public internal(set) var tracker = GestureTracker()
-  private var pending: [TransitionEvent] = []
 
   /// Creates the transition in `bounds` with validated parameters.
   public required init(parameters: ParameterValues, bounds: Rect) throws {
@@ -48,13 +49,21 @@ open class Transition {
     animator = DynamicAnimator(referenceBounds: bounds)
   }
 
+  /// Creates the transition over a scene already built on `animator`, whose reference bounds
+  /// are `bounds` (a `DynamicsScenes` scene the transition adds its gestures to).
+  public init(animator: DynamicAnimator, bounds: Rect) {
+    self.bounds = bounds
+    self.animator = animator
+  }
+
   /// Extra numbers reported with frames and `done` (e.g. `background_alpha`), sorted by name.
   open var values: [(name: String, value: Double)] { [] }
 
   /// Feeds a pan event; `now` stands in for the client's timestamp when it sent none. The
   /// event's own `estimator` computes the velocity passed on for it: at every `changed`, and at
-  /// `ended` (the release velocity) unless the client gave one.
-  public final func handle(_ event: GestureEvent, now: Double) {
+  /// `ended` (the release velocity) unless the client gave one. Returns the events it caused
+  /// (the handoff of a release).
+  public final func handle(_ event: GestureEvent, now: Double) -> [TransitionEvent] {
     let t = event.time ?? now
     let byClient = event.time != nil
     switch event.phase {
@@ -73,12 +82,14 @@ open class Transition {
         tracker.record(.ended, event.point, at: t, timedByClient: byClient)
       }
       let velocity = event.velocity ?? Self.limited(tracker.velocity(event.estimator))
-      panEnded(at: event.point, velocity: velocity)
+      let events = panEnded(at: event.point, velocity: velocity)
       tracker.reset()
+      return events
     case .cancelled:
       panCancelled()
       tracker.reset()
     }
+    return []
   }
 
   /// The fastest estimated finger velocity, pt/s: the protocol's bound on a given `vx`/`vy`.
@@ -93,21 +104,17 @@ open class Transition {
 
   open func panBegan(at point: Point) {}
   open func panChanged(at point: Point, velocity: Vector) {}
-  open func panEnded(at point: Point, velocity: Vector) {}
+  /// The finger lifted with `velocity`; returns the events that caused (its `handOff`).
+  open func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] { [] }
   open func panCancelled() {}
-  open func tap(at point: Point) {}
-  open func swipe(_ direction: SwipeDirection, at point: Point?, velocity: Vector?) {}
-  /// Called after each frame's steps, to notice outcomes.
-  open func afterStep() {}
-
-  /// Queues an event for the watchers.
-  public final func emit(_ event: TransitionEvent) { pending.append(event) }
-
-  /// Events queued since the last call.
-  public final func takeEvents() -> [TransitionEvent] {
-    defer { pending = [] }
-    return pending
-  }
+  /// A tap; returns the events it caused.
+  open func tap(at point: Point) -> [TransitionEvent] { [] }
+  /// A swipe; returns the events it caused.
+  open func swipe(_ direction: SwipeDirection, at point: Point?, velocity: Vector?)
+    -> [TransitionEvent]
+  { [] }
+  /// Called after each frame's steps, to notice outcomes; returns them (`done`).
+  open func afterStep() -> [TransitionEvent] { [] }
 
   /// Holds the point of `item` under the finger at `point` (a rigid attachment of length 0:
   /// `AttachmentBehavior.holdsPointOnAnchor`); move the grip's `anchorPoint` with the finger.
@@ -143,18 +150,17 @@ open class Transition {
   }
 
   /// Gives `item` the finger's release `velocity` through `behavior`, as far as the item's
-  /// constraints let it move (`DynamicAnimator.allowedVelocity`), and reports the handoff.
+  /// constraints let it move (`DynamicAnimator.allowedVelocity`); returns the handoff to report.
   public final func handOff(
     _ item: DynamicItem, velocity: Vector, via behavior: DynamicItemBehavior
-  ) {
+  ) -> TransitionEvent {
     let allowed = animator.allowedVelocity(velocity, for: item)
     behavior.addLinearVelocity(allowed.velocity - behavior.linearVelocity(for: item), for: item)
     let took = behavior.linearVelocity(for: item)
-    emit(
-      .handoff(
-        Handoff(
-          item: item.identifier, gestureVelocity: velocity, itemVelocity: took,
-          constraints: allowed.constraints, velocityError: (took - allowed.velocity).length)))
+    return .handoff(
+      Handoff(
+        item: item.identifier, gestureVelocity: velocity, itemVelocity: took,
+        constraints: allowed.constraints, velocityError: (took - allowed.velocity).length))
   }
 }
 

@@ -1,6 +1,8 @@
 import Primitives
 
-/// One tunable constant of a transition: its default, what it accepts, and where it comes from.
+/// One tunable constant of a transition as clients see it: its name, default, what it accepts,
+/// its unit, and where it comes from. Transitions declare theirs as `Parameter`s of their
+/// `ParameterSet`; this is the form the registry, the daemon and the documentation read.
 public struct TransitionParameter: Sendable {
   public enum Kind: Sendable, Equatable {
     /// A number in a closed range.
@@ -36,6 +38,87 @@ public struct TransitionParameter: Sendable {
   }
 }
 
+/// One declared parameter of a transition, read as a `Value`: a `Double` for a number, a
+/// `String`-backed enumeration for a choice.
+///
+/// A transition declares each of its parameters as a stored property of its `ParameterSet` and
+/// reads it through a `ParameterReader` by that property (`p.menuWidth`), so that it can only
+/// read what it declared: a misspelled or undeclared name does not compile.
+public struct Parameter<Value: Sendable>: Sendable {
+  /// The name, default, range, unit and source clients see.
+  public let declaration: TransitionParameter
+  let defaultValue: Value
+  /// The value `value` stands for, when it has this parameter's type.
+  let read: @Sendable (ParameterValue) -> Value?
+}
+
+extension Parameter where Value == Double {
+  /// A number in `range`, `defaultValue` unless a client sets it.
+  public init(
+    _ name: String, _ defaultValue: Double, _ range: ClosedRange<Double>, unit: String,
+    source: String
+  ) {
+    self.init(
+      declaration: TransitionParameter(name, defaultValue, range, unit: unit, source: source),
+      defaultValue: defaultValue,
+      read: { if case .number(let v) = $0 { v } else { nil } })
+  }
+}
+
+extension Parameter where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+  /// One of the words of `Value`'s cases, in their order; `defaultValue` unless a client sets it.
+  public init(_ name: String, choice defaultValue: Value, source: String) {
+    self.init(
+      declaration: TransitionParameter(
+        name, choice: defaultValue.rawValue, of: Value.allCases.map(\.rawValue), source: source),
+      defaultValue: defaultValue,
+      read: { if case .string(let s) = $0 { Value(rawValue: s) } else { nil } })
+  }
+}
+
+/// What every `Parameter` is, whatever it reads as.
+private protocol AnyParameter {
+  var declaration: TransitionParameter { get }
+}
+
+extension Parameter: AnyParameter {}
+
+/// A transition's parameters: a struct whose stored `Parameter` properties are its declarations,
+/// in the order clients see them.
+///
+///     struct Parameters: ParameterSet {
+///       let gravity = Parameter("gravity", 4, 0.1...20, unit: "× 1000 pt/s²", source: "…")
+///     }
+public protocol ParameterSet: Sendable {
+  init()
+}
+
+extension ParameterSet {
+  /// Every `Parameter` stored property, in the order declared: the transition's `parameters`.
+  public static var declarations: [TransitionParameter] {
+    Mirror(reflecting: Self()).children.compactMap { ($0.value as? any AnyParameter)?.declaration }
+  }
+}
+
+/// A transition's validated parameters, read by the properties of its `ParameterSet`:
+/// `p.gravity` is the client's value for `gravity` or its default.
+@dynamicMemberLookup
+public struct ParameterReader<Declared: ParameterSet>: Sendable {
+  private let declared = Declared()
+  private let values: ParameterValues
+
+  /// Reads `values`, validated against `Declared.declarations`; a value they do not hold (they
+  /// were validated against other declarations) reads as the parameter's default.
+  public init(_ values: ParameterValues) {
+    self.values = values
+  }
+
+  public subscript<Value>(dynamicMember key: KeyPath<Declared, Parameter<Value>>) -> Value {
+    let parameter = declared[keyPath: key]
+    return values[parameter.declaration.name].flatMap(parameter.read) ?? parameter.defaultValue
+  }
+}
+
 /// Why a transition's `params` were refused.
 public struct TransitionError: Error, Equatable, Sendable {
   public enum Kind: Sendable {
@@ -54,8 +137,7 @@ public struct ParameterValues: Sendable {
   /// Validates overrides against the declarations; unknown names and bad values throw.
   public init(_ overrides: [String: ParameterValue], declared: [TransitionParameter]) throws {
     for p in declared { values[p.name] = p.defaultValue }
-    for name in overrides.keys.sorted() {
-      let value = overrides[name]!
+    for (name, value) in overrides.sorted(by: { $0.key < $1.key }) {
       guard let p = declared.first(where: { $0.name == name }) else {
         let known = declared.map(\.name).joined(separator: ", ")
         throw TransitionError(
@@ -84,13 +166,12 @@ public struct ParameterValues: Sendable {
     }
   }
 
-  public func number(_ name: String) -> Double {
-    if case .number(let v)? = values[name] { return v }
-    preconditionFailure("parameter '\(name)' is not a declared number")
-  }
+  /// The value of the parameter called `name`, if it is declared. Transitions read theirs through
+  /// a `ParameterReader`; this is for what looks at parameters by name (tests).
+  subscript(name: String) -> ParameterValue? { values[name] }
 
-  public func string(_ name: String) -> String {
-    if case .string(let v)? = values[name] { return v }
-    preconditionFailure("parameter '\(name)' is not a declared choice")
+  /// The number called `name`, if it is a declared number.
+  func number(_ name: String) -> Double? {
+    if case .number(let v)? = values[name] { v } else { nil }
   }
 }

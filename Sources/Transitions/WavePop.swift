@@ -20,37 +20,47 @@ import Primitives
 public final class WavePop: Transition {
   override public class var name: String { "wave-pop" }
 
-  override public class var parameters: [TransitionParameter] {
-    [
-      TransitionParameter("rows", 10, 1...40, unit: "rows per list", source: "TRANSITIONS.md"),
-      TransitionParameter(
-        "row_height", 50, 10...200, unit: "pt", source: "TRANSITIONS.md: cells of height 50"),
-      TransitionParameter(
-        "top", 64, 0...400, unit: "pt", source: "TRANSITIONS.md: below a 64 pt navigation bar"),
-      TransitionParameter(
-        "gap", 20, 0...200, unit: "pt",
-        source: "TRANSITIONS.md: to-cells start with their left edge at −(width + 20)"),
-      TransitionParameter(
-        "damping", 0.4, 0...2, unit: "damping ratio", source: "seed 002: setDamping:0.4"),
-      TransitionParameter("frequency", 1, 0.1...30, unit: "Hz", source: "seed 002: setFrequency:1"),
-      TransitionParameter(
-        "lag_divisor", 50, 1...10_000, unit: "pt/s per pt of lag per row",
-        source: "seed 002: velocity / 50, \"provided by wisdom\""),
-      TransitionParameter(
-        "clamp", 2, 0...50, unit: "pt", source: "seed 002: center − 2, \"another magic number\""),
-      TransitionParameter(
-        "complete_rule", choice: "velocity", of: ["velocity", "position"],
-        source: "TRANSITIONS.md: vx > 0 (AMWaveTransition); position: the older touch.x rule"),
-      TransitionParameter(
-        "complete_fraction", 0.7, 0...1, unit: "of the width",
-        source: "TRANSITIONS.md: touch.x > 0.7 × width"),
-      TransitionParameter(
-        "finish_frequency", 2, 0.1...30, unit: "Hz",
-        source: "dynd: replaces the seed's fixed 0.3 s animation with springs settling in ≈ 1 s"),
-      TransitionParameter(
-        "finish_damping", 0.7, 0...2, unit: "damping ratio",
-        source: "dynd: a little overshoot, as the cells arrive"),
-    ]
+  /// What clients may set, in the order they see it.
+  struct Parameters: ParameterSet {
+    let rows = Parameter("rows", 10, 1...40, unit: "rows per list", source: "TRANSITIONS.md")
+    let rowHeight = Parameter(
+      "row_height", 50, 10...200, unit: "pt", source: "TRANSITIONS.md: cells of height 50")
+    let top = Parameter(
+      "top", 64, 0...400, unit: "pt", source: "TRANSITIONS.md: below a 64 pt navigation bar")
+    let gap = Parameter(
+      "gap", 20, 0...200, unit: "pt",
+      source: "TRANSITIONS.md: to-cells start with their left edge at −(width + 20)")
+    let damping = Parameter(
+      "damping", 0.4, 0...2, unit: "damping ratio", source: "seed 002: setDamping:0.4")
+    let frequency = Parameter(
+      "frequency", 1, 0.1...30, unit: "Hz", source: "seed 002: setFrequency:1")
+    let lagDivisor = Parameter(
+      "lag_divisor", 50, 1...10_000, unit: "pt/s per pt of lag per row",
+      source: "seed 002: velocity / 50, \"provided by wisdom\"")
+    let clamp = Parameter(
+      "clamp", 2, 0...50, unit: "pt", source: "seed 002: center − 2, \"another magic number\"")
+    let completeRule = Parameter(
+      "complete_rule", choice: CompleteRule.velocity,
+      source: "TRANSITIONS.md: vx > 0 (AMWaveTransition); position: the older touch.x rule")
+    let completeFraction = Parameter(
+      "complete_fraction", 0.7, 0...1, unit: "of the width",
+      source: "TRANSITIONS.md: touch.x > 0.7 × width")
+    let finishFrequency = Parameter(
+      "finish_frequency", 2, 0.1...30, unit: "Hz",
+      source: "dynd: replaces the seed's fixed 0.3 s animation with springs settling in ≈ 1 s")
+    let finishDamping = Parameter(
+      "finish_damping", 0.7, 0...2, unit: "damping ratio",
+      source: "dynd: a little overshoot, as the cells arrive")
+  }
+
+  override public class var parameters: [TransitionParameter] { Parameters.declarations }
+
+  /// What decides, on release, between popping and going back.
+  enum CompleteRule: String, CaseIterable, Sendable {
+    /// The release moves right (AMWaveTransition).
+    case velocity
+    /// The finger lifts beyond `complete_fraction` of the width (the older rule).
+    case position
   }
 
   /// One cell: its item, its spring to the anchor, and which side of it the anchor hangs.
@@ -77,7 +87,7 @@ public final class WavePop: Transition {
     var waiting: [Int]
   }
 
-  private let p: ParameterValues
+  private let p: ParameterReader<Parameters>
   private var cells: [Cell] = []
   private let material: DynamicItemBehavior
   /// Whether a pan holds the lists (between `began` and `ended` or `cancelled`).
@@ -89,21 +99,21 @@ public final class WavePop: Transition {
   private var finish: Finish?
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
-    p = parameters
+    p = ParameterReader(parameters)
     material = DynamicItemBehavior()
     try super.init(parameters: parameters, bounds: bounds)
     let width = bounds.size.width
-    let size = Size(width: width, height: p.number("row_height"))
+    let size = Size(width: width, height: p.rowHeight)
     for (list, x) in [("from", middle), ("to", leftEnd)] {
-      for row in 0..<Int(p.number("rows")) {
+      for row in 0..<Int(p.rows) {
         let y = rowCenterY(row)
         let item = try DynamicItem(
           identifier: "\(list)-\(row)", center: Point(x: x, y: y), size: size)
         // The seed's anchor: (0, row center y), so the rest length is the starting distance.
         let anchor = Point(x: bounds.minX, y: y)
         let spring = try AttachmentBehavior(item: item, attachedToAnchor: anchor)
-        spring.damping = p.number("damping")
-        spring.frequency = p.number("frequency")
+        spring.damping = p.damping
+        spring.frequency = p.frequency
         // A rail: horizontal travel only, no rotation. Without a collision behavior the cells
         // pass through each other.
         let rail = try AttachmentBehavior.sliding(
@@ -124,18 +134,18 @@ public final class WavePop: Transition {
   /// x of a centered cell (where from-cells start and to-cells end).
   private var middle: Double { bounds.minX + bounds.size.width / 2 }
   /// x of a to-cell waiting off the left edge, its left edge at −(width + gap).
-  private var leftEnd: Double { bounds.minX - p.number("gap") - bounds.size.width / 2 }
+  private var leftEnd: Double { bounds.minX - p.gap - bounds.size.width / 2 }
   /// x of a popped from-cell, its left edge `gap` beyond the right edge.
-  private var rightEnd: Double { bounds.maxX + p.number("gap") + bounds.size.width / 2 }
+  private var rightEnd: Double { bounds.maxX + p.gap + bounds.size.width / 2 }
 
   private func rowCenterY(_ row: Int) -> Double {
-    bounds.minY + p.number("top") + (Double(row) + 0.5) * p.number("row_height")
+    bounds.minY + p.top + (Double(row) + 0.5) * p.rowHeight
   }
 
   override public func panBegan(at point: Point) {
-    let rows = Int(p.number("rows"))
+    let rows = Int(p.rows)
     let row = Int(
-      ((point.y - bounds.minY - p.number("top")) / p.number("row_height")).rounded(.down))
+      ((point.y - bounds.minY - p.top) / p.rowHeight).rounded(.down))
     selected = min(max(row, 0), rows - 1)
     firstTouchX = point.x
     finish = nil
@@ -144,8 +154,8 @@ public final class WavePop: Transition {
     anchorBase = cells.map { $0.item.center.x - $0.side * $0.length }
     for (cell, base) in zip(cells, anchorBase) {
       cell.spring.length = cell.length
-      cell.spring.damping = p.number("damping")
-      cell.spring.frequency = p.number("frequency")
+      cell.spring.damping = p.damping
+      cell.spring.frequency = p.frequency
       cell.spring.anchorPoint = Point(x: base, y: cell.spring.anchorPoint.y)
     }
     dragging = true
@@ -166,26 +176,27 @@ public final class WavePop: Transition {
   /// to-cell's at least `clamp` right of it.
   private func follow(_ index: Int, travel: Double, vx: Double) {
     let cell = cells[index]
-    let lag = Double(abs(selected - cell.row)) * vx / p.number("lag_divisor")
+    let lag = Double(abs(selected - cell.row)) * vx / p.lagDivisor
     var x = anchorBase[index] + travel - lag
     let center = cell.item.center.x
-    let clamp = p.number("clamp")
+    let clamp = p.clamp
     if cell.side > 0, x > center - clamp { x = center - clamp }
     if cell.side < 0, x < center + clamp { x = center + clamp }
     cell.spring.anchorPoint = Point(x: x, y: cell.spring.anchorPoint.y)
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard dragging else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard dragging else { return [] }
     let complete: Bool
-    if p.string("complete_rule") == "position" {
-      complete = point.x > bounds.minX + p.number("complete_fraction") * bounds.size.width
+    if p.completeRule == .position {
+      complete = point.x > bounds.minX + p.completeFraction * bounds.size.width
     } else {
       complete = velocity.dx > 0
     }
     // The dragged item is the from-cell under the finger; its rail keeps the horizontal part.
-    handOff(cells[selected].item, velocity: velocity, via: material)
+    let handoff = handOff(cells[selected].item, velocity: velocity, via: material)
     startFinish(complete: complete, travel: point.x - firstTouchX, vx: velocity.dx)
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -208,7 +219,7 @@ public final class WavePop: Transition {
     guard var f = finish else { return }
     let t = animator.elapsedTime - f.start
     f.waiting = f.waiting.filter { index in
-      let delay = Double(abs(selected - cells[index].row)) / p.number("lag_divisor")
+      let delay = Double(abs(selected - cells[index].row)) / p.lagDivisor
       if t >= delay - 1e-9 {
         settle(cells[index], complete: f.complete)
         return false
@@ -232,19 +243,19 @@ public final class WavePop: Transition {
     }
     let reach = 4 * bounds.size.width
     cell.spring.length = reach
-    cell.spring.frequency = p.number("finish_frequency")
-    cell.spring.damping = p.number("finish_damping")
+    cell.spring.frequency = p.finishFrequency
+    cell.spring.damping = p.finishDamping
     cell.spring.anchorPoint = Point(x: target - cell.side * reach, y: cell.spring.anchorPoint.y)
   }
 
-  override public func afterStep() {
-    guard let f = finish else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard let f = finish else { return [] }
     if !f.waiting.isEmpty {
       advanceFinish()
-      return
+      return []
     }
-    guard !animator.isRunning else { return }
+    guard !animator.isRunning else { return [] }
     finish = nil
-    emit(.done(outcome: f.complete ? "popped" : "cancelled"))
+    return [.done(outcome: f.complete ? "popped" : "cancelled")]
   }
 }

@@ -1,4 +1,5 @@
 import Dynamics
+import Primitives
 import Glibc
 import Testing
 

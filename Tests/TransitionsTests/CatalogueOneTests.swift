@@ -13,14 +13,15 @@ struct CatalogueOneTests {
   static let screen = Rect(x: 0, y: 0, width: 320, height: 568)
 
   /// One 60 Hz frame, as the session runs it.
-  func step(_ d: Driver) -> [TransitionEvent] {
-    d.t.animator.step(Self.frame)
-    d.t.afterStep()
-    return d.t.takeEvents()
+  func step(_ d: Driver<some Transition>) -> [TransitionEvent] {
+    d.frame()
+    return d.takeEvents()
   }
 
   /// Frames until a `done` (or `limit` s): the outcomes and the seconds it took.
-  func settle(_ d: Driver, limit: Double = 20) -> (outcomes: [String], seconds: Double) {
+  func settle(_ d: Driver<some Transition>, limit: Double = 20) -> (
+    outcomes: [String], seconds: Double
+  ) {
     var outcomes: [String] = []
     var frames = 0
     while outcomes.isEmpty, frames < Int(limit * 60) {
@@ -49,7 +50,7 @@ struct CatalogueOneTests {
     #expect(label.size == Size(width: 95, height: 47))
     #expect(label.center == Point(x: 160, y: 103.5), "top at the storyboard's y = 80")
     #expect(settle(d, limit: 1).outcomes.isEmpty, "nothing moves before a tap")
-    d.t.tap(at: Point(x: 80, y: 420))
+    d.tap(at: Point(x: 80, y: 420))
     let (outcomes, _) = settle(d)
     #expect(outcomes == ["snapped"])
     #expect((label.center - Point(x: 80, y: 420)).length <= 0.5, "\(label.center)")
@@ -62,12 +63,12 @@ struct CatalogueOneTests {
   @Test func snapATapInFlightReplacesThePreviousSnap() throws {
     let d = try Driver(SnapTransition.self)
     let label = d.item("label")
-    d.t.tap(at: Point(x: 80, y: 480))
+    d.tap(at: Point(x: 80, y: 480))
     for _ in 0..<8 { #expect(step(d).isEmpty) }
     let before = label.center
     let speed = label.velocity.length
     #expect(speed > 100, "still on its way: \(speed) pt/s")
-    d.t.tap(at: Point(x: 260, y: 120))
+    d.tap(at: Point(x: 260, y: 120))
     #expect(label.center == before, "a tap moves nothing by itself")
     _ = step(d)
     #expect((label.center - before).length <= speed * Self.frame + 2, "no jump")
@@ -81,7 +82,7 @@ struct CatalogueOneTests {
     func overshoot(_ damping: Double) throws -> Double {
       let d = try Driver(SnapTransition.self, ["damping": .number(damping)])
       let target = Point(x: 160, y: 450)
-      d.t.tap(at: target)
+      d.tap(at: target)
       var most = 0.0
       for _ in 0..<180 {
         _ = step(d)
@@ -109,24 +110,22 @@ struct CatalogueOneTests {
     // A touch far from the attachment point: the stick takes that length, nothing is yanked.
     let touch = Point(x: 60, y: 250)
     let length = (stickEnd(brick) - touch).length
-    d.t.handle(GestureEvent(phase: .began, point: touch, time: 0), now: 0)
+    d.began(at: touch)
     #expect(step(d).isEmpty)
     #expect((brick.center - Point(x: 160, y: 407.5)).length < 0.01, "not yanked")
     // Dragged: the stick is rigid, the brick follows at that length.
     var stretch = 0.0
     for i in 1...30 {
       let p = Point(x: 60 - Double(i), y: 250 - Double(i) * 4)
-      d.t.handle(GestureEvent(phase: .changed, point: p, time: Double(i) / 60), now: 0)
+      d.moved(to: p, time: Double(i) / 60)
       _ = step(d)
       stretch = max(stretch, abs((stickEnd(brick) - p).length - length))
     }
     #expect(stretch < 1, "rigid stick: length off by \(stretch) pt at most")
     #expect((brick.center - Point(x: 160, y: 407.5)).length > 20, "it was pulled along")
     let release = Vector(dx: 250, dy: -150)
-    d.t.handle(
-      GestureEvent(phase: .ended, point: Point(x: 30, y: 130), time: 0.55, velocity: release),
-      now: 0)
-    let handoffs = d.t.takeEvents().compactMap {
+    d.ended(at: Point(x: 30, y: 130), time: 0.55, velocity: release)
+    let handoffs = d.takeEvents().compactMap {
       if case .handoff(let h) = $0 { (h.item, h.gestureVelocity, h.itemVelocity) } else { nil }
     }
     let error = try #require(handoffError(handoffs, item: "brick", given: release))
@@ -154,7 +153,7 @@ struct CatalogueOneTests {
   // MARK: snake
 
   /// The distance between each block's (+25, 0) and the next one's (−25, 0): 18 pt as laid out.
-  func links(_ d: Driver) -> [Double] {
+  func links(_ d: Driver<some Transition>) -> [Double] {
     let chain = ["blue1", "blue2", "blue3", "green"].map(d.item)
     return zip(chain, chain.dropFirst()).map { a, b in
       let end = a.center + Vector(dx: 25, dy: 0).rotated(by: a.angle)
@@ -168,14 +167,14 @@ struct CatalogueOneTests {
     #expect(d.item("orange").size == Size(width: 60, height: 60))
     #expect(links(d).allSatisfy { abs($0 - 18) < 1e-9 }, "\(links(d))")
     // Drag the orange block into the chain and on into the left edge, then fling it up.
-    d.t.handle(GestureEvent(phase: .began, point: Point(x: 160, y: 410), time: 0), now: 0)
+    d.began(at: Point(x: 160, y: 410))
     var worst = 0.0
     var turned = 0.0
     let path =
       (1...60).map { Point(x: 160 - Double($0) * 2.6, y: 410 - Double($0) * 3) }
       + (1...30).map { _ in Point(x: 4, y: 230) }
     for (i, p) in path.enumerated() {
-      d.t.handle(GestureEvent(phase: .changed, point: p, time: Double(i + 1) / 60), now: 0)
+      d.moved(to: p, time: Double(i + 1) / 60)
       _ = step(d)
       worst = max(worst, links(d).map { abs($0 - 18) }.max()!)
       turned = max(turned, abs(d.item("orange").angle))
@@ -187,11 +186,8 @@ struct CatalogueOneTests {
       edge.contains { $0.item.identifier == "orange" && $0.point.map { abs($0.x) < 0.5 } == true },
       "the orange block reports touching the left edge (boundary nil)")
     let release = Vector(dx: 300, dy: -400)
-    d.t.handle(
-      GestureEvent(
-        phase: .ended, point: Point(x: 4, y: 230), time: Double(path.count + 1) / 60,
-        velocity: release), now: 0)
-    let handoffs = d.t.takeEvents().compactMap {
+    d.ended(at: Point(x: 4, y: 230), time: Double(path.count + 1) / 60, velocity: release)
+    let handoffs = d.takeEvents().compactMap {
       if case .handoff(let h) = $0 { (h.item, h.gestureVelocity, h.itemVelocity) } else { nil }
     }
     let error = try #require(handoffError(handoffs, item: "orange", given: release))
@@ -231,7 +227,7 @@ struct CatalogueOneTests {
     let orange = d.item("orange")
     let (before, velocity) = (orange.center, orange.velocity)
     #expect(velocity.length > 100, "still flying: \(velocity)")
-    d.t.handle(GestureEvent(phase: .began, point: orange.center, time: 9), now: 0)
+    d.began(at: orange.center, time: 9)
     #expect(orange.center == before)
     _ = step(d)
     let expected = before + velocity * Self.frame
@@ -248,7 +244,7 @@ struct CatalogueOneTests {
     let brick = d.item("brick")
     let (before, speed) = (brick.center, brick.velocity.length)
     #expect(speed > 100)
-    d.t.handle(GestureEvent(phase: .began, point: Point(x: 100, y: 100), time: 9), now: 0)
+    d.began(at: Point(x: 100, y: 100), time: 9)
     #expect(brick.center == before)
     _ = step(d)
     #expect((brick.center - before).length <= speed * Self.frame + 1, "no jump")
@@ -262,7 +258,7 @@ struct CatalogueOneTests {
     #expect(label.size == Size(width: 135, height: 34))
     #expect(settle(d).outcomes == ["landed"])
     #expect(abs(label.center.y - (568 - 17)) <= 0.5, "on the floor: \(label.center.y)")
-    d.t.tap(at: Point(x: 10, y: 10))
+    d.tap(at: Point(x: 10, y: 10))
     #expect(settle(d).outcomes == ["landed"])
     #expect(abs(label.center.y - 17) <= 0.5, "against the ceiling: \(label.center.y)")
     #expect(
@@ -337,16 +333,16 @@ struct CatalogueOneTests {
       lines.append(d.t.items.map { "\($0.center) \($0.angle)" }.joined(separator: ";"))
       lines += events.map { "\($0)" }
     }
-    d.t.tap(at: Point(x: 250, y: 500))
+    d.tap(at: Point(x: 250, y: 500))
     for _ in 0..<20 { record(step(d)) }
-    d.t.handle(GestureEvent(phase: .began, point: Point(x: 160, y: 410), time: 0), now: 0)
+    d.began(at: Point(x: 160, y: 410))
     for i in 1...20 {
       let p = Point(x: 160 - Double(i) * 4, y: 410 - Double(i) * 6)
-      d.t.handle(GestureEvent(phase: .changed, point: p, time: Double(i) / 60), now: 0)
+      d.moved(to: p, time: Double(i) / 60)
       record(step(d))
     }
-    d.t.handle(GestureEvent(phase: .ended, point: Point(x: 80, y: 290), time: 0.35), now: 0)
-    record(d.t.takeEvents())
+    d.ended(at: Point(x: 80, y: 290), time: 0.35)
+    record(d.takeEvents())
     for _ in 0..<300 { record(step(d)) }
     return lines
   }

@@ -15,21 +15,21 @@ struct CatalogueTests {
   @Test func snapRestsExactlyAtTheTapUpright() throws {
     let d = try Driver(SnapTransition.self)
     #expect(d.item("label").size == Size(width: 95, height: 47))
-    d.t.tap(at: Point(x: 80, y: 420))
+    d.tap(at: Point(x: 80, y: 420))
     #expect(d.runUntilDone() == ["snapped"])
     let label = d.item("label")
     #expect((label.center - Point(x: 80, y: 420)).length <= 0.5 && abs(label.angle) < 0.01)
-    d.t.tap(at: Point(x: 250, y: 150))  // replaces the previous snap
+    d.tap(at: Point(x: 250, y: 150))  // replaces the previous snap
     #expect(d.runUntilDone() == ["snapped"])
     #expect((label.center - Point(x: 250, y: 150)).length <= 0.5)
   }
 
   @Test func heavyLandsAndATapFlipsGravity() throws {
     let d = try Driver(HeavyTransition.self)
-    d.t.tap(at: Point(x: 10, y: 10))  // the label is falling: now it rises
+    d.tap(at: Point(x: 10, y: 10))  // the label is falling: now it rises
     #expect(d.runUntilDone() == ["landed"])
     #expect(abs(d.item("label").center.y - 17) <= 0.5, "against the ceiling")
-    d.t.tap(at: Point(x: 10, y: 10))
+    d.tap(at: Point(x: 10, y: 10))
     #expect(d.runUntilDone() == ["landed"])
     #expect(abs(d.item("label").center.y - (568 - 17)) <= 0.5, "on the floor")
   }
@@ -40,8 +40,8 @@ struct CatalogueTests {
     #expect(brick.center == Point(x: 160, y: 407.5))
     let before = brick.center
     // Touching far from the attachment point does not yank the brick (length reset on began).
-    d.t.handle(GestureEvent(phase: .began, point: Point(x: 60, y: 200), time: 0), now: 0)
-    d.t.animator.step(1.0 / 60)
+    d.began(at: Point(x: 60, y: 200))
+    d.stepEngine()
     #expect((brick.center - before).length < 0.5)
     let handoffs = d.pan(
       from: Point(x: 60, y: 200), to: Point(x: 120, y: 150), duration: 0.3,
@@ -71,21 +71,14 @@ struct CatalogueTests {
   @Test func springyListRowsNearTheFingerLeadThenSettle() throws {
     let d = try Driver(SpringyList.self)
     let start = d.t.items.map(\.center.y)
-    d.t.handle(GestureEvent(phase: .began, point: Point(x: 160, y: 100), time: 0), now: 0)
-    for i in 1...6 {
-      d.t.handle(
-        GestureEvent(phase: .changed, point: Point(x: 160, y: 100 + Double(i) * 20), time: 0),
-        now: 0)
-    }
+    d.began(at: Point(x: 160, y: 100))
+    for i in 1...6 { d.moved(to: Point(x: 160, y: 100 + Double(i) * 20), time: 0) }
     let moved = zip(d.t.items, start).map { $0.center.y - $1 }
     // The finger went from y 100 to 220: rows 0–3 were under or beside it all along.
     #expect(moved[0...3].min()! > moved[8...].max()! + 5, "near rows lead: \(moved)")
     for i in 5..<12 { #expect(moved[i] <= moved[i - 1] + 1e-9, "lag grows with distance") }
-    d.t.handle(
-      GestureEvent(
-        phase: .ended, point: Point(x: 160, y: 220), time: 0.2, velocity: Vector(dx: 0, dy: 400)),
-      now: 0)
-    let handoffs = d.t.takeEvents()
+    d.ended(at: Point(x: 160, y: 220), time: 0.2, velocity: Vector(dx: 0, dy: 400))
+    let handoffs = d.takeEvents()
     #expect(handoffs.count == 1)
     #expect(d.runUntilDone() == ["settled"])
     for (item, y) in zip(d.t.items, start) {
@@ -164,22 +157,18 @@ struct EveryTransitionTests {
   func catchesInFlightWithoutAJump(_ name: String) throws {
     let type = try #require(TransitionRegistry.type(named: name))
     let d = try Driver(type)
-    d.t.tap(at: Point(x: 300, y: 550))
-    d.t.swipe(.right, at: nil, velocity: nil)
+    d.tap(at: Point(x: 300, y: 550))
+    d.swipe(.right)
     d.pan(
       from: Point(x: 150, y: 290), to: Point(x: 220, y: 250), duration: 0.3,
       release: Vector(dx: 700, dy: -300))
-    for _ in 0..<5 {
-      d.t.animator.step(1.0 / 60)
-      d.t.afterStep()
-    }
+    for _ in 0..<5 { d.frame() }
     let before = d.t.items.map(\.center)
     let speeds = d.t.items.map { $0.velocity.length }
     let grab = d.t.items.first { Rect(x: 0, y: 0, width: 320, height: 568).contains($0.center) }
-    d.t.handle(
-      GestureEvent(phase: .began, point: grab?.center ?? Point(x: 160, y: 284), time: 9), now: 0)
+    d.began(at: grab?.center ?? Point(x: 160, y: 284), time: 9)
     #expect(d.t.items.map(\.center) == before, "touching moves nothing by itself")
-    d.t.animator.step(1.0 / 60)
+    d.stepEngine()
     for (index, item) in d.t.items.enumerated() {
       let moved = (item.center - before[index]).length
       // Its own velocity over one frame, plus what gravity (≤ 4000 pt/s²) or a spring can add.
@@ -192,8 +181,8 @@ struct EveryTransitionTests {
     let type = try #require(TransitionRegistry.type(named: name))
     func trace() throws -> [Double] {
       let d = try Driver(type)
-      d.t.tap(at: Point(x: 300, y: 550))
-      d.t.swipe(.right, at: nil, velocity: nil)
+      d.tap(at: Point(x: 300, y: 550))
+      d.swipe(.right)
       d.pan(
         from: Point(x: 150, y: 290), to: Point(x: 220, y: 250), duration: 0.3,
         release: Vector(dx: 700, dy: -300))

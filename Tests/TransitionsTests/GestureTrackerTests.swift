@@ -175,17 +175,15 @@ struct GestureTrackerTests {
   /// the velocity passed on for it, at `changed` and at `ended`.
   @Test(arguments: VelocityEstimator.allCases)
   func aTransitionTimesEventsWithoutTByNow(estimator: VelocityEstimator) throws {
-    let probe = try Probe(
-      parameters: ParameterValues([:], declared: []),
-      bounds: Rect(x: 0, y: 0, width: 320, height: 568))
-    probe.handle(
-      GestureEvent(phase: .began, point: Point(x: 0, y: 0), estimator: estimator), now: 2)
+    let d = try Driver(Probe.self)
+    let probe = d.t
+    d.send(GestureEvent(phase: .began, point: Point(x: 0, y: 0), estimator: estimator), now: 2)
     for i in 1...8 {
       let p = Point(x: 15 * Double(i), y: 0)
-      probe.handle(
+      d.send(
         GestureEvent(phase: .changed, point: p, estimator: estimator), now: 2 + 0.01 * Double(i))
     }
-    probe.handle(
+    d.send(
       GestureEvent(phase: .ended, point: Point(x: 120, y: 0), estimator: estimator), now: 2.09)
     // 15 pt every 10 ms, lifted 10 ms after the last move where it was. The line through the
     // ten events, the lift-off included, has the slope 1500 × (1 − 4.5 / 82.5).
@@ -319,7 +317,10 @@ final class Probe: Transition {
   var released: Vector?
 
   override func panChanged(at point: Point, velocity: Vector) { changed.append(velocity) }
-  override func panEnded(at point: Point, velocity: Vector) { released = velocity }
+  override func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    released = velocity
+    return []
+  }
 }
 
 /// A stroke of the protocol's table and the velocities the estimators give for it.

@@ -7,38 +7,21 @@ import Transitions
 struct LockScreenTests {
   let bounds = Rect(x: 0, y: 0, width: 320, height: 568)
 
-  func make(_ overrides: [String: ParameterValue] = [:]) throws -> LockScreen {
-    try LockScreen(
-      parameters: ParameterValues(overrides, declared: LockScreen.parameters), bounds: bounds)
+  func make(_ overrides: [String: ParameterValue] = [:]) throws -> Driver<LockScreen> {
+    try Driver(LockScreen.self, overrides)
   }
 
-  /// Runs 60 Hz frames (the gesture's own frames are stepped by `pan`) until `done`.
-  func runUntilDone(_ t: LockScreen, limit: Double = 10) -> [TransitionEvent] {
+  /// Runs 60 Hz frames (the gesture's own frames are stepped by `panStepping`) until `done`.
+  func runUntilDone(_ d: Driver<LockScreen>, limit: Double = 10) -> [TransitionEvent] {
     var events: [TransitionEvent] = []
     var time = 0.0
     while time < limit {
-      t.animator.step(1.0 / 60)
-      t.afterStep()
-      events += t.takeEvents()
+      d.frame()
+      events += d.takeEvents()
       if events.contains(where: { if case .done = $0 { true } else { false } }) { break }
       time += 1.0 / 60
     }
     return events
-  }
-
-  /// A pan from `from` to `to` over `duration` s at 60 Hz, stepping the animator as it goes.
-  func pan(_ t: LockScreen, from: Point, to: Point, duration: Double, release: Vector? = nil) {
-    let frames = Int(duration * 60)
-    for i in 0...frames {
-      let f = Double(i) / Double(frames)
-      let p = Point(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f)
-      t.handle(
-        GestureEvent(phase: i == 0 ? .began : .changed, point: p, time: Double(i) / 60), now: 0)
-      t.animator.step(1.0 / 60)
-    }
-    t.handle(
-      GestureEvent(phase: .ended, point: to, time: Double(frames + 1) / 60, velocity: release),
-      now: 0)
   }
 
   func outcome(_ events: [TransitionEvent]) -> String? {
@@ -47,30 +30,31 @@ struct LockScreenTests {
   }
 
   @Test func shortPullCloses() throws {
-    let t = try make()
-    pan(t, from: Point(x: 160, y: 500), to: Point(x: 160, y: 380), duration: 0.5)
-    #expect(t.screen.center.y < 200)  // it followed the finger
-    let events = t.takeEvents() + runUntilDone(t)
+    let d = try make()
+    d.panStepping(from: Point(x: 160, y: 500), to: Point(x: 160, y: 380), duration: 0.5)
+    #expect(d.t.screen.center.y < 200)  // it followed the finger
+    let events = d.takeEvents() + runUntilDone(d)
     #expect(outcome(events) == "closed")
-    #expect(abs(t.screen.center.y - 285) <= 0.5)
-    #expect(t.screen.center.x == 160 && t.screen.angle == 0)
+    #expect(abs(d.t.screen.center.y - 285) <= 0.5)
+    #expect(d.t.screen.center.x == 160 && d.t.screen.angle == 0)
   }
 
   @Test func fastFlickOpensAndLeavesTheTop() throws {
-    let t = try make()
-    pan(t, from: Point(x: 160, y: 500), to: Point(x: 160, y: 440), duration: 0.1)  // 600 pt/s
-    let events = t.takeEvents() + runUntilDone(t)
+    let d = try make()
+    // 600 pt/s
+    d.panStepping(from: Point(x: 160, y: 500), to: Point(x: 160, y: 440), duration: 0.1)
+    let events = d.takeEvents() + runUntilDone(d)
     #expect(outcome(events) == "opened")
-    #expect(t.screen.center.y + 284 < 0)
+    #expect(d.t.screen.center.y + 284 < 0)
   }
 
   /// The handoff event reports equal velocities (< 0.001 pt/s), the given one when present.
   @Test func handoffIsExact() throws {
-    let t = try make()
-    pan(
-      t, from: Point(x: 160, y: 500), to: Point(x: 160, y: 300), duration: 0.4,
+    let d = try make()
+    d.panStepping(
+      from: Point(x: 160, y: 500), to: Point(x: 160, y: 300), duration: 0.4,
       release: Vector(dx: 0, dy: 321.5))
-    let events = t.takeEvents()
+    let events = d.takeEvents()
     guard case .handoff(let h)? = events.first else {
       Issue.record("no handoff: \(events)")
       return
@@ -81,20 +65,21 @@ struct LockScreenTests {
   }
 
   @Test func tapOnTheGrabberBounces() throws {
-    let t = try make()
-    _ = runUntilDone(t, limit: 1)  // let the new scene settle
+    let d = try make()
+    let t = d.t
+    _ = runUntilDone(d, limit: 1)  // let the new scene settle
     #expect(!t.animator.isRunning)
-    t.tap(at: Point(x: 10, y: 10))  // not the grabber
+    d.tap(at: Point(x: 10, y: 10))  // not the grabber
     #expect(!t.animator.isRunning)
-    t.tap(at: Point(x: 300, y: 550))
+    d.tap(at: Point(x: 300, y: 550))
     #expect(t.animator.isRunning)
     var highest = t.screen.center.y
     var events: [TransitionEvent] = []
     for _ in 0..<600 {
-      t.animator.step(1.0 / 60)
+      d.stepEngine()
       highest = min(highest, t.screen.center.y)
-      t.afterStep()
-      events += t.takeEvents()
+      d.afterStep()
+      events += d.takeEvents()
       if outcome(events) != nil { break }
     }
     #expect(
@@ -105,37 +90,34 @@ struct LockScreenTests {
   }
 
   @Test func shortPullBouncesOnTheFloorAndRestsWhereItStarted() throws {
-    let t = try make()
-    let floor = FloorContacts()
-    t.animator.delegate = floor
-    pan(t, from: Point(x: 160, y: 500), to: Point(x: 160, y: 440), duration: 0.5)
-    let events = t.takeEvents() + runUntilDone(t)
+    let d = try make()
+    d.panStepping(from: Point(x: 160, y: 500), to: Point(x: 160, y: 440), duration: 0.5)
+    let events = d.takeEvents() + runUntilDone(d)
     #expect(outcome(events) == "closed")
-    #expect(floor.began >= 2, "bounces: \(floor.began)")
+    let began = d.bounces(against: "floor")
+    #expect(began >= 2, "bounces: \(began)")
     // It started at 284; the floor is 1 pt below the bottom edge (floor_margin), Box2D's skin
     // compensated to within 0.5 pt.
-    #expect(abs(t.screen.center.y - 285) <= 0.5)
+    #expect(abs(d.t.screen.center.y - 285) <= 0.5)
   }
 
   /// A pan that begins while the screen falls catches it where it is, with its velocity.
   @Test func catchesItInFlightWithoutAJump() throws {
-    let t = try make()
-    pan(
-      t, from: Point(x: 160, y: 500), to: Point(x: 160, y: 300), duration: 0.3,
+    let d = try make()
+    let t = d.t
+    d.panStepping(
+      from: Point(x: 160, y: 500), to: Point(x: 160, y: 300), duration: 0.3,
       release: Vector(dx: 0, dy: 0))
-    _ = t.takeEvents()
-    for _ in 0..<6 {  // falling back now
-      t.animator.step(1.0 / 60)
-      t.afterStep()
-    }
+    _ = d.takeEvents()
+    for _ in 0..<6 { d.frame() }  // falling back now
     let before = t.screen.center
     let velocity = t.screen.velocity
     #expect(velocity.dy > 100, "it is falling: \(velocity)")
     // The finger lands on the screen where it is and holds still.
     let touch = Point(x: 160, y: before.y + 200)
-    t.handle(GestureEvent(phase: .began, point: touch, time: 10), now: 0)
+    d.began(at: touch, time: 10)
     #expect(t.screen.center == before, "touching moves nothing by itself")
-    t.animator.step(1.0 / 60)
+    d.stepEngine()
     let moved = t.screen.center.y - before.y
     // One frame later it has moved at most as far as its velocity carries it: no jump.
     #expect(moved >= 0 && moved <= velocity.dy / 60 + 0.5, "moved \(moved)")
@@ -144,13 +126,12 @@ struct LockScreenTests {
   /// The same gesture script gives bit-identical positions.
   @Test func sameScriptSameNumbers() throws {
     func trace() throws -> [Double] {
-      let t = try make()
-      pan(t, from: Point(x: 160, y: 500), to: Point(x: 160, y: 380), duration: 0.3)
+      let d = try make()
+      d.panStepping(from: Point(x: 160, y: 500), to: Point(x: 160, y: 380), duration: 0.3)
       var ys: [Double] = []
       for _ in 0..<120 {
-        t.animator.step(1.0 / 60)
-        t.afterStep()
-        ys.append(t.screen.center.y)
+        d.frame()
+        ys.append(d.t.screen.center.y)
       }
       return ys
     }
@@ -164,13 +145,5 @@ struct LockScreenTests {
     #expect(throws: TransitionError.self) { try make(["gravity": .number(-1)]) }
     #expect(throws: TransitionError.self) { try make(["gravity": .bool(true)]) }
     #expect((try? make(["gravity": .number(8)])) != nil)
-  }
-}
-
-/// Counts the contacts that began against the floor.
-final class FloorContacts: DynamicAnimatorDelegate {
-  var began = 0
-  func dynamicAnimator(_ animator: DynamicAnimator, didReport contact: ContactEvent) {
-    if contact.phase == .began, case .boundary("floor") = contact.other { began += 1 }
   }
 }

@@ -31,11 +31,11 @@ struct TrackingTests {
     let item = d.item(c.item)
     let offset = (c.start - item.center).rotated(by: -item.angle)
     let speed = 900.0
-    d.t.handle(GestureEvent(phase: .began, point: c.start, time: 0), now: 0)
+    d.began(at: c.start)
     for i in 1...8 {
       let finger = c.start + c.direction * (speed * Double(i) / 60)
-      d.t.handle(GestureEvent(phase: .changed, point: finger, time: Double(i) / 60), now: 0)
-      d.t.animator.step(1.0 / 60)
+      d.moved(to: finger, time: Double(i) / 60)
+      d.stepEngine()
     }
     var v = c.direction * speed
     if let axis = c.axis { v = axis * (v.dx * axis.dx + v.dy * axis.dy) }
@@ -62,11 +62,11 @@ struct TrackingTests {
     let d = try Driver(SnakeTransition.self)
     let orange = d.item("orange")
     let start = orange.center
-    d.t.handle(GestureEvent(phase: .began, point: start, time: 0), now: 0)
+    d.began(at: start)
     for i in 1...10 {
       let finger = start + Vector(dx: 0, dy: -1000 * Double(i) / 60)
-      d.t.handle(GestureEvent(phase: .changed, point: finger, time: Double(i) / 60), now: 0)
-      d.t.animator.step(1.0 / 60)
+      d.moved(to: finger, time: Double(i) / 60)
+      d.stepEngine()
     }
     #expect(start.y - 1000 * 10 / 60 - orange.center.y < -20)
   }
@@ -76,11 +76,11 @@ struct TrackingTests {
   @Test func heldAgainstABoundaryItStopsThere() throws {
     let d = try Driver(LockScreen.self)
     let screen = d.item("screen")
-    d.t.handle(GestureEvent(phase: .began, point: Point(x: 160, y: 300), time: 0), now: 0)
+    d.began(at: Point(x: 160, y: 300))
     for i in 1...30 {
       let finger = Point(x: 160, y: 300 + 3000 * Double(i) / 60)
-      d.t.handle(GestureEvent(phase: .changed, point: finger, time: Double(i) / 60), now: 0)
-      d.t.animator.step(1.0 / 60)
+      d.moved(to: finger, time: Double(i) / 60)
+      d.stepEngine()
       let bottom = screen.center.y + 284
       #expect(bottom <= 569 + 0.5, "frame \(i): the screen went through the floor (\(bottom))")
       #expect(screen.center.isFinite && screen.velocity.isFinite)
@@ -135,12 +135,11 @@ struct WavePopAnchorTests {
   @Test func everyAnchorIsTheSeedsFormula() throws {
     let d = try Driver(WavePop.self)
     let speed = 500.0
-    d.t.handle(GestureEvent(phase: .began, point: Point(x: 5, y: 289), time: 0), now: 0)
+    d.began(at: Point(x: 5, y: 289))
     for frame in 1...12 {
-      d.t.animator.step(1.0 / 60)
-      d.t.afterStep()
+      d.frame()
       let touch = Point(x: 5 + speed * Double(frame) / 60, y: 289)
-      d.t.handle(GestureEvent(phase: .changed, point: touch, time: Double(frame) / 60), now: 0)
+      d.moved(to: touch, time: Double(frame) / 60)
       let springs = d.t.animator.behaviors.compactMap { $0 as? AttachmentBehavior }
         .filter { $0.frequency > 0 }
       #expect(springs.count == 20)

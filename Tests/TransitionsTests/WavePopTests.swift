@@ -8,76 +8,63 @@ import Testing
 struct WavePopTests {
   let bounds = Rect(x: 0, y: 0, width: 320, height: 568)
 
-  func make(_ overrides: [String: ParameterValue] = [:]) throws -> WavePop {
-    try WavePop(
-      parameters: ParameterValues(overrides, declared: WavePop.parameters), bounds: bounds)
+  func make(_ overrides: [String: ParameterValue] = [:]) throws -> Driver<WavePop> {
+    try Driver(WavePop.self, overrides)
   }
 
-  func x(_ t: WavePop, _ id: String) -> Double {
-    t.items.first { $0.identifier == id }!.center.x
+  func x(_ d: Driver<WavePop>, _ id: String) -> Double {
+    d.item(id).center.x
   }
 
   /// The x of every cell of one list, by row.
-  func list(_ t: WavePop, _ name: String, rows: Int = 10) -> [Double] {
-    (0..<rows).map { x(t, "\(name)-\($0)") }
+  func list(_ d: Driver<WavePop>, _ name: String, rows: Int = 10) -> [Double] {
+    (0..<rows).map { x(d, "\(name)-\($0)") }
   }
 
   /// A rightward pan along row 4 (y = 64 + 4.5 × 50) at `speed`, sampled and stepped at 60 Hz.
-  func drag(_ t: WavePop, frames: Int = 24, speed: Double = 500, y: Double = 289) {
-    t.handle(GestureEvent(phase: .began, point: Point(x: 5, y: y), time: 0), now: 0)
+  func drag(_ d: Driver<WavePop>, frames: Int = 24, speed: Double = 500, y: Double = 289) {
+    d.began(at: Point(x: 5, y: y))
     for i in 1...frames {
-      t.animator.step(1.0 / 60)
-      t.afterStep()
-      let point = Point(x: 5 + speed * Double(i) / 60, y: y)
-      t.handle(GestureEvent(phase: .changed, point: point, time: Double(i) / 60), now: 0)
+      d.frame()
+      d.moved(to: Point(x: 5 + speed * Double(i) / 60, y: y), time: Double(i) / 60)
     }
   }
 
-  func release(_ t: WavePop, x: Double, velocity: Double, y: Double = 289) {
-    t.handle(
-      GestureEvent(
-        phase: .ended, point: Point(x: x, y: y), time: 1, velocity: Vector(dx: velocity, dy: 0)),
-      now: 0)
+  func release(_ d: Driver<WavePop>, x: Double, velocity: Double, y: Double = 289) {
+    d.ended(at: Point(x: x, y: y), time: 1, velocity: Vector(dx: velocity, dy: 0))
   }
 
   /// One 60 Hz frame, as the session runs it.
-  func frame(_ t: WavePop) {
-    t.animator.step(1.0 / 60)
-    t.afterStep()
+  func frame(_ d: Driver<WavePop>) {
+    d.frame()
   }
 
-  func runUntilDone(_ t: WavePop, limit: Double = 10) -> [String] {
-    var outcomes: [String] = []
-    for _ in 0..<Int(limit * 60) {
-      frame(t)
-      for case .done(let o) in t.takeEvents() { outcomes.append(o) }
-      if !outcomes.isEmpty { break }
-    }
-    return outcomes
+  func runUntilDone(_ d: Driver<WavePop>, limit: Double = 10) -> [String] {
+    d.runUntilDone(limit: limit)
   }
 
   /// Every cell still on its row, level: no rotation, no vertical push from a collision.
-  func onTheirRows(_ t: WavePop) -> Bool {
-    t.items.allSatisfy { item in
+  func onTheirRows(_ d: Driver<WavePop>) -> Bool {
+    d.t.items.allSatisfy { item in
       let row = Double(Int(item.identifier.split(separator: "-")[1])!)
       return item.angle == 0 && abs(item.center.y - (64 + (row + 0.5) * 50)) < 1e-9
     }
   }
 
   @Test func layoutMatchesTheSeed() throws {
-    let t = try make()
-    #expect(t.items.count == 20)
-    #expect(x(t, "from-0") == 160 && x(t, "to-0") == -180)
-    #expect(t.items[3].center.y == 64 + 3.5 * 50)
-    #expect(t.items[0].size == Size(width: 320, height: 50))
+    let d = try make()
+    #expect(d.t.items.count == 20)
+    #expect(x(d, "from-0") == 160 && x(d, "to-0") == -180)
+    #expect(d.t.items[3].center.y == 64 + 3.5 * 50)
+    #expect(d.t.items[0].size == Size(width: 320, height: 50))
   }
 
   /// The row under the finger leads; the others lag more the farther they are from it.
   @Test func theRowUnderTheFingerLeadsAndLagGrowsWithDistance() throws {
-    let t = try make()
-    drag(t)
-    let from = list(t, "from")
-    let to = list(t, "to")
+    let d = try make()
+    drag(d)
+    let from = list(d, "from")
+    let to = list(d, "to")
     #expect(from[4] > 160 + 50, "the lists moved right: \(from)")
     for cells in [from, to] {
       #expect(cells.max() == cells[4], "\(cells)")
@@ -85,14 +72,14 @@ struct WavePopTests {
       for i in 5..<10 { #expect(cells[i] <= cells[i - 1] + 1e-9, "\(cells)") }
       #expect(cells[4] - cells[9] > 5, "a visible wave: \(cells)")
     }
-    #expect(onTheirRows(t))
+    #expect(onTheirRows(d))
   }
 
   @Test func aRightwardReleasePops() throws {
-    let t = try make()
-    drag(t)
-    release(t, x: 205, velocity: 600)
-    let events = t.takeEvents()
+    let d = try make()
+    drag(d)
+    release(d, x: 205, velocity: 600)
+    let events = d.takeEvents()
     guard case .handoff(let h)? = events.first else {
       Issue.record("no handoff: \(events)")
       return
@@ -100,26 +87,26 @@ struct WavePopTests {
     let (item, g, v) = (h.item, h.gestureVelocity, h.itemVelocity)
     #expect(item == "from-4" && g == Vector(dx: 600, dy: 0))
     #expect(abs(v.dx - g.dx) < 0.001 && abs(v.dy - g.dy) < 0.001)
-    #expect(runUntilDone(t) == ["popped"])
+    #expect(runUntilDone(d) == ["popped"])
     for i in 0..<10 {
-      #expect(abs(x(t, "from-\(i)") - 500) <= 0.5, "from-\(i) is off the right edge")
-      #expect(abs(x(t, "to-\(i)") - 160) <= 0.5, "to-\(i) is in place")
+      #expect(abs(x(d, "from-\(i)") - 500) <= 0.5, "from-\(i) is off the right edge")
+      #expect(abs(x(d, "to-\(i)") - 160) <= 0.5, "to-\(i) is in place")
     }
-    #expect(onTheirRows(t))
-    for _ in 0..<120 { frame(t) }
-    #expect(t.takeEvents().isEmpty, "done once")
+    #expect(onTheirRows(d))
+    for _ in 0..<120 { frame(d) }
+    #expect(d.takeEvents().isEmpty, "done once")
   }
 
   /// The finish keeps the wave: the selected row reaches the end first, the others later the
   /// farther they are from it (row i starts |4 − i| / 50 s after the release).
   @Test func theFinishKeepsThePerRowLag() throws {
-    let t = try make()
-    drag(t)
-    release(t, x: 205, velocity: 600)
+    let d = try make()
+    drag(d)
+    release(d, x: 205, velocity: 600)
     var arrival = [Int?](repeating: nil, count: 10)
     for f in 1...120 {
-      frame(t)
-      for (i, cell) in list(t, "from").enumerated() where arrival[i] == nil && cell >= 495 {
+      frame(d)
+      for (i, cell) in list(d, "from").enumerated() where arrival[i] == nil && cell >= 495 {
         arrival[i] = f
       }
     }
@@ -131,44 +118,44 @@ struct WavePopTests {
   }
 
   @Test func aLeftwardReleaseCancels() throws {
-    let t = try make()
-    drag(t)
-    release(t, x: 205, velocity: -200)
+    let d = try make()
+    drag(d)
+    release(d, x: 205, velocity: -200)
     var handoffs = 0
-    for case .handoff(let h) in t.takeEvents() {
+    for case .handoff(let h) in d.takeEvents() {
       let (item, g, v) = (h.item, h.gestureVelocity, h.itemVelocity)
       handoffs += 1
       #expect(item == "from-4" && abs(v.dx - g.dx) < 0.001 && abs(v.dy - g.dy) < 0.001)
     }
     #expect(handoffs == 1)
-    #expect(runUntilDone(t) == ["cancelled"])
+    #expect(runUntilDone(d) == ["cancelled"])
     for i in 0..<10 {
-      #expect(abs(x(t, "from-\(i)") - 160) <= 0.5)
-      #expect(abs(x(t, "to-\(i)") + 180) <= 0.5)
+      #expect(abs(x(d, "from-\(i)") - 160) <= 0.5)
+      #expect(abs(x(d, "to-\(i)") + 180) <= 0.5)
     }
-    #expect(onTheirRows(t))
+    #expect(onTheirRows(d))
   }
 
   /// The `cancelled` phase is a cancel, even while the finger moves right, and hands nothing
   /// over.
   @Test func aCancelledPanGoesBack() throws {
-    let t = try make()
-    drag(t)
-    t.handle(GestureEvent(phase: .cancelled, point: Point(x: 205, y: 289), time: 0.5), now: 0)
-    #expect(t.takeEvents().isEmpty, "no handoff")
-    #expect(runUntilDone(t) == ["cancelled"])
-    #expect(list(t, "from").allSatisfy { abs($0 - 160) <= 0.5 })
-    #expect(list(t, "to").allSatisfy { abs($0 + 180) <= 0.5 })
+    let d = try make()
+    drag(d)
+    d.cancelled(at: Point(x: 205, y: 289), time: 0.5)
+    #expect(d.takeEvents().isEmpty, "no handoff")
+    #expect(runUntilDone(d) == ["cancelled"])
+    #expect(list(d, "from").allSatisfy { abs($0 - 160) <= 0.5 })
+    #expect(list(d, "to").allSatisfy { abs($0 + 180) <= 0.5 })
   }
 
   /// A pan of `steps` frames of `step` pt each along row 4, then the finger held still for 3 s.
-  func panAndHold(_ t: WavePop, from x: Double, step: Double, steps: Int) {
+  func panAndHold(_ d: Driver<WavePop>, from x: Double, step: Double, steps: Int) {
     let y = 289.0
-    t.handle(GestureEvent(phase: .began, point: Point(x: x, y: y), time: 0), now: 0)
+    d.began(at: Point(x: x, y: y))
     for i in 1...(steps + 180) {
-      frame(t)
+      frame(d)
       let point = Point(x: x + step * Double(min(i, steps)), y: y)
-      t.handle(GestureEvent(phase: .changed, point: point, time: Double(i) / 60), now: 0)
+      d.moved(to: point, time: Double(i) / 60)
     }
   }
 
@@ -209,40 +196,40 @@ struct WavePopTests {
   /// A pan that begins while the lists finish (some rows not yet started) catches every cell
   /// where it is; the caught cycle then ends as the new release says, once.
   @Test func catchesTheCellsInFlightWithoutAJump() throws {
-    let t = try make()
-    drag(t)
-    release(t, x: 205, velocity: 600)
-    _ = t.takeEvents()
-    for _ in 0..<3 { frame(t) }
-    let before = t.items.map(\.center)
-    let velocities = t.items.map(\.velocity.dx)
+    let d = try make()
+    drag(d)
+    release(d, x: 205, velocity: 600)
+    _ = d.takeEvents()
+    for _ in 0..<3 { frame(d) }
+    let before = d.t.items.map(\.center)
+    let velocities = d.t.items.map(\.velocity.dx)
     #expect(velocities.map(abs).max()! > 50, "still moving")
-    t.handle(GestureEvent(phase: .began, point: Point(x: 250, y: 289), time: 5), now: 0)
-    #expect(t.items.map(\.center) == before)
-    frame(t)
+    d.began(at: Point(x: 250, y: 289), time: 5)
+    #expect(d.t.items.map(\.center) == before)
+    frame(d)
     // No pull at the catch: in the first frame a cell loses no more velocity than the drag
     // spring's damping takes (2 × 0.4 × 2π × 1 Hz / 60 ≈ 8.4 %), and it moves no further than
     // its velocity carries it.
     let dampingLoss = 2 * 0.4 * 2 * Double.pi * 1 / 60
-    for (index, item) in t.items.enumerated() {
+    for (index, item) in d.t.items.enumerated() {
       let v = velocities[index]
       let lost = abs(item.velocity.dx - v)
       #expect(lost <= 1.2 * dampingLoss * abs(v) + 1, "\(item.identifier) lost \(lost) of \(v)")
       let moved = abs(item.center.x - before[index].x)
       #expect(moved <= abs(v) / 60 + 1, "\(item.identifier) moved \(moved)")
     }
-    for _ in 0..<30 { frame(t) }
-    #expect(t.takeEvents().isEmpty, "no done while the finger holds the lists")
-    release(t, x: 250, velocity: -300)
-    #expect(runUntilDone(t) == ["cancelled"])
-    #expect(list(t, "from").allSatisfy { abs($0 - 160) <= 0.5 })
-    #expect(list(t, "to").allSatisfy { abs($0 + 180) <= 0.5 })
+    for _ in 0..<30 { frame(d) }
+    #expect(d.takeEvents().isEmpty, "no done while the finger holds the lists")
+    release(d, x: 250, velocity: -300)
+    #expect(runUntilDone(d) == ["cancelled"])
+    #expect(list(d, "from").allSatisfy { abs($0 - 160) <= 0.5 })
+    #expect(list(d, "to").allSatisfy { abs($0 + 180) <= 0.5 })
   }
 
   @Test func parametersOverrideAndReject() throws {
     let short = try make(["rows": .number(4), "row_height": .number(80), "gap": .number(40)])
-    #expect(short.items.count == 8)
-    #expect(short.items[1].center.y == 64 + 1.5 * 80)
+    #expect(short.t.items.count == 8)
+    #expect(short.t.items[1].center.y == 64 + 1.5 * 80)
     #expect(x(short, "to-0") == -200)
     let flat = try make(["lag_divisor": .number(10_000)])
     drag(flat)
@@ -256,19 +243,19 @@ struct WavePopTests {
 
   @Test func sameScriptSameNumbers() throws {
     func trace() throws -> [Double] {
-      let t = try make()
+      let d = try make()
       var xs: [Double] = []
-      drag(t)
-      xs += t.items.map(\.center.x)
-      release(t, x: 205, velocity: 600)
+      drag(d)
+      xs += d.t.items.map(\.center.x)
+      release(d, x: 205, velocity: 600)
       for _ in 0..<5 {
-        frame(t)
-        xs += t.items.map(\.center.x)
+        frame(d)
+        xs += d.t.items.map(\.center.x)
       }
-      t.handle(GestureEvent(phase: .began, point: Point(x: 250, y: 100), time: 2), now: 0)
-      release(t, x: 250, velocity: -300)
-      _ = runUntilDone(t)
-      return xs + t.items.map(\.center.x)
+      d.began(at: Point(x: 250, y: 100), time: 2)
+      release(d, x: 250, velocity: -300)
+      _ = runUntilDone(d)
+      return xs + d.t.items.map(\.center.x)
     }
     #expect(try trace() == (try trace()))
   }

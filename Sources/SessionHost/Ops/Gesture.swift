@@ -9,8 +9,7 @@ extension SessionHost {
     let (s, t) = try c.transition(g.session)
     let event = GestureEvent(
       phase: g.phase, point: g.point, time: g.t, velocity: g.velocity, estimator: g.estimator)
-    t.handle(event, now: s.inputTime)
-    s.queue(t.takeEvents())
+    s.queue(t.handle(event, now: s.inputTime))
     return .empty
   }
 }

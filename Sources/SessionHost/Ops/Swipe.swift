@@ -4,8 +4,7 @@ extension SessionHost {
   /// `swipe`: a swipe for the transition, with where it started and how fast, when known.
   func swipe(_ swipe: SwipeRequest, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
     let (s, t) = try c.transition(swipe.session)
-    t.swipe(swipe.direction, at: swipe.point, velocity: swipe.velocity)
-    s.queue(t.takeEvents())
+    s.queue(t.swipe(swipe.direction, at: swipe.point, velocity: swipe.velocity))
     return .empty
   }
 }

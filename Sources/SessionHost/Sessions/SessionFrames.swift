@@ -136,8 +136,7 @@ extension Session {
     let taken = animator.step(dt)
     var transitionEvents: [TransitionEvent] = []
     if case .transition(let t) = content {
-      t.afterStep()
-      transitionEvents = t.takeEvents()
+      transitionEvents = t.afterStep()
     }
     stepping = false
     let events = stepEvents

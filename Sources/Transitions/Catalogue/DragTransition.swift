@@ -9,33 +9,35 @@ import Primitives
 public final class DragTransition: Transition {
   override public class var name: String { "drag" }
 
-  override public class var parameters: [TransitionParameter] {
-    [
-      TransitionParameter(
-        "offset_x", 41, -70...70, unit: "pt", source: "seed 000: the blue attachment point"),
-      TransitionParameter("offset_y", 0.5, -30...30, unit: "pt", source: "seed 000"),
-      TransitionParameter(
-        "resistance", 2, 0...100, unit: "1/s",
-        source: "dynd: a thrown brick stops within the screen"),
-      TransitionParameter("elasticity", 0.3, 0...1, unit: "", source: "dynd: walls of the bounds"),
-    ]
+  /// What clients may set, in the order they see it.
+  struct Parameters: ParameterSet {
+    let offsetX = Parameter(
+      "offset_x", 41, -70...70, unit: "pt", source: "seed 000: the blue attachment point")
+    let offsetY = Parameter("offset_y", 0.5, -30...30, unit: "pt", source: "seed 000")
+    let resistance = Parameter(
+      "resistance", 2, 0...100, unit: "1/s",
+      source: "dynd: a thrown brick stops within the screen")
+    let elasticity = Parameter(
+      "elasticity", 0.3, 0...1, unit: "", source: "dynd: walls of the bounds")
   }
 
+  override public class var parameters: [TransitionParameter] { Parameters.declarations }
+
   public let brick: DynamicItem
-  private let p: ParameterValues
+  private let p: ParameterReader<Parameters>
   private let material: DynamicItemBehavior
   private var stick: AttachmentBehavior?
   private var released = false
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
-    p = parameters
+    p = ParameterReader(parameters)
     brick = try DynamicItem(
       identifier: "brick", center: Point(x: bounds.minX + 160, y: bounds.minY + 407.5),
       size: Size(width: 140, height: 61))
     material = DynamicItemBehavior(items: [brick])
-    material.resistance = p.number("resistance")
-    material.angularResistance = p.number("resistance")
-    material.elasticity = p.number("elasticity")
+    material.resistance = p.resistance
+    material.angularResistance = p.resistance
+    material.elasticity = p.elasticity
     try super.init(parameters: parameters, bounds: bounds)
     items = [brick]
     let walls = CollisionBehavior(items: [brick])
@@ -46,7 +48,7 @@ public final class DragTransition: Transition {
 
   override public func panBegan(at point: Point) {
     if let stick { animator.removeBehavior(stick) }
-    let offset = Vector(dx: p.number("offset_x"), dy: p.number("offset_y"))
+    let offset = Vector(dx: p.offsetX, dy: p.offsetY)
     // Rigid, and as long as the finger is far from the attachment point now (the seed's fix).
     let s = try! AttachmentBehavior(item: brick, offsetFromCenter: offset, attachedToAnchor: point)
     animator.addBehavior(s)
@@ -58,12 +60,13 @@ public final class DragTransition: Transition {
     stick?.anchorPoint = point
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard let stick else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard let stick else { return [] }
     animator.removeBehavior(stick)
     self.stick = nil
-    handOff(brick, velocity: velocity, via: material)
+    let handoff = handOff(brick, velocity: velocity, via: material)
     released = true
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -72,9 +75,9 @@ public final class DragTransition: Transition {
     released = true
   }
 
-  override public func afterStep() {
-    guard released, !animator.isRunning else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard released, !animator.isRunning else { return [] }
     released = false
-    emit(.done(outcome: "dropped"))
+    return [.done(outcome: "dropped")]
   }
 }

@@ -7,15 +7,16 @@ import Primitives
 public final class HeavyTransition: Transition {
   override public class var name: String { "heavy" }
 
-  override public class var parameters: [TransitionParameter] {
-    [
-      TransitionParameter(
-        "gravity", 1, 0.1...20, unit: "× 1000 pt/s²", source: "seed 000: UIKit's default gravity"),
-      TransitionParameter(
-        "label_width", 135, 1...320, unit: "pt", source: "seed 000: the \"Heavy\" label 135×34"),
-      TransitionParameter("label_height", 34, 1...568, unit: "pt", source: "seed 000"),
-    ]
+  /// What clients may set, in the order they see it.
+  struct Parameters: ParameterSet {
+    let gravity = Parameter(
+      "gravity", 1, 0.1...20, unit: "× 1000 pt/s²", source: "seed 000: UIKit's default gravity")
+    let labelWidth = Parameter(
+      "label_width", 135, 1...320, unit: "pt", source: "seed 000: the \"Heavy\" label 135×34")
+    let labelHeight = Parameter("label_height", 34, 1...568, unit: "pt", source: "seed 000")
   }
+
+  override public class var parameters: [TransitionParameter] { Parameters.declarations }
 
   public let label: DynamicItem
   private let gravity: GravityBehavior
@@ -23,12 +24,12 @@ public final class HeavyTransition: Transition {
   private var moving = true
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
-    let size = Size(
-      width: parameters.number("label_width"), height: parameters.number("label_height"))
+    let p = ParameterReader<Parameters>(parameters)
+    let size = Size(width: p.labelWidth, height: p.labelHeight)
     label = try DynamicItem(
       identifier: "label", center: Point(x: bounds.center.x, y: bounds.minY + 120), size: size)
     gravity = GravityBehavior(items: [label])
-    gravity.setMagnitude(parameters.number("gravity"))
+    gravity.setMagnitude(p.gravity)
     try super.init(parameters: parameters, bounds: bounds)
     items = [label]
     let walls = CollisionBehavior(items: [label])
@@ -37,16 +38,17 @@ public final class HeavyTransition: Transition {
     animator.addBehavior(walls)
   }
 
-  override public func tap(at point: Point) {
+  override public func tap(at point: Point) -> [TransitionEvent] {
     // The seed's handleTapGesture: down becomes up and up becomes down.
     let g = gravity.magnitude
     gravity.gravityDirection = Vector(dx: 0, dy: gravity.gravityDirection.dy > 0 ? -g : g)
     moving = true
+    return []
   }
 
-  override public func afterStep() {
-    guard moving, !animator.isRunning else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard moving, !animator.isRunning else { return [] }
     moving = false
-    emit(.done(outcome: "landed"))
+    return [.done(outcome: "landed")]
   }
 }

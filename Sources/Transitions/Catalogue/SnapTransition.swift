@@ -1,53 +1,50 @@
 import Dynamics
+import DynamicsScenes
 import Primitives
 
-/// `snap` (seed 000, BepBop's "Snappy!" label): a tap snaps the label to the tap point with
+/// `snap` (seed 000, BepBop's "Snappy!" label: the `SnapScene`): a tap snaps the label to the tap point with
 /// `damping`, replacing the previous snap; `done` `snapped` when it rests there, upright.
 public final class SnapTransition: Transition {
   override public class var name: String { "snap" }
 
-  override public class var parameters: [TransitionParameter] {
-    [
-      TransitionParameter(
-        "damping", 0.5, 0...1, unit: "0 most oscillation … 1 least",
-        source: "seed 000: the damping slider, UISnapBehavior's default 0.5"),
-      TransitionParameter(
-        "label_width", 95, 1...320, unit: "pt", source: "seed 000: the \"Snappy!\" label 95×47"),
-      TransitionParameter("label_height", 47, 1...568, unit: "pt", source: "seed 000"),
-    ]
+  /// What clients may set, in the order they see it.
+  struct Parameters: ParameterSet {
+    let damping = Parameter(
+      "damping", SnapScene.defaultDamping, 0...1, unit: "0 most oscillation … 1 least",
+      source: "seed 000: the damping slider, UISnapBehavior's default 0.5")
+    let labelWidth = Parameter(
+      "label_width", SnapScene.labelSize.width, 1...320, unit: "pt",
+      source: "seed 000: the \"Snappy!\" label 95×47")
+    let labelHeight = Parameter(
+      "label_height", SnapScene.labelSize.height, 1...568, unit: "pt", source: "seed 000")
   }
 
+  override public class var parameters: [TransitionParameter] { Parameters.declarations }
+
   public let label: DynamicItem
-  private let p: ParameterValues
-  private var snap: SnapBehavior?
+  private let scene: SnapScene
   /// A snap is under way and its `done` not yet reported.
   private var snapping = false
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
-    p = parameters
-    let size = Size(width: p.number("label_width"), height: p.number("label_height"))
-    // Near the storyboard's frame (112, 80) (SnapScene): top at y = 80, centered on x = 160 so
-    // that any label_width stays centered.
-    label = try DynamicItem(
-      identifier: "label",
-      center: Point(x: bounds.minX + 160, y: bounds.minY + 80 + size.height / 2),
-      size: size)
-    try super.init(parameters: parameters, bounds: bounds)
+    let p = ParameterReader<Parameters>(parameters)
+    scene = try SnapScene(
+      bounds: bounds, labelSize: Size(width: p.labelWidth, height: p.labelHeight))
+    scene.damping = p.damping
+    label = scene.label
+    super.init(animator: scene.animator, bounds: bounds)
     items = [label]
   }
 
-  override public func tap(at point: Point) {
-    if let snap { animator.removeBehavior(snap) }
-    let s = SnapBehavior(item: label, snapTo: point)
-    s.damping = p.number("damping")
-    animator.addBehavior(s)
-    snap = s
+  override public func tap(at point: Point) -> [TransitionEvent] {
+    scene.tap(point)
     snapping = true
+    return []
   }
 
-  override public func afterStep() {
-    guard snapping, !animator.isRunning else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard snapping, !animator.isRunning else { return [] }
     snapping = false
-    emit(.done(outcome: "snapped"))
+    return [.done(outcome: "snapped")]
   }
 }

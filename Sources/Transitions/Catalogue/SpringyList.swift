@@ -11,27 +11,28 @@ import Primitives
 public final class SpringyList: Transition {
   override public class var name: String { "springy-list" }
 
-  override public class var parameters: [TransitionParameter] {
-    [
-      TransitionParameter("rows", 12, 1...40, unit: "rows", source: "dynd: a screenful"),
-      TransitionParameter(
-        "row_height", 44, 10...200, unit: "pt", source: "UITableView's default row height"),
-      TransitionParameter("top", 64, 0...400, unit: "pt", source: "below a navigation bar"),
-      TransitionParameter(
-        "damping", 0.8, 0...2, unit: "damping ratio", source: "seed 004: springs damping 0.8"),
-      TransitionParameter("frequency", 1, 0.1...30, unit: "Hz", source: "seed 004: frequency 1"),
-      TransitionParameter(
-        "resistance_divisor", 1500, 1...100_000, unit: "pt",
-        source: "seed 004: scrollResistance = distance from touch / 1500"),
-    ]
+  /// What clients may set, in the order they see it.
+  struct Parameters: ParameterSet {
+    let rows = Parameter("rows", 12, 1...40, unit: "rows", source: "dynd: a screenful")
+    let rowHeight = Parameter(
+      "row_height", 44, 10...200, unit: "pt", source: "UITableView's default row height")
+    let top = Parameter("top", 64, 0...400, unit: "pt", source: "below a navigation bar")
+    let damping = Parameter(
+      "damping", 0.8, 0...2, unit: "damping ratio", source: "seed 004: springs damping 0.8")
+    let frequency = Parameter("frequency", 1, 0.1...30, unit: "Hz", source: "seed 004: frequency 1")
+    let resistanceDivisor = Parameter(
+      "resistance_divisor", 1500, 1...100_000, unit: "pt",
+      source: "seed 004: scrollResistance = distance from touch / 1500")
   }
+
+  override public class var parameters: [TransitionParameter] { Parameters.declarations }
 
   private struct Row {
     let item: DynamicItem
     let spring: AttachmentBehavior
   }
 
-  private let p: ParameterValues
+  private let p: ParameterReader<Parameters>
   private var rows: [Row] = []
   private let material = DynamicItemBehavior()
   private var lastTouchY: Double?
@@ -41,19 +42,19 @@ public final class SpringyList: Transition {
   private var reach: Double { 4 * bounds.size.height }
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
-    p = parameters
+    p = ParameterReader(parameters)
     try super.init(parameters: parameters, bounds: bounds)
-    let height = p.number("row_height")
-    for index in 0..<Int(p.number("rows")) {
+    let height = p.rowHeight
+    for index in 0..<Int(p.rows) {
       let center = Point(
-        x: bounds.center.x, y: bounds.minY + p.number("top") + (Double(index) + 0.5) * height)
+        x: bounds.center.x, y: bounds.minY + p.top + (Double(index) + 0.5) * height)
       let item = try DynamicItem(
         identifier: "row-\(index)", center: center,
         size: Size(width: bounds.size.width, height: height))
       let spring = try AttachmentBehavior(
         item: item, attachedToAnchor: Point(x: center.x, y: center.y - reach))
-      spring.damping = p.number("damping")
-      spring.frequency = p.number("frequency")
+      spring.damping = p.damping
+      spring.frequency = p.frequency
       let rail = try AttachmentBehavior.sliding(
         item: item, anchor: center, axis: Vector(dx: 0, dy: 1))
       for b in [spring, rail] as [DynamicBehavior] { animator.addBehavior(b) }
@@ -76,21 +77,24 @@ public final class SpringyList: Transition {
     for row in rows {
       let place = row.spring.anchorPoint.y + reach + delta
       row.spring.anchorPoint = Point(x: row.spring.anchorPoint.x, y: place - reach)
-      let lag = min(1, abs(point.y - row.item.center.y) / p.number("resistance_divisor"))
+      let lag = min(1, abs(point.y - row.item.center.y) / p.resistanceDivisor)
       row.item.center = Point(x: row.item.center.x, y: row.item.center.y + delta * (1 - lag))
       try? animator.updateItem(usingCurrentState: row.item)
     }
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard lastTouchY != nil else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard lastTouchY != nil else { return [] }
     lastTouchY = nil
-    let height = p.number("row_height")
+    let height = p.rowHeight
     let under = rows.min { abs($0.item.center.y - point.y) < abs($1.item.center.y - point.y) }
+    var events: [TransitionEvent] = []
     if let under, abs(under.item.center.y - point.y) <= height / 2 {
-      handOff(under.item, velocity: Vector(dx: 0, dy: velocity.dy), via: material)
+      events.append(
+        handOff(under.item, velocity: Vector(dx: 0, dy: velocity.dy), via: material))
     }
     settling = true
+    return events
   }
 
   override public func panCancelled() {
@@ -98,9 +102,9 @@ public final class SpringyList: Transition {
     settling = true
   }
 
-  override public func afterStep() {
-    guard settling, !animator.isRunning else { return }
+  override public func afterStep() -> [TransitionEvent] {
+    guard settling, !animator.isRunning else { return [] }
     settling = false
-    emit(.done(outcome: "settled"))
+    return [.done(outcome: "settled")]
   }
 }

@@ -10,17 +10,18 @@ import Primitives
 public final class Toss: Transition {
   override public class var name: String { "toss" }
 
-  override public class var parameters: [TransitionParameter] {
-    [
-      TransitionParameter(
-        "toss_speed", 1000, 0...20_000, unit: "pt/s",
-        source: "TRANSITIONS.md: faster than 1000 pt/s"),
-      TransitionParameter("photo_width", 200, 10...320, unit: "pt", source: "dynd"),
-      TransitionParameter("photo_height", 150, 10...568, unit: "pt", source: "dynd"),
-      TransitionParameter(
-        "snap_damping", 0.5, 0...1, unit: "", source: "UISnapBehavior's default damping"),
-    ]
+  /// What clients may set, in the order they see it.
+  struct Parameters: ParameterSet {
+    let tossSpeed = Parameter(
+      "toss_speed", 1000, 0...20_000, unit: "pt/s",
+      source: "TRANSITIONS.md: faster than 1000 pt/s")
+    let photoWidth = Parameter("photo_width", 200, 10...320, unit: "pt", source: "dynd")
+    let photoHeight = Parameter("photo_height", 150, 10...568, unit: "pt", source: "dynd")
+    let snapDamping = Parameter(
+      "snap_damping", 0.5, 0...1, unit: "", source: "UISnapBehavior's default damping")
   }
+
+  override public class var parameters: [TransitionParameter] { Parameters.declarations }
 
   private enum Phase {
     case resting
@@ -31,18 +32,18 @@ public final class Toss: Transition {
 
   public let photo: DynamicItem
   private let home: Point
-  private let p: ParameterValues
+  private let p: ParameterReader<Parameters>
   private let material: DynamicItemBehavior
   private var grip: AttachmentBehavior?
   private var snap: SnapBehavior?
   private var phase = Phase.resting
 
   public required init(parameters: ParameterValues, bounds: Rect) throws {
-    p = parameters
+    p = ParameterReader(parameters)
     home = bounds.center
     photo = try DynamicItem(
       identifier: "photo", center: home,
-      size: Size(width: p.number("photo_width"), height: p.number("photo_height")))
+      size: Size(width: p.photoWidth, height: p.photoHeight))
     material = DynamicItemBehavior(items: [photo])
     try super.init(parameters: parameters, bounds: bounds)
     items = [photo]
@@ -63,16 +64,17 @@ public final class Toss: Transition {
     grip?.anchorPoint = point
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) {
-    guard phase == .dragging else { return }
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard phase == .dragging else { return [] }
     if let grip { animator.removeBehavior(grip) }
     grip = nil
-    handOff(photo, velocity: velocity, via: material)
-    if velocity.length > p.number("toss_speed") {
+    let handoff = handOff(photo, velocity: velocity, via: material)
+    if velocity.length > p.tossSpeed {
       phase = .flying
     } else {
       returnHome()
     }
+    return [handoff]
   }
 
   override public func panCancelled() {
@@ -84,23 +86,24 @@ public final class Toss: Transition {
 
   private func returnHome() {
     let s = SnapBehavior(item: photo, snapTo: home)
-    s.damping = p.number("snap_damping")
+    s.damping = p.snapDamping
     animator.addBehavior(s)
     snap = s
     phase = .returning
   }
 
-  override public func afterStep() {
+  override public func afterStep() -> [TransitionEvent] {
     switch phase {
     case .flying where !bounds.intersects(photo.frame):
       material.anchored = true  // out of sight: it stops, and the animator can rest
       phase = .resting
-      emit(.done(outcome: "tossed"))
+      return [.done(outcome: "tossed")]
     case .returning where !animator.isRunning:
       phase = .resting
-      emit(.done(outcome: "returned"))
+      return [.done(outcome: "returned")]
     default:
       break
     }
+    return []
   }
 }
