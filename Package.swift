@@ -68,9 +68,8 @@ let package = Package(
     .executableTarget(
       name: "dynbench",
       dependencies: [
-        "Dynamics", "DynamicsScenes", "Primitives", "Transitions", "Daemon", "Wire", "CLibevent",
+        "Dynamics", "DynamicsScenes", "Primitives", "Transitions", "Wire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Logging", package: "swift-log"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
     ),

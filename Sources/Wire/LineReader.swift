@@ -59,7 +59,54 @@ public struct LineReader: Sendable {
   /// The next complete line, `.tooLong` once when the limit is passed, or `nil` when more input
   /// is needed (or the reader has failed).
   public mutating func nextLine() -> Line? {
-    guard !hasFailed else { return nil }
+    switch findLine() {
+    case .none: return nil
+    case .tooLong: return .tooLong
+    case .line(let range):
+      let line = Array(buffer[range])
+      consumeLine(endingAt: range.upperBound)
+      return .line(line)
+    }
+  }
+
+  /// What `withNextLine` found.
+  public enum Borrowed<Value> {
+    /// A complete line, and what the body made of it.
+    case line(Value)
+    /// The line exceeded the limit; the reader has stopped.
+    case tooLong
+  }
+
+  /// Lends the next complete line (without its `\n`) to `body` without copying it, or returns
+  /// `.tooLong` once when the limit is passed, or `nil` when more input is needed. The bytes are
+  /// valid only inside `body`. For readers that must not allocate per line.
+  public mutating func withNextLine<Value, Failure: Error>(
+    _ body: (UnsafeRawBufferPointer) throws(Failure) -> Value
+  ) throws(Failure) -> Borrowed<Value>? {
+    switch findLine() {
+    case .none: return nil
+    case .tooLong: return .tooLong
+    case .line(let range):
+      let outcome = buffer.withUnsafeBytes { bytes in
+        Result { () throws(Failure) -> Value in
+          try body(UnsafeRawBufferPointer(rebasing: bytes[range]))
+        }
+      }
+      let value = try outcome.get()
+      consumeLine(endingAt: range.upperBound)
+      return .line(value)
+    }
+  }
+
+  private enum Found {
+    case none, tooLong
+    /// The line's bytes in `buffer`; its `\n` is at `upperBound`.
+    case line(Range<Int>)
+  }
+
+  /// Finds the next line without consuming it.
+  private mutating func findLine() -> Found {
+    guard !hasFailed else { return .none }
     let end = buffer.count
     let newline: Int? = buffer.withUnsafeBufferPointer { bytes in
       guard let base = bytes.baseAddress, scanOffset < end else { return nil }
@@ -70,15 +117,25 @@ public struct LineReader: Sendable {
     scannedByteCount += (newline.map { $0 + 1 } ?? end) - scanOffset
     guard let newline else {
       scanOffset = end
-      if end - lineStart > maxLineBytes { return fail() }
-      return nil
+      if end - lineStart > maxLineBytes {
+        _ = fail()
+        return .tooLong
+      }
+      return .none
     }
-    if newline - lineStart > maxLineBytes { return fail() }
-    let line = Array(buffer[lineStart..<newline])
+    if newline - lineStart > maxLineBytes {
+      _ = fail()
+      return .tooLong
+    }
+    // Searched up to the newline; a repeated call finds it again at once.
+    scanOffset = newline
+    return .line(lineStart..<newline)
+  }
+
+  private mutating func consumeLine(endingAt newline: Int) {
     lineStart = newline + 1
     scanOffset = lineStart
     compactIfWorthwhile()
-    return .line(line)
   }
 
   private mutating func fail() -> Line {

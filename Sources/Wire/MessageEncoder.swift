@@ -398,7 +398,8 @@ public struct MessageEncoder: Sendable {
     writer.byte("}")
   }
 
-  private mutating func value(_ value: ReplyValue) {
+  /// Appends one value (no line end).
+  mutating func value(_ value: ReplyValue) {
     switch value {
     case .null: writer.raw("null")
     case .bool(let flag): writer.bool(flag)

@@ -361,14 +361,18 @@ func quoted(_ text: String) -> String {
 
 /// The allowed name closest to a misspelt one (edit distance ≤ 2), for "did you mean".
 func closestName(to name: String, among allowed: [StaticString]) -> String? {
+  closestName(to: name, among: allowed.map { "\($0)" })
+}
+
+/// The allowed name closest to a misspelt one (edit distance ≤ 2); the first of equals wins.
+func closestName(to name: String, among allowed: [String]) -> String? {
   let typed = Array(name.utf8)
   guard typed.count <= 64 else { return nil }
   var best: (name: String, distance: Int)?
   for candidate in allowed {
-    let text = candidate.withUTF8Buffer { Array($0) }
-    let distance = editDistance(typed, text)
+    let distance = editDistance(typed, Array(candidate.utf8))
     if distance <= 2, distance < best?.distance ?? .max {
-      best = ("\(candidate)", distance)
+      best = (candidate, distance)
     }
   }
   return best?.name

@@ -75,28 +75,31 @@ public enum Op: Equatable, Sendable {
   /// `add_velocity`: add linear and angular velocity to an item.
   case addVelocity(AddVelocityRequest)
 
-  /// The `op` word on the wire.
-  public var name: String {
+  /// The `op` word on the wire (`OpName` is the one list of them).
+  public var name: String { kind.rawValue }
+
+  /// Which operation this is, without its fields.
+  public var kind: OpName {
     switch self {
-    case .hello: return "hello"
-    case .open: return "open"
-    case .gesture: return "gesture"
-    case .tap: return "tap"
-    case .swipe: return "swipe"
-    case .step: return "step"
-    case .get: return "get"
-    case .watch: return "watch"
-    case .debug: return "debug"
-    case .close: return "close"
-    case .list: return "list"
-    case .addItem: return "add_item"
-    case .removeItem: return "remove_item"
-    case .addBehavior: return "add_behavior"
-    case .removeBehavior: return "remove_behavior"
-    case .removeAllBehaviors: return "remove_all_behaviors"
-    case .setBehavior: return "set_behavior"
-    case .setItem: return "set_item"
-    case .addVelocity: return "add_velocity"
+    case .hello: return .hello
+    case .open: return .open
+    case .gesture: return .gesture
+    case .tap: return .tap
+    case .swipe: return .swipe
+    case .step: return .step
+    case .get: return .get
+    case .watch: return .watch
+    case .debug: return .debug
+    case .close: return .close
+    case .list: return .list
+    case .addItem: return .addItem
+    case .removeItem: return .removeItem
+    case .addBehavior: return .addBehavior
+    case .removeBehavior: return .removeBehavior
+    case .removeAllBehaviors: return .removeAllBehaviors
+    case .setBehavior: return .setBehavior
+    case .setItem: return .setItem
+    case .addVelocity: return .addVelocity
     }
   }
 

@@ -64,7 +64,7 @@ public final class RequestDecoder {
     let name = opNode.string
     guard let kind = OpName(rawValue: name) else {
       var message = "no op is named '\(quoted(name))'"
-      if let suggestion = closestName(to: name, among: OpName.allCases.map(\.staticName)) {
+      if let suggestion = closestName(to: name, among: OpName.allCases.map(\.rawValue)) {
         message += "; did you mean '\(suggestion)'?"
       }
       throw ProtocolError(.unknownOp, message)
@@ -75,43 +75,8 @@ public final class RequestDecoder {
   }
 }
 
-/// The `op` words, with the fields each defines.
-private enum OpName: String, CaseIterable {
-  case hello, open, gesture, tap, swipe, step, get, watch, close, list, debug
-  case addItem = "add_item"
-  case removeItem = "remove_item"
-  case addBehavior = "add_behavior"
-  case removeBehavior = "remove_behavior"
-  case removeAllBehaviors = "remove_all_behaviors"
-  case setBehavior = "set_behavior"
-  case setItem = "set_item"
-  case addVelocity = "add_velocity"
-
-  /// The name as a `StaticString`, for "did you mean".
-  var staticName: StaticString {
-    switch self {
-    case .hello: return "hello"
-    case .open: return "open"
-    case .gesture: return "gesture"
-    case .tap: return "tap"
-    case .swipe: return "swipe"
-    case .step: return "step"
-    case .get: return "get"
-    case .watch: return "watch"
-    case .close: return "close"
-    case .list: return "list"
-    case .debug: return "debug"
-    case .addItem: return "add_item"
-    case .removeItem: return "remove_item"
-    case .addBehavior: return "add_behavior"
-    case .removeBehavior: return "remove_behavior"
-    case .removeAllBehaviors: return "remove_all_behaviors"
-    case .setBehavior: return "set_behavior"
-    case .setItem: return "set_item"
-    case .addVelocity: return "add_velocity"
-    }
-  }
-
+/// What each `op` defines: its fields, and how they are read.
+extension OpName {
   /// Every field the op defines, including `op` and `id`.
   var fields: [StaticString] { Self.fieldTable[self] ?? [] }
 

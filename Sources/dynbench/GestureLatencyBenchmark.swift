@@ -1,6 +1,8 @@
 import ArgumentParser
 import Glibc
 import Histogram
+import Primitives
+import Wire
 
 /// How soon a drag shows on screen: the time from sending a `changed` gesture sample to the
 /// first realtime frame in which the lock screen sits where that sample put it.
@@ -40,25 +42,29 @@ struct GestureLatencyBenchmark: ParsableCommand {
     defer { daemon.stop() }
     let probe = DragProbe(socket: try LineSocket(path: daemon.socketPath))
     let load = loadAverage()
-    try probe.send(#"{"op":"open","session":"g","transition":"lock-screen","fps":\#(fps)}"#)
+    try probe.send(
+      .open(
+        OpenRequest(
+          source: .transition(name: "lock-screen", params: .init()), session: "g",
+          fps: Double(fps))))
     try probe.pump(until: after(5)) { probe.replies < 1 }
     guard probe.replies == 1 else { throw BenchError("dynd did not answer the open") }
     try probe.pump(until: after(2)) { !probe.paused }  // a fresh lock screen settles first
     let restY = probe.screenY
 
     var sent = monotonicNanoseconds()
-    try probe.send(gesture("began", y: startY, at: sent))
+    try probe.send(gesture(.began, y: startY, at: sent))
     for sample in path {
       try probe.pump(until: sent + sample.interval)
       sent = monotonicNanoseconds()
-      try probe.send(gesture("changed", y: sample.y, at: sent))
+      try probe.send(gesture(.changed, y: sample.y, at: sent))
       probe.sent(target: restY + sample.y - startY, at: sent)
     }
     try probe.pump(until: after(0.25)) { probe.pending != nil }
     probe.giveUp()
     let end = monotonicNanoseconds()
-    try probe.send(gesture("ended", y: path.last!.y, at: end, extra: #","vx":0,"vy":0"#))
-    try probe.send(#"{"op":"close","session":"g"}"#)
+    try probe.send(gesture(.ended, y: path.last!.y, at: end, velocity: .zero))
+    try probe.send(.close(session: "g"))
     try probe.pump(until: after(5)) { probe.replies < samples + 4 }
     guard probe.replies == samples + 4 else {
       throw BenchError("dynd answered \(probe.replies) of \(samples + 4) requests")
@@ -94,10 +100,13 @@ struct GestureLatencyBenchmark: ParsableCommand {
     }
   }
 
-  private func gesture(_ phase: String, y: Double, at time: UInt64, extra: String = "") -> String {
-    let t = Double(time) / 1e9
-    return #"{"op":"gesture","session":"g","phase":"\#(phase)","x":160,"y":\#(y),"t":\#(t)"#
-      + extra + "}"
+  private func gesture(
+    _ phase: GesturePhase, y: Double, at time: UInt64, velocity: Vector? = nil
+  ) -> Op {
+    .gesture(
+      GestureRequest(
+        session: "g", phase: phase, point: Point(x: 160, y: y), t: Double(time) / 1e9,
+        velocity: velocity))
   }
 }
 
@@ -147,6 +156,7 @@ private final class DragProbe {
   }
 
   let socket: LineSocket
+  private let decoder = ServerMessageDecoder()
   private(set) var replies = 0
   private(set) var paused = false
   private(set) var screenY = 284.0
@@ -168,7 +178,7 @@ private final class DragProbe {
     socket.setNonBlocking()
   }
 
-  func send(_ line: String) throws(BenchError) { try socket.send(line: line) }
+  func send(_ op: Op) throws(BenchError) { try socket.send(Request(id: nil, op: op)) }
 
   /// A `changed` sample has gone out; the one before it, if still unseen, never will be.
   func sent(target: Double, at time: UInt64) {
@@ -198,18 +208,31 @@ private final class DragProbe {
   }
 
   private func handle(_ line: UnsafeRawBufferPointer, arrival: UInt64) {
-    if line.starts(with: #"{"ok":true"#.utf8) {
+    let message: ServerMessage
+    do throws(ProtocolError) {
+      message = try decoder.decode(Array(line))
+    } catch {
+      failure = BenchError(
+        "dynd wrote a line dynbench cannot read (\(error)): "
+          + String(decoding: line, as: UTF8.self))
+      return
+    }
+    switch message {
+    case .reply(let reply):
+      guard case .success(let body) = reply.result else {
+        failure = BenchError("dynd refused: " + String(decoding: line, as: UTF8.self))
+        return
+      }
       replies += 1
-      if let y = number(after: #""center":["#, in: line, commas: 1) { screenY = y }
-    } else if line.starts(with: #"{"ok":false"#.utf8) {
+      if case .open(_, let items) = body, let screen = items.first { screenY = screen.center.y }
+    case .unknownError:
       failure = BenchError("dynd refused: " + String(decoding: line, as: UTF8.self))
-    } else if line.starts(with: #"{"ev":"pause""#.utf8) {
+    case .event(.pause):
       paused = true
-    } else if line.starts(with: #"{"ev":"frame""#.utf8),
-      let seq = number(after: #""seq":"#, in: line),
-      let y = number(after: #""center":["#, in: line, commas: 1)
-    {
-      frame(seq: UInt64(seq), y: y, arrival: arrival)
+    case .event(.frame(let f)):
+      if let screen = f.items.first { frame(seq: f.seq, y: screen.center.y, arrival: arrival) }
+    case .event, .unknownEvent:
+      break
     }
   }
 
@@ -229,27 +252,6 @@ private final class DragProbe {
 
 private func nanosecondHistogram() -> Histogram<UInt64> {
   Histogram(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
-}
-
-/// The number after `key` in `line`, or after the `commas`-th comma that follows it.
-private func number(after key: String, in line: UnsafeRawBufferPointer, commas: Int = 0)
-  -> Double?
-{
-  let key = Array(key.utf8)
-  guard line.count > key.count,
-    var i = (0...(line.count - key.count)).first(where: {
-      line[$0..<($0 + key.count)].elementsEqual(key)
-    })
-  else { return nil }
-  i += key.count
-  for _ in 0..<commas {
-    while i < line.count && line[i] != UInt8(ascii: ",") { i += 1 }
-    i += 1
-  }
-  guard i < line.count else { return nil }
-  var j = i
-  while j < line.count, "-+.eE0123456789".utf8.contains(line[j]) { j += 1 }
-  return Double(String(decoding: line[i..<j], as: UTF8.self))
 }
 
 /// A small seeded generator (SplitMix64), so that a seed gives the same drag on every run.

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Glibc
+import Primitives
+import Wire
 
 /// What sessions at rest cost a dynd child process: CPU time and wake-ups over a quiet window,
 /// and resident memory per session.
@@ -31,7 +33,7 @@ struct IdleCostBenchmark: ParsableCommand {
     let daemon = try DaemonProcess(tag: "idle")
     defer { daemon.stop() }
     let control = try LineSocket(path: daemon.socketPath)
-    try control.request(#"{"op":"hello"}"#)
+    try control.request(.hello)
     usleep(500_000)
     let emptyKiB = daemon.residentKiB()
     var sockets: [LineSocket] = []
@@ -43,7 +45,10 @@ struct IdleCostBenchmark: ParsableCommand {
     }
     // A fresh animator runs until Box2D puts its bodies to sleep (0.5 s still), then pauses.
     usleep(1_500_000)
-    let running = try control.request(#"{"op":"list"}"#).components(of: #""running":true"#)
+    guard case .list(let list) = try control.request(.list) else {
+      throw BenchError("dynd's reply to list has no sessions")
+    }
+    let running = list.filter(\.running).count
     let fullKiB = daemon.residentKiB()
     let (cpu, wakeups) = (daemon.cpuNanoseconds(), daemon.contextSwitches())
     usleep(UInt32(seconds * 1e6))
@@ -62,27 +67,18 @@ struct IdleCostBenchmark: ParsableCommand {
     print("load average after: \(loadAverage())")
   }
 
-  private func openRequest(session: String) -> String {
+  private func openRequest(session: String) -> Op {
     guard sceneItems > 0 else {
-      return #"{"op":"open","transition":"lock-screen","session":"\#(session)"}"#
+      return .open(
+        OpenRequest(source: .transition(name: "lock-screen", params: .init()), session: session))
     }
-    let items = (0..<sceneItems).map { i in
-      #"{"id":"i\#(i)","center":[\#(20 + (i % 10) * 30),\#(20 + (i / 10) * 30)],"size":[20,20]}"#
+    let items = (0..<sceneItems).map { (i: Int) -> ItemSpec in
+      let column = i % 10
+      let row = i / 10
+      let center = Point(x: Double(20 + column * 30), y: Double(20 + row * 30))
+      return ItemSpec(id: "i\(i)", center: center, size: Size(width: 20, height: 20))
     }
-    return #"{"op":"open","session":"\#(session)","scene":{"bounds":[320,568],"items":["#
-      + items.joined(separator: ",") + "]}}"
-  }
-}
-
-extension String {
-  /// How many times `needle` occurs.
-  func components(of needle: String) -> Int {
-    var count = 0
-    var rest = self[...]
-    while let range = rest.firstRange(of: needle) {
-      count += 1
-      rest = rest[range.upperBound...]
-    }
-    return count
+    let scene = SceneSpec(bounds: Rect(x: 0, y: 0, width: 320, height: 568), items: items)
+    return .open(OpenRequest(source: .scene(scene), session: session))
   }
 }

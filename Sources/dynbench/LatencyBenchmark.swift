@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import Histogram
+import Wire
 
 /// Request → reply round trips over the Unix socket, against a bare echo floor timed in the same
 /// run by the same client code.
@@ -50,10 +51,12 @@ struct LatencyBenchmark: ParsableCommand {
     }
     let processFloor = try LineSocket(path: echoProcess.socketPath)
     let client = try LineSocket(path: daemon.socketPath)
-    try client.request(#"{"op":"open","transition":"lock-screen","session":"bench"}"#)
+    try client.request(
+      .open(
+        OpenRequest(source: .transition(name: "lock-screen", params: .init()), session: "bench")))
 
-    let hello = Array(#"{"op":"hello","id":1}"#.utf8) + [0x0A]
-    let get = Array(#"{"op":"get","session":"bench","id":2}"#.utf8) + [0x0A]
+    let hello = encoded(Request(id: .number("1"), op: .hello))
+    let get = encoded(Request(id: .number("2"), op: .get(session: "bench")))
     let kinds: [(name: String, socket: LineSocket, request: [UInt8])] = [
       ("echo thread, hello-sized line", floor, hello),
       ("echo thread, get-sized line", floor, get),
@@ -120,13 +123,20 @@ struct LatencyBenchmark: ParsableCommand {
         let start = monotonicNanoseconds()
         try socket.send(bytes)
         // Skip events (a fresh session's first frames and its pause): only the reply counts.
-        while try socket.readLine().starts(with: #"{"ev""#.utf8) {}
+        while try socket.readLine({ MessageHead($0).isEvent }) {}
         let elapsed = monotonicNanoseconds() - start
         if timed { _ = histogram.record(elapsed) }
       }
     }
     return count
   }
+}
+
+/// `request` as the bytes of one line.
+private func encoded(_ request: Request) -> [UInt8] {
+  var encoder = RequestEncoder()
+  encoder.encode(request)
+  return encoder.bytes
 }
 
 extension EchoServer {

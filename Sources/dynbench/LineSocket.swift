@@ -1,4 +1,5 @@
 import Glibc
+import Wire
 
 /// Why a socket benchmark could not go on: a sentence for the user.
 struct BenchError: Error, CustomStringConvertible {
@@ -6,16 +7,17 @@ struct BenchError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// A blocking client of a Unix stream socket speaking newline-terminated lines.
+/// A blocking client of a Unix stream socket speaking newline-terminated lines, split by
+/// `Wire.LineReader`.
 ///
-/// The hot path (`send` of prepared bytes, `readLine`) allocates nothing, so the same code can
-/// time both the daemon and the bare echo floor.
+/// Once its buffers have grown, the hot path (`send` of prepared bytes, `readLine`) allocates
+/// nothing, so the same code can time both the daemon and the bare echo floor.
 final class LineSocket {
   let fd: Int32
-  private let buffer: UnsafeMutableRawBufferPointer
-  /// Unread input is `buffer[start..<end]`.
-  private var start = 0
-  private var end = 0
+  private var reader: LineReader
+  /// What one `read` fills before the reader takes it.
+  private let chunk: UnsafeMutableRawBufferPointer
+  private var decoder: ServerMessageDecoder?
 
   /// Connects to `path`, retrying for up to `patience` while the server starts. Lines may be up
   /// to `bufferSize` bytes.
@@ -36,12 +38,13 @@ final class LineSocket {
       usleep(5_000)
     }
     self.fd = fd
-    buffer = .allocate(byteCount: bufferSize, alignment: 16)
+    reader = LineReader(maxLineBytes: bufferSize)
+    chunk = .allocate(byteCount: min(bufferSize, 64 << 10), alignment: 16)
   }
 
   deinit {
     Glibc.close(fd)
-    buffer.deallocate()
+    chunk.deallocate()
   }
 
   /// Writes all of `bytes`.
@@ -54,32 +57,25 @@ final class LineSocket {
     }
   }
 
-  /// Writes `line` plus a newline.
-  func send(line: String) throws(BenchError) {
-    let bytes = Array((line + "\n").utf8)
-    let sent = bytes.withUnsafeBytes { raw in (try? send(raw)) != nil }
+  /// Writes `request` as one line (`RequestEncoder`).
+  func send(_ request: Request) throws(BenchError) {
+    var encoder = RequestEncoder()
+    encoder.encode(request)
+    let sent = encoder.bytes.withUnsafeBytes { raw in (try? send(raw)) != nil }
     guard sent else { throw BenchError("write(): \(errnoText())") }
   }
 
-  /// Reads up to the next newline; returns the line's bytes (valid until the next read).
-  @discardableResult
-  func readLine() throws(BenchError) -> UnsafeRawBufferPointer {
+  /// Reads up to the next newline and lends the line's bytes to `body`.
+  func readLine<Result>(_ body: (UnsafeRawBufferPointer) -> Result) throws(BenchError) -> Result {
     while true {
-      if start < end, let nl = memchr(buffer.baseAddress! + start, 0x0A, end - start) {
-        let length = buffer.baseAddress!.distance(to: nl) - start
-        let line = UnsafeRawBufferPointer(rebasing: buffer[start..<(start + length)])
-        start += length + 1
-        return line
+      switch reader.withNextLine(body) {
+      case .line(let result)?: return result
+      case .tooLong?: throw BenchError("a line longer than the buffer")
+      case nil: break
       }
-      if start > 0 {
-        memmove(buffer.baseAddress!, buffer.baseAddress! + start, end - start)
-        end -= start
-        start = 0
-      }
-      guard end < buffer.count else { throw BenchError("a line longer than the buffer") }
-      let n = read(fd, buffer.baseAddress! + end, buffer.count - end)
+      let n = read(fd, chunk.baseAddress!, chunk.count)
       guard n > 0 else { throw BenchError(n == 0 ? "the server closed" : "read(): \(errnoText())") }
-      end += n
+      reader.append(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
     }
   }
 
@@ -91,38 +87,57 @@ final class LineSocket {
   /// One `read` of whatever is there, then `body` for each complete line. Returns false when
   /// the peer closed or the socket failed.
   func readAvailable(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
-    if start > 0 {
-      memmove(buffer.baseAddress!, buffer.baseAddress! + start, end - start)
-      end -= start
-      start = 0
-    }
-    let n = read(fd, buffer.baseAddress! + end, buffer.count - end)
+    let n = read(fd, chunk.baseAddress!, chunk.count)
     if n < 0 { return errno == EAGAIN || errno == EINTR }
     if n == 0 { return false }
-    end += n
-    while start < end, let nl = memchr(buffer.baseAddress! + start, 0x0A, end - start) {
-      let length = buffer.baseAddress!.distance(to: nl) - start
-      body(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + length)]))
-      start += length + 1
-    }
-    return end - start < buffer.count
-  }
-
-  /// Reads lines until a reply (a line with `"ok":`), skipping events; throws on `"ok":false`.
-  @discardableResult
-  func readReply() throws(BenchError) -> String {
+    reader.append(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
     while true {
-      let line = String(decoding: try readLine(), as: UTF8.self)
-      if line.hasPrefix("{\"ok\":true") { return line }
-      if line.hasPrefix("{\"ok\":false") { throw BenchError("the daemon refused: \(line)") }
+      switch reader.withNextLine(body) {
+      case .line?: continue
+      case .tooLong?: return false
+      case nil: return true
+      }
     }
   }
 
-  /// Sends one request and returns its reply.
+  /// Reads lines until the reply to a request of `op`, skipping events; throws on an error
+  /// reply.
   @discardableResult
-  func request(_ line: String) throws(BenchError) -> String {
-    try send(line: line)
-    return try readReply()
+  func readReply(answering op: OpName) throws(BenchError) -> ReplyBody {
+    let decoder = self.decoder ?? ServerMessageDecoder()
+    self.decoder = decoder
+    while true {
+      let (text, message) = try readLine { line in
+        let message = Result { () throws(ProtocolError) in
+          try decoder.decode(Array(line), answering: op)
+        }
+        return (String(decoding: line, as: UTF8.self), message)
+      }
+      switch message {
+      case .success(let message) where message.isReply:
+        guard let body = message.replyBody else {
+          throw BenchError("the daemon refused: \(text)")
+        }
+        return body
+      case .success:
+        continue
+      case .failure(let error):
+        throw BenchError("the daemon wrote a line dynbench cannot read (\(error)): \(text)")
+      }
+    }
+  }
+
+  /// Sends one request and returns its reply's body.
+  @discardableResult
+  func request(_ request: Request) throws(BenchError) -> ReplyBody {
+    try send(request)
+    return try readReply(answering: request.op.kind)
+  }
+
+  /// Sends one request without an id.
+  @discardableResult
+  func request(_ op: Op) throws(BenchError) -> ReplyBody {
+    try request(Request(id: nil, op: op))
   }
 }
 

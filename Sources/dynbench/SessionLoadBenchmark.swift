@@ -1,6 +1,8 @@
 import ArgumentParser
 import Glibc
 import Histogram
+import Primitives
+import Wire
 
 /// How many realtime sessions, animating at 60 Hz without coming to rest, one dynd serves with
 /// at most 0.1 % of frames late by over 2 ms.
@@ -107,18 +109,22 @@ struct SessionLoadBenchmark: ParsableCommand {
   }
 
   /// A scene of `items` squares in separate columns dropping onto the floor with elasticity 1.
-  private func openRequest(session: String) -> String {
-    var list: [String] = []
+  private func openRequest(session: String) -> Op {
+    var list: [ItemSpec] = []
     for i in 0..<items {
       let x = 20 + Double(i % 6) * 50
       let y = 60 + (Double(i) * 37).truncatingRemainder(dividingBy: 300)
-      list.append(#"{"id":"i\#(i)","center":[\#(x),\#(y)],"size":[30,30]}"#)
+      list.append(
+        ItemSpec(id: "i\(i)", center: Point(x: x, y: y), size: Size(width: 30, height: 30)))
     }
-    let ids = (0..<items).map { #""i\#($0)""# }.joined(separator: ",")
-    return #"{"op":"open","session":"\#(session)","scene":{"bounds":[320,568],"items":["#
-      + list.joined(separator: ",") + #"],"behaviors":[{"type":"gravity","items":[\#(ids)]},"#
-      + #"{"type":"collision","items":[\#(ids)],"reference_bounds":true},"#
-      + #"{"type":"dynamic_item","items":[\#(ids)],"elasticity":1,"friction":0,"#
-      + #""resistance":0}]}}"#
+    let ids = list.map(\.id)
+    let scene = SceneSpec(
+      bounds: Rect(x: 0, y: 0, width: 320, height: 568), items: list,
+      behaviors: [
+        .gravity(GravitySpec(items: ids)),
+        .collision(CollisionSpec(items: ids, referenceBounds: true)),
+        .dynamicItem(DynamicItemSpec(items: ids, elasticity: 1, friction: 0, resistance: 0)),
+      ])
+    return .open(OpenRequest(source: .scene(scene), session: session))
   }
 }

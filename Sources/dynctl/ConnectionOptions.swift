@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import Primitives
 import Wire
 
 /// Options every command that talks to the daemon takes.
@@ -42,48 +43,77 @@ struct DaemonClient {
   /// Records every line sent and received (`dynctl record`).
   var transcript: Transcript?
 
-  /// Sends `request`, prints its events and (unless `quietReply`, for requests dynctl makes on
-  /// its own account) its reply; throws `.errorReply` for an error reply.
+  /// Sends `op`, prints its events and (unless `quietReply`, for requests dynctl makes on its
+  /// own account) its reply; throws `.errorReply` for an error reply. Returns the reply's body.
   @discardableResult
   func request(
-    _ request: JSONValue, quietReply: Bool = false, onEvent: (Message) -> Void = { _ in }
-  ) throws(Failure) -> Message {
-    try send(line: request.jsonText, quietReply: quietReply, onEvent: onEvent)
+    _ op: Op, quietReply: Bool = false, onEvent: (Message) -> Void = { _ in }
+  ) throws(Failure) -> ReplyBody {
+    let reply = try send(
+      line: Request(id: nil, op: op).encodedLine, answering: op.kind, quietReply: quietReply,
+      onEvent: onEvent)
+    return reply.content.replyBody ?? .empty
   }
 
-  /// Sends one raw line, prints its events and reply; throws `.errorReply` for an error reply.
+  /// Sends one line, prints its events and reply; throws `.errorReply` for an error reply. The
+  /// reply is read as the reply to `op` (see `ServerMessageDecoder`).
   @discardableResult
   func send(
-    line: String, quietReply: Bool = false, onEvent: (Message) -> Void = { _ in }
+    line: String, answering op: OpName?, quietReply: Bool = false,
+    onEvent: (Message) -> Void = { _ in }
   ) throws(Failure) -> Message {
     transcript?.sent(line)
-    let reply = try connection.exchange(line, timeout: timeout) { (event) throws(Failure) in
-      transcript?.received(event.text)
+    let reply = try connection.exchange(line, answering: op, timeout: timeout) {
+      (event) throws(Failure) in
+      transcript?.received(event)
       output.event(event)
       onEvent(event)
     }
-    transcript?.received(reply.text)
+    transcript?.received(reply)
     if !quietReply || output.json || !reply.ok { output.reply(reply) }
     if let error = reply.error { throw .errorReply(code: error.code, message: error.message) }
     return reply
   }
-}
 
-/// A request object: `op`, then the fields that are not nil, in order.
-func request(_ op: String, _ fields: KeyValuePairs<String, JSONValue?>) -> JSONValue {
-  var members = [JSONMember(name: "op", value: .string(op))]
-  for (name, value) in fields {
-    if let value { members.append(JSONMember(name: name, value: value)) }
+  /// Sends a line the user wrote (`send`, `run`) as it is; its reply is read as the reply to the
+  /// op the line names, when Wire can read the line (else the daemon will say what is wrong, or
+  /// is newer than this dynctl).
+  @discardableResult
+  func send(rawLine line: String) throws(Failure) -> Message {
+    let op = try? RequestDecoder().decode(line).op.kind
+    return try send(line: line, answering: op)
   }
-  return .object(members)
 }
 
-extension Optional where Wrapped == Double {
-  var json: JSONValue? { map { .number($0) } }
+extension Double {
+  /// The number as dynctl has always sent it: with at most 9 decimals (what
+  /// `JSONValue.jsonText` writes), so that the daemon gets the same values as before requests
+  /// were typed, and traces keep the same text. A non-finite number becomes 0, which is what
+  /// was sent for it.
+  var asSent: Double { Double(JSONValue.number(self).jsonText) ?? 0 }
 }
 
-extension Optional where Wrapped == String {
-  var json: JSONValue? { map { .string($0) } }
+extension PairArgument {
+  var point: Point { Point(x: x.asSent, y: y.asSent) }
+  var vector: Vector { Vector(dx: x.asSent, dy: y.asSent) }
+}
+
+/// Transition parameters from `NAME=VALUE` arguments, VALUE read as JSON if it parses, else as
+/// a string; checked as the daemon checks `params` (a failure is reported as the daemon's
+/// error reply would have been).
+func transitionParams(_ arguments: [String]) throws(Failure) -> TransitionParams {
+  guard !arguments.isEmpty else { return TransitionParams() }
+  let members = arguments.map { text in
+    let name = String(text.prefix { $0 != "=" })
+    let raw = String(text.drop { $0 != "=" }.dropFirst())
+    let value = (try? JSONParser().parse(raw)) ?? .string(raw)
+    return JSONMember(name: name, value: value)
+  }
+  do throws(ProtocolError) {
+    return try TransitionParams(json: .object(members))
+  } catch {
+    throw .errorReply(code: error.code.rawValue, message: error.message)
+  }
 }
 
 /// Runs a command body, turning a `Failure` into its message on standard error and its exit

@@ -1,22 +1,25 @@
 import Glibc
 import Wire
 
-/// One line the daemon wrote: its text as received and its parsed value.
+/// One line the daemon wrote: its text as received (what `--json` prints and traces keep) and
+/// what it says, typed.
 struct Message {
   let text: String
-  let value: JSONValue
+  let content: ServerMessage
 
-  /// Replies carry `ok`; events carry `ev`.
-  var isReply: Bool { value["ok"] != nil }
-  var ok: Bool { value["ok"]?.bool == true }
-  var event: String? { value["ev"]?.string }
-  var session: String? { value["session"]?.string }
-
-  /// The `code` and `message` of an error reply.
-  var error: (code: String, message: String)? {
-    guard !ok, let error = value["error"] else { return nil }
-    return (error["code"]?.string ?? "error", error["message"]?.string ?? "")
+  var isReply: Bool { content.isReply }
+  /// The `ev` word of an event; nil for a reply.
+  var event: String? { content.eventName }
+  /// Which event this is, if it is one this dynctl knows.
+  var eventKind: EventName? {
+    guard case .event(let event) = content else { return nil }
+    return event.kind
   }
+  var session: String? { content.session }
+  /// The `code` and `message` of an error reply.
+  var error: (code: String, message: String)? { content.error }
+  /// Whether this is a reply that says `ok`.
+  var ok: Bool { content.replyBody != nil }
 }
 
 /// A blocking connection to dynd that writes request lines and reads reply and event lines,
@@ -24,8 +27,11 @@ struct Message {
 final class DaemonConnection {
   let path: String
   private let fd: Int32
-  private var buffer: [UInt8] = []
-  private let parser = JSONParser()
+  /// Splits what the daemon writes into lines; lines are limited only to keep a broken daemon
+  /// from exhausting memory (a debug event of a large scene runs to megabytes).
+  private var reader = LineReader(maxLineBytes: 1 << 28)
+  private var chunk = [UInt8](repeating: 0, count: 65536)
+  private let decoder = ServerMessageDecoder()
 
   /// Connects to the socket at `path`; throws `.unreachable` with the reason, and `.untrusted`
   /// (before anything is sent) unless the daemon runs as `userID` or root (`SocketTrust`).
@@ -89,17 +95,25 @@ final class DaemonConnection {
   }
 
   /// The next line, unless the daemon closes the connection or the monotonic clock passes
-  /// `deadline` (seconds, as `monotonicSeconds()`) first; nil waits for ever.
-  func receive(deadline: Double?) throws(Failure) -> Received {
+  /// `deadline` (seconds, as `monotonicSeconds()`) first; nil waits for ever. A reply is read as
+  /// the reply to `op` when given (`ServerMessageDecoder`).
+  func receive(deadline: Double?, answering op: OpName? = nil) throws(Failure) -> Received {
     while true {
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        let text = String(decoding: buffer[..<newline], as: UTF8.self)
-        buffer.removeSubrange(...newline)
-        do {
-          return .message(Message(text: text, value: try parser.parse(text)))
-        } catch {
+      switch reader.nextLine() {
+      case .line(let bytes)?:
+        let text = String(decoding: bytes, as: UTF8.self)
+        do throws(ProtocolError) {
+          return .message(Message(text: text, content: try decoder.decode(bytes, answering: op)))
+        } catch  where error.code == .badJSON || error.code == .invalidNumber {
           throw .protocolFailure("the daemon wrote a line that is not JSON: \(text)")
+        } catch {
+          throw .protocolFailure("the daemon wrote a line dynctl cannot read (\(error)): \(text)")
         }
+      case .tooLong?:
+        throw .protocolFailure(
+          "the daemon wrote a line longer than \(reader.maxLineBytes) bytes")
+      case nil:
+        break
       }
       var wait: Int32 = -1
       if let deadline {
@@ -114,31 +128,31 @@ final class DaemonConnection {
         throw .protocolFailure("waiting for the daemon failed: \(Self.lastError())")
       }
       if ready == 0 { continue }
-      var chunk = [UInt8](repeating: 0, count: 65536)
       let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
       if count < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         throw .protocolFailure("reading from the daemon failed: \(Self.lastError())")
       }
       if count == 0 {
-        guard buffer.isEmpty else {
+        guard reader.pendingByteCount == 0 else {
           throw .protocolFailure("the daemon closed the connection in the middle of a line")
         }
         return .endOfInput
       }
-      buffer.append(contentsOf: chunk[..<count])
+      chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
   }
 
-  /// Sends one request line and reads up to its reply: every event before it goes to
-  /// `onEvent`. The reply is returned whether ok or not.
+  /// Sends one request line and reads up to its reply (read as the reply to `op`): every event
+  /// before it goes to `onEvent`. The reply is returned whether ok or not.
   func exchange(
-    _ line: String, timeout: Double?, onEvent: (Message) throws(Failure) -> Void
+    _ line: String, answering op: OpName?, timeout: Double?,
+    onEvent: (Message) throws(Failure) -> Void
   ) throws(Failure) -> Message {
     try send(line)
     let deadline = timeout.map { monotonicSeconds() + $0 }
     while true {
-      switch try receive(deadline: deadline) {
+      switch try receive(deadline: deadline, answering: op) {
       case .message(let message) where message.isReply: return message
       case .message(let event): try onEvent(event)
       case .endOfInput:

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import Primitives
 import Wire
 
 struct GestureCommand: ParsableCommand {
@@ -34,6 +35,13 @@ struct GestureCommand: ParsableCommand {
   /// The `estimator` field of the gesture requests.
   enum Estimator: String, ExpressibleByArgument, CaseIterable {
     case platform, linear
+
+    var estimator: VelocityEstimator {
+      switch self {
+      case .platform: .platform
+      case .linear: .linear
+      }
+    }
   }
 
   @OptionGroup var connection: ConnectionOptions
@@ -72,10 +80,10 @@ struct GestureCommand: ParsableCommand {
   /// first gesture request then reports it).
   static func pace(of session: String, _ client: DaemonClient) throws(Failure) -> Pace {
     let reply = try client.connection.exchange(
-      request("list", [:]).jsonText, timeout: client.timeout
+      Request(id: nil, op: .list).encodedLine, answering: .list, timeout: client.timeout
     ) { _ in }
-    let entry = reply.value["sessions"]?.arrayValue?.first { $0["session"]?.string == session }
-    return entry?["clock"]?.string == "manual" ? .step : .realtime
+    guard case .list(let sessions)? = reply.content.replyBody else { return .realtime }
+    return sessions.first { $0.session == session }?.clock == .manual ? .step : .realtime
   }
 }
 
@@ -105,26 +113,23 @@ struct Pan {
       let t = duration * fraction
       let x = from.x + (to.x - from.x) * fraction
       let y = from.y + (to.y - from.y) * fraction
-      let last = cancel ? "cancelled" : "ended"
-      let phase = index == 0 ? "began" : index == samples ? last : "changed"
+      let last: GesturePhase = cancel ? .cancelled : .ended
+      let phase: GesturePhase = index == 0 ? .began : index == samples ? last : .changed
       if index > 0 {
         switch pacing {
         case .realtime: sleepUntil(start + t)
         case .step where interval > 0:
           try client.request(
-            request("step", ["session": .string(session), "dt": .number(interval)]),
-            quietReply: true)
+            .step(StepRequest(session: session, dt: interval.asSent)), quietReply: true)
         case .auto, .step, .none: break
         }
       }
-      let velocity = phase == "ended" ? releaseVelocity : nil
-      let fields: KeyValuePairs<String, JSONValue?> = [
-        "session": .string(session), "phase": .string(phase), "x": .number(x), "y": .number(y),
-        "t": .number(t), "vx": velocity.map { .number($0.x) }, "vy": velocity.map { .number($0.y) },
-        "estimator": estimator.map { .string($0.rawValue) },
-      ]
+      let gesture = GestureRequest(
+        session: session, phase: phase, point: Point(x: x.asSent, y: y.asSent), t: t.asSent,
+        velocity: phase == .ended ? releaseVelocity?.vector : nil,
+        estimator: estimator?.estimator ?? .platform)
       lastEvents = []
-      try client.request(request("gesture", fields)) { lastEvents.append($0) }
+      try client.request(.gesture(gesture)) { lastEvents.append($0) }
     }
     return lastEvents
   }
@@ -150,9 +155,7 @@ struct TapCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(
-        request(
-          "tap", ["session": .string(session), "x": .number(point.x), "y": .number(point.y)]))
+      try connection.connect().request(.tap(TapRequest(session: session, point: point.point)))
     }
   }
 }
@@ -163,6 +166,15 @@ struct SwipeCommand: ParsableCommand {
 
   enum Direction: String, ExpressibleByArgument, CaseIterable {
     case left, right, up, down
+
+    var direction: SwipeDirection {
+      switch self {
+      case .left: .left
+      case .right: .right
+      case .up: .up
+      case .down: .down
+      }
+    }
   }
 
   @OptionGroup var connection: ConnectionOptions
@@ -174,12 +186,10 @@ struct SwipeCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      let fields: KeyValuePairs<String, JSONValue?> = [
-        "session": .string(session), "direction": .string(direction.rawValue),
-        "x": at.map { .number($0.x) }, "y": at.map { .number($0.y) },
-        "vx": velocity.map { .number($0.x) }, "vy": velocity.map { .number($0.y) },
-      ]
-      try connection.connect().request(request("swipe", fields))
+      let swipe = SwipeRequest(
+        session: session, direction: direction.direction, point: at?.point,
+        velocity: velocity?.vector)
+      try connection.connect().request(.swipe(swipe))
     }
   }
 }

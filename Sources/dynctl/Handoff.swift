@@ -1,46 +1,24 @@
+import Primitives
 import Wire
 
-/// A `handoff` event: the finger's velocity, the item's, and the constraints between them.
-struct Handoff {
-  /// Something that keeps the item from taking the finger's velocity as it is.
-  enum Constraint {
-    case rail(axis: (Double, Double))
-    case anchored
-    case speedLimit(Double)
-  }
-
+/// A `handoff` event, for checking: the finger's velocity, the item's, and the constraints
+/// between them.
+struct HandoffReport {
   let item: String
   let gesture: (Double, Double)
   let itemVelocity: (Double, Double)
-  let constraints: [Constraint]
+  let constraints: [HandoffConstraint]
   /// The daemon's |item velocity − finger velocity after the constraints|, before rounding.
   let velocityError: Double?
 
+  /// The report of `message` if it is a `handoff` event.
   init?(_ message: Message) {
-    guard message.event == "handoff", let g = message.value["gesture_velocity"],
-      let v = message.value["item_velocity"], let gx = g[0]?.number, let gy = g[1]?.number,
-      let vx = v[0]?.number, let vy = v[1]?.number
-    else { return nil }
-    item = message.value["item"]?.string ?? "?"
-    gesture = (gx, gy)
-    itemVelocity = (vx, vy)
-    velocityError = message.value["velocity_error"]?.number
-    var constraints: [Constraint] = []
-    if case .array(let list)? = message.value["constraints"] {
-      for c in list {
-        switch c["kind"]?.string {
-        case "rail":
-          if let x = c["axis"]?[0]?.number, let y = c["axis"]?[1]?.number {
-            constraints.append(.rail(axis: (x, y)))
-          }
-        case "anchored": constraints.append(.anchored)
-        case "speed_limit":
-          if let m = c["max_speed"]?.number { constraints.append(.speedLimit(m)) }
-        default: break
-        }
-      }
-    }
-    self.constraints = constraints
+    guard case .event(.handoff(let handoff)) = message.content else { return nil }
+    item = handoff.item
+    gesture = (handoff.gestureVelocity.dx, handoff.gestureVelocity.dy)
+    itemVelocity = (handoff.itemVelocity.dx, handoff.itemVelocity.dy)
+    velocityError = handoff.velocityError
+    constraints = handoff.constraints
   }
 
   /// The finger's velocity after the constraints, in order — what the item should move with —
@@ -51,7 +29,8 @@ struct Handoff {
     for c in constraints {
       let before = v
       switch c {
-      case .rail(let axis):
+      case .rail(let vector):
+        let axis = (vector.dx, vector.dy)
         let dot = v.0 * axis.0 + v.1 * axis.1
         v = (axis.0 * dot, axis.1 * dot)
         sentences.append(

@@ -60,7 +60,7 @@ struct HandoffCommand: ParsableCommand {
   static let smoothEnough = 0.05
 
   /// Returns the failures, and whether the motion was measured and judged.
-  func check(_ motion: Motion, _ h: Handoff, _ output: Output) -> ([String], Bool) {
+  func check(_ motion: Motion, _ h: HandoffReport, _ output: Output) -> ([String], Bool) {
     var failures: [String] = []
     var verified = false
     if let held = motion.held {
@@ -77,7 +77,7 @@ struct HandoffCommand: ParsableCommand {
     output.note("  first frame after the release: \(pair(first)) pt/s")
     for c in h.constraints {
       guard case .rail(let axis) = c else { continue }
-      let across = abs(-first.0 * axis.1 + first.1 * axis.0)
+      let across = abs(-first.0 * axis.dy + first.1 * axis.dx)
       if across > motionTolerance {
         failures.append("the item moves \(format(across)) pt/s across its rail")
       }
@@ -110,10 +110,10 @@ struct HandoffCommand: ParsableCommand {
     try runReportingFailure { () throws(Failure) in
       var client = try connection.connect()
       client.output.showFrames = false
-      let session = try gesture.open(client, clock: "manual")
-      var handoffs: [Handoff] = []
+      let session = try gesture.open(client, clock: .manual)
+      var handoffs: [HandoffReport] = []
       try gesture.perform(on: session, client, pacing: .step) { event in
-        if let h = Handoff(event) { handoffs.append(h) }
+        if let h = HandoffReport(event) { handoffs.append(h) }
       }
       guard let h = handoffs.last else {
         throw .checkFailed("FAIL: no handoff: \(gesture.transition) took no drag from this pan")
@@ -177,22 +177,22 @@ struct Motion {
     -> Motion
   {
     var motion = Motion()
-    let now = try client.request(request("get", ["session": .string(session)]), quietReply: true)
-    motion.held = velocity(of: item, in: now.value)
+    let now = try client.request(.get(session: session), quietReply: true)
+    if case .get(_, _, let items) = now { motion.held = velocity(of: item, in: items) }
     // Frame k after the release is exactly k/60 s after it (manual clock, default 60 fps); the
     // frames' own times are rounded to 1 ms on the wire.
     var samples: [(t: Double, v: (Double, Double))] = []
     while samples.count < 3, motion.stopped == nil {
       var frame: (Double, Double)?
-      let step = request("step", ["session": .string(session), "count": .number(1)])
-      try client.request(step, quietReply: true) { event in
-        switch event.event {
-        case "frame": frame = velocity(of: item, in: event.value)
-        case "contact"
-        where event.value["item"]?.string == item || event.value["with"]?.string == item:
+      try client.request(.step(StepRequest(session: session, count: 1)), quietReply: true) {
+        event in
+        guard case .event(let e) = event.content else { return }
+        switch e {
+        case .frame(let f): frame = velocity(of: item, in: f.items)
+        case .contact(let c) where c.item == item || c.partner == .item(item):
           motion.stopped = "the item touched something"
-        case "done": motion.stopped = "the transition reported its outcome"
-        case "pause": motion.stopped = "the session came to rest"
+        case .done: motion.stopped = "the transition reported its outcome"
+        case .pause: motion.stopped = "the session came to rest"
         default: break
         }
       }
@@ -207,12 +207,9 @@ struct Motion {
     return motion
   }
 
-  static func velocity(of item: String, in value: JSONValue) -> (Double, Double)? {
-    guard case .array(let items)? = value["items"],
-      let state = items.first(where: { $0["id"]?.string == item }),
-      let vx = state["velocity"]?[0]?.number, let vy = state["velocity"]?[1]?.number
-    else { return nil }
-    return (vx, vy)
+  static func velocity(of item: String, in items: [ItemState]) -> (Double, Double)? {
+    guard let state = items.first(where: { $0.id == item }) else { return nil }
+    return (state.velocity.dx, state.velocity.dy)
   }
 
   /// The polynomial through the samples (Lagrange form), evaluated at `t`.

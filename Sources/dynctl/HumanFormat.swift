@@ -1,94 +1,99 @@
+import Primitives
 import Wire
 
 /// The readable forms of the daemon's replies and events.
+///
+/// Numbers are printed as the daemon wrote them (`number`), names with their control and
+/// bidirectional formatting characters as `\uXXXX` (`TerminalText`). An event without a readable
+/// form (`debug`, `slow`, `on_time`, `contact_limit`, or one this dynctl does not know) is
+/// printed as the line the daemon wrote.
 enum HumanFormat {
-  static func event(_ value: JSONValue) -> String {
-    let session = value["session"]?.string.map { "\($0) " } ?? ""
-    switch value["ev"]?.string ?? "" {
-    case "frame":
-      let items = (value["items"]?.arrayValue ?? []).map {
-        "\(text($0["id"])) \(vector($0["center"]))"
-      }
-      return "\(session)frame \(text(value["seq"])) t \(text(value["t"])): "
-        + items.joined(separator: ", ") + dropped(value["dropped"])
-    case "contact":
+  static func event(_ message: Message) -> String {
+    guard case .event(let event) = message.content else { return message.text }
+    let session = event.session.map { "\($0) " } ?? ""
+    switch event {
+    case .frame(let frame):
+      let items = frame.items.map { "\(text($0.id)) \(pair($0.center))" }
+      return "\(session)frame \(number(Double(frame.seq))) t \(number(frame.t)): "
+        + items.joined(separator: ", ")
+        + (frame.dropped > 0 ? " (\(number(Double(frame.dropped))) frames dropped)" : "")
+    case .contact(let contact):
       let partner: String
-      if let other = value["with"]?.string {
-        partner = "item \(other)"
-      } else if let boundary = value["boundary"]?.string {
-        partner = "boundary \(boundary)"
-      } else {
-        partner = "the reference bounds"
+      switch contact.partner {
+      case .item(let other): partner = "item \(other)"
+      case .boundary(let boundary?): partner = "boundary \(boundary)"
+      case .boundary(nil): partner = "the reference bounds"
       }
-      let point = value["point"].map { " at \(vector($0))" } ?? ""
-      return "\(session)contact \(text(value["phase"])): \(text(value["item"])) and \(partner)"
+      let point = contact.point.map { " at \(pair($0))" } ?? ""
+      return "\(session)contact \(contact.phase.rawValue): \(text(contact.item)) and \(partner)"
         + point
-    case "pause": return "\(session)pause at t \(text(value["t"])): at rest"
-    case "resume": return "\(session)resume at t \(text(value["t"]))"
-    case "handoff":
-      var constraints: [String] = []
-      if case .array(let list)? = value["constraints"] {
-        for c in list {
-          switch c["kind"]?.string {
-          case "rail": constraints.append("a rail along \(vector(c["axis"]))")
-          case "speed_limit": constraints.append("the speed limit \(text(c["max_speed"])) pt/s")
-          case let kind: constraints.append(kind ?? "?")
-          }
+    case .pause(_, let t): return "\(session)pause at t \(number(t)): at rest"
+    case .resume(_, let t): return "\(session)resume at t \(number(t))"
+    case .handoff(let handoff):
+      let constraints = handoff.constraints.map { constraint in
+        switch constraint {
+        case .rail(let axis): "a rail along \(pair(axis))"
+        case .speedLimit(let maxSpeed): "the speed limit \(number(maxSpeed)) pt/s"
+        case .anchored: constraint.kind
         }
       }
-      return "\(session)handoff \(text(value["item"])): gesture velocity "
-        + "\(vector(value["gesture_velocity"])), item velocity \(vector(value["item_velocity"]))"
+      return "\(session)handoff \(text(handoff.item)): gesture velocity "
+        + "\(pair(handoff.gestureVelocity)), item velocity \(pair(handoff.itemVelocity))"
         + (constraints.isEmpty ? "" : " (changed by " + constraints.joined(separator: ", ") + ")")
-    case "done": return "\(session)done: \(text(value["outcome"]))"
-    case "closed": return "\(session)closed (\(text(value["reason"])))"
-    case "shutdown": return "the daemon is shutting down (\(text(value["reason"])))"
-    default: return value.jsonText
+    case .done(_, let outcome, _): return "\(session)done: \(text(outcome))"
+    case .closed(_, let reason): return "\(session)closed (\(text(reason)))"
+    case .shutdown(let reason): return "the daemon is shutting down (\(text(reason ?? "?")))"
+    case .debug, .slow, .onTime, .contactLimit: return message.text
     }
   }
 
   /// The fields of an `ok` reply, one line each; items and sessions one line per entry.
-  static func reply(_ value: JSONValue) -> [String] {
-    guard case .object(let members) = value else { return [value.jsonText] }
-    var lines: [String] = []
-    for member in members where member.name != "ok" && member.name != "id" {
-      switch member.name {
-      case "items":
-        lines += (member.value.arrayValue ?? []).map(item)
-      case "sessions":
-        lines += sessions(member.value.arrayValue ?? [])
-      case "running" where value["t"] != nil:
-        break  // with `t`, below
-      case "running":
-        lines.append(member.value.bool == true ? "running" : "at rest")
-      case "t":
-        let state = value["running"].map { $0.bool == true ? ", running" : ", at rest" } ?? ""
-        lines.append("t \(text(member.value)) s\(state)")
-      case "transitions":
-        let names = (member.value.arrayValue ?? []).map { text($0) }
-        lines.append("transitions: " + names.joined(separator: ", "))
-      default:
-        lines.append("\(member.name) \(text(member.value))")
-      }
+  static func reply(_ body: ReplyBody) -> [String] {
+    switch body {
+    case .empty:
+      return []
+    case .hello(let proto, let server, let version, let transitions):
+      return [
+        "protocol \(number(Double(proto)))", "server \(text(server))", "version \(text(version))",
+        "transitions: " + transitions.map(text).joined(separator: ", "),
+      ]
+    case .open(let session, let items):
+      return ["session \(text(session))"] + items.map { item($0, sized: true) }
+    case .step(let t, let running):
+      return [time(t, running: running)]
+    case .get(let t, let running, let items):
+      return [time(t, running: running)] + items.map { item($0, sized: true) }
+    case .watch(let items):
+      return items.map { item($0, sized: false) }
+    case .list(let list):
+      return sessions(list)
+    case .addBehavior(let behavior):
+      return ["behavior \(text(behavior))"]
+    case .debug(let geometry):
+      return ["debug \(TerminalText.safe(geometry.jsonText))"]
     }
-    return lines
+  }
+
+  /// `t 0.95 s, at rest`
+  static func time(_ t: Double, running: Bool) -> String {
+    "t \(number(t)) s, \(running ? "running" : "at rest")"
   }
 
   /// `screen  center (160, 284)  angle 0  velocity (0, 0)  angular 0  size 320×568`
-  static func item(_ state: JSONValue) -> String {
-    var line = "  \(text(state["id"]))  center \(vector(state["center"]))"
-    line += "  angle \(text(state["angle"]))  velocity \(vector(state["velocity"]))"
-    line += "  angular \(text(state["angular_velocity"]))"
-    if let size = state["size"] { line += "  size \(text(size[0]))×\(text(size[1]))" }
+  static func item(_ state: ItemState, sized: Bool) -> String {
+    var line = "  \(text(state.id))  center \(pair(state.center))"
+    line += "  angle \(number(state.angle))  velocity \(pair(state.velocity))"
+    line += "  angular \(number(state.angularVelocity))"
+    if sized { line += "  size \(number(state.size.width))×\(number(state.size.height))" }
     return line
   }
 
-  static func sessions(_ list: [JSONValue]) -> [String] {
+  static func sessions(_ list: [SessionSummary]) -> [String] {
     guard !list.isEmpty else { return ["no sessions"] }
     let rows = list.map { entry in
       [
-        text(entry["session"]), entry["transition"]?.string.map(TerminalText.safe) ?? "scene",
-        text(entry["clock"]),
-        entry["running"]?.bool == true ? "running" : "at rest",
+        text(entry.session), entry.transition.map(TerminalText.safe) ?? "scene",
+        entry.clock.rawValue, entry.running ? "running" : "at rest",
       ]
     }
     let table = [["SESSION", "CONTENT", "CLOCK", "STATE"]] + rows
@@ -100,30 +105,14 @@ enum HumanFormat {
     }
   }
 
-  private static func dropped(_ value: JSONValue?) -> String {
-    guard let count = value?.number, count > 0 else { return "" }
-    return " (\(text(value)) frames dropped)"
-  }
+  /// `(x, y)`.
+  static func pair(_ point: Point) -> String { "(\(number(point.x)), \(number(point.y)))" }
+  static func pair(_ vector: Vector) -> String { "(\(number(vector.dx)), \(number(vector.dy)))" }
 
-  /// `(x, y)` for a pair.
-  static func vector(_ value: JSONValue?) -> String {
-    "(\(text(value?[0])), \(text(value?[1])))"
-  }
+  /// A number as the daemon wrote it (which has at most 6 decimals, so it reads back the same).
+  static func number(_ value: Double) -> String { JSONValue.number(value).jsonText }
 
-  /// Strings bare (control and bidirectional formatting characters as `\uXXXX`, so that table
-  /// columns are measured as printed), numbers as the daemon wrote them, anything else as JSON.
-  static func text(_ value: JSONValue?) -> String {
-    switch value {
-    case .none: "?"
-    case .string(let text): TerminalText.safe(text)
-    case .some(let other): TerminalText.safe(other.jsonText)
-    }
-  }
-}
-
-extension JSONValue {
-  var arrayValue: [JSONValue]? {
-    if case .array(let elements) = self { return elements }
-    return nil
-  }
+  /// A name or word from the daemon, made safe to print (so that table columns are measured as
+  /// printed).
+  static func text(_ value: String) -> String { TerminalText.safe(value) }
 }

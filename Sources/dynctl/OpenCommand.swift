@@ -46,22 +46,25 @@ struct OpenCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      let parsedParams: JSONValue? = params.isEmpty ? nil : .object(params.map(Self.parameter))
-      let sceneValue = try scene.map { (text) throws(Failure) in try Self.sceneObject(text) }
-      let fields: KeyValuePairs<String, JSONValue?> = [
-        "session": session.json, "transition": transition.json, "scene": sceneValue,
-        "params": parsedParams, "clock": clock.json, "fps": fps.json, "keep": .bool(true),
-      ]
-      try connection.connect().request(request("open", fields))
+      let sceneJSON = try scene.map { (text) throws(Failure) in try Self.sceneObject(text) }
+      let client = try connection.connect()
+      // What the daemon would refuse in the scene or the params is refused here, as it would
+      // have been (they cannot be typed otherwise), once connected as before.
+      let source: OpenRequest.Source
+      if let sceneJSON {
+        do throws(ProtocolError) {
+          source = .scene(try SceneSpec(json: sceneJSON))
+        } catch {
+          throw .errorReply(code: error.code.rawValue, message: error.message)
+        }
+      } else {
+        source = .transition(name: transition ?? "", params: try transitionParams(params))
+      }
+      let open = OpenRequest(
+        source: source, session: session, clock: clock.flatMap(Clock.init) ?? .realtime,
+        fps: fps?.asSent ?? Limits.defaultFPS, keep: true)
+      try client.request(.open(open))
     }
-  }
-
-  /// `name=value`: value as JSON if it parses, else as a string.
-  static func parameter(_ text: String) -> JSONMember {
-    let name = String(text.prefix { $0 != "=" })
-    let raw = String(text.drop { $0 != "=" }.dropFirst())
-    let value = (try? JSONParser().parse(raw)) ?? .string(raw)
-    return JSONMember(name: name, value: value)
   }
 
   /// The scene JSON from a file, standard input (`-`) or the argument itself (`{…}`).

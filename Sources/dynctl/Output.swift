@@ -21,8 +21,10 @@ struct Output {
     if silent { return }
     if json {
       emit(TerminalText.jsonLine(message.text))
-    } else if (message.event != "frame" && message.event != "debug") || showFrames {
-      emit(TerminalText.safe(HumanFormat.event(message.value)))
+    } else if showFrames
+      || (message.eventKind != .frame && message.eventKind != .debug)
+    {
+      emit(TerminalText.safe(HumanFormat.event(message)))
     }
   }
 
@@ -30,8 +32,8 @@ struct Output {
     if silent { return }
     if json {
       emit(TerminalText.jsonLine(message.text))
-    } else if message.ok {
-      for line in HumanFormat.reply(message.value) { emit(TerminalText.safe(line)) }
+    } else if let body = message.content.replyBody {
+      for line in HumanFormat.reply(body) { emit(TerminalText.safe(line)) }
     }
   }
 

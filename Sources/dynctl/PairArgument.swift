@@ -1,5 +1,4 @@
 import ArgumentParser
-import Wire
 
 /// `x,y` on the command line: a point or a vector.
 struct PairArgument: ExpressibleByArgument, Equatable {
@@ -21,6 +20,4 @@ struct PairArgument: ExpressibleByArgument, Equatable {
   }
 
   static var defaultCompletionKind: CompletionKind { .default }
-
-  var json: JSONValue { .array([.number(x), .number(y)]) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import Primitives
 import Wire
 
 /// `x1,y1:x2,y2` on the command line: where a pan starts and where it lifts.
@@ -50,15 +51,12 @@ struct TransitionGesture: ParsableArguments {
   }
 
   /// Opens the transition on this connection (closed with it) and returns the session name.
-  func open(_ client: DaemonClient, clock: String) throws(Failure) -> String {
+  func open(_ client: DaemonClient, clock: Clock) throws(Failure) -> String {
     let session = self.session ?? "\(transition)-\(getpid())"
-    let parsed: JSONValue? =
-      params.isEmpty ? nil : .object(params.map(OpenCommand.parameter))
-    let fields: KeyValuePairs<String, JSONValue?> = [
-      "session": .string(session), "transition": .string(transition), "params": parsed,
-      "clock": .string(clock),
-    ]
-    try client.request(request("open", fields))
+    let open = OpenRequest(
+      source: .transition(name: transition, params: try transitionParams(params)),
+      session: session, clock: clock)
+    try client.request(.open(open))
     return session
   }
 
@@ -74,17 +72,11 @@ struct TransitionGesture: ParsableArguments {
       ).perform(on: session, client, pacing: pacing)
       events.forEach(onEvent)
     } else if let tap {
-      let fields: KeyValuePairs<String, JSONValue?> = [
-        "session": .string(session), "x": .number(tap.x), "y": .number(tap.y),
-      ]
-      try client.request(request("tap", fields), onEvent: onEvent)
+      try client.request(.tap(TapRequest(session: session, point: tap.point)), onEvent: onEvent)
     } else if let swipe {
-      let fields: KeyValuePairs<String, JSONValue?> = [
-        "session": .string(session), "direction": .string(swipe.rawValue),
-        "x": at.map { .number($0.x) }, "y": at.map { .number($0.y) },
-        "vx": velocity.map { .number($0.x) }, "vy": velocity.map { .number($0.y) },
-      ]
-      try client.request(request("swipe", fields), onEvent: onEvent)
+      let request = SwipeRequest(
+        session: session, direction: swipe.direction, point: at?.point, velocity: velocity?.vector)
+      try client.request(.swipe(request), onEvent: onEvent)
     }
   }
 }
@@ -124,7 +116,7 @@ struct PlayCommand: ParsableCommand {
     try runReportingFailure { () throws(Failure) in
       var client = try connection.connect()
       client.output.showFrames = frames
-      let session = try gesture.open(client, clock: clock)
+      let session = try gesture.open(client, clock: clock == "manual" ? .manual : .realtime)
       let cycle = try gesture.follow(
         session, client, manual: clock == "manual", maxSeconds: maxSeconds)
       for h in cycle.handoffs { client.output.note(h.summary) }
@@ -141,13 +133,13 @@ extension TransitionGesture {
   /// animation): stepping a manual-clock session, watching a realtime one.
   func follow(
     _ session: String, _ client: DaemonClient, manual: Bool, maxSeconds: Double
-  ) throws(Failure) -> (outcome: String?, handoffs: [Handoff]) {
-    var handoffs: [Handoff] = []
+  ) throws(Failure) -> (outcome: String?, handoffs: [HandoffReport]) {
+    var handoffs: [HandoffReport] = []
     var outcome: String?
     let notice = { (event: Message) in
-      if let h = Handoff(event) { handoffs.append(h) }
-      if event.event == "done", event.session == session, outcome == nil {
-        outcome = event.value["outcome"]?.string
+      if let h = HandoffReport(event) { handoffs.append(h) }
+      if case .event(.done(session, let reported, _)) = event.content, outcome == nil {
+        outcome = reported
       }
     }
     try perform(on: session, client, pacing: manual ? .step : .realtime, onEvent: notice)
@@ -156,15 +148,13 @@ extension TransitionGesture {
     while outcome == nil {
       if manual {
         guard animated < maxSeconds else { break }
-        let step: KeyValuePairs<String, JSONValue?> = [
-          "session": .string(session), "count": .number(60),
-        ]
-        try client.request(request("step", step), quietReply: true, onEvent: notice)
+        try client.request(
+          .step(StepRequest(session: session, count: 60)), quietReply: true, onEvent: notice)
         animated += 1
       } else {
         guard case .message(let event) = try client.connection.receive(deadline: deadline)
         else { break }
-        client.transcript?.received(event.text)
+        client.transcript?.received(event)
         client.output.event(event)
         notice(event)
       }

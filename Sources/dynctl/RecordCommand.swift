@@ -5,11 +5,16 @@ import Wire
 /// Every line a connection sent and received, in order: what a trace is made of.
 final class Transcript {
   private(set) var lines: [String] = []
+  /// The `frame` events among them.
+  private(set) var frames = 0
 
   /// A request, wrapped as `{"sent": …}` so that it cannot be mistaken for a daemon line.
   func sent(_ line: String) { lines.append("{\"sent\":\(line)}") }
   /// A reply or an event, verbatim.
-  func received(_ line: String) { lines.append(line) }
+  func received(_ message: Message) {
+    lines.append(message.text)
+    if message.eventKind == .frame { frames += 1 }
+  }
 }
 
 struct RecordCommand: ParsableCommand {
@@ -44,8 +49,8 @@ struct RecordCommand: ParsableCommand {
       client.output = Output(json: false, showFrames: false, silent: true)
       let transcript = Transcript()
       client.transcript = transcript
-      let session = try gesture.open(client, clock: "manual")
-      try client.request(request("debug", ["session": .string(session)]), quietReply: true)
+      let session = try gesture.open(client, clock: .manual)
+      try client.request(.debug(session: session, enable: true), quietReply: true)
       let cycle = try gesture.follow(session, client, manual: true, maxSeconds: maxSeconds)
       let header = JSONValue.object([
         JSONMember(name: "trace", value: .number(1)),
@@ -54,7 +59,7 @@ struct RecordCommand: ParsableCommand {
         JSONMember(name: "bounds", value: .array([0, 0, 320, 568].map { .number($0) })),
       ])
       try writeFile(output, ([header.jsonText] + transcript.lines).joined(separator: "\n") + "\n")
-      let frames = transcript.lines.filter { $0.hasPrefix(#"{"ev":"frame""#) }.count
+      let frames = transcript.frames
       let outcome = cycle.outcome ?? "no outcome"
       Output(json: false).note("recorded \(frames) frames (\(outcome)) to \(output)")
       if cycle.outcome == nil {

@@ -29,7 +29,7 @@ struct RunCommand: ParsableCommand {
         let line = String(rawLine.drop { $0 == " " || $0 == "\t" })
         if line.isEmpty || line.hasPrefix("#") || line.allSatisfy({ $0 == "\r" }) { continue }
         do throws(Failure) {
-          try client.send(line: line)
+          try client.send(rawLine: line)
         } catch .errorReply(let code, let message) {
           failures += 1
           complain("\(file):\(offset + 1): \(code): \(message)")
@@ -60,7 +60,7 @@ struct SendCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().send(line: line)
+      try connection.connect().send(rawLine: line)
     }
   }
 }

@@ -9,7 +9,7 @@ struct HelloCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(request("hello", [:]))
+      try connection.connect().request(.hello)
     }
   }
 }
@@ -22,7 +22,7 @@ struct ListCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(request("list", [:]))
+      try connection.connect().request(.list)
     }
   }
 }
@@ -36,7 +36,7 @@ struct GetCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(request("get", ["session": .string(session)]))
+      try connection.connect().request(.get(session: session))
     }
   }
 }
@@ -50,7 +50,7 @@ struct CloseCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(request("close", ["session": .string(session)]))
+      try connection.connect().request(.close(session: session))
     }
   }
 }
@@ -75,15 +75,15 @@ struct StepCommand: ParsableCommand {
       var client = try connection.connect()
       client.output.showFrames = frames
       var frameCount = 0
-      let fields: KeyValuePairs<String, JSONValue?> = [
-        "session": .string(session), "count": count.map { .number(Double($0)) }, "dt": dt.json,
-      ]
-      let reply = try client.request(request("step", fields), quietReply: true) { event in
-        if event.event == "frame" { frameCount += 1 }
+      let step = StepRequest(session: session, dt: dt?.asSent, count: count ?? 1)
+      let reply = try client.request(.step(step), quietReply: true) { event in
+        if event.eventKind == .frame { frameCount += 1 }
       }
-      let state = reply.value["running"]?.bool == true ? "running" : "at rest"
+      guard case .step(let t, let running) = reply else {
+        throw .protocolFailure("the daemon's reply to step has no t and running")
+      }
       client.output.note(
-        "stepped to t \(HumanFormat.text(reply.value["t"])) s, \(state) "
+        "stepped to \(HumanFormat.time(t, running: running)) "
           + "(\(frameCount) frame\(frameCount == 1 ? "" : "s"))")
     }
   }

@@ -30,7 +30,7 @@ struct WatchCommand: ParsableCommand {
     try runReportingFailure { () throws(Failure) in
       var client = try connection.connect()
       client.output.showFrames = !noFrames
-      try client.request(request("watch", ["session": .string(session)]))
+      try client.request(.watch(session: session))
       let deadline = duration.map { monotonicSeconds() + $0 }
       var frames = 0
       while true {
@@ -41,9 +41,9 @@ struct WatchCommand: ParsableCommand {
         case .endOfInput: throw .protocolFailure("the daemon closed the connection")
         }
         client.output.event(message)
-        if message.event == "shutdown" { return }
-        if message.event == "closed", message.session == session { return }
-        if message.event == "frame" { frames += 1 }
+        if message.eventKind == .shutdown { return }
+        if message.eventKind == .closed, message.session == session { return }
+        if message.eventKind == .frame { frames += 1 }
         if let until, message.event == until, message.session == session || until == "shutdown" {
           return
         }

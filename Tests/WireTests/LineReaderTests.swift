@@ -124,4 +124,41 @@ struct LineReaderTests {
     #expect(reader.scannedByteCount == total)
     #expect(reader.movedByteCount <= total)
   }
+
+  @Test("withNextLine lends the lines the copying form returns, and stops the same way")
+  func borrowedLines() {
+    var generator = SplitMix64(state: 9)
+    var copying = LineReader(maxLineBytes: 64)
+    var borrowing = LineReader(maxLineBytes: 64)
+    var copied: [LineReader.Line] = []
+    var lent: [LineReader.Line] = []
+    for index in 0..<3_000 {
+      let length = index == 2_500 ? 65 : Int.random(in: 0...40, using: &generator)
+      let chunk = Array(repeating: UInt8(ascii: "a") + UInt8(index % 26), count: length) + [10]
+      copying.append(chunk)
+      borrowing.append(chunk)
+      while let line = copying.nextLine() { copied.append(line) }
+      while let line = borrowing.withNextLine({ Array($0) }) {
+        switch line {
+        case .line(let bytes): lent.append(.line(bytes))
+        case .tooLong: lent.append(.tooLong)
+        }
+      }
+    }
+    #expect(lent == copied)
+    #expect(lent.last == .tooLong)
+    #expect(borrowing.scannedByteCount == copying.scannedByteCount)
+  }
+
+  @Test("a line whose body throws stays in the reader")
+  func throwingBodyKeepsTheLine() {
+    struct Refused: Error {}
+    var reader = LineReader()
+    reader.append(Array("one\ntwo\n".utf8))
+    #expect(throws: Refused.self) {
+      _ = try reader.withNextLine { _ throws(Refused) in throw Refused() }
+    }
+    #expect(reader.nextLine() == .line(Array("one".utf8)))
+    #expect(reader.nextLine() == .line(Array("two".utf8)))
+  }
 }

@@ -92,6 +92,13 @@ public struct DebugGeometry: Equatable, Sendable {
 }
 
 extension DebugGeometry {
+  /// The geometry as the JSON object the daemon writes for it (the `debug` reply's member).
+  public var jsonText: String {
+    var encoder = MessageEncoder(capacity: 1024)
+    encoder.value(.object(fields))
+    return String(decoding: encoder.bytes, as: UTF8.self)
+  }
+
   /// The fields as written on the wire, in the protocol's order.
   var fields: [ReplyField] {
     [

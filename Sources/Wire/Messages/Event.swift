@@ -25,6 +25,27 @@ public enum Event: Equatable, Sendable {
   /// The session's world holds `limit` contacts; further overlapping pairs pass through.
   case contactLimit(session: String, t: Double, limit: Int)
 
+  /// The event's `ev` word.
+  public var name: String { kind.rawValue }
+
+  /// Which event this is, without its fields.
+  public var kind: EventName {
+    switch self {
+    case .frame: return .frame
+    case .contact: return .contact
+    case .pause: return .pause
+    case .resume: return .resume
+    case .handoff: return .handoff
+    case .done: return .done
+    case .debug: return .debug
+    case .closed: return .closed
+    case .shutdown: return .shutdown
+    case .slow: return .slow
+    case .onTime: return .onTime
+    case .contactLimit: return .contactLimit
+    }
+  }
+
   /// The session the event is about (`nil` for `shutdown`).
   public var session: String? {
     switch self {
@@ -37,6 +58,13 @@ public enum Event: Equatable, Sendable {
     case .shutdown: return nil
     }
   }
+}
+
+/// The `ev` words of the events this version defines.
+public enum EventName: String, CaseIterable, Sendable {
+  case frame, contact, pause, resume, handoff, done, debug, closed, shutdown, slow
+  case onTime = "on_time"
+  case contactLimit = "contact_limit"
 }
 
 /// `frame`: the items after frame `seq` at animator time `t`.

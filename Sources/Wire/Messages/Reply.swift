@@ -19,8 +19,11 @@ public struct Reply: Equatable, Sendable {
 public enum ReplyBody: Equatable, Sendable {
   /// Nothing beyond `ok` and `id`.
   case empty
-  /// `hello`: `protocol`, `server`, `version`, `transitions`.
-  case hello(version: String, transitions: [String])
+  /// `hello`: `protocol`, `server`, `version`, `transitions`. The daemon leaves the first two at
+  /// their defaults, its own; a client reads what the daemon it talks to reports.
+  case hello(
+    protocol: Int = WireProtocol.version, server: String = WireProtocol.serverName,
+    version: String, transitions: [String])
   /// `open`: the session's name and its items with their sizes.
   case open(session: String, items: [ItemState])
   /// `step`: where the animator is after the last frame.
@@ -46,8 +49,13 @@ extension MessageEncoder {
     case .success(let body):
       switch body {
       case .empty: self.reply(id: reply.id)
-      case .hello(let version, let transitions):
-        helloReply(id: reply.id, version: version, transitions: transitions)
+      case .hello(let proto, let server, let version, let transitions):
+        self.reply(
+          id: reply.id,
+          [
+            .integer("protocol", proto), .string("server", server), .string("version", version),
+            .strings("transitions", transitions),
+          ])
       case .open(let session, let items): openReply(id: reply.id, session: session, items: items)
       case .step(let t, let running): stepReply(id: reply.id, t: t, running: running)
       case .get(let t, let running, let items):

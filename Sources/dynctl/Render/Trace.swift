@@ -46,26 +46,23 @@ struct Trace {
     bounds = (b[0], b[1], b[2] > 0 ? b[2] : 320, b[3] > 0 ? b[3] : 568)
     var sizes: [(String, Double, Double)] = []
     var frames: [Frame] = []
-    for line in parsed {
-      if sizes.isEmpty, line["ok"]?.bool == true, let items = line["items"]?.arrayValue {
-        sizes = items.compactMap { item in
-          guard let id = item["id"]?.string, let w = item["size"]?[0]?.number,
-            let h = item["size"]?[1]?.number
-          else { return nil }
-          return (id, w, h)
-        }
+    let decoder = ServerMessageDecoder()
+    for (index, line) in text.split(separator: "\n").filter({ !$0.isEmpty }).enumerated()
+    where index > 0 && parsed[index]["sent"] == nil {
+      // The daemon's lines; one this dynctl cannot read (a newer daemon's) is only replayed.
+      guard let message = try? decoder.decode(String(line)) else { continue }
+      switch message.replyBody {
+      case .open(_, let items)? where sizes.isEmpty, .get(_, _, let items)? where sizes.isEmpty:
+        sizes = items.map { ($0.id, $0.size.width, $0.size.height) }
+      default:
+        break
       }
-      if line["ev"]?.string == "frame", let t = line["t"]?.number,
-        let items = line["items"]?.arrayValue
-      {
+      if case .event(.frame(let frame)) = message {
         frames.append(
           Frame(
-            t: t,
-            items: items.compactMap { item in
-              guard let id = item["id"]?.string, let x = item["center"]?[0]?.number,
-                let y = item["center"]?[1]?.number
-              else { return nil }
-              return ItemFrame(id: id, x: x, y: y, angle: item["angle"]?.number ?? 0)
+            t: frame.t,
+            items: frame.items.map {
+              ItemFrame(id: $0.id, x: $0.center.x, y: $0.center.y, angle: $0.angle)
             }))
       }
     }

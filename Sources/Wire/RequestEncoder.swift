@@ -1,0 +1,382 @@
+import Primitives
+
+/// Writes typed requests as JSON lines: exactly what `RequestDecoder` reads back, so that
+/// `decode(encode(request)) == request` for every request the decoder accepts.
+///
+/// Members come in a fixed order: `op`, `id` (when there is one), then the op's fields in the
+/// order PROTOCOL.md lists them, with `session` first. A field is left out when it holds the
+/// value the decoder assumes without it: an absent optional, `clock` realtime, `fps` 60, `keep`
+/// false, `count` 1, `enable` true, `estimator` platform, an item's `angle` 0 and `shape`
+/// rectangle, an attachment's `kind` distance, empty `params`, scene lists and boundaries.
+///
+/// Numbers are written as the shortest text that reads back as the same double (`0.1`,
+/// `0.016666666666666666`), so nothing is rounded on the way; a number `id` is written as its
+/// text. Strings are escaped as the daemon escapes them.
+public struct RequestEncoder: Sendable {
+  private var writer: JSONWriter
+  /// Whether the object being written has no member yet.
+  private var first = true
+
+  /// Creates an encoder whose buffer starts with room for `capacity` bytes.
+  public init(capacity: Int = 1024) {
+    writer = JSONWriter(capacity: capacity)
+  }
+
+  /// The encoded lines since the last `removeAll()`, each ending in `\n`.
+  public var bytes: [UInt8] { writer.bytes }
+
+  /// Empties the buffer, keeping its capacity.
+  public mutating func removeAll() {
+    writer.bytes.removeAll(keepingCapacity: true)
+  }
+
+  /// Appends `request` as one line.
+  public mutating func encode(_ request: Request) {
+    writer.byte("{")
+    first = true
+    key("op")
+    writer.string(request.op.kind.rawValue)
+    switch request.id {
+    case .string(let text)?:
+      key("id")
+      writer.string(text)
+    case .number(let text)?:
+      key("id")
+      writer.bytes.append(contentsOf: text.utf8)
+    case nil:
+      break
+    }
+    fields(of: request.op)
+    writer.raw("}\n")
+  }
+
+  // MARK: Ops
+
+  private mutating func fields(of op: Op) {
+    if let session = op.session {
+      key("session")
+      writer.string(session)
+    }
+    switch op {
+    case .hello, .list, .get, .watch, .close, .removeAllBehaviors:
+      break
+    case .open(let open):
+      self.open(open)
+    case .gesture(let g):
+      word("phase", g.phase.rawValue)
+      number("x", g.point.x)
+      number("y", g.point.y)
+      number("t", g.t)
+      vector("vx", "vy", g.velocity)
+      if g.estimator != .platform { word("estimator", g.estimator.rawValue) }
+    case .tap(let tap):
+      number("x", tap.point.x)
+      number("y", tap.point.y)
+    case .swipe(let swipe):
+      word("direction", swipe.direction.rawValue)
+      number("x", swipe.point?.x)
+      number("y", swipe.point?.y)
+      vector("vx", "vy", swipe.velocity)
+    case .step(let step):
+      number("dt", step.dt)
+      if step.count != 1 { integer("count", step.count) }
+    case .debug(_, let enable):
+      if !enable { bool("enable", false) }
+    case .addItem(_, let item):
+      key("item")
+      self.item(item)
+    case .removeItem(_, let item):
+      word("item", item)
+    case .addBehavior(_, let behavior):
+      key("behavior")
+      self.behavior(behavior)
+    case .removeBehavior(_, let behavior):
+      word("behavior", behavior)
+    case .setBehavior(let set):
+      word("behavior", set.behavior)
+      update(set.update)
+    case .setItem(let set):
+      word("item", set.item)
+      point("center", set.center)
+      number("angle", set.angle)
+    case .addVelocity(let add):
+      word("item", add.item)
+      pair("velocity", add.velocity.map { ($0.dx, $0.dy) })
+      number("angular", add.angular)
+    }
+  }
+
+  private mutating func open(_ open: OpenRequest) {
+    if let session = open.session { word("session", session) }
+    switch open.source {
+    case .transition(let name, let params):
+      word("transition", name)
+      if !params.isEmpty {
+        key("params")
+        writer.byte("{")
+        for (index, entry) in params.entries.enumerated() {
+          if index > 0 { writer.byte(",") }
+          writer.string(entry.name)
+          writer.byte(":")
+          switch entry.value {
+          case .number(let value): writer.exactNumber(value)
+          case .bool(let value): writer.bool(value)
+          case .string(let value): writer.string(value)
+          }
+        }
+        writer.byte("}")
+      }
+    case .scene(let scene):
+      key("scene")
+      self.scene(scene)
+    }
+    if open.clock != .realtime { word("clock", open.clock.rawValue) }
+    if open.fps != Limits.defaultFPS { number("fps", open.fps) }
+    if open.keep { bool("keep", true) }
+  }
+
+  // MARK: Scenes
+
+  private mutating func scene(_ scene: SceneSpec) {
+    object {
+      if let bounds = scene.bounds {
+        let r = bounds
+        $0.key("bounds")
+        if r.minX == 0, r.minY == 0 {
+          $0.numbers([r.size.width, r.size.height])
+        } else {
+          $0.numbers([r.minX, r.minY, r.size.width, r.size.height])
+        }
+      }
+      if !scene.items.isEmpty {
+        $0.key("items")
+        $0.array(scene.items) { $0.item($1) }
+      }
+      if !scene.behaviors.isEmpty {
+        $0.key("behaviors")
+        $0.array(scene.behaviors) { $0.behavior($1) }
+      }
+    }
+  }
+
+  private mutating func item(_ item: ItemSpec) {
+    object {
+      $0.word("id", item.id)
+      $0.point("center", item.center)
+      $0.pair("size", (item.size.width, item.size.height))
+      if item.angle != 0 { $0.number("angle", item.angle) }
+      switch item.shape {
+      case .rectangle: break
+      case .ellipse: $0.word("shape", "ellipse")
+      case .path(let points):
+        $0.word("shape", "path")
+        $0.points("path", points)
+      }
+    }
+  }
+
+  private mutating func behavior(_ behavior: BehaviorSpec) {
+    object {
+      $0.word("type", behavior.type.rawValue)
+      if let id = behavior.id { $0.word("id", id) }
+      switch behavior {
+      case .gravity(let g):
+        $0.names("items", g.items)
+        $0.pair("direction", g.direction.map { ($0.dx, $0.dy) })
+        $0.number("angle", g.angle)
+        $0.number("magnitude", g.magnitude)
+      case .collision(let c):
+        $0.names("items", c.items)
+        if let mode = c.mode { $0.word("mode", mode.rawValue) }
+        if let referenceBounds = c.referenceBounds { $0.bool("reference_bounds", referenceBounds) }
+        $0.insets("insets", c.insets)
+        if !c.boundaries.isEmpty { $0.boundaries(c.boundaries) }
+      case .attachment(let a):
+        if a.kind != .distance { $0.word("kind", a.kind.rawValue) }
+        $0.word("item", a.item)
+        if let to = a.to { $0.word("to", to) }
+        $0.point("anchor", a.anchor)
+        $0.pair("offset", a.offset.map { ($0.dx, $0.dy) })
+        $0.pair("to_offset", a.toOffset.map { ($0.dx, $0.dy) })
+        $0.number("length", a.length)
+        $0.number("damping", a.damping)
+        $0.number("frequency", a.frequency)
+        $0.pair("axis", a.axis.map { ($0.dx, $0.dy) })
+        $0.pair("range", a.range.map { ($0.minimum, $0.maximum) })
+        $0.number("friction_torque", a.frictionTorque)
+      case .snap(let s):
+        $0.word("item", s.item)
+        $0.point("point", s.point)
+        $0.number("damping", s.damping)
+      case .push(let p):
+        $0.names("items", p.items)
+        $0.word("mode", p.mode.rawValue)
+        $0.pair("direction", p.direction.map { ($0.dx, $0.dy) })
+        $0.number("angle", p.angle)
+        $0.number("magnitude", p.magnitude)
+        $0.pair("offset", p.offset.map { ($0.dx, $0.dy) })
+        if let active = p.active { $0.bool("active", active) }
+      case .dynamicItem(let d):
+        $0.names("items", d.items)
+        $0.number("elasticity", d.elasticity)
+        $0.number("friction", d.friction)
+        $0.number("density", d.density)
+        $0.number("resistance", d.resistance)
+        $0.number("angular_resistance", d.angularResistance)
+        if let allows = d.allowsRotation { $0.bool("allows_rotation", allows) }
+        if let anchored = d.anchored { $0.bool("anchored", anchored) }
+        $0.number("charge", d.charge)
+      }
+    }
+  }
+
+  private mutating func boundaries(_ boundaries: [BoundarySpec]) {
+    key("boundaries")
+    array(boundaries) { encoder, boundary in
+      encoder.object {
+        $0.word("id", boundary.id)
+        switch boundary.shape {
+        case .segment(let from, let to):
+          $0.point("from", from)
+          $0.point("to", to)
+        case .path(let points):
+          $0.points("path", points)
+        }
+      }
+    }
+  }
+
+  /// The fields of a `set_behavior`, in the order of `BehaviorUpdate.fieldNames`.
+  private mutating func update(_ u: BehaviorUpdate) {
+    if let items = u.items { names("items", items) }
+    pair("direction", u.direction.map { ($0.dx, $0.dy) })
+    number("angle", u.angle)
+    number("magnitude", u.magnitude)
+    if let mode = u.mode { word("mode", mode.rawValue) }
+    if let referenceBounds = u.referenceBounds { bool("reference_bounds", referenceBounds) }
+    insets("insets", u.insets)
+    if let list = u.boundaries { boundaries(list) }
+    point("anchor", u.anchor)
+    number("length", u.length)
+    number("damping", u.damping)
+    number("frequency", u.frequency)
+    number("friction_torque", u.frictionTorque)
+    pair("range", u.range.map { ($0.minimum, $0.maximum) })
+    point("point", u.point)
+    if let active = u.active { bool("active", active) }
+    pair("offset", u.offset.map { ($0.dx, $0.dy) })
+    number("elasticity", u.elasticity)
+    number("friction", u.friction)
+    number("density", u.density)
+    number("resistance", u.resistance)
+    number("angular_resistance", u.angularResistance)
+    if let allows = u.allowsRotation { bool("allows_rotation", allows) }
+    if let anchored = u.anchored { bool("anchored", anchored) }
+    number("charge", u.charge)
+  }
+
+  // MARK: Members
+
+  /// Starts the member `name` of the current object.
+  private mutating func key(_ name: StaticString) {
+    if !first { writer.byte(",") }
+    first = false
+    writer.byte("\"")
+    writer.raw(name)
+    writer.raw("\":")
+  }
+
+  /// An object whose members `body` writes.
+  private mutating func object(_ body: (inout RequestEncoder) -> Void) {
+    writer.byte("{")
+    first = true
+    body(&self)
+    writer.byte("}")
+    first = false
+  }
+
+  private mutating func array<Element>(
+    _ elements: [Element], _ body: (inout RequestEncoder, Element) -> Void
+  ) {
+    writer.byte("[")
+    for (index, element) in elements.enumerated() {
+      if index > 0 { writer.byte(",") }
+      body(&self, element)
+    }
+    writer.byte("]")
+  }
+
+  private mutating func word(_ name: StaticString, _ value: String) {
+    key(name)
+    writer.string(value)
+  }
+
+  private mutating func bool(_ name: StaticString, _ value: Bool) {
+    key(name)
+    writer.bool(value)
+  }
+
+  private mutating func integer(_ name: StaticString, _ value: Int) {
+    key(name)
+    writer.integer(value)
+  }
+
+  /// The number `value`, if there is one.
+  private mutating func number(_ name: StaticString, _ value: Double?) {
+    guard let value else { return }
+    key(name)
+    writer.exactNumber(value)
+  }
+
+  /// Two number fields that come together (`vx` and `vy`), if there is a value.
+  private mutating func vector(_ first: StaticString, _ second: StaticString, _ value: Vector?) {
+    guard let value else { return }
+    number(first, value.dx)
+    number(second, value.dy)
+  }
+
+  /// `[a, b]`, if there is a value.
+  private mutating func pair(_ name: StaticString, _ value: (Double, Double)?) {
+    guard let value else { return }
+    key(name)
+    numbers([value.0, value.1])
+  }
+
+  private mutating func point(_ name: StaticString, _ value: Point?) {
+    pair(name, value.map { ($0.x, $0.y) })
+  }
+
+  private mutating func insets(_ name: StaticString, _ value: EdgeInsets?) {
+    guard let value else { return }
+    key(name)
+    numbers([value.top, value.left, value.bottom, value.right])
+  }
+
+  private mutating func points(_ name: StaticString, _ points: [Point]) {
+    key(name)
+    array(points) { $0.numbers([$1.x, $1.y]) }
+  }
+
+  private mutating func names(_ name: StaticString, _ names: [String]) {
+    key(name)
+    array(names) { $0.writer.string($1) }
+  }
+
+  private mutating func numbers(_ values: [Double]) {
+    writer.byte("[")
+    for (index, value) in values.enumerated() {
+      if index > 0 { writer.byte(",") }
+      writer.exactNumber(value)
+    }
+    writer.byte("]")
+  }
+}
+
+extension Request {
+  /// The request as one JSON line, without its `\n` (`RequestEncoder`).
+  public var encodedLine: String {
+    var encoder = RequestEncoder(capacity: 256)
+    encoder.encode(self)
+    return String(decoding: encoder.bytes.dropLast(), as: UTF8.self)
+  }
+}

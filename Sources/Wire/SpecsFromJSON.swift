@@ -1,0 +1,21 @@
+/// Request parts a client reads from its user rather than builds (a scene file, `--param`
+/// values), checked exactly as the daemon checks them inside a request, with the same error
+/// messages: fields are named from `path`, as in `scene.items[0].size`.
+extension SceneSpec {
+  /// Reads a scene object: the checks `open` applies to its `scene`.
+  public init(json: JSONValue, path: String = "scene") throws(ProtocolError) {
+    self = try JSONParser().withRoot(Array(json.jsonText.utf8)) { root throws(ProtocolError) in
+      try SceneSpec(ObjectReader(root, path: path, owner: "a scene"))
+    }
+  }
+}
+
+extension TransitionParams {
+  /// Reads a `params` object: the checks `open` applies to its `params`. A name given twice
+  /// keeps its first place and its last value, as in a request.
+  public init(json: JSONValue, path: String = "params") throws(ProtocolError) {
+    self = try JSONParser().withRoot(Array(json.jsonText.utf8)) { root throws(ProtocolError) in
+      try TransitionParams(ObjectReader(root, path: path, owner: "the transition's params"))
+    }
+  }
+}

@@ -1,0 +1,315 @@
+import Glibc
+import Primitives
+import Testing
+import Wire
+
+/// `request` encoded by `RequestEncoder` and decoded again.
+private func roundTrip(_ request: Request) throws(RejectedRequest) -> Request {
+  try RequestDecoder().decode(request.encodedLine)
+}
+
+private func line(_ op: Op, id: RequestID? = nil) -> String {
+  Request(id: id, op: op).encodedLine
+}
+
+private let items = ["a", "b"]
+private let box = ItemSpec(
+  id: "a", center: Point(x: 160, y: 100.25), size: Size(width: 80, height: 40.5))
+private let ball = ItemSpec(
+  id: "b", center: Point(x: -10.125, y: 1e5), size: Size(width: 20, height: 20), angle: -0.785398,
+  shape: .ellipse)
+private let hexagon = ItemSpec(
+  id: "hex", center: Point(x: 50, y: 50), size: Size(width: 40, height: 40), angle: 0.1,
+  shape: .path([
+    Point(x: 20, y: 0), Point(x: 10, y: 17.32), Point(x: -10, y: 17.32), Point(x: -20, y: 0),
+    Point(x: -10, y: -17.32), Point(x: 10, y: -17.32),
+  ]))
+
+/// Every kind of behavior, with every optional field present in one and absent in another.
+private let behaviors: [BehaviorSpec] = [
+  .gravity(GravitySpec(items: items)),
+  .gravity(GravitySpec(id: "g", items: items, direction: Vector(dx: 0.5, dy: -1))),
+  .gravity(GravitySpec(items: [], angle: 1.5707963267948966, magnitude: 2.5)),
+  .collision(CollisionSpec(items: items)),
+  .collision(
+    CollisionSpec(
+      id: "walls", items: items, mode: .boundaries, referenceBounds: false,
+      boundaries: [
+        BoundarySpec(
+          id: "floor", shape: .segment(from: Point(x: 0, y: 568), to: Point(x: 320, y: 568))),
+        BoundarySpec(
+          id: "cup",
+          shape: .path([Point(x: 0, y: 0), Point(x: 10, y: 100), Point(x: 90, y: 100.5)])),
+      ])),
+  .collision(
+    CollisionSpec(
+      items: ["a"], mode: .items, insets: EdgeInsets(top: 10, left: -5, bottom: 0.25, right: 3))),
+  .attachment(AttachmentSpec(item: "a", anchor: Point(x: 160, y: 0))),
+  .attachment(
+    AttachmentSpec(
+      id: "spring", item: "a", to: "b", offset: Vector(dx: 1, dy: 2),
+      toOffset: Vector(dx: -3, dy: 4),
+      length: 120, damping: 0.3, frequency: 2, frictionTorque: 0.5)),
+  .attachment(
+    AttachmentSpec(
+      kind: .sliding, item: "a", to: "b", anchor: Point(x: 10, y: 10), axis: Vector(dx: 0, dy: 1),
+      range: FloatRange(minimum: -50, maximum: 50.5), frictionTorque: 1)),
+  .attachment(AttachmentSpec(kind: .limit, item: "a", to: "b", length: 200)),
+  .attachment(AttachmentSpec(kind: .fixed, item: "a", to: "b", anchor: Point(x: 5, y: 5))),
+  .attachment(
+    AttachmentSpec(
+      kind: .pin, item: "a", to: "b", anchor: Point(x: 5, y: 5),
+      range: FloatRange(minimum: -0.5, maximum: 0.75))),
+  .snap(SnapSpec(item: "a", point: Point(x: 100, y: 200))),
+  .snap(SnapSpec(id: "home", item: "b", point: Point(x: 0.1, y: 0.2), damping: 0.7)),
+  .push(PushSpec(items: items, mode: .instantaneous)),
+  .push(
+    PushSpec(
+      id: "kick", items: ["a"], mode: .continuous, direction: Vector(dx: 2, dy: 0),
+      offset: Vector(dx: 0, dy: -10), active: false)),
+  .push(PushSpec(items: ["b"], mode: .instantaneous, angle: -3, magnitude: -0.001)),
+  .dynamicItem(DynamicItemSpec(items: items)),
+  .dynamicItem(
+    DynamicItemSpec(
+      id: "material", items: items, elasticity: 0.4, friction: 0.3, density: 2.5, resistance: 1,
+      angularResistance: 0.25, allowsRotation: false, anchored: true, charge: -1)),
+]
+
+private var update: BehaviorUpdate {
+  var u = BehaviorUpdate()
+  u.items = ["a"]
+  u.direction = Vector(dx: 0, dy: 2)
+  u.mode = .everything
+  u.referenceBounds = true
+  u.boundaries = []
+  u.anchor = Point(x: 1, y: 2)
+  u.length = 30
+  u.damping = 0.5
+  u.frequency = 3
+  u.frictionTorque = 0.1
+  u.range = FloatRange(minimum: -1, maximum: 1)
+  u.point = Point(x: 3, y: 4)
+  u.active = true
+  u.offset = Vector(dx: 5, dy: 6)
+  u.elasticity = 1
+  u.friction = 0
+  u.density = 0.001
+  u.resistance = 7
+  u.angularResistance = 8
+  u.allowsRotation = true
+  u.anchored = false
+  u.charge = 9
+  return u
+}
+
+/// A broad set of requests: every op, optional fields present and absent, params, scenes.
+private let requests: [Request] = {
+  var ops: [Op] = [
+    .hello, .list,
+    .open(OpenRequest(source: .transition(name: "lock-screen", params: .init()))),
+    .open(
+      OpenRequest(
+        source: .transition(
+          name: "wave-pop",
+          params: TransitionParams([
+            TransitionParam(name: "rows", value: .number(12)),
+            TransitionParam(name: "gravity", value: .number(1.0 / 3)),
+            TransitionParam(name: "bounce", value: .bool(false)),
+            TransitionParam(name: "complete_rule", value: .string("position")),
+          ])),
+        session: "pop", clock: .manual, fps: 59.94, keep: true)),
+    .open(OpenRequest(source: .scene(SceneSpec()), session: "empty", fps: 120)),
+    .open(
+      OpenRequest(
+        source: .scene(
+          SceneSpec(
+            bounds: Rect(x: 0, y: 0, width: 320, height: 568), items: [box, ball, hexagon],
+            behaviors: behaviors)), clock: .manual)),
+    .open(
+      OpenRequest(
+        source: .scene(SceneSpec(bounds: Rect(x: -10, y: 20.5, width: 300, height: 500))))),
+    .gesture(GestureRequest(session: "L", phase: .began, point: Point(x: 160, y: 500))),
+    .gesture(
+      GestureRequest(
+        session: "L", phase: .ended, point: Point(x: 160.000000001, y: 380),
+        t: 0.016666666666666666, velocity: Vector(dx: 1234.5, dy: -1400), estimator: .linear)),
+    .gesture(GestureRequest(session: "L", phase: .changed, point: .zero, t: 1.7e9)),
+    .gesture(GestureRequest(session: "L", phase: .cancelled, point: Point(x: -1e6, y: 1e6))),
+    .tap(TapRequest(session: "L", point: Point(x: 300, y: 550))),
+    .swipe(SwipeRequest(session: "L", direction: .up)),
+    .swipe(
+      SwipeRequest(
+        session: "L", direction: .left, point: Point(x: 160, y: 400),
+        velocity: Vector(dx: -900, dy: 0.5))),
+    .step(StepRequest(session: "L")),
+    .step(StepRequest(session: "L", dt: 1.0 / 120, count: 600)),
+    .step(StepRequest(session: "L", count: 100_000)),
+    .get(session: "L"), .watch(session: "L"), .close(session: "L"),
+    .debug(session: "L", enable: true), .debug(session: "L", enable: false),
+    .addItem(session: "m", item: box), .addItem(session: "m", item: hexagon),
+    .removeItem(session: "m", item: "a"),
+    .removeBehavior(session: "m", behavior: "g"), .removeAllBehaviors(session: "m"),
+    .setBehavior(SetBehaviorRequest(session: "m", behavior: "g", update: update)),
+    .setItem(SetItemRequest(session: "m", item: "a")),
+    .setItem(
+      SetItemRequest(session: "m", item: "a", center: Point(x: 1.5, y: 2.5), angle: 3.14159)),
+    .addVelocity(AddVelocityRequest(session: "m", item: "a", velocity: Vector(dx: 10, dy: -20))),
+    .addVelocity(AddVelocityRequest(session: "m", item: "a", angular: -2.5)),
+  ]
+  ops += behaviors.map { .addBehavior(session: "m", behavior: $0) }
+  var update = BehaviorUpdate()
+  update.angle = 0.25
+  update.magnitude = 3
+  update.insets = EdgeInsets(top: 1, left: 2, bottom: 3, right: 4)
+  update.boundaries = [
+    BoundarySpec(id: "floor", shape: .segment(from: Point(x: 0, y: 10), to: Point(x: 10, y: 10)))
+  ]
+  ops.append(.setBehavior(SetBehaviorRequest(session: "m", behavior: "c", update: update)))
+  let ids: [RequestID?] = [nil, .string("q-1"), .number("7"), .number("1e2"), .number("2.50")]
+  return ops.enumerated().map { Request(id: ids[$0.offset % ids.count], op: $0.element) }
+}()
+
+@Suite("Request encoding")
+struct RequestEncodingTests {
+  @Test("every op is covered")
+  func everyOpIsCovered() {
+    let covered = Set(requests.map(\.op.kind))
+    #expect(covered == Set(OpName.allCases))
+  }
+
+  @Test("decode(encode(request)) is the request", arguments: requests.indices)
+  func roundTripsThroughTheDecoder(index: Int) throws {
+    let request = requests[index]
+    #expect(try roundTrip(request) == request, "\(request.encodedLine)")
+  }
+
+  @Test("the line is the op, the id, then the fields; defaults are left out")
+  func goldenLines() {
+    #expect(line(.hello, id: .number("1")) == #"{"op":"hello","id":1}"#)
+    #expect(
+      line(.get(session: "bench"), id: .string("q")) == #"{"op":"get","id":"q","session":"bench"}"#)
+    #expect(
+      line(
+        .open(
+          OpenRequest(
+            source: .transition(
+              name: "lock-screen",
+              params: TransitionParams([TransitionParam(name: "gravity", value: .number(1.5))])),
+            session: "p", clock: .manual)))
+        == #"{"op":"open","session":"p","transition":"lock-screen","params":{"gravity":1.5},"clock":"manual"}"#
+    )
+    #expect(
+      line(.open(OpenRequest(source: .transition(name: "t", params: .init()), fps: 60, keep: true)))
+        == #"{"op":"open","transition":"t","keep":true}"#)
+    #expect(line(.debug(session: "s", enable: true)) == #"{"op":"debug","session":"s"}"#)
+    #expect(line(.step(StepRequest(session: "s", count: 1))) == #"{"op":"step","session":"s"}"#)
+    #expect(
+      line(.step(StepRequest(session: "s", dt: 0.016666667, count: 60)))
+        == #"{"op":"step","session":"s","dt":0.016666667,"count":60}"#)
+    #expect(
+      line(
+        .gesture(
+          GestureRequest(
+            session: "s", phase: .ended, point: Point(x: 160, y: 380), t: 0.2,
+            velocity: Vector(dx: 0, dy: -1400))))
+        == #"{"op":"gesture","session":"s","phase":"ended","x":160,"y":380,"t":0.2,"vx":0,"vy":-1400}"#
+    )
+    #expect(
+      line(
+        .addItem(
+          session: "m",
+          item: ItemSpec(id: "a", center: Point(x: 1, y: 2), size: Size(width: 3, height: 4))))
+        == #"{"op":"add_item","session":"m","item":{"id":"a","center":[1,2],"size":[3,4]}}"#)
+    #expect(
+      line(
+        .open(
+          OpenRequest(source: .scene(SceneSpec(bounds: Rect(x: 0, y: 0, width: 320, height: 568)))))
+      )
+        == #"{"op":"open","scene":{"bounds":[320,568]}}"#)
+  }
+
+  @Test(
+    "numbers are the shortest text that reads back as the same double",
+    arguments: [
+      (160.0, "160"), (-0.0, "0"), (0.1, "0.1"), (1.0 / 3, "0.3333333333333333"),
+      (0.016666666666666666, "0.016666666666666666"), (1e-5, "0.00001"), (-2.5e-9, "-0.0000000025"),
+      (1e-10, "1e-10"), (123456.789, "123456.789"), (1e15, "1000000000000000"),
+      (1e16, "1e+16"), (-1.5e300, "-1.5e+300"), (4503599627370497, "4503599627370497"),
+      (Double.infinity, "0"), (Double.nan, "0"),
+    ])
+  func numbers(value: Double, expected: String) {
+    let text = line(.tap(TapRequest(session: "s", point: Point(x: value, y: 0))))
+    #expect(text == #"{"op":"tap","session":"s","x":"# + expected + #","y":0}"#)
+  }
+
+  @Test("random doubles read back exactly")
+  func randomNumbersRoundTrip() throws {
+    var generator = SplitMix64(state: 7)
+    for _ in 0..<2_000 {
+      let magnitude = Double.random(in: -12...6, using: &generator)
+      let value = Double.random(in: -1...1, using: &generator) * pow(10, magnitude)
+      let request = Request(
+        id: nil, op: .tap(TapRequest(session: "s", point: Point(x: value, y: -value))))
+      #expect(try roundTrip(request) == request, "\(request.encodedLine)")
+    }
+  }
+
+  @Test("names with quotes, controls and non-ASCII are escaped and read back")
+  func stringsRoundTrip() throws {
+    let request = Request(
+      id: .string("a \"quoted\" \\ id\u{1}"),
+      op: .open(
+        OpenRequest(
+          source: .transition(
+            name: "ünïcödé-☃",
+            params: TransitionParams([TransitionParam(name: "mode", value: .string("fast/slow"))])),
+          session: "s p a c e")))
+    #expect(try roundTrip(request) == request)
+  }
+
+  @Test("a scene and params read from JSON get the daemon's checks and messages")
+  func specsFromJSON() throws {
+    let parser = JSONParser()
+    let scene = try SceneSpec(
+      json: parser.parse(#"{"items":[{"id":"a","center":[1,2],"size":[3,4]}]}"#))
+    #expect(
+      scene.items == [ItemSpec(id: "a", center: Point(x: 1, y: 2), size: Size(width: 3, height: 4))]
+    )
+    #expect(
+      throws: ProtocolError(
+        .outOfRange, "field 'scene.items[0].size[0]' must be between 1 and 100000 (got 0)")
+    ) {
+      try SceneSpec(json: parser.parse(#"{"items":[{"id":"a","center":[1,2],"size":[0,4]}]}"#))
+    }
+    #expect(
+      throws: ProtocolError(
+        .wrongType, "field 'scene' must be an object, not an array of 1 elements")
+    ) {
+      try SceneSpec(json: parser.parse("[1]"))
+    }
+    let params = try TransitionParams(
+      json: .object([
+        JSONMember(name: "a", value: .number(1)), JSONMember(name: "b", value: .bool(true)),
+        JSONMember(name: "a", value: .string("x")),
+      ]))
+    #expect(
+      params.entries == [
+        TransitionParam(name: "a", value: .string("x")),
+        TransitionParam(name: "b", value: .bool(true)),
+      ])
+    #expect(
+      throws: ProtocolError(
+        .wrongType, "field 'params.x' must be a number, a boolean or a string, not null")
+    ) {
+      try TransitionParams(json: .object([JSONMember(name: "x", value: .null)]))
+    }
+  }
+
+  @Test("an op name misspelt gets the closest one from the op table")
+  func misspeltOp() {
+    #expect(
+      rejection(#"{"op":"add_behaviour"}"#)?.message
+        == "no op is named 'add_behaviour'; did you mean 'add_behavior'?")
+    #expect(rejection(#"{"op":"helo"}"#)?.message == "no op is named 'helo'; did you mean 'hello'?")
+  }
+}

@@ -1,0 +1,263 @@
+import Primitives
+import Testing
+import Wire
+
+private func line(_ write: (inout MessageEncoder) -> Void) -> [UInt8] {
+  var encoder = MessageEncoder()
+  write(&encoder)
+  return Array(encoder.bytes.dropLast())  // without its \n
+}
+
+private func serverMessage(_ bytes: [UInt8], answering op: OpName? = nil) throws -> ServerMessage {
+  try ServerMessageDecoder().decode(bytes, answering: op)
+}
+
+private func serverMessage(_ text: String, answering op: OpName? = nil) throws -> ServerMessage {
+  try ServerMessageDecoder().decode(text, answering: op)
+}
+
+// Values at wire precision: 3 decimals, 6 for angles, angular velocities and `values`.
+private let sized = [
+  ItemState(
+    id: "screen", center: Point(x: 160, y: 284.125), angle: -0.785398,
+    velocity: Vector(dx: 0, dy: -1400.5), angularVelocity: 0.000001,
+    size: Size(width: 320, height: 568)),
+  ItemState(id: "b", center: Point(x: -1e5, y: 0.001), size: Size(width: 1, height: 2.5)),
+]
+private let unsized = sized.map {
+  ItemState(
+    id: $0.id, center: $0.center, angle: $0.angle, velocity: $0.velocity,
+    angularVelocity: $0.angularVelocity)
+}
+
+private var geometry: DebugGeometry {
+  var g = DebugGeometry()
+  g.boundaries = [
+    .path(id: "floor", points: [Point(x: 0, y: 568), Point(x: 320, y: 568)]),
+    .referenceBounds(Rect(x: 0, y: 0, width: 320, height: 568.5)),
+  ]
+  g.attachments = [
+    DebugGeometry.Attachment(
+      kind: "distance", item: "a", itemPoint: Point(x: 1, y: 2), to: nil,
+      toPoint: Point(x: 3, y: 4), spring: true, length: 10.125),
+    DebugGeometry.Attachment(
+      kind: "pin", item: "a", itemPoint: .zero, to: "b", toPoint: Point(x: 5, y: 6), spring: false,
+      length: 0),
+  ]
+  g.snaps = [DebugGeometry.Snap(item: "a", point: Point(x: 7, y: 8))]
+  g.pushes = [
+    DebugGeometry.Push(
+      items: ["a", "b"], mode: "instantaneous", vector: Vector(dx: 2, dy: 0), active: false)
+  ]
+  g.gravity = [DebugGeometry.Gravity(items: ["a"], vector: Vector(dx: 0, dy: 1))]
+  g.contacts = [
+    DebugGeometry.Touch(item: "a", partner: .item("b"), point: Point(x: 9, y: 10)),
+    DebugGeometry.Touch(item: "a", partner: .boundary("floor"), point: nil),
+    DebugGeometry.Touch(item: "b", partner: .boundary(nil), point: Point(x: 0, y: 0.5)),
+  ]
+  return g
+}
+
+/// Every event case, several with optional fields both ways.
+private let events: [Event] = [
+  .frame(Frame(session: "s", seq: 1, t: 0.017, items: unsized)),
+  .frame(
+    Frame(
+      session: "s", seq: UInt64(Int64.max) + 5, t: 12345.5, items: [], dropped: 3,
+      droppedContacts: 2, values: [NamedValue("background_alpha", 0.5), NamedValue("x", -0.000001)])
+  ),
+  .contact(
+    Contact(session: "s", phase: .began, item: "a", partner: .item("b"), point: Point(x: 1, y: 2))),
+  .contact(Contact(session: "s", phase: .ended, item: "a", partner: .boundary("floor"))),
+  .contact(Contact(session: "s", phase: .began, item: "a", partner: .boundary(nil), point: .zero)),
+  .pause(session: "s", t: 0.95),
+  .resume(session: "s", t: 1.383),
+  .handoff(
+    Handoff(
+      session: "s", item: "screen", gestureVelocity: Vector(dx: 1234, dy: -1400),
+      itemVelocity: Vector(dx: 0, dy: -1400), velocityError: 0.000123)),
+  .handoff(
+    Handoff(
+      session: "s", item: "x", gestureVelocity: Vector(dx: 50000, dy: 0),
+      itemVelocity: Vector(dx: 24000, dy: 0),
+      constraints: [
+        .rail(axis: Vector(dx: 0.707107, dy: -0.707107)), .anchored, .speedLimit(24000),
+      ])),
+  .done(session: "s", outcome: "opened", values: []),
+  .done(session: "s", outcome: "popped", values: [NamedValue("scale", 1.25)]),
+  .debug(session: "s", seq: 7, t: 0.117, geometry: geometry),
+  .debug(session: "s", seq: 8, t: 0, geometry: DebugGeometry()),
+  .closed(session: "s", reason: "owner_left"),
+  .shutdown(reason: "terminated"),
+  .shutdown(reason: nil),
+  .slow(session: "s", t: 2.5, frameMilliseconds: 21.125, budgetMilliseconds: 16.667),
+  .onTime(session: "s", t: 3),
+  .contactLimit(session: "s", t: 4.25, limit: 16384),
+]
+
+/// Every reply body, with the op it answers.
+private let bodies: [(OpName, ReplyBody)] = [
+  (.close, .empty),
+  (.hello, .hello(version: "0.1.0", transitions: ["lock-screen", "wave-pop"])),
+  (.hello, .hello(protocol: 2, server: "other", version: "9", transitions: [])),
+  (.open, .open(session: "L", items: sized)),
+  (.step, .step(t: 0.033, running: true)),
+  (.get, .get(t: 0.95, running: false, items: sized)),
+  (.watch, .watch(items: unsized)),
+  (.list, .list([])),
+  (
+    .list,
+    .list([
+      SessionSummary(session: "L", transition: "lock-screen", clock: .manual, running: true),
+      SessionSummary(session: "d", transition: nil, clock: .realtime, running: false),
+    ])
+  ),
+  (.addBehavior, .addBehavior(behavior: "b1")),
+  (.debug, .debug(geometry)),
+]
+
+@Suite("Server message decoding")
+struct ServerMessageTests {
+  @Test("every event kind is covered")
+  func everyEventIsCovered() {
+    #expect(Set(events.map(\.kind)) == Set(EventName.allCases))
+  }
+
+  @Test("decode(encode(event)) is the event", arguments: events.indices)
+  func eventsRoundTrip(index: Int) throws {
+    let event = events[index]
+    let bytes = line { $0.encode(event) }
+    #expect(try serverMessage(bytes) == .event(event), "\(String(decoding: bytes, as: UTF8.self))")
+    #expect(ServerMessage.event(event).eventName == event.name)
+  }
+
+  @Test("decode(encode(reply)) is the reply, for the op it answers", arguments: bodies.indices)
+  func repliesRoundTrip(index: Int) throws {
+    let (op, body) = bodies[index]
+    for id: RequestID? in [nil, .string("q-1"), .number("1e2"), .number("-7")] {
+      let reply = Reply(id: id, body)
+      let bytes = line { $0.encode(reply) }
+      #expect(try serverMessage(bytes, answering: op) == .reply(reply))
+    }
+  }
+
+  @Test("without the op, a reply's body is told by its fields", arguments: bodies.indices)
+  func repliesWithoutTheOp(index: Int) throws {
+    let body = bodies[index].1
+    #expect(
+      try serverMessage(line { $0.encode(Reply(id: nil, body)) }) == .reply(Reply(id: nil, body)))
+  }
+
+  @Test("a body is read as the op's reply: extra fields are ignored, a disabled debug is empty")
+  func bodiesFollowTheOp() throws {
+    let get = #"{"ok":true,"t":0.5,"running":true,"items":[]}"#
+    #expect(try serverMessage(get, answering: .step).replyBody == .step(t: 0.5, running: true))
+    #expect(
+      try serverMessage(get, answering: .get).replyBody == .get(t: 0.5, running: true, items: []))
+    #expect(try serverMessage(get, answering: .tap).replyBody == .empty)
+    #expect(try serverMessage(#"{"ok":true}"#, answering: .debug).replyBody == .empty)
+  }
+
+  @Test("error replies: known codes typed, unknown codes kept as they are")
+  func errors() throws {
+    for error in [
+      ProtocolError(.unknownSession, "no session is named 'x'"),
+      ProtocolError(.unknownField, "field '\u{1b}]0' is not defined \u{202e}"),
+    ] {
+      let reply = Reply(id: .number("3"), error: error)
+      let message = try serverMessage(line { $0.encode(reply) }, answering: .get)
+      #expect(message == .reply(reply))
+      #expect(message.isReply)
+      #expect(message.error?.code == error.code.rawValue)
+    }
+    let newer = try serverMessage(
+      #"{"ok":false,"id":"a","error":{"code":"too_hot","message":"later","field":"x"}}"#)
+    #expect(newer == .unknownError(id: .string("a"), code: "too_hot", message: "later"))
+    #expect(newer.isReply)
+    #expect(newer.error?.message == "later")
+  }
+
+  @Test("a newer daemon's extra fields, events and constraint kinds are tolerated")
+  func newerDaemons() throws {
+    let frame = try serverMessage(
+      #"{"ev":"frame","session":"s","seq":2,"t":0.5,"items":[{"id":"a","center":[1,2],"angle":0,"#
+        + #""velocity":[0,0],"angular_velocity":0,"spin":{"x":[1]}}],"new_field":[null,{}]}"#)
+    #expect(
+      frame
+        == .event(
+          .frame(
+            Frame(
+              session: "s", seq: 2, t: 0.5, items: [ItemState(id: "a", center: Point(x: 1, y: 2))]))
+        ))
+    let unknown = try serverMessage(#"{"ev":"sparkle","session":"s","level":3}"#)
+    #expect(unknown.eventName == "sparkle")
+    #expect(unknown.session == "s")
+    #expect(!unknown.isReply)
+    guard case .unknownEvent(_, let fields) = unknown else {
+      Issue.record("not an unknown event: \(unknown)")
+      return
+    }
+    #expect(fields["level"] == .number(3))
+    let handoff = try serverMessage(
+      #"{"ev":"handoff","session":"s","item":"a","gesture_velocity":[1,0],"item_velocity":[0,0],"#
+        + #""constraints":[{"kind":"magnet","pull":2},{"kind":"anchored"}],"velocity_error":0}"#)
+    guard case .event(.handoff(let h)) = handoff else {
+      Issue.record("not a handoff: \(handoff)")
+      return
+    }
+    #expect(h.constraints == [.anchored])
+  }
+
+  @Test(
+    "lines that are not messages are errors naming what is wrong",
+    arguments: [
+      ("not json", ErrorCode.badJSON),
+      ("[1]", .notAnObject),
+      (#"{"op":"hello"}"#, .missingField),
+      (#"{"ok":"yes"}"#, .wrongType),
+      (#"{"ok":true,"session":"L"}"#, .missingField),
+      (#"{"ev":"pause","session":"s"}"#, .missingField),
+      (#"{"ev":"pause","session":"s","t":"soon"}"#, .wrongType),
+      (#"{"ev":"frame","session":"s","seq":-1,"t":0,"items":[]}"#, .outOfRange),
+      (#"{"ev":"contact","session":"s","phase":"touching","item":"a","with":"b"}"#, .outOfRange),
+      (#"{"ev":"contact","session":"s","phase":"began","item":"a"}"#, .missingField),
+      (#"{"ev":"pause","session":"s","t":1e999}"#, .invalidNumber),
+    ])
+  func malformed(text: String, code: ErrorCode) {
+    do {
+      let message = try serverMessage(text, answering: .open)
+      Issue.record("decoded \(message)")
+    } catch {
+      #expect((error as? ProtocolError)?.code == code, "\(error)")
+    }
+  }
+
+  @Test("the message head tells replies, events and frames apart without parsing")
+  func heads() {
+    func head(_ text: String) -> MessageHead { MessageHead(Array(text.utf8)) }
+    #expect(head(#"{"ok":true,"id":1}"#).kind == .reply(ok: true))
+    #expect(head(#"{"ok":false,"error":{}}"#).kind == .reply(ok: false))
+    let frame = head(#"{"ev":"frame","session":"b12","seq":345,"t":0.1,"items":[]}"#)
+    #expect(frame.kind == .event("frame"))
+    #expect(frame.isEvent)
+    #expect(frame.session == "b12")
+    #expect(frame.seq == 345)
+    let pause = head(#"{"ev":"pause","session":"b1","t":0.5}"#)
+    #expect(pause.eventName == "pause")
+    #expect(pause.session == "b1")
+    #expect(pause.seq == nil)
+    #expect(head(#"{"ev":"shutdown"}"#).session == nil)
+    #expect(head(#"{"op":"hello","id":1}"#).kind == .other)
+    #expect(head("").kind == .other)
+    #expect(head(#"{"ev":"frame","session":"a\"b","seq":1}"#).session == nil)
+    #expect(head(#"{"ev":"frame","session":"s","seq":1.5}"#).seq == nil)
+    // What the encoder writes, the head reads.
+    for event in events {
+      let bytes = line { $0.encode(event) }
+      let head = MessageHead(bytes)
+      #expect(head.eventName == event.name)
+      #expect(head.session == event.session)
+      if case .frame(let f) = event { #expect(head.seq == f.seq) }
+    }
+  }
+}
