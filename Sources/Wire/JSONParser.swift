@@ -48,6 +48,16 @@ public final class JSONParser {
   func withRoot<Result>(
     _ line: [UInt8], _ body: (JSONNode) throws(ProtocolError) -> Result
   ) throws(ProtocolError) -> Result {
+    try line.withUnsafeBytes { bytes in
+      Swift.Result { () throws(ProtocolError) -> Result in try withRoot(bytes, body) }
+    }.get()
+  }
+
+  /// `withRoot` over bytes lent by the caller (a line still in a connection's buffer); they are
+  /// copied once, into the parser's own NUL-terminated scratch buffer.
+  func withRoot<Result>(
+    _ line: UnsafeRawBufferPointer, _ body: (JSONNode) throws(ProtocolError) -> Result
+  ) throws(ProtocolError) -> Result {
     guard line.count < Int(Int32.max) else {
       throw ProtocolError(.badJSON, "the line is too long for the JSON parser")
     }
@@ -89,12 +99,14 @@ public final class JSONParser {
 
   /// Gives a request `id` that was an integer beyond 64 bits, and so reached json-c rewritten
   /// (`HugeInteger`), the text the client wrote, which the reply echoes.
-  private func restoreIDText(_ root: OpaquePointer?, line: [UInt8], rewritten: [Range<Int>]) {
+  private func restoreIDText(
+    _ root: OpaquePointer?, line: UnsafeRawBufferPointer, rewritten: [Range<Int>]
+  ) {
     guard json_object_get_type(root) == json_type_object else { return }
     var id: OpaquePointer?
     guard json_object_object_get_ex(root, "id", &id) != 0,
       json_object_get_type(id) == json_type_double,
-      let start = line.withUnsafeBufferPointer(HugeInteger.topLevelIDValueStart),
+      let start = HugeInteger.topLevelIDValueStart(line.assumingMemoryBound(to: UInt8.self)),
       let range = rewritten.first(where: { $0.lowerBound == start }),
       let text = strdup(String(decoding: line[range], as: UTF8.self))
     else { return }

@@ -98,6 +98,18 @@ public struct LineReader: Sendable {
     }
   }
 
+  /// At the end of the input: lends what is held after the last `\n` (the peer's last line,
+  /// unterminated) to `body` and empties the reader; nil when nothing is held or the reader has
+  /// failed.
+  public mutating func withRemainder<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value? {
+    guard !hasFailed, pendingByteCount > 0 else { return nil }
+    let value = buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[lineStart...])) }
+    buffer.removeAll()
+    lineStart = 0
+    scanOffset = 0
+    return value
+  }
+
   private enum Found {
     case none, tooLong
     /// The line's bytes in `buffer`; its `\n` is at `upperBound`.

@@ -19,6 +19,14 @@ public final class RequestDecoder {
 
   /// Decodes one line (without its `\n`).
   public func decode(_ line: [UInt8]) throws(RejectedRequest) -> Request {
+    try line.withUnsafeBytes { bytes in
+      Result { () throws(RejectedRequest) -> Request in try decode(bytes) }
+    }.get()
+  }
+
+  /// Decodes one line (without its `\n`) lent by the caller, such as a line still in the reader
+  /// that split it.
+  public func decode(_ line: UnsafeRawBufferPointer) throws(RejectedRequest) -> Request {
     var id: RequestID?
     do {
       return try parser.withRoot(line) { root throws(ProtocolError) in

@@ -1,6 +1,6 @@
 import Dynamics
-import Primitives
 import Glibc
+import Primitives
 import Testing
 
 /// SplitMix64 (Steele, Lea and Flood 2014): a few lines of fully specified arithmetic, so a seed

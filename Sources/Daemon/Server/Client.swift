@@ -45,7 +45,7 @@ final class Client: ConnectionDelegate {
   func connection(_ connection: Connection, didReceiveLine line: UnsafeRawBufferPointer) {
     let request: Request
     do {
-      request = try decoder.decode(Array(line))
+      request = try decoder.decode(line)
     } catch {
       sendNow(.reply(Reply(id: error.id, error: error.error)))
       return

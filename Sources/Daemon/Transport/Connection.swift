@@ -1,6 +1,7 @@
 internal import CLibevent
 import Glibc
 import Logging
+import Wire
 
 /// What a `Connection` reports to the code that owns the conversation (the daemon's client).
 ///
@@ -184,8 +185,9 @@ public final class Connection {
   private var state = State.open
   private var bufferEvent: OpaquePointer?
   private var selfRetain: Unmanaged<Connection>?
-  /// Bytes at the front of the input known to hold no `\n` (see `processInput`).
-  private var scanned = 0
+  /// Splits the input into lines (`Wire.LineReader`: each byte examined once however the input
+  /// is chunked).
+  private var reader: LineReader
   private var lineTooLongReported = false
   /// A line was refused (too long or too slow): input is read and discarded from now on.
   private var discardingInput = false
@@ -221,6 +223,7 @@ public final class Connection {
     loop.assertOnLoopThread()
     self.loop = loop
     self.limits = limits
+    reader = LineReader(maxLineBytes: limits.maxLineLength)
     self.outputBudget = outputBudget
     self.peer = peer
     self.delegate = delegate
@@ -420,64 +423,61 @@ public final class Connection {
     processInput(atEOF: false)
   }
 
-  /// Delivers every complete line in the input buffer.
+  /// Delivers every complete line read so far.
   ///
-  /// `evbuffer_readln` would rescan the whole buffer from its start on every read, so a long line
-  /// arriving in many small reads would cost O(n²). Instead `scanned` remembers how many leading
-  /// bytes are already known to contain no `\n`, and `evbuffer_search_eol` resumes from there: each
-  /// byte is examined once. The line is then made contiguous with `evbuffer_pullup` (no copy when
-  /// it lies in one chunk, one copy otherwise), handed over in place, and drained.
+  /// What libevent read is moved into `reader` (one copy), which finds the newlines without
+  /// rescanning (`evbuffer_readln` would rescan from the buffer's start on every read: O(n²) for
+  /// a long line arriving in many small reads) and lends each line to the delegate in place.
   private func processInput(atEOF: Bool) {
+    guard let bufferEvent else { return }
+    let input = bufferevent_get_input(bufferEvent)
+    absorb(input)
+    // The reader is taken out while the delegate runs, so that nothing it calls can reach it.
+    var reader = LineReader(maxLineBytes: 1)
+    swap(&reader, &self.reader)
+    defer { swap(&reader, &self.reader) }
     var delivered = false
-    while state == .open, !readingPaused, let bufferEvent {
-      let input = bufferevent_get_input(bufferEvent)
-      let length = evbuffer_get_length(input)
-      if length == 0 {
-        scanned = 0
-        lineTimer?.cancel()
-        return
+    while state == .open, !readingPaused, self.bufferEvent != nil {
+      let found = reader.withNextLine { line in
+        delegate?.connection(self, didReceiveLine: line)
       }
-      var start = evbuffer_ptr()
-      _ = evbuffer_ptr_set(input, &start, min(scanned, length), EVBUFFER_PTR_SET)
-      let newline = evbuffer_search_eol(input, &start, nil, EVBUFFER_EOL_LF)
-      let lineLength: Int
-      let consumed: Int
-      if newline.pos >= 0 {
-        lineLength = newline.pos
-        consumed = lineLength + 1
-      } else {
-        scanned = length
-        if length > limits.maxLineLength {
-          reportLineTooLong()
+      switch found {
+      case .line?:
+        delivered = true
+      case .tooLong?:
+        reportLineTooLong()
+        return
+      case nil:
+        guard reader.pendingByteCount > 0 else {
+          lineTimer?.cancel()
           return
         }
         guard atEOF else {
-          // A partial line: its time runs from its first byte, so a line that began in this read
-          // (after one that ended) starts the clock again.
+          // A partial line: its time runs from its first byte, so a line that began in this
+          // read (after one that ended) starts the clock again.
           startLineTimer(restart: delivered)
           return
         }
-        lineLength = length  // the peer's last line, unterminated
-        consumed = length
-      }
-      if lineLength > limits.maxLineLength {
-        reportLineTooLong()
+        // The peer's last line, unterminated.
+        _ = reader.withRemainder { line in delegate?.connection(self, didReceiveLine: line) }
         return
       }
-      guard let bytes = evbuffer_pullup(input, consumed) else {
-        fatalError("libevent: evbuffer_pullup failed (out of memory)")
-      }
-      scanned = 0
-      delivered = true
-      delegate?.connection(
-        self, didReceiveLine: UnsafeRawBufferPointer(start: bytes, count: lineLength))
-      // The delegate may have closed the connection: then the bufferevent is freed and `input`
-      // must not be touched. (After closeAfterFlush it still exists; the loop ends on `state`.)
-      guard self.bufferEvent != nil else { return }
-      evbuffer_drain(input, consumed)
     }
     // Paused (or closing) with input left: the daemon holds the peer up, not the other way round.
     lineTimer?.cancel()
+  }
+
+  /// Moves what libevent has read into the line reader.
+  private func absorb(_ input: OpaquePointer?) {
+    let length = evbuffer_get_length(input)
+    guard length > 0 else { return }
+    let count = evbuffer_peek(input, -1, nil, nil, 0)
+    var vectors = [iovec](repeating: iovec(), count: Int(count))
+    _ = evbuffer_peek(input, -1, nil, &vectors, count)
+    for vector in vectors {
+      reader.append(UnsafeRawBufferPointer(start: vector.iov_base, count: vector.iov_len))
+    }
+    evbuffer_drain(input, length)
   }
 
   private func startLineTimer(restart: Bool) {
@@ -512,7 +512,6 @@ public final class Connection {
   private func refuseInput() {
     discardingInput = true
     lineTimer?.cancel()
-    scanned = 0
     guard let bufferEvent else { return }
     _ = bufferevent_enable(bufferEvent, Int16(EV_READ))
     // The refused line itself (up to a MiB nobody will read) does not count towards lingerBytes.
