@@ -25,6 +25,8 @@ let package = Package(
       pkgConfig: "libevent_core",
       providers: [.apt(["libevent-dev"])]
     ),
+    // epoll(7), for dynbench's frame receiver only.
+    .systemLibrary(name: "CEpoll"),
     .systemLibrary(
       name: "CJSONC",
       pkgConfig: "json-c",
@@ -68,7 +70,7 @@ let package = Package(
     .executableTarget(
       name: "dynbench",
       dependencies: [
-        "Dynamics", "DynamicsScenes", "Primitives", "Transitions", "Wire",
+        "Dynamics", "DynamicsScenes", "Primitives", "Transitions", "Wire", "CEpoll",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
