@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The `debug` stream: the behaviors as geometry, matching the scene.
+/// The `debug` stream: the behaviors as geometry, matching the scene (moved from the daemon
+/// tests: nothing in it is about sockets).
 @Suite("Host: debug geometry")
 struct HostDebugTests {
   static let scene =
