@@ -75,9 +75,12 @@ let package = Package(
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
     ),
+    // One fuzz input (lines for up to four peers) through an embedded host, with its output
+    // checks: what dynd-fuzz and the host tests run.
+    .target(name: "HostFuzzing", dependencies: ["EmbeddedHost", "SessionHost", "Wire"]),
     // libFuzzer entry over "line → decode → apply to a session" (`make fuzz`); a plain build
     // links it as a binary that does nothing.
-    .executableTarget(name: "dynd-fuzz", dependencies: ["EmbeddedHost", "Wire"]),
+    .executableTarget(name: "dynd-fuzz", dependencies: ["HostFuzzing"]),
     .executableTarget(
       name: "dynamics-tour",
       dependencies: ["Dynamics", "DynamicsScenes", "Primitives"],
@@ -89,6 +92,11 @@ let package = Package(
     .testTarget(name: "WireTests", dependencies: ["Wire", "Primitives"]),
     .testTarget(
       name: "DaemonTests", dependencies: ["Daemon", "Wire", "Transitions", "Primitives"]),
+    .testTarget(
+      name: "SessionHostTests",
+      dependencies: [
+        "EmbeddedHost", "HostFuzzing", "SessionHost", "Wire", "Primitives", "Transitions",
+      ]),
     // dynctl end to end: runs the built dynd and dynctl binaries.
     .testTarget(name: "DynctlTests", dependencies: [], exclude: ["golden", "scripts"]),
   ],

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// The `debug` stream: the behaviors as geometry, matching the scene.
-@Suite("End to end: debug geometry")
-struct EndToEndDebugTests {
+/// The `debug` stream: the behaviors as geometry, matching the scene (moved from the daemon
+/// tests: nothing in it is about sockets).
+@Suite("Host: debug geometry")
+struct HostDebugTests {
   static let scene =
     #"{"items":[{"id":"a","center":[100,100],"size":[50,50]},{"id":"b","center":[200,100],"#
     + #""size":[20,20]}],"behaviors":[{"type":"gravity","items":["a"]},"#
@@ -19,8 +20,9 @@ struct EndToEndDebugTests {
 
   @Test("the reply's geometry is the scene's: boundary ends, anchors, attachment points, snap")
   func geometryMatchesTheScene() throws {
-    try withDaemon { daemon in
-      let client = try daemon.connect()
+    do {
+      let daemon = HostRig()
+      let client = daemon.connect()
       try client.expectOK(
         #"{"op":"open","session":"S","clock":"manual","scene":"# + Self.scene + "}")
       let reply = try client.expectOK(#"{"op":"debug","session":"S"}"#).reply
@@ -56,9 +58,10 @@ struct EndToEndDebugTests {
 
   @Test("a debug event follows every frame, with moving attachment points and live contacts")
   func streamFollowsTheFrames() throws {
-    try withDaemon { daemon in
-      let client = try daemon.connect()
-      let other = try daemon.connect("other")
+    do {
+      let daemon = HostRig()
+      let client = daemon.connect()
+      let other = daemon.connect("other")
       try client.expectOK(
         #"{"op":"open","session":"S","clock":"manual","scene":"# + Self.scene + "}")
       try other.expectOK(#"{"op":"debug","session":"S"}"#)
