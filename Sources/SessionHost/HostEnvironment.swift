@@ -5,6 +5,8 @@
 ///
 /// Every method is called on the host's thread, except `post`, which workers call.
 public protocol HostEnvironment: AnyObject {
+  /// Monotonic time, counted from any fixed point (idle sessions, realtime gesture times).
+  var now: Duration { get }
   /// How many workers `runOnWorker` has (a realtime tick is shared out among them).
   var workerCount: Int { get }
   /// Runs `work` on a worker thread. The work ends by `post`ing its result.

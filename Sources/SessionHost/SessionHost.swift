@@ -213,7 +213,7 @@ public final class SessionHost {
 
   /// Closes kept sessions nobody has watched or addressed for `idleTimeout` (`idle`).
   public func reapIdleSessions() -> [Outgoing] {
-    let now = ContinuousClock.now
+    let now = environment.now
     let idle = sessions.values.filter {
       $0.watchers.isEmpty && now - $0.lastActivity > configuration.idleTimeout
     }

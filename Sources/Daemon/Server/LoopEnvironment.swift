@@ -13,6 +13,11 @@ final class LoopEnvironment: HostEnvironment {
     self.inbox = inbox
   }
 
+  /// Where the host's time counts from.
+  private let epoch = ContinuousClock.now
+
+  var now: Duration { epoch.duration(to: .now) }
+
   var workerCount: Int { StepWorkers.shared.threadCount }
 
   func runOnWorker(_ work: @escaping () -> Void) { StepWorkers.shared.run(work) }

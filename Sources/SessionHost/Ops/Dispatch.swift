@@ -11,7 +11,7 @@ struct OpContext {
   /// The named session; `unknown_session` when there is none by that name.
   func session(_ name: String) throws(ProtocolError) -> Session {
     guard let session = named else { throw .unknownSession(name) }
-    session.lastActivity = .now
+    session.lastActivity = session.host.environment.now
     return session
   }
 

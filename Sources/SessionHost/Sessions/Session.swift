@@ -43,7 +43,7 @@ final class Session: DynamicAnimatorDelegate {
   /// Counts sessions in the order they were opened (for `list`).
   let openingNumber: UInt64
   /// When a request last addressed it (for reaping idle kept sessions).
-  var lastActivity: ContinuousClock.Instant = .now
+  var lastActivity: Duration
   private(set) var watchers: [Peer] = []
   /// Watchers that asked for the `debug` stream.
   private(set) var debugWatchers: [Peer] = []
@@ -100,6 +100,7 @@ final class Session: DynamicAnimatorDelegate {
     self.ownerID = ownerID
     self.ownerPID = ownerPID
     self.openingNumber = openingNumber
+    lastActivity = host.environment.now
     self.frameClock = clock == .realtime ? frameClock : nil
     published = Published(t: 0, states: [], values: [], running: false)
     animator.contactLimit = Limits.maxContactsPerSession
@@ -328,19 +329,15 @@ extension Session {
 extension Session {
   /// The time standing in for a gesture's missing client timestamp. On the manual clock, the
   /// animator's time, so that the same requests give the same output. On the realtime clock, the
-  /// sample's arrival: seconds on the host's monotonic clock (`ContinuousClock`, counted from
-  /// its first such reading), since the animator's time stands still between frame ticks and
-  /// would give several samples one time.
+  /// sample's arrival: seconds on the host's monotonic clock (`HostEnvironment.now`), since the
+  /// animator's time stands still between frame ticks and would give several samples one time.
   var inputTime: Double {
     switch clock {
     case .manual:
       return animator.elapsedTime
     case .realtime:
-      let elapsed = Self.arrivalEpoch.duration(to: .now).components
+      let elapsed = host.environment.now.components
       return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
     }
   }
-
-  /// Where realtime arrival times count from; only differences between them matter.
-  private static let arrivalEpoch = ContinuousClock.now
 }
