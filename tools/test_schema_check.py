@@ -3,9 +3,10 @@
 
 Run: python3 tools/test_schema_check.py   (needs only python3 and jsonschema)
 
-The samples are raw JSON lines, written with the field names of
-PROTOCOL-CORE.md character for character; a test also checks every name the
-schemas define against that document (when it can be found).
+The samples are raw JSON lines, written with the field names of the sections
+of protocol/PROTOCOL.md marked **core** character for character; a test also
+checks every name the schemas define against that document (or the file named
+by $DYND_PROTOCOL_CORE).
 """
 
 import json
@@ -443,7 +444,8 @@ ERROR_CODES = [
     "unknown_item", "unknown_behavior", "invalid_scene", "line_too_long", "busy",
 ]
 
-# Names this project adds to PROTOCOL-CORE (extensions; the core itself is unchanged).
+# Names this project adds to the **core** sections of protocol/PROTOCOL.md (extensions; the core
+# itself is unchanged).
 EXTENSION_NAMES = {
     "dropped", "values", "limits", "shutdown", "reason", "field", "owner_left", "idle",
     "debug", "enable", "boundaries", "attachments", "snaps", "pushes", "contacts", "rect", "points",
@@ -463,10 +465,9 @@ def load_schemas():
 
 
 def find_core_doc():
-    """PROTOCOL-CORE.md, or the project's PROTOCOL.md which must contain it unchanged."""
+    """$DYND_PROTOCOL_CORE if set, else protocol/PROTOCOL.md (its sections marked **core**)."""
     candidates = [
         os.environ.get("DYND_PROTOCOL_CORE", ""),
-        os.path.join(REPO, os.pardir, "shared", "design", "PROTOCOL-CORE.md"),
         os.path.join(REPO, "protocol", "PROTOCOL.md"),
     ]
     for path in candidates:
@@ -499,7 +500,7 @@ class SchemaFiles(unittest.TestCase):
     def test_names_match_the_core_document(self):
         doc_path = find_core_doc()
         if doc_path is None:
-            self.skipTest("PROTOCOL-CORE.md not found (set DYND_PROTOCOL_CORE)")
+            self.skipTest("protocol/PROTOCOL.md not found (set DYND_PROTOCOL_CORE)")
         with open(doc_path, encoding="utf-8") as f:
             doc = f.read()
         words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_-]*", doc))

@@ -1,9 +1,10 @@
 import Dynamics
 import Primitives
 
-/// The closing drop of the iOS 7 lock screen (TRANSITIONS.md `lock-screen`, seeds 000/001/004):
-/// the `LockScreenScene` pulled up by `pull` points and released: it falls under gravity 4
-/// (4000 pt/s²) onto the floor 1 pt below the bottom edge, bouncing with elasticity 0.4.
+/// The closing drop of the iOS 7 lock screen (protocol/PROTOCOL.md, “lock-screen”; seeds
+/// 000/001/004: docs/TRANSITIONS.md, “The seeds”): the `LockScreenScene` pulled up by `pull`
+/// points and released: it falls under gravity 4 (4000 pt/s²) onto the floor 1 pt below the
+/// bottom edge, bouncing with elasticity 0.4.
 public struct LockScreenDrop {
   public let scene: LockScreenScene
   public var animator: DynamicAnimator { scene.animator }

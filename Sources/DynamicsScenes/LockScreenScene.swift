@@ -1,8 +1,9 @@
 import Dynamics
 import Primitives
 
-/// The iOS 7 lock screen's physical setup (TRANSITIONS.md `lock-screen`; seeds 000, 001, 004),
-/// defined once for the `lock-screen` transition, the tour, the tests and dynbench.
+/// The iOS 7 lock screen's physical setup (protocol/PROTOCOL.md, “lock-screen”; seeds 000, 001,
+/// 004: docs/TRANSITIONS.md, “The seeds”), defined once for the `lock-screen` transition, the
+/// tour, the tests and dynbench.
 ///
 /// One item, `screen`, the size of the bounds, on a vertical rail through the bounds' center (it
 /// never turns or moves sideways); a floor `floorMargin` below the bottom edge that it bounces on

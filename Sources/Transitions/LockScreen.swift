@@ -2,7 +2,8 @@ import Dynamics
 import DynamicsScenes
 import Primitives
 
-/// The iOS 7 lock screen (TRANSITIONS.md `lock-screen`; seeds 000, 001, 004).
+/// The iOS 7 lock screen (protocol/PROTOCOL.md, “lock-screen”; seeds 000, 001, 004:
+/// docs/TRANSITIONS.md, “The seeds”).
 ///
 /// The `LockScreenScene`: one item, `screen`, covering the bounds, on a vertical rail (it never
 /// turns or moves sideways), above a floor, with gravity off until it falls. A pan holds the touched point under the finger (`grab`); the release velocity is
@@ -17,7 +18,7 @@ public final class LockScreen: Transition {
   struct Parameters: ParameterSet {
     let gravity = Parameter(
       "gravity", LockScreenScene.fallMagnitude, 0.1...20, unit: "× 1000 pt/s²",
-      source: "TRANSITIONS.md; open-source recreations use 8 (haawa799)")
+      source: "docs/TRANSITIONS.md; open-source recreations use 8 (haawa799)")
     let elasticity = Parameter(
       "elasticity", LockScreenScene.elasticity, 0...1, unit: "",
       source: "haawa799 recreation (0.4); CapTech uses 0.25–0.5")
@@ -25,14 +26,15 @@ public final class LockScreen: Transition {
       "open_speed", 500, 0...10_000, unit: "pt/s", source: "CapTech ±500 pt/s release rule")
     let openFraction = Parameter(
       "open_fraction", 0.5, 0...1, unit: "of the height revealed",
-      source: "TRANSITIONS.md: at least half revealed")
+      source: "docs/TRANSITIONS.md: at least half revealed")
     let floorMargin = Parameter(
       "floor_margin", LockScreenScene.floorMargin, 0...100, unit: "pt", source: "haawa799 MARGIN 1")
     let tapSpeed = Parameter(
-      "tap_speed", 500, 0...5000, unit: "pt/s", source: "TRANSITIONS.md: about 500 pt/s upward")
+      "tap_speed", 500, 0...5000, unit: "pt/s",
+      source: "docs/TRANSITIONS.md: about 500 pt/s upward")
     let grabberSize = Parameter(
       "grabber_size", 80, 1...1000, unit: "pt",
-      source: "TRANSITIONS.md: the 80×80 square at the bottom-right corner")
+      source: "docs/TRANSITIONS.md: the 80×80 square at the bottom-right corner")
   }
 
   override public class var parameters: [TransitionParameter] { Parameters.declarations }

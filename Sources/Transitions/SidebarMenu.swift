@@ -1,7 +1,8 @@
 import Dynamics
 import Primitives
 
-/// A menu sliding in from the left (TRANSITIONS.md `sidebar-menu`; seed 003, AppCoda).
+/// A menu sliding in from the left (protocol/PROTOCOL.md, “sidebar-menu”; seed 003, AppCoda:
+/// docs/TRANSITIONS.md, “The seeds”).
 ///
 /// Item `menu` has the seed's frame (−`menu_width`, `top`, `menu_width`, bounds height −
 /// `tab_bar_height`): 150 × 519 at (−150, 20) in 320 × 568, so like the seed's view it reaches

@@ -1,7 +1,8 @@
 import Dynamics
 import Primitives
 
-/// The interactive pop with waving cells (TRANSITIONS.md `wave-pop`; seed 002, AMWaveTransition).
+/// The interactive pop with waving cells (protocol/PROTOCOL.md, “wave-pop”; seed 002,
+/// AMWaveTransition: docs/TRANSITIONS.md, “The seeds”).
 ///
 /// Two lists of `rows` full-width cells, `row_height` tall from y = `top`: `from-i` (the current
 /// list, centered) and `to-i` (the list being revealed, waiting off the left edge). Each cell
@@ -22,14 +23,16 @@ public final class WavePop: Transition {
 
   /// What clients may set, in the order they see it.
   struct Parameters: ParameterSet {
-    let rows = Parameter("rows", 10, 1...40, unit: "rows per list", source: "TRANSITIONS.md")
+    let rows = Parameter(
+      "rows", 10, 1...40, unit: "rows per list", source: "docs/TRANSITIONS.md")
     let rowHeight = Parameter(
-      "row_height", 50, 10...200, unit: "pt", source: "TRANSITIONS.md: cells of height 50")
+      "row_height", 50, 10...200, unit: "pt", source: "docs/TRANSITIONS.md: cells of height 50")
     let top = Parameter(
-      "top", 64, 0...400, unit: "pt", source: "TRANSITIONS.md: below a 64 pt navigation bar")
+      "top", 64, 0...400, unit: "pt",
+      source: "docs/TRANSITIONS.md: below a 64 pt navigation bar")
     let gap = Parameter(
       "gap", 20, 0...200, unit: "pt",
-      source: "TRANSITIONS.md: to-cells start with their left edge at −(width + 20)")
+      source: "docs/TRANSITIONS.md: to-cells start with their left edge at −(width + 20)")
     let damping = Parameter(
       "damping", 0.4, 0...2, unit: "damping ratio", source: "seed 002: setDamping:0.4")
     let frequency = Parameter(
@@ -41,10 +44,10 @@ public final class WavePop: Transition {
       "clamp", 2, 0...50, unit: "pt", source: "seed 002: center − 2, \"another magic number\"")
     let completeRule = Parameter(
       "complete_rule", choice: CompleteRule.velocity,
-      source: "TRANSITIONS.md: vx > 0 (AMWaveTransition); position: the older touch.x rule")
+      source: "docs/TRANSITIONS.md: vx > 0 (AMWaveTransition); position: the older touch.x rule")
     let completeFraction = Parameter(
       "complete_fraction", 0.7, 0...1, unit: "of the width",
-      source: "TRANSITIONS.md: touch.x > 0.7 × width")
+      source: "docs/TRANSITIONS.md: touch.x > 0.7 × width")
     let finishFrequency = Parameter(
       "finish_frequency", 2, 0.1...30, unit: "Hz",
       source: "dynd: replaces the seed's fixed 0.3 s animation with springs settling in ≈ 1 s")

@@ -4,11 +4,11 @@ import Primitives
 ///
 /// Each call appends one line, so a caller can batch the frames of a `step` and its reply and hand
 /// `bytes` to the socket in one write, then `removeAll()`; the buffer keeps its capacity, so in
-/// the steady state encoding a frame allocates nothing. Numbers follow PROTOCOL-CORE: at most 3
-/// decimals for positions, sizes, velocities and times, 6 for angles, angular velocities and
-/// transition values, `-0` written `0`. A non-finite number is written `0` and counted in
-/// `nonFiniteCount` (not asserted: a diverged simulation must not crash the daemon, but it
-/// should be logged).
+/// the steady state encoding a frame allocates nothing. Numbers follow protocol/PROTOCOL.md,
+/// “4. Values: numbers, names, geometry”: at most 3 decimals for positions, sizes, velocities and
+/// times, 6 for angles, angular velocities and transition values, `-0` written `0`. A non-finite
+/// number is written `0` and counted in `nonFiniteCount` (not asserted: a diverged simulation
+/// must not crash the daemon, but it should be logged).
 ///
 /// Replies: `{"ok":true,"id":…,…}` / `{"ok":false,"id":…,"error":{"code","message"}}`; the `id`
 /// is left out when the request had none. Events: `{"ev":…,"session":…,…}`.

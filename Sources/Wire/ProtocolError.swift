@@ -1,4 +1,4 @@
-/// The snake_case error codes of the wire protocol (PROTOCOL-CORE, "Error codes").
+/// The snake_case error codes of the wire protocol (protocol/PROTOCOL.md, “8. Error codes”).
 ///
 /// The raw value is what goes on the wire in `error.code`. The codec produces the first ten; the
 /// daemon produces the session, item, behavior and transition codes and `busy`.

@@ -1,7 +1,8 @@
 import Glibc
 
-/// Where dynctl looks for the daemon: the rule of PROTOCOL-CORE, first match wins — `--socket`,
-/// `$DYND_SOCKET`, `$XDG_RUNTIME_DIR/dynd/dynd.sock` (absolute runtime directories only), else
+/// Where dynctl looks for the daemon: the rule of protocol/PROTOCOL.md, “2. Socket location,
+/// permissions, systemd”, first match wins — `--socket`, `$DYND_SOCKET`,
+/// `$XDG_RUNTIME_DIR/dynd/dynd.sock` (absolute runtime directories only), else
 /// `/tmp/dynd-$UID/dynd.sock`. Unlike the daemon, the client creates nothing: a directory that is
 /// not there just means no daemon. A directory of the last two rules that is there must be
 /// private to the user (`SocketTrust`), since dynctl chose it, not the user.

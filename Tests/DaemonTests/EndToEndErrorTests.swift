@@ -1,10 +1,12 @@
 import Testing
 import Wire
 
-/// Every error code of PROTOCOL-CORE, each with a condition that triggers it.
+/// Every core error code of protocol/PROTOCOL.md (“8. Error codes”), each with a condition that
+/// triggers it.
 @Suite("End to end: error codes")
 struct EndToEndErrorTests {
-  /// The codes PROTOCOL-CORE lists ("Error codes every implementation must use").
+  /// The codes protocol/PROTOCOL.md, “8. Error codes”, lists as core ("Error codes every
+  /// implementation must use").
   static let coreCodes = [
     "bad_json", "not_an_object", "missing_field", "unknown_field", "wrong_type", "invalid_number",
     "out_of_range", "unknown_op", "unknown_transition", "unknown_session", "session_exists",

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import Transitions
 
-/// Every core op and event of PROTOCOL-CORE, through a real daemon and socket.
+/// Every core op and event of protocol/PROTOCOL.md (“5. Ops” and “7. Events”, the parts marked
+/// core), through a real daemon and socket.
 @Suite("End to end: ops and events")
 struct EndToEndOpsTests {
   @Test("hello describes the daemon and every reply echoes its id unchanged")

@@ -2,7 +2,8 @@ import Primitives
 import Testing
 import Wire
 
-/// Every op of PROTOCOL-CORE, decoded from a line that uses its fields.
+/// Every core op of protocol/PROTOCOL.md (“5. Ops”, the table marked core), decoded from a line
+/// that uses its fields.
 @Suite("Request decoding")
 struct RequestDecodingTests {
   @Test func hello() throws {

@@ -64,7 +64,7 @@ func sample(_ a: DynamicAnimator, _ items: [DynamicItem]) {
 
 // MARK: - Lock screen
 
-print("== Lock-screen drop (TRANSITIONS.md lock-screen; seeds 000, 001, 004) ==")
+print("== Lock-screen drop (protocol/PROTOCOL.md, lock-screen; seeds 000, 001, 004) ==")
 print("The 320×568 screen, pulled up 200 pt and released at rest: gravity 4 (4000 pt/s²),")
 print("elasticity 0.4, a floor 1 pt below the bottom edge, a rail keeping it vertical.")
 let drop = LockScreenDrop(pull: 200)

@@ -62,13 +62,14 @@ extension ConnectionDelegate {
 /// most `Limits.maxLineLength` bytes (without its `\n`); the read high watermark is set just above
 /// that, so the input buffer never holds much more than one maximal line. When the limit is
 /// exceeded the delegate hears `connectionLineTooLong` exactly once, no further line is delivered
-/// and the connection closes once the reply is flushed (PROTOCOL-CORE: `line_too_long`). A peer
-/// that has started a line must finish it within `Limits.lineTimeout`, or the delegate hears
-/// `connectionLineTimedOut` and the connection closes the same way; a peer with no partial line
-/// (say, a watcher that only reads) may stay silent for ever. If the peer ends
-/// its side (EOF) with an unterminated last line, that line is delivered too, so
-/// `printf '{"op":"hello"}' | socat - UNIX:…` gets its reply; then the delegate hears
-/// `connectionDidReachEndOfInput` and decides when to close (a half-closed peer still reads).
+/// and the connection closes once the reply is flushed (protocol/PROTOCOL.md, “1. Transport and
+/// framing”; “8. Error codes”, `line_too_long`). A peer that has started a line must finish it
+/// within `Limits.lineTimeout`, or the delegate hears `connectionLineTimedOut` and the connection
+/// closes the same way; a peer with no partial line (say, a watcher that only reads) may stay
+/// silent for ever. If the peer ends its side (EOF) with an unterminated last line, that line is
+/// delivered too, so `printf '{"op":"hello"}' | socat - UNIX:…` gets its reply; then the
+/// delegate hears `connectionDidReachEndOfInput` and decides when to close (a half-closed peer
+/// still reads).
 ///
 /// **Writing.** `send` appends to libevent's output buffer, which is flushed as the socket allows.
 /// libevent does not bound that buffer (write high watermarks are not enforced for socket
@@ -368,8 +369,11 @@ public final class Connection {
   }
 
   /// Stops reading and closes once everything queued has been written (or after
-  /// `Limits.flushTimeout` without progress). Later sends are dropped. The libevent pattern of
-  /// DAEMON-NOTES B7.1: disable `EV_READ`, write low watermark 0, free in the write callback.
+  /// `Limits.flushTimeout` without progress). Later sends are dropped. The libevent pattern:
+  /// disable `EV_READ`, write low watermark 0, free in the write callback, because
+  /// `bufferevent_free` alone would drop what is queued (<event2/bufferevent.h>: pending data
+  /// "probably won't be flushed before the bufferevent is freed"). After a refused line this is
+  /// the lingering close of protocol/PROTOCOL.md, “1. Transport and framing”.
   public func closeAfterFlush() {
     loop.assertOnLoopThread()
     beginClosing(inputEnded ? .peerClosed : .closedAfterFlush)

@@ -5,7 +5,8 @@ import Synchronization
 
 /// The daemon's listening socket, on a path it binds itself or on a socket systemd passed in.
 ///
-/// Binding a path (tmux's recipe, DAEMON-NOTES B1):
+/// Binding a path (tmux's recipe; protocol/PROTOCOL.md, “2. Socket location, permissions,
+/// systemd”):
 /// - The path length is checked before any system call.
 /// - A `PATH.lock` file held with `flock` serialises the check-and-bind below between daemons
 ///   starting at the same moment; a second starter fails at once ("another dynd is starting").

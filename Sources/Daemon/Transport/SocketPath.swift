@@ -2,7 +2,8 @@ import Glibc
 
 /// Where the daemon's socket lives, and the checks that keep it private.
 ///
-/// Resolution order, first match wins (PROTOCOL-CORE, "Transport and framing"):
+/// Resolution order, first match wins (protocol/PROTOCOL.md, “2. Socket location, permissions,
+/// systemd”):
 /// 1. the `--socket PATH` flag;
 /// 2. `$DYND_SOCKET`;
 /// 3. `$XDG_RUNTIME_DIR/dynd/dynd.sock`: the `dynd` directory is created with mode 0700;

@@ -14,7 +14,7 @@ public final class Toss: Transition {
   struct Parameters: ParameterSet {
     let tossSpeed = Parameter(
       "toss_speed", 1000, 0...20_000, unit: "pt/s",
-      source: "TRANSITIONS.md: faster than 1000 pt/s")
+      source: "docs/TRANSITIONS.md: faster than 1000 pt/s")
     let photoWidth = Parameter("photo_width", 200, 10...320, unit: "pt", source: "dynd")
     let photoHeight = Parameter("photo_height", 150, 10...568, unit: "pt", source: "dynd")
     let snapDamping = Parameter(
