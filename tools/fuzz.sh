@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libFuzzer over line → decode → apply to a session (Sources/dynd-fuzz, Daemon's LineHarness).
+# libFuzzer over line → decode → apply to the session host (Sources/dynd-fuzz, HostFuzzing).
 #
 #   tools/fuzz.sh [SECONDS]      (default 60; `make fuzz FUZZ_SECONDS=600`)
 #
@@ -7,12 +7,11 @@
 # --sanitize=fuzzer` line below is the recipe; README.md, "Testing", `make fuzz`), then fuzzes for
 # SECONDS from a writable copy of Tests/Fuzz/corpus (kept in .build-fuzz, so the checked-in seeds
 # are never touched and coverage grows from run to run), with the protocol dictionary. An input
-# addresses up to four connections (lines starting "@N ", N 0…3, and the actions "@N close", "@N
-# reset", "@N stall", "@N read"; see LineHarness) and may be up to 1 MiB (-max_len; connections 0…2
-# take lines up to dynd's default --max-line, connection 3 only 2 KiB so that line_too_long stays
-# reachable); the harness's Budget bounds each input's work. Exits non-zero if an input crashed,
-# hung or broke an output check; the input is saved under .build-fuzz/artifacts/. Once fixed, add it
-# to Tests/Fuzz/corpus as repro-NAME.jsonl.
+# addresses up to four peers (lines starting "@N ", N 0…3, and the actions "@N close", "@N
+# reset", "@N stall", "@N read"; see HostFuzzDriver) and may be up to 1 MiB (-max_len); the
+# driver's budget bounds each input's work. Exits non-zero if an input crashed, hung or broke an
+# output check; the input is saved under .build-fuzz/artifacts/. Once fixed, add it to
+# Tests/Fuzz/corpus as repro-NAME.jsonl.
 set -euo pipefail
 
 seconds="${1:-60}"

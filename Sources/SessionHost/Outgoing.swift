@@ -19,8 +19,8 @@ public struct Outgoing: Sendable {
   public enum Delivery: Sendable {
     /// Always sent (replies, and what a request caused for its requester).
     case always
-    /// A frame or contact event for a watcher: a slow reader may have it coalesced (protocol
-    /// /PROTOCOL.md, “Slow readers”): frames are counted into the next frame's `dropped`,
+    /// A frame or contact event for a watcher: a slow reader may have it coalesced
+    /// (protocol/PROTOCOL.md, “9. Clocks, flow control, coalescing”): frames are counted into the next frame's `dropped`,
     /// contact events into its `dropped_contacts`.
     case coalescible
     /// A `debug` event: sent only if this recipient got the session's frame it belongs to.

@@ -1,6 +1,6 @@
 import Primitives
 
-/// An event as dynd sends it (protocol/PROTOCOL.md, “Events”): unprompted, to the connections
+/// An event as dynd sends it (protocol/PROTOCOL.md, “7. Events”): unprompted, to the connections
 /// that watch its session (and, for the events a request causes, to the requester).
 public enum Event: Equatable, Sendable {
   case frame(Frame)

@@ -15,7 +15,7 @@ public struct Reply: Equatable, Sendable {
   }
 }
 
-/// What an op returns beside `ok` and `id` (protocol/PROTOCOL.md, “Replies”).
+/// What an op returns beside `ok` and `id` (protocol/PROTOCOL.md, “3. Requests and replies” and “5. Ops”).
 public enum ReplyBody: Equatable, Sendable {
   /// Nothing beyond `ok` and `id`.
   case empty
