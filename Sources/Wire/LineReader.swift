@@ -110,6 +110,24 @@ public struct LineReader: Sendable {
     return value
   }
 
+  /// What `lendNextLine` found.
+  public enum Lent: Sendable {
+    case line, tooLong
+  }
+
+  /// `withNextLine` for a body that returns nothing and does not throw: no generic work per
+  /// line (a connection delivers each request through it).
+  public mutating func lendNextLine(_ body: (UnsafeRawBufferPointer) -> Void) -> Lent? {
+    switch findLine() {
+    case .none: return nil
+    case .tooLong: return .tooLong
+    case .line(let range):
+      buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+      consumeLine(endingAt: range.upperBound)
+      return .line
+    }
+  }
+
   private enum Found {
     case none, tooLong
     /// The line's bytes in `buffer`; its `\n` is at `upperBound`.

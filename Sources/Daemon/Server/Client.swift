@@ -26,6 +26,8 @@ final class Client: ConnectionDelegate {
   /// Bytes for the peer collected while a batch of messages is sent (one write per batch).
   private var corked: [UInt8] = []
   private var isCorked = false
+  /// The server's batch this client's bytes are being collected for.
+  var batch: UInt64 = 0
   /// The request the host has not replied to yet.
   private var awaitingReply = false
   /// Per session: frames and contact events coalesced since this peer's last frame of it, and
@@ -122,6 +124,19 @@ final class Client: ConnectionDelegate {
   func deliver(
     _ message: Outgoing.Message, encoded: UnsafeRawBufferPointer, _ delivery: Outgoing.Delivery
   ) {
+    if delivery == .coalescible, dropped.isEmpty, !isBacklogged {
+      corked.append(contentsOf: encoded)  // a watcher keeping up: the frame goes out as is
+      return
+    }
+    if delivery == .always, dropped.isEmpty {
+      // The common case, decided without looking into the message.
+      if case .reply = message { awaitingReply = false }
+      if case .event(.closed) = message {
+      } else {
+        corked.append(contentsOf: encoded)
+        return
+      }
+    }
     switch message {
     case .reply:
       awaitingReply = false

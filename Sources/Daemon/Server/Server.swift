@@ -42,6 +42,8 @@ public final class Server {
   /// The sessions and what clients do with them.
   private(set) var host: SessionHost!
   private var environment: LoopEnvironment!
+  /// Counts `send` calls: a client whose `batch` is this one is in the batch being sent.
+  private var batchNumber: UInt64 = 0
   /// Encodes each message of the host once.
   private var encoder = MessageEncoder()
   /// Numbers written as 0 because they were not finite, in all output so far (must stay 0).
@@ -217,7 +219,7 @@ public final class Server {
   func send(_ messages: [Outgoing]) {
     guard !messages.isEmpty else { return }
     var touched: [Client] = []
-    var seen: Set<PeerID> = []
+    batchNumber &+= 1
     for outgoing in messages {
       encoder.removeAll()
       encoder.encode(outgoing.message)
@@ -225,7 +227,8 @@ public final class Server {
       encoder.withBytes { bytes in
         for recipient in outgoing.recipients {
           guard let client = clients[recipient.peer] else { continue }
-          if seen.insert(recipient.peer).inserted {
+          if client.batch != batchNumber {
+            client.batch = batchNumber
             touched.append(client)
             client.beginBatch()
           }

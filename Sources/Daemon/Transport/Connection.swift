@@ -442,13 +442,13 @@ public final class Connection {
     defer { swap(&reader, &self.reader) }
     var delivered = false
     while state == .open, !readingPaused, self.bufferEvent != nil {
-      let found = reader.withNextLine { line in
+      let found = reader.lendNextLine { line in
         delegate?.connection(self, didReceiveLine: line)
       }
       switch found {
-      case .line?:
+      case .line:
         delivered = true
-      case .tooLong?:
+      case .tooLong:
         reportLineTooLong()
         return
       case nil:
@@ -475,11 +475,12 @@ public final class Connection {
   private func absorb(_ input: OpaquePointer?) {
     let length = evbuffer_get_length(input)
     guard length > 0 else { return }
-    let count = evbuffer_peek(input, -1, nil, nil, 0)
-    var vectors = [iovec](repeating: iovec(), count: Int(count))
-    _ = evbuffer_peek(input, -1, nil, &vectors, count)
-    for vector in vectors {
-      reader.append(UnsafeRawBufferPointer(start: vector.iov_base, count: vector.iov_len))
+    let count = Int(evbuffer_peek(input, -1, nil, nil, 0))
+    withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
+      let filled = Int(evbuffer_peek(input, -1, nil, vectors.baseAddress, Int32(count)))
+      for vector in vectors.prefix(filled) {
+        reader.append(UnsafeRawBufferPointer(start: vector.iov_base, count: vector.iov_len))
+      }
     }
     evbuffer_drain(input, length)
   }

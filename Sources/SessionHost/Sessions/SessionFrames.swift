@@ -162,8 +162,9 @@ extension Session {
   private func publish(_ result: FrameResult, requester: Peer?) {
     let outbox = host.outbox
     let always = recipients(adding: requester)
-    let streamed = always.map {
-      Outgoing.Recipient($0.peer, $0.peer == requester?.id ? .always : .coalescible)
+    var streamed = always
+    for index in streamed.indices where streamed[index].peer != requester?.id {
+      streamed[index].delivery = .coalescible
     }
     for event in result.events {
       guard case .contact(let contact) = event else { continue }

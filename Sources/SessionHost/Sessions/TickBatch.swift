@@ -35,10 +35,9 @@ final class TickBatch: Sendable {
   private struct Finished {
     var results: [(TickWork, [FrameResult])] = []
     var workersLeft: Int
-    var lastHandOver = ContinuousClock.now
   }
 
-  /// Interval after which finished frames are handed over while the tick is still running.
+  /// Interval after which a worker hands over its finished frames while the tick still runs.
   private static let handOver = Duration.milliseconds(2)
 
   private init(_ work: [TickWork], workers: Int, host: SessionHost) {
@@ -58,20 +57,22 @@ final class TickBatch: Sendable {
   }
 
   private func drain() {
+    // Collected without a lock; merged once per worker (or handed over every `handOver`).
+    var mine: [(TickWork, [FrameResult])] = []
+    var lastHandOver = ContinuousClock.now
     while true {
       let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
       guard index < work.count else { break }
-      let results = work[index].compute()
-      let due = done.withLock { finished -> [(TickWork, [FrameResult])]? in
-        finished.results.append((work[index], results))
-        guard finished.lastHandOver.duration(to: .now) > Self.handOver else { return nil }
-        finished.lastHandOver = .now
-        defer { finished.results = [] }
-        return finished.results
+      mine.append((work[index], work[index].compute()))
+      if lastHandOver.duration(to: .now) > Self.handOver {
+        hand(mine)
+        mine = []
+        lastHandOver = .now
       }
-      if let due { hand(due) }
     }
+    // The last worker to finish hands over what the others left, with its own.
     let rest = done.withLock { finished -> [(TickWork, [FrameResult])] in
+      finished.results += mine
       finished.workersLeft -= 1
       guard finished.workersLeft == 0 else { return [] }
       defer { finished.results = [] }
