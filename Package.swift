@@ -91,7 +91,8 @@ let package = Package(
     .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Dynamics", "Primitives"]),
     .testTarget(name: "WireTests", dependencies: ["Wire", "Primitives"]),
     .testTarget(
-      name: "DaemonTests", dependencies: ["Daemon", "Wire", "Transitions", "Primitives"]),
+      name: "DaemonTests",
+      dependencies: ["Daemon", "HostFuzzing", "Wire", "Transitions", "Primitives"]),
     .testTarget(
       name: "SessionHostTests",
       dependencies: [

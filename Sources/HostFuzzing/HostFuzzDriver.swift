@@ -122,17 +122,11 @@ public struct HostFuzzDriver: Sendable {
     var skipped = 0
   }
 
-  /// The connection a line of an input is for (`@N ` prefix, N in 0…3; else 0) and the line
-  /// without its prefix.
+  /// The connection a line of an input is for and the line without its prefix
+  /// (`FuzzInput.address`).
   public static func address(_ segment: ArraySlice<UInt8>) -> (index: Int, line: ArraySlice<UInt8>)
   {
-    let start = segment.startIndex
-    guard segment.count >= 2, segment[start] == UInt8(ascii: "@"),
-      (UInt8(ascii: "0")...UInt8(ascii: "3")).contains(segment[start + 1]),
-      segment.count == 2 || segment[start + 2] == UInt8(ascii: " ")
-    else { return (0, segment) }
-    let index = Int(segment[start + 1] - UInt8(ascii: "0"))
-    return (index, segment.dropFirst(min(3, segment.count)))
+    FuzzInput.address(segment)
   }
 
   /// Splits `input` into lines, applies the budget, and decodes the requests.
@@ -142,14 +136,9 @@ public struct HostFuzzDriver: Sendable {
     var segments = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     // An unterminated last line is delivered at end of input only if it is not empty.
     if segments.last?.isEmpty ?? false { segments.removeLast() }
-    var frames = 0
-    var itemFrames = 0
-    var seconds = 0.0
-    var fps: [String: Double] = [:]
-    var items: [String: Int] = [:]
-    // Any session of the run was opened by this input: none has more items than this.
-    var mostItems = 0
-    var addedItems = 0
+    var steps = StepBudget(
+      maxFrames: budget.maxStepFrames, maxItemFrames: budget.maxStepItemFrames,
+      maxSeconds: budget.maxStepSeconds)
     for (position, segment) in segments.enumerated() {
       guard position < budget.maxLines else {
         plan.skipped += segments.count - position
@@ -157,20 +146,20 @@ public struct HostFuzzDriver: Sendable {
       }
       let (index, slice) = Self.address(segment)
       let line = Array(slice)
-      switch line.count <= 5 ? String(decoding: line, as: UTF8.self) : "" {
-      case "close":
+      switch FuzzInput.action(line) {
+      case .close?:
         plan.actions.append(.close(index: index))
         continue
-      case "reset":
+      case .reset?:
         plan.actions.append(.reset(index: index))
         continue
-      case "stall":
+      case .stall?:
         plan.actions.append(.stall(index: index))
         continue
-      case "read":
+      case .read?:
         plan.actions.append(.read(index: index))
         continue
-      default:
+      case nil:
         break
       }
       guard line.count <= budget.lineLimit(connection: index) else {
@@ -183,36 +172,9 @@ public struct HostFuzzDriver: Sendable {
         let request = try decoder.decode(line)
         decoded = request
         id = request.id
-        switch request.op {
-        case .open(let open):
-          let count: Int
-          switch open.source {
-          case .scene(let scene): count = scene.items.count
-          case .transition: count = 80  // wave-pop's most: two lists of 40 rows
-          }
-          mostItems = max(mostItems, count)
-          if let name = open.session {
-            fps[name] = open.fps
-            items[name] = count
-          }
-        case .addItem(let session, _):
-          addedItems += 1
-          items[session, default: 0] += 1
-        case .step(let step):
-          let span = step.span(fps: fps[step.session] ?? Limits.fps.lowerBound)
-          let cost = step.count * max(1, min(items[step.session] ?? .max, mostItems + addedItems))
-          guard frames + step.count <= budget.maxStepFrames,
-            itemFrames + cost <= budget.maxStepItemFrames,
-            seconds + span <= budget.maxStepSeconds
-          else {
-            plan.skipped += 1
-            continue
-          }
-          frames += step.count
-          itemFrames += cost
-          seconds += span
-        default:
-          break
+        guard steps.admit(request) else {
+          plan.skipped += 1
+          continue
         }
       } catch {
         id = error.id
