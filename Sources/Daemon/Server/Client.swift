@@ -73,7 +73,7 @@ final class Client: ConnectionDelegate {
     server.send(server.host.outputDrained(id))
     // The latest frame, coalesced like those before it, goes out now: `dropped` counts the ones
     // before it. Contact events left out with no frame left out wait for the next frame.
-    var pending = dropped.filter { $0.value.frames > 0 && $0.value.latest != nil }
+    let pending = dropped.filter { $0.value.frames > 0 && $0.value.latest != nil }
     guard !pending.isEmpty else { return }
     beginBatch()
     for (session, counts) in pending.sorted(by: { $0.key < $1.key }) {
@@ -83,7 +83,6 @@ final class Client: ConnectionDelegate {
       frame.droppedContacts = counts.contacts
       append(.event(.frame(frame)))
     }
-    pending = [:]
     endBatch()
   }
 

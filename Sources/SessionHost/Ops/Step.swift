@@ -44,7 +44,9 @@ extension SessionHost {
     session.waitUntilIdle { [unowned self] in
       guard !peer.isGone, peer.step?.session === session else { return }
       guard !session.isClosed else {
-        peer.inProgress = .step(with(step) { $0.computing = false })
+        var idle = step
+        idle.computing = false
+        peer.inProgress = .step(idle)
         continueStep(peer)
         return
       }
@@ -64,11 +66,4 @@ extension SessionHost {
     outbox.reply(reply, to: peer.id)
     runQueued(peer)
   }
-}
-
-/// `value` changed by `change`.
-func with<T>(_ value: T, _ change: (inout T) -> Void) -> T {
-  var copy = value
-  change(&copy)
-  return copy
 }
