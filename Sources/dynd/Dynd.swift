@@ -29,6 +29,9 @@ struct Dynd: ParsableCommand {
   @Option(help: "Seconds a kept session nobody watches may go without a request before it closes.")
   var idleTimeout: Double = 600
 
+  @Option(help: "Threads that step realtime sessions and manual steps (default: one per core).")
+  var workers: Int?
+
   @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
   var logLevel: String = "info"
 
@@ -42,6 +45,9 @@ struct Dynd: ParsableCommand {
     }
     guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 31_536_000 else {
       throw ValidationError("--idle-timeout must be a positive number of seconds (at most a year)")
+    }
+    if let workers, !(1...256).contains(workers) {
+      throw ValidationError("--workers must be between 1 and 256 (got \(workers))")
     }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError(
@@ -77,6 +83,7 @@ struct Dynd: ParsableCommand {
     options.maxLine = maxLine
     options.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
     options.version = Self.version
+    options.workers = workers
     do {
       let server = try Server(options: options, logger: logger)
       try server.run()

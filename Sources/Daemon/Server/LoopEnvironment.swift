@@ -1,6 +1,6 @@
 import SessionHost
 
-/// The session host's surroundings in the daemon: physics on the process's `StepWorkers`,
+/// The session host's surroundings in the daemon: physics on a `StepWorkers` pool,
 /// results back through the loop's inbox, libevent timers, and each connection's queued output.
 final class LoopEnvironment: HostEnvironment {
   private let loop: EventLoop
@@ -8,9 +8,12 @@ final class LoopEnvironment: HostEnvironment {
   /// The connection of a peer, for `isBackedUp`.
   var client: (PeerID) -> Client? = { _ in nil }
 
-  init(loop: EventLoop, inbox: LoopInbox) {
+  private let workers: StepWorkers
+
+  init(loop: EventLoop, inbox: LoopInbox, workers: StepWorkers) {
     self.loop = loop
     self.inbox = inbox
+    self.workers = workers
   }
 
   /// Where the host's time counts from.
@@ -18,9 +21,9 @@ final class LoopEnvironment: HostEnvironment {
 
   var now: Duration { epoch.duration(to: .now) }
 
-  var workerCount: Int { StepWorkers.shared.threadCount }
+  var workerCount: Int { workers.threadCount }
 
-  func runOnWorker(_ work: @escaping () -> Void) { StepWorkers.shared.run(work) }
+  func runOnWorker(_ work: @escaping () -> Void) { workers.run(work) }
 
   func post(_ body: @escaping () -> Void) { inbox.post(body) }
 

@@ -20,6 +20,8 @@ public final class Server {
     /// flushed).
     public var shutdownDrain: Duration = .milliseconds(50)
     public var version = "0.1.0"
+    /// Threads that step sessions (`--workers`); nil shares the process's pool, one per core.
+    public var workers: Int?
     /// Stop on SIGTERM and SIGINT. Off for daemons embedded in a test process (libevent lets
     /// only one event base handle signals).
     public var handleSignals = true
@@ -107,7 +109,8 @@ public final class Server {
     inboxWakeup = try Wakeup(loop: loop) { posted?.runPending() }
     inbox = LoopInbox(trigger: inboxWakeup!.trigger)
     posted = inbox
-    environment = LoopEnvironment(loop: loop, inbox: inbox)
+    let workers = options.workers.map { StepWorkers(threads: $0) } ?? .shared
+    environment = LoopEnvironment(loop: loop, inbox: inbox, workers: workers)
     var configuration = SessionHost.Configuration()
     configuration.version = options.version
     configuration.idleTimeout = options.idleTimeout

@@ -9,8 +9,9 @@ import Synchronization
 /// (`Session.isBusy`), so its engine is only ever used by one thread at once, and no host code
 /// touches an engine while its job runs.
 ///
-/// One pool serves the whole process (one thread per core): daemons embedded in tests share it,
-/// each with its own environment. Workers run at nice 10, so that on a busy machine the host thread
+/// `shared` (one thread per core) serves daemons embedded in tests, each with its own
+/// environment; dynd makes its own pool when `--workers` says how many threads. A pool's threads
+/// live as long as the process. Workers run at nice 10, so that on a busy machine the host thread
 /// (nice 0) is scheduled first: a client's round trip does not wait behind somebody's physics.
 public final class StepWorkers: @unchecked Sendable {
   /// The process's pool.
@@ -28,7 +29,9 @@ public final class StepWorkers: @unchecked Sendable {
     let work: () -> Void
   }
 
-  private init(threads: Int) {
+  /// Starts `threads` worker threads (at least 1).
+  public init(threads: Int) {
+    let threads = max(1, threads)
     threadCount = threads
     mutex.initialize(to: pthread_mutex_t())
     condition.initialize(to: pthread_cond_t())
