@@ -242,22 +242,53 @@ struct ServerMessageTests {
     #expect(frame.isEvent)
     #expect(frame.session == "b12")
     #expect(frame.seq == 345)
+    #expect(frame.t == 0.1)
     let pause = head(#"{"ev":"pause","session":"b1","t":0.5}"#)
     #expect(pause.eventName == "pause")
     #expect(pause.session == "b1")
     #expect(pause.seq == nil)
+    #expect(pause.t == nil)
     #expect(head(#"{"ev":"shutdown"}"#).session == nil)
     #expect(head(#"{"op":"hello","id":1}"#).kind == .other)
     #expect(head("").kind == .other)
     #expect(head(#"{"ev":"frame","session":"a\"b","seq":1}"#).session == nil)
     #expect(head(#"{"ev":"frame","session":"s","seq":1.5}"#).seq == nil)
+    #expect(head(#"{"ev":"frame","session":"s","seq":1.5,"t":2}"#).t == nil)
+  }
+
+  @Test(
+    "the message head reads a frame's t after seq, as a JSON number",
+    arguments: [
+      ("12", 12), ("0", 0), ("-0.25", -0.25), ("1.5e2", 150), ("2E-3", 0.002), (" 7.125 ", 7.125),
+      ("0.017,", 0.017), ("01", nil), ("1.", nil), (".5", nil), ("+1", nil), ("1e", nil),
+      ("-", nil), ("\"1\"", nil), ("1e999", nil), ("true", nil), ("", nil),
+    ] as [(String, Double?)])
+  func headTime(text: String, expected: Double?) {
+    let line = #"{"ev":"frame","session":"s","seq":3,"t":"# + text + #","items":[]}"#
+    let head = MessageHead(Array(line.utf8))
+    #expect(head.seq == 3)
+    #expect(head.t == expected, "\(line)")
+  }
+
+  @Test("the message head reads what the encoder writes")
+  func headsOfEncodedEvents() {
     // What the encoder writes, the head reads.
     for event in events {
       let bytes = line { $0.encode(event) }
       let head = MessageHead(bytes)
       #expect(head.eventName == event.name)
       #expect(head.session == event.session)
-      if case .frame(let f) = event { #expect(head.seq == f.seq) }
+      switch event {
+      case .frame(let f):
+        #expect(head.seq == f.seq)
+        #expect(head.t == f.t)
+      case .debug(_, let seq, let t, _):
+        #expect(head.seq == seq)
+        #expect(head.t == t)
+      default:
+        #expect(head.seq == nil)
+        #expect(head.t == nil)
+      }
     }
   }
 }

@@ -1,11 +1,13 @@
+import Glibc
+
 /// The leading members of a line dynd wrote, read without parsing the rest: for loops that see
 /// thousands of lines a second and only need to tell replies, events and frames apart (a
 /// benchmark's receiver), where `ServerMessageDecoder` would cost more than what is measured.
 ///
 /// It relies on the order `MessageEncoder` writes: `ok` first in a reply; `ev`, then `session`
-/// (except `shutdown`), then for a `frame` and a `debug` event `seq`, first in an event. It reads
-/// those members and stops; it checks nothing after them, so a line it accepts may still be
-/// malformed further on. Anything that does not start that way is `.other`.
+/// (except `shutdown`), then for a `frame` and a `debug` event `seq` and `t`, first in an event.
+/// It reads those members and stops; it checks nothing after them, so a line it accepts may
+/// still be malformed further on. Anything that does not start that way is `.other`.
 public struct MessageHead: Equatable, Sendable {
   public enum Kind: Equatable, Sendable {
     /// A reply, with its `ok`.
@@ -21,6 +23,8 @@ public struct MessageHead: Equatable, Sendable {
   public var session: String?
   /// The event's `seq`, when it comes right after `session`.
   public var seq: UInt64?
+  /// The event's `t` (simulated seconds), when it comes right after `seq`.
+  public var t: Double?
 
   /// Reads the head of `line` (without its `\n`).
   public init(_ line: UnsafeRawBufferPointer) {
@@ -37,8 +41,12 @@ public struct MessageHead: Equatable, Sendable {
       let session = scanner.string()
     else { return }
     self.session = session
-    guard scanner.take(UInt8(ascii: ",")), scanner.key() == "seq" else { return }
-    seq = scanner.unsigned()
+    guard scanner.take(UInt8(ascii: ",")), scanner.key() == "seq",
+      let seq = scanner.unsigned()
+    else { return }
+    self.seq = seq
+    guard scanner.take(UInt8(ascii: ",")), scanner.key() == "t" else { return }
+    t = scanner.number()
   }
 
   /// Reads the head of `line`.
@@ -133,6 +141,45 @@ private struct HeadScanner {
       return nil
     }
     return value
+  }
+
+  /// A JSON number (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`) that is a finite double,
+  /// read by `strtod` from a copy on the stack.
+  mutating func number() -> Double? {
+    skipSpace()
+    let start = index
+    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+    let integerStart = index
+    let integerDigits = skipDigits()
+    guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
+      return nil
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      guard skipDigits() > 0 else { return nil }
+    }
+    if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      guard skipDigits() > 0 else { return nil }
+    }
+    let token = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+    let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: token.count + 1) { text in
+      for (offset, byte) in token.enumerated() { text[offset] = CChar(bitPattern: byte) }
+      text[token.count] = 0
+      return strtod(text.baseAddress!, nil)
+    }
+    return value.isFinite ? value : nil
+  }
+
+  /// Moves past decimal digits; returns how many.
+  private mutating func skipDigits() -> Int {
+    let first = index
+    while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+    return index - first
   }
 
   private func matches(_ word: String) -> Bool {
