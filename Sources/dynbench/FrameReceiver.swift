@@ -6,25 +6,32 @@ import Wire
 /// a wake-up costs the same with a thousand connections as with one) and notes when each
 /// arrives.
 ///
-/// Sessions are named `b0`, `b1`, …; a frame's lateness is judged from its `seq`: a realtime
-/// session's frame n is due n periods after its clock started, so `arrival − n·period` is the
-/// same for every frame that is on time. The smallest such offset seen for a session is taken as
-/// on time, and every frame is late by how much its offset exceeds that one. A frame that never
-/// arrives (a gap in `seq`: coalesced or skipped) counts as late too.
+/// Sessions are named `b0`, `b1`, …; a frame's lateness is judged from its `t`, the session's
+/// animator time. Realtime ticks sit on an absolute grid of `period`, and a late tick advances
+/// the animator by the whole periods that passed (up to 4; a session left further behind stays
+/// late), so frame `t` is due `t / period` grid points after the session's clock started, and `arrival − tick·period` (tick = `t` in periods,
+/// rounded: `t` is written to the millisecond) is the same for every frame that is on time.
+/// `SessionLoadResult.collect` takes the smallest such offset of a session as on time and judges
+/// every frame against it; ticks between the first and the last frame that brought no frame
+/// (coalesced for a slow reader, or missed by a late tick) count as missing.
 ///
-/// Each socket that epoll reports readable is read in turn, its arrival time taken just before
-/// its read; a frame is recognised by its head alone (`MessageHead`), so that receiving
-/// thousands of frames a second costs little next to what the daemon does.
+/// Frames of the session named `heavy` are read and counted but not judged.
+///
 final class FrameReceiver {
   let period: UInt64
   private let sockets: [LineSocket]
   /// The epoll instance; each socket is registered with its index as data.
   private let epoll: Int32
   private var ready: [epoll_event]
-  /// Per session, `arrival − seq·period` in ns of each frame received while recording.
+  /// Per session, `arrival − tick·period` in ns of each frame received while recording.
   private(set) var offsets: [[Int64]]
-  private(set) var firstSeq: [UInt64]
-  private(set) var lastSeq: [UInt64]
+  /// Per session, the arrival in ns of each frame received while recording.
+  private(set) var arrivals: [[Int64]]
+  /// Per session, the grid tick (`t` in periods) of its first and last recorded frame.
+  private(set) var firstTick: [Int64]
+  private(set) var lastTick: [Int64]
+  /// Frames of the `heavy` session received while recording.
+  private(set) var heavyFrames = 0
   private(set) var pauses = 0
   private(set) var closed = 0
   private var recording = false
@@ -33,8 +40,9 @@ final class FrameReceiver {
     self.sockets = sockets
     self.period = period
     offsets = Array(repeating: [], count: sessions)
-    firstSeq = Array(repeating: 0, count: sessions)
-    lastSeq = Array(repeating: 0, count: sessions)
+    arrivals = Array(repeating: [], count: sessions)
+    firstTick = Array(repeating: 0, count: sessions)
+    lastTick = Array(repeating: 0, count: sessions)
     epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
     guard epoll >= 0 else { throw BenchError("epoll_create1 failed: errno \(errno)") }
     ready = Array(repeating: epoll_event(), count: 256)
@@ -79,12 +87,21 @@ final class FrameReceiver {
     let head = MessageHead(line)
     guard let event = head.eventName else { return }
     if event == EventName.pause.rawValue { pauses += 1 }
-    guard recording, event == EventName.frame.rawValue, let seq = head.seq,
-      let name = head.session, name.first == "b", let session = Int(name.dropFirst()),
+    guard recording, event == EventName.frame.rawValue, let name = head.session else { return }
+    if name == "heavy" {
+      heavyFrames += 1
+      return
+    }
+    guard let t = head.t, name.first == "b", let session = Int(name.dropFirst()),
       offsets.indices.contains(session)
     else { return }
-    if offsets[session].isEmpty { firstSeq[session] = seq }
-    lastSeq[session] = seq
-    offsets[session].append(arrival - Int64(seq * period))
+    let tick = Int64((t * 1e9 / Double(period)).rounded())
+    if offsets[session].isEmpty { firstTick[session] = tick }
+    lastTick[session] = tick
+    offsets[session].append(arrival - tick * Int64(period))
+    arrivals[session].append(arrival)
   }
+
+  /// Frames of the `b*` sessions received while recording.
+  var received: Int { offsets.reduce(0) { $0 + $1.count } }
 }

@@ -1,17 +1,25 @@
 import ArgumentParser
 import Glibc
-import Histogram
-import Primitives
-import Wire
 
 /// How many realtime sessions, animating at 60 Hz without coming to rest, one dynd serves with
-/// at most 0.1 % of frames late by over 2 ms.
+/// at most 0.1 % of frames late by over 2 ms, or (`--until-delivery`) while it still delivers
+/// the frames due; with dynd's CPU time per frame against the raw cost of stepping and encoding
+/// the same scene, measured first in this process (`RawFrameCost`). One count's run is in
+/// `SessionLoadMeasure.swift`.
 struct SessionLoadBenchmark: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sessions",
-    abstract: "Ramp realtime 60 Hz sessions on a dynd child process and time frame arrivals.")
+    abstract: "Ramp realtime 60 Hz sessions on a dynd child process and time frame arrivals.",
+    discussion: """
+      Each session is judged by its frames' t (animator time): a frame is due on the 60 Hz grid \
+      point t names; the earliest frame of a session relative to its grid sets on time. Frames \
+      due are the grid points from a session's first to its last frame in the window; \
+      delivered % is frames received ÷ frames due. dynd CPU/frame is dynd's CPU time in the \
+      window ÷ frames received; ÷ raw divides it by one thread stepping and encoding the same \
+      scene without the daemon.
+      """)
 
-  @Option(help: "Session counts to try, comma-separated, each on a fresh dynd.")
+  @Option(help: "Session counts to try, in order, comma-separated, each on a fresh dynd.")
   var counts: String = "50,100,250,500,1000,1500,2000"
 
   @Option(help: "Bouncing items per session (elasticity 1: they never come to rest).")
@@ -19,6 +27,13 @@ struct SessionLoadBenchmark: ParsableCommand {
 
   @Option(help: "Sessions opened on each connection.")
   var perConnection: Int = 1
+
+  @Option(
+    help: """
+      Threads dynd steps sessions on (passed on as dynd --workers; default: dynd's own, one \
+      per online core).
+      """)
+  var workers: Int?
 
   @Option(help: "Seconds of frames received before timing starts.")
   var warmup: Double = 2
@@ -29,14 +44,35 @@ struct SessionLoadBenchmark: ParsableCommand {
   @Option(help: "Lateness in ms beyond which a frame counts as late.")
   var lateMs: Double = 2
 
-  @Option(help: "Largest fraction of late frames that still passes, in percent.")
+  @Option(help: "Largest fraction of late or missing frames that still passes, in percent.")
   var allowedPercent: Double = 0.1
 
   @Option(help: "free (the kernel places both), or split (dynbench on CPU 0, dynd on CPU 1).")
   var placement: String = "free"
 
-  @Flag(help: "Go on with larger counts after one fails.")
+  @Flag(help: "Go on with larger counts after one fails (ignored with --until-delivery).")
   var keepGoing = false
+
+  @Option(
+    help: """
+      Ramp until delivery drops: stop after the first count whose delivered % (frames \
+      received ÷ frames due) is below this percent, e.g. 99, whether or not counts fail.
+      """)
+  var untilDelivery: Double?
+
+  @Option(
+    help: """
+      Also open one realtime session 'heavy' of this many 12 pt squares bouncing in a 320×568 \
+      box, on its own connection; its frames are read, not judged, and reported as heavy \
+      frames/s (0 = no heavy session; at most \(BouncingScene.heavyCapacity)).
+      """)
+  var heavyItems: Int = 0
+
+  @Option(help: "Runs of the raw step + encode cost measured before the ramp.")
+  var rawRuns: Int = 3
+
+  @Option(help: "Simulated seconds per raw run (long enough to include bounces).")
+  var rawSeconds: Double = 10
 
   @Flag(help: "Print a Markdown table.")
   var markdown = false
@@ -48,6 +84,18 @@ struct SessionLoadBenchmark: ParsableCommand {
     guard placement == "free" || placement == "split" else {
       throw ValidationError("--placement is free or split")
     }
+    if let workers, !(1...256).contains(workers) {
+      throw ValidationError("--workers is between 1 and 256")
+    }
+    if let untilDelivery, !(untilDelivery > 0 && untilDelivery <= 100) {
+      throw ValidationError("--until-delivery is a percent in (0, 100]")
+    }
+    guard (0...BouncingScene.heavyCapacity).contains(heavyItems) else {
+      throw ValidationError("--heavy-items is between 0 and \(BouncingScene.heavyCapacity)")
+    }
+    guard rawRuns >= 1, rawSeconds > 0, rawSeconds <= 600 else {
+      throw ValidationError("--raw-runs is at least 1, --raw-seconds in (0, 600]")
+    }
   }
 
   func parsedCounts() -> [Int]? {
@@ -55,76 +103,46 @@ struct SessionLoadBenchmark: ParsableCommand {
     return list.isEmpty || list.contains { $0 < 1 || $0 > 20_000 } ? nil : list
   }
 
+  /// The threads dynd steps sessions on: as given, or one per online core (dynd's default).
+  var workerCount: Int { workers ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
   func run() throws {
-    print("placement \(placement); load average before: \(loadAverage())")
+    let workerNote = workers == nil ? " (dynd's default, one per core)" : ""
+    print(
+      "placement \(placement); workers \(workerCount)\(workerNote); "
+        + "load average before: \(loadAverage())")
+    let scene = BouncingScene.light(items: items)
+    let raw = RawFrameCost(scene, runs: rawRuns, seconds: rawSeconds)
+    print(raw.sentence)
+    if heavyItems > 0 {
+      print(
+        "heavy session: \(heavyItems) squares of 12×12 pt bouncing in 320×568 on its own "
+          + "connection; its frames are read, not judged (dynd CPU/frame includes its cost)")
+    }
     if placement == "split" { pin(0, toCPU: 0) }
     if markdown {
-      print(
-        "| sessions | frames due | late > \(fmt(lateMs)) ms | missing | late % | late intervals % "
-          + "| timer floor late % | p50 µs | p99 µs "
-          + "| p99.9 µs | max µs | dynd CPU % | dynd wake-ups/s | dynbench CPU % | pauses | result |"
-      )
-      print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+      let headings = SessionLoadResult.headings(lateMs: lateMs)
+      print("| " + headings.joined(separator: " | ") + " |")
+      print("|" + String(repeating: "---:|", count: headings.count - 1) + "---|")
     }
+    var deliveryDropped = false
     for count in parsedCounts()! {
-      let result = try measure(sessions: count)
+      var result = try measure(sessions: count, scene: scene)
+      result.rawFrameMicroseconds = raw.total
       print(markdown ? result.markdownRow : result.sentence)
-      if !result.passed && !keepGoing { break }
+      if let untilDelivery {
+        if result.deliveredPercent < untilDelivery {
+          print("delivery fell below \(fmt(untilDelivery)) % at \(count) sessions")
+          deliveryDropped = true
+          break
+        }
+      } else if !result.passed && !keepGoing {
+        break
+      }
+    }
+    if let untilDelivery, !deliveryDropped {
+      print("delivery stayed at or above \(fmt(untilDelivery)) % at every count")
     }
     print("load average after: \(loadAverage())")
-  }
-
-  /// Opens `sessions` bouncing sessions on a fresh dynd, lets them run, times the frames.
-  private func measure(sessions: Int) throws -> SessionLoadResult {
-    let daemon = try DaemonProcess(tag: "load\(sessions)")
-    defer { daemon.stop() }
-    if placement == "split" { pin(daemon.pid, toCPU: 1) }
-    var sockets: [LineSocket] = []
-    for index in 0..<sessions {
-      if index % perConnection == 0 {
-        sockets.append(try LineSocket(path: daemon.socketPath, bufferSize: 256 << 10))
-      }
-      try sockets.last!.request(openRequest(session: "b\(index)"))
-    }
-    let period: UInt64 = 16_667_000  // 1/60 s as libevent's microsecond timer has it
-    let receiver = try FrameReceiver(sockets: sockets, sessions: sessions, period: period)
-    receiver.receive(for: UInt64(warmup * 1e9), record: false)
-    let (daemonCPU, ownCPU) = (daemon.cpuNanoseconds(), ownCPUNanoseconds())
-    let switches = daemon.contextSwitches()
-    let window = UInt64(seconds * 1e9)
-    let floor = TimerFloor(
-      period: period, duration: window, lateNanoseconds: UInt64(lateMs * 1e6))
-    receiver.receive(for: window, record: true)
-    floor.join()
-    var result = SessionLoadResult(sessions: sessions, lateNanoseconds: UInt64(lateMs * 1e6))
-    result.daemonCPUPercent = Double(daemon.cpuNanoseconds() - daemonCPU) / Double(window) * 100
-    result.ownCPUPercent = Double(ownCPUNanoseconds() - ownCPU) / Double(window) * 100
-    result.daemonWakeupsPerSecond = Double(daemon.contextSwitches() - switches) / seconds
-    result.pauses = receiver.pauses
-    result.floorLatePercent = floor.latePercent
-    result.closed = receiver.closed
-    result.allowedPercent = allowedPercent
-    result.collect(receiver)
-    return result
-  }
-
-  /// A scene of `items` squares in separate columns dropping onto the floor with elasticity 1.
-  private func openRequest(session: String) -> Op {
-    var list: [ItemSpec] = []
-    for i in 0..<items {
-      let x = 20 + Double(i % 6) * 50
-      let y = 60 + (Double(i) * 37).truncatingRemainder(dividingBy: 300)
-      list.append(
-        ItemSpec(id: "i\(i)", center: Point(x: x, y: y), size: Size(width: 30, height: 30)))
-    }
-    let ids = list.map(\.id)
-    let scene = SceneSpec(
-      bounds: Rect(x: 0, y: 0, width: 320, height: 568), items: list,
-      behaviors: [
-        .gravity(GravitySpec(items: ids)),
-        .collision(CollisionSpec(items: ids, referenceBounds: true)),
-        .dynamicItem(DynamicItemSpec(items: ids, elasticity: 1, friction: 0, resistance: 0)),
-      ])
-    return .open(OpenRequest(source: .scene(scene), session: session))
   }
 }

@@ -1,25 +1,44 @@
 import Histogram
 
-/// What one session count of the `sessions` benchmark measured, and whether it passed.
+/// What one session count of the `sessions` benchmark measured, and whether it passed. The
+/// frame figures are for the light `b*` sessions only; a `heavy` session is reported by its
+/// frame rate alone.
 struct SessionLoadResult {
   let sessions: Int
+  /// Threads that step sessions in dynd.
+  let workers: Int
   /// Lateness beyond which a frame counts as late.
   let lateNanoseconds: UInt64
+  /// The grid period of the sessions' frames.
+  let period: UInt64
+  /// Length of the timed window, in seconds.
+  let seconds: Double
   var allowedPercent = 0.1
   var daemonCPUPercent = 0.0
+  /// CPU time dynd used in the window, in ns.
+  var daemonCPUNanoseconds: UInt64 = 0
+  /// Raw step + encode of one frame of the light scene, in µs (`RawFrameCost.total`).
+  var rawFrameMicroseconds = 0.0
   var ownCPUPercent = 0.0
   var daemonWakeupsPerSecond = 0.0
+  /// Frames per second the `heavy` session delivered, when there was one.
+  var heavyFramesPerSecond: Double?
   /// Share of a bare 60 Hz sleeping thread's wake-ups late by over the bound, same window.
   var floorLatePercent = 0.0
   var pauses = 0
   var closed = 0
-  /// Frames that should have arrived in the window (first to last `seq` seen, per session).
+  /// Frames that should have arrived in the window: per session, the grid ticks from the first
+  /// to the last frame's `t`, both included (`round((t_last − t_first)·60) + 1`).
   var due = 0
+  /// Frames that did arrive in the window.
+  var received = 0
   var late = 0
-  /// Frames whose `seq` never arrived (coalesced by the daemon, or a skipped tick).
+  /// `due − received`: ticks that brought no frame, because the daemon coalesced frames for a
+  /// slow reader or missed the tick (then `t` jumps by more than one period).
   var missing = 0
   /// Frames that came more than the lateness bound after one period past the previous frame of
-  /// their session: display-style frame pacing, which a single stall marks once, not for ever.
+  /// their session: display-style frame pacing, which a single stall marks once, not for ever
+  /// (a missed tick marks it too).
   var lateIntervals = 0
   /// Sessions from which no frame arrived in the window.
   var silent = 0
@@ -27,6 +46,12 @@ struct SessionLoadResult {
     highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
 
   var latePercent: Double { due == 0 ? 100 : Double(late + missing) / Double(due) * 100 }
+  var deliveredPercent: Double { due == 0 ? 0 : Double(received) / Double(due) * 100 }
+  var framesPerSecond: Double { Double(received) / seconds }
+  /// dynd's CPU time per frame received, in µs.
+  var daemonCPUPerFrame: Double {
+    Double(daemonCPUNanoseconds) / Double(max(1, received)) / 1000
+  }
   var passed: Bool { latePercent <= allowedPercent && silent == 0 && closed == 0 }
 
   /// Judges every frame the receiver recorded against its session's on-time offset.
@@ -36,29 +61,44 @@ struct SessionLoadResult {
         silent += 1
         continue
       }
-      let span = Int(receiver.lastSeq[session] - receiver.firstSeq[session]) + 1
+      let span = Int(receiver.lastTick[session] - receiver.firstTick[session]) + 1
       due += span
+      received += offsets.count
       missing += max(0, span - offsets.count)
       for offset in offsets {
         let delay = UInt64(offset - onTime)
         _ = lateness.record(delay)
         if delay > lateNanoseconds { late += 1 }
       }
-      for (previous, offset) in zip(offsets, offsets.dropFirst())
-      where offset - previous > Int64(lateNanoseconds) {
+      let arrivals = receiver.arrivals[session]
+      for (previous, arrival) in zip(arrivals, arrivals.dropFirst())
+      where arrival - previous > Int64(period + lateNanoseconds) {
         lateIntervals += 1
       }
     }
   }
 
+  /// The table's column headings, in the order of `figures`.
+  static func headings(lateMs: Double) -> [String] {
+    [
+      "sessions", "workers", "frames due", "received", "delivered %", "frames/s",
+      "late > \(fmt(lateMs)) ms", "missing", "late %", "late intervals %", "timer floor late %",
+      "p50 µs", "p99 µs", "p99.9 µs", "max µs", "dynd CPU %", "dynd CPU/frame µs", "÷ raw",
+      "dynd wake-ups/s", "dynbench CPU %", "pauses", "heavy frames/s", "result",
+    ]
+  }
+
   private var figures: [String] {
     [
-      String(sessions), String(due), String(late), String(missing), r(latePercent, 4),
+      String(sessions), String(workers), String(due), String(received), r(deliveredPercent, 4),
+      fmt(framesPerSecond), String(late), String(missing), r(latePercent, 4),
       r(Double(lateIntervals) / Double(max(1, due)) * 100, 4), r(floorLatePercent, 4),
       micro(Double(lateness.valueAtPercentile(50))), micro(Double(lateness.valueAtPercentile(99))),
       micro(Double(lateness.valueAtPercentile(99.9))), micro(Double(lateness.max)),
-      fmt(daemonCPUPercent), String(Int(daemonWakeupsPerSecond)), fmt(ownCPUPercent),
-      String(pauses),
+      fmt(daemonCPUPercent), fmt(daemonCPUPerFrame),
+      rawFrameMicroseconds > 0 ? r(daemonCPUPerFrame / rawFrameMicroseconds, 3) : "",
+      String(Int(daemonWakeupsPerSecond)), fmt(ownCPUPercent), String(pauses),
+      heavyFramesPerSecond.map(fmt) ?? "", verdict,
     ]
   }
 
@@ -69,13 +109,16 @@ struct SessionLoadResult {
     return words
   }
 
-  var markdownRow: String { "| " + (figures + [verdict]).joined(separator: " | ") + " |" }
+  var markdownRow: String { "| " + figures.joined(separator: " | ") + " |" }
 
   var sentence: String {
     let f = figures
-    return "\(f[0]) sessions: \(f[1]) frames due, \(f[2]) late, \(f[3]) missing (\(f[4]) %); "
-      + "late intervals \(f[5]) %, timer floor late \(f[6]) %; lateness p50 \(f[7]) µs, "
-      + "p99 \(f[8]) µs, p99.9 \(f[9]) µs, max \(f[10]) µs; dynd CPU \(f[11]) % "
-      + "(\(f[12]) wake-ups/s), dynbench CPU \(f[13]) %, pauses \(f[14]): \(verdict)"
+    let heavy = f[21].isEmpty ? "" : "; heavy session \(f[21]) frames/s"
+    return "\(f[0]) sessions, \(f[1]) workers: \(f[2]) frames due, \(f[3]) received "
+      + "(\(f[4]) % delivered, \(f[5]) frames/s), \(f[6]) late, \(f[7]) missing (\(f[8]) %); "
+      + "late intervals \(f[9]) %, timer floor late \(f[10]) %; lateness p50 \(f[11]) µs, "
+      + "p99 \(f[12]) µs, p99.9 \(f[13]) µs, max \(f[14]) µs; dynd CPU \(f[15]) %, "
+      + "\(f[16]) µs per frame (\(f[17]) × raw), \(f[18]) wake-ups/s; dynbench CPU \(f[19]) %, "
+      + "pauses \(f[20])\(heavy): \(f[22])"
   }
 }
