@@ -77,6 +77,11 @@ final class Session: DynamicAnimatorDelegate {
   /// Realtime frames are late: the frame clock ticked while a frame was still being computed.
   var isSlow = false
   var onTimeTicks = 0
+  /// Periods of its frame clock that passed since its last realtime frame began.
+  var owedPeriods = 0
+  /// Ticks of its frame clock that gave it no frame of its own (the clock woke late, or its
+  /// previous frame was still being computed), since it opened; `list` reports them.
+  var missedTicks = 0
   var jobStarted: ContinuousClock.Instant = .now
   var contactLimitReported = false
 
@@ -158,7 +163,8 @@ final class Session: DynamicAnimatorDelegate {
   /// For `list`: from what was last published, so it never waits for a job.
   var summary: SessionSummary {
     SessionSummary(
-      session: name, transition: transitionName, clock: clock, running: published.running)
+      session: name, transition: transitionName, clock: clock, running: published.running,
+      missedTicks: clock == .realtime ? missedTicks : nil)
   }
 
   // MARK: watchers

@@ -4,10 +4,12 @@ import Synchronization
 struct TickWork: @unchecked Sendable {
   let session: Session
   let debug: Bool
+  /// Simulated time of the frame: the periods the session is owed, over its fps.
+  let dt: Double
 
   /// On the worker.
   func compute() -> [FrameResult] {
-    session.computeFrames(1, dt: 1 / session.fps, debug: debug, timeLimit: nil)
+    session.computeFrames(1, dt: dt, debug: debug, timeLimit: nil)
   }
 
   /// On the host's thread: publishes the frame; a session that came to rest leaves its clock.
