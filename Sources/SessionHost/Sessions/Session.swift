@@ -44,7 +44,16 @@ final class Session: DynamicAnimatorDelegate {
   let openingNumber: UInt64
   /// When a request last addressed it (for reaping idle kept sessions).
   var lastActivity: Duration
-  private(set) var watchers: [Peer] = []
+  private(set) var watchers: [Peer] = [] {
+    didSet {
+      watcherRecipients = watchers.map { Outgoing.Recipient($0.id) }
+      streamRecipients = watchers.map { Outgoing.Recipient($0.id, .coalescible) }
+    }
+  }
+  /// The watchers as recipients, kept with them so that a frame allocates no list of its own:
+  /// of events never coalesced, and of frames and contacts.
+  private(set) var watcherRecipients: [Outgoing.Recipient] = []
+  private(set) var streamRecipients: [Outgoing.Recipient] = []
   /// Watchers that asked for the `debug` stream.
   private(set) var debugWatchers: [Peer] = []
   /// The touching pairs now, from the contact events (for the debug stream), with the order
@@ -196,11 +205,10 @@ final class Session: DynamicAnimatorDelegate {
   /// The watchers, and `requester` too if it does not watch, as recipients of events that are
   /// never coalesced.
   func recipients(adding requester: Peer? = nil) -> [Outgoing.Recipient] {
-    var all = watchers.map { Outgoing.Recipient($0.id) }
-    if let requester, !watchers.contains(where: { $0 === requester }) {
-      all.append(Outgoing.Recipient(requester.id))
+    guard let requester, !watchers.contains(where: { $0 === requester }) else {
+      return watcherRecipients
     }
-    return all
+    return watcherRecipients + [Outgoing.Recipient(requester.id)]
   }
 
   /// Runs `body` once no job is running: at once if none is.

@@ -116,7 +116,7 @@ extension Session {
   /// On the host's thread, when the worker is done: publishes the frames (unless the session was
   /// closed meanwhile), then lets what waited run.
   func finishJob(
-    _ results: [FrameResult], requester: Peer?, _ completion: (Int) -> Void
+    _ results: some Collection<FrameResult>, requester: Peer?, _ completion: (Int) -> Void
   ) {
     isBusy = false
     host.jobFinished()
@@ -143,7 +143,8 @@ extension Session {
     return results
   }
 
-  private func computeFrame(dt: Double, debug: Bool) -> FrameResult {
+  /// On the worker: one frame of `dt` (a realtime tick's, or one of a step's).
+  func computeFrame(dt: Double, debug: Bool) -> FrameResult {
     stepping = true
     let taken = animator.step(dt)
     var transitionEvents: [TransitionEvent] = []
@@ -174,9 +175,12 @@ extension Session {
   private func publish(_ result: FrameResult, requester: Peer?) {
     let outbox = host.outbox
     let always = recipients(adding: requester)
-    var streamed = always
-    for index in streamed.indices where streamed[index].peer != requester?.id {
-      streamed[index].delivery = .coalescible
+    var streamed = streamRecipients
+    if let requester {
+      streamed = always
+      for index in streamed.indices where streamed[index].peer != requester.id {
+        streamed[index].delivery = .coalescible
+      }
     }
     for event in result.events {
       guard case .contact(let contact) = event else { continue }
