@@ -1,12 +1,44 @@
+import Glibc
 import SessionHost
 
 /// A `HostEnvironment` where nothing happens until the caller says so, as swift-nio's
 /// `EmbeddedEventLoop`: worker jobs and their results wait in queues until `runPending()`, and
 /// timers fire only when `advance(by:)` moves the environment's clock past them. Everything
 /// runs on the caller's thread, so a test or the fuzzer sees the same output on every run.
+///
+/// Made with `workers:`, jobs run on those real threads instead (a realtime tick shared among
+/// them as in the daemon), and `runPending()` waits for their results: for checking that what
+/// a session computes does not depend on the threads that computed it.
 public final class EmbeddedEnvironment: HostEnvironment {
   private var jobs: [() -> Void] = []
   private var posted: [() -> Void] = []
+  private let workers: StepWorkers?
+  /// With `workers`: jobs started and results posted, from any thread.
+  private let threaded = Threaded()
+
+  /// Guarded by a pthread mutex rather than `Mutex`, whose `sending` rules refuse closures.
+  private final class Threaded: @unchecked Sendable {
+    struct State {
+      var jobsInFlight = 0
+      var posted: [() -> Void] = []
+    }
+    private var state = State()
+    // Allocated: `&property` may pass a temporary copy.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() {
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+    }
+    deinit {
+      pthread_mutex_destroy(mutex)
+      mutex.deallocate()
+    }
+    func withLock<R>(_ body: (inout State) -> R) -> R {
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return body(&state)
+    }
+  }
   private var timers: [EmbeddedTimer] = []
   /// The environment's clock: time advanced since creation.
   public private(set) var now: Duration = .zero
@@ -14,15 +46,30 @@ public final class EmbeddedEnvironment: HostEnvironment {
   /// reading.
   public var backedUp: Set<PeerID> = []
 
-  public init() {}
+  /// Jobs run on the caller's thread in `runPending()`, or on `workers` when given.
+  public init(workers: StepWorkers? = nil) {
+    self.workers = workers
+  }
 
-  public var workerCount: Int { 1 }
+  public var workerCount: Int { workers?.threadCount ?? 1 }
 
-  public func runOnWorker(_ work: @escaping () -> Void) { jobs.append(work) }
+  public func runOnWorker(_ work: @escaping () -> Void) {
+    guard let workers else { return jobs.append(work) }
+    threaded.withLock { $0.jobsInFlight += 1 }
+    let job = UncheckedSendable(work)
+    workers.run { [threaded] in
+      job.value()
+      threaded.withLock { $0.jobsInFlight -= 1 }
+    }
+  }
 
-  public func post(_ body: @escaping () -> Void) { posted.append(body) }
+  public func post(_ body: @escaping () -> Void) {
+    guard workers != nil else { return posted.append(body) }
+    let body = UncheckedSendable(body)
+    threaded.withLock { $0.posted.append(body.value) }
+  }
 
-  public func makeRepeatingTimer(period: Duration, _ fire: @escaping () -> Void)
+  public func makeRepeatingTimer(period: Duration, _ fire: @escaping (Int) -> Void)
     -> any HostTimer
   {
     let timer = EmbeddedTimer(environment: self, period: period, fire: fire)
@@ -32,12 +79,25 @@ public final class EmbeddedEnvironment: HostEnvironment {
 
   public func isBackedUp(_ peer: PeerID, beyond bytes: Int) -> Bool { backedUp.contains(peer) }
 
-  /// Whether a job or a result is waiting.
-  public var hasPending: Bool { !jobs.isEmpty || !posted.isEmpty }
+  /// Whether a job or a result is waiting (or, with `workers`, a job is running).
+  public var hasPending: Bool {
+    !jobs.isEmpty || !posted.isEmpty
+      || threaded.withLock { $0.jobsInFlight > 0 || !$0.posted.isEmpty }
+  }
 
   /// Runs the waiting jobs and what they post, until none is left (including work they start).
+  /// With `workers`, waits for the jobs running on them and runs what they post.
   public func runPending() {
     while hasPending {
+      if workers != nil {
+        let arrived = threaded.withLock { state -> [() -> Void] in
+          defer { state.posted = [] }
+          return state.posted
+        }
+        if arrived.isEmpty { usleep(50) }
+        for body in arrived { body() }
+        continue
+      }
       if !jobs.isEmpty {
         jobs.removeFirst()()
       } else {
@@ -48,29 +108,39 @@ public final class EmbeddedEnvironment: HostEnvironment {
 
   /// Moves the clock on by `duration`, firing each started timer whenever a period of it ends
   /// (the jobs a tick starts run before the next tick); timers fire in the order they were made.
+  /// A timer that came due during `skip(_:)` fires once, first, covering every period that
+  /// passed.
   public func advance(by duration: Duration) {
     let end = now + duration
     while true {
       let due = timers.filter(\.isStarted).min { $0.nextFire < $1.nextFire }
       guard let timer = due, timer.nextFire <= end else { break }
-      now = timer.nextFire
-      timer.nextFire += timer.period
-      timer.fire()
+      now = max(now, timer.nextFire)
+      timer.fire(at: now)
       runPending()
     }
     now = end
   }
+
+  /// Moves the clock on by `duration` without firing anything, as a host thread that was busy
+  /// all that time: the next `advance(by:)` fires each timer that came due once, late.
+  public func skip(_ duration: Duration) {
+    now += duration
+  }
 }
 
-/// A timer of an `EmbeddedEnvironment`.
+/// A timer of an `EmbeddedEnvironment`, on a grid of absolute deadlines from its `start()`.
 final class EmbeddedTimer: HostTimer {
   unowned let environment: EmbeddedEnvironment
   let period: Duration
-  let fire: () -> Void
+  let fire: (Int) -> Void
   var isStarted = false
+  private var origin: Duration = .zero
+  /// The grid point of the latest firing.
+  private var point = 0
   var nextFire: Duration = .zero
 
-  init(environment: EmbeddedEnvironment, period: Duration, fire: @escaping () -> Void) {
+  init(environment: EmbeddedEnvironment, period: Duration, fire: @escaping (Int) -> Void) {
     self.environment = environment
     self.period = period
     self.fire = fire
@@ -79,8 +149,33 @@ final class EmbeddedTimer: HostTimer {
   func start() {
     guard !isStarted else { return }
     isStarted = true
-    nextFire = environment.now + period
+    origin = environment.now
+    point = 0
+    nextFire = origin + period
   }
 
   func stop() { isStarted = false }
+
+  /// Fires for the latest grid point at or before `time`, with the periods since the last one.
+  func fire(at time: Duration) {
+    let latest = max(point + 1, Int((time - origin).nanoseconds / period.nanoseconds))
+    let periods = latest - point
+    point = latest
+    nextFire = origin + period * (point + 1)
+    fire(periods)
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds (exact integer arithmetic, unlike `Duration / Duration`).
+  fileprivate var nanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+  }
+}
+
+/// Carries a closure to or from a worker thread; the environment runs each exactly once.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
 }

@@ -9,7 +9,7 @@ import Wire
 /// Output is never coalesced here (that is the daemon's transport's doing); a peer marked
 /// `stall`ed only holds its `step`s up, as a peer that stopped reading would.
 public final class EmbeddedHost {
-  public let environment = EmbeddedEnvironment()
+  public let environment: EmbeddedEnvironment
   public let host: SessionHost
   private let decoder = RequestDecoder()
   private var encoder = MessageEncoder()
@@ -21,7 +21,9 @@ public final class EmbeddedHost {
   /// Numbers the encoder wrote as 0 because they were not finite (must stay 0).
   public var nonFiniteCount: Int { encoder.nonFiniteCount }
 
-  public init(configuration: SessionHost.Configuration = .init()) {
+  /// With `workers`, frames are computed on those threads (`EmbeddedEnvironment(workers:)`).
+  public init(configuration: SessionHost.Configuration = .init(), workers: StepWorkers? = nil) {
+    environment = EmbeddedEnvironment(workers: workers)
     host = SessionHost(configuration: configuration, environment: environment)
     host.output = { [unowned self] in self.record($0) }
   }

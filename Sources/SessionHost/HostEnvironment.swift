@@ -13,8 +13,12 @@ public protocol HostEnvironment: AnyObject {
   func runOnWorker(_ work: @escaping () -> Void)
   /// Runs `body` on the host's thread soon. Callable from any thread.
   func post(_ body: @escaping () -> Void)
-  /// A timer that calls `fire` every `period` while started.
-  func makeRepeatingTimer(period: Duration, _ fire: @escaping () -> Void) -> any HostTimer
+  /// A timer that fires on a grid of absolute deadlines while started: tick n is due
+  /// `n · period` after `start()`. A tick the host's thread is too busy for is not fired late
+  /// in a burst: the next firing covers every period that passed, and `fire` gets how many
+  /// (1 when on time).
+  func makeRepeatingTimer(period: Duration, _ fire: @escaping (_ periods: Int) -> Void)
+    -> any HostTimer
   /// Whether `peer`'s unsent output is over `bytes`. When it is, the environment calls the
   /// host's `outputDrained(_:)` once it has drained.
   func isBackedUp(_ peer: PeerID, beyond bytes: Int) -> Bool

@@ -54,7 +54,7 @@ public final class SessionHost {
     self.environment = environment
     let period = max(configuration.idleTimeout / 4, .milliseconds(100))
     reaper = environment.makeRepeatingTimer(period: min(period, .seconds(30))) {
-      [unowned self] in
+      [unowned self] _ in
       output(reapIdleSessions())
     }
     reaper?.start()

@@ -29,19 +29,26 @@ public struct ItemState: Equatable, Sendable {
   }
 }
 
-/// One entry of a `list` reply: `{"session","transition","clock","running"}`.
+/// One entry of a `list` reply: `{"session","transition","clock","running"}`, and
+/// `missed_ticks` for a realtime session.
 public struct SessionSummary: Equatable, Sendable {
   public var session: String
   /// The transition's name; `nil` (written `null`) for a session opened from a scene.
   public var transition: String?
   public var clock: Clock
   public var running: Bool
+  /// Realtime only: ticks of the session's frame clock that gave it no frame (the clock woke
+  /// late, or its previous frame was still being computed) since it opened.
+  public var missedTicks: Int?
 
-  public init(session: String, transition: String?, clock: Clock, running: Bool) {
+  public init(
+    session: String, transition: String?, clock: Clock, running: Bool, missedTicks: Int? = nil
+  ) {
     self.session = session
     self.transition = transition
     self.clock = clock
     self.running = running
+    self.missedTicks = missedTicks
   }
 }
 

@@ -99,14 +99,17 @@ public struct MessageEncoder: Sendable {
     reply(id: id, [.items("items", items, size: false)])
   }
 
-  /// `list`: `sessions`, each `{session, transition, clock, running}`.
+  /// `list`: `sessions`, each `{session, transition, clock, running}` and `missed_ticks` for
+  /// a realtime session.
   public mutating func listReply(id: RequestID?, sessions: [SessionSummary]) {
     let summaries: [ReplyValue] = sessions.map { summary in
-      .object([
+      var fields: [ReplyField] = [
         .string("session", summary.session),
         ReplyField("transition", summary.transition.map { .string($0) } ?? .null),
         .string("clock", summary.clock.rawValue), .bool("running", summary.running),
-      ])
+      ]
+      if let missed = summary.missedTicks { fields.append(.integer("missed_ticks", missed)) }
+      return .object(fields)
     }
     reply(id: id, [ReplyField("sessions", .array(summaries))])
   }

@@ -40,6 +40,37 @@ struct TransportTimerTests {
     #expect(loop.stop())
   }
 
+  @Test("a stalled loop gets one late tick covering the periods that passed, then the grid")
+  func lateTickCoversThePeriods() throws {
+    let period = Duration.milliseconds(20)
+    // (grid point, advance, time since start) of each tick.
+    let seen = Shared<[(UInt64, Int, Duration)]>([])
+    let loop = try LoopThread { loop in
+      let timer = RepeatingTimer(loop: loop, period: period) { timer in
+        seen.update { $0.append((timer.ticks, timer.advance, timer.elapsed)) }
+        if timer.ticks == 2 { usleep(110_000) }  // the loop is busy for 5.5 periods
+        if timer.ticks >= 12 { timer.stop() }
+      }
+      timer.start()
+      return timer
+    }
+    #expect(seen.wait { ($0.last?.0 ?? 0) >= 12 })
+    let ticks = seen.value
+    #expect(ticks.first?.0 == 1)
+    let late = try #require(ticks.first { $0.1 > 1 }, "the tick after the stall covers several")
+    #expect(late.1 >= 4, "after 110 ms of a 20 ms grid: \(late)")
+    #expect(ticks.filter { $0.1 > 1 }.count <= 3, "no burst: \(ticks.map(\.1))")
+    for (point, advance, elapsed) in ticks {
+      #expect(advance >= 1)
+      // Each tick fires for a grid point that has passed, and not a period after it (the
+      // machine may be loaded: allow 15 ms of lateness).
+      #expect(elapsed >= period * Int(point) - .milliseconds(1), "point \(point) at \(elapsed)")
+      #expect(elapsed < period * Int(point + 1) + .milliseconds(15), "point \(point) at \(elapsed)")
+    }
+    #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $1.0 == $0.0 + UInt64($1.1) })
+    #expect(loop.stop())
+  }
+
   @Test("restarting a timer resets its tick count")
   func restart() throws {
     let counts = Shared<[UInt64]>([])

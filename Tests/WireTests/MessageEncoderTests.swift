@@ -114,7 +114,9 @@ struct MessageEncoderTests {
     encoder.listReply(
       id: nil,
       sessions: [
-        SessionSummary(session: "a", transition: "lock-screen", clock: .realtime, running: true),
+        SessionSummary(
+          session: "a", transition: "lock-screen", clock: .realtime, running: true,
+          missedTicks: 3),
         SessionSummary(session: "b", transition: nil, clock: .manual, running: false),
       ])
     encoder.addBehaviorReply(id: .number("4"), behavior: "b1")
@@ -128,7 +130,7 @@ struct MessageEncoderTests {
       #"{"ok":true,"items":[{"id":"ball","center":[160,100.25],"angle":0.1,"#
         + #""velocity":[0,-12.5],"angular_velocity":-0.25}]}"#,
       #"{"ok":true,"sessions":[{"session":"a","transition":"lock-screen","clock":"realtime","#
-        + #""running":true},{"session":"b","transition":null,"clock":"manual","running":false}]}"#,
+        + #""running":true,"missed_ticks":3},{"session":"b","transition":null,"clock":"manual","running":false}]}"#,
       #"{"ok":true,"id":4,"behavior":"b1"}"#,
     ]
     #expect(text(encoder) == expected.map { $0 + "\n" }.joined())

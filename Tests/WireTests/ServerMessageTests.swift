@@ -109,7 +109,8 @@ private let bodies: [(OpName, ReplyBody)] = [
     .list,
     .list([
       SessionSummary(session: "L", transition: "lock-screen", clock: .manual, running: true),
-      SessionSummary(session: "d", transition: nil, clock: .realtime, running: false),
+      SessionSummary(
+        session: "d", transition: nil, clock: .realtime, running: false, missedTicks: 0),
     ])
   ),
   (.addBehavior, .addBehavior(behavior: "b1")),

@@ -27,8 +27,8 @@ final class LoopEnvironment: HostEnvironment {
 
   func post(_ body: @escaping () -> Void) { inbox.post(body) }
 
-  func makeRepeatingTimer(period: Duration, _ fire: @escaping () -> Void) -> any HostTimer {
-    RepeatingTimer(loop: loop, period: period) { _ in fire() }
+  func makeRepeatingTimer(period: Duration, _ fire: @escaping (Int) -> Void) -> any HostTimer {
+    RepeatingTimer(loop: loop, period: period) { timer in fire(timer.advance) }
   }
 
   func isBackedUp(_ peer: PeerID, beyond bytes: Int) -> Bool {

@@ -1,12 +1,14 @@
 internal import CLibevent
 
-/// A timer that fires every `period` while started: the frame clock of a realtime session.
+/// A timer that fires on a grid of absolute deadlines while started: the frame clock of realtime
+/// sessions, as a display link is.
 ///
-/// Built on an `EV_PERSIST` timeout event, which libevent reschedules from the time it was *due*,
-/// not from when the callback ran, so ticks do not drift. When the loop misses one or more ticks
-/// (a stall longer than a period) it does **not** fire a burst of catch-up calls; it simply
-/// continues. A caller that needs simulation time therefore derives it from `ticks` (fixed steps)
-/// and may compare with `elapsed` to notice a lag.
+/// Tick n is due `n · period` after `start()`, computed from that instant in nanoseconds, so ticks
+/// never drift, whatever the handler or the loop costs. When the loop is late by more than a
+/// period it does **not** fire a burst of catch-up calls: the next firing is for the latest grid
+/// point that has passed, and `advance` says how many periods it covers (1 when on time); the
+/// points skipped are counted in `missedTicks`. A caller keeping simulation time in step with the
+/// clock advances it by `advance` periods.
 ///
 /// A stopped timer is not registered with the loop at all, so a session at rest costs no CPU.
 /// `start()` and `stop()` are O(log n) heap operations and allocate nothing.
@@ -15,16 +17,22 @@ internal import CLibevent
 /// the timer): capture `[unowned self]` or `[weak self]`. Releasing the timer from inside its own
 /// handler is allowed.
 public final class RepeatingTimer {
-  /// The time between ticks (rounded to whole microseconds for libevent).
+  /// The time between ticks.
   public let period: Duration
-  /// Ticks since the last `start()`; incremented before the handler runs.
+  /// The grid point of the latest tick since the last `start()` (1, 2, 3, … when on time).
   public private(set) var ticks: UInt64 = 0
+  /// Periods the latest tick covers: 1 when it came on time, k when k − 1 grid points passed
+  /// while the loop was busy.
+  public private(set) var advance = 1
+  /// Grid points that passed without a tick since the last `start()`.
+  public private(set) var missedTicks: UInt64 = 0
   /// Whether the timer is registered with the loop.
   public private(set) var isRunning = false
 
   private let loop: EventLoop
   private let handler: (RepeatingTimer) -> Void
   private var event: OpaquePointer?
+  private let periodNanoseconds: Int64
   private var startedAt: Duration = .zero
   private var stoppedAfter: Duration = .zero
 
@@ -36,9 +44,10 @@ public final class RepeatingTimer {
     loop.assertOnLoopThread()
     self.loop = loop
     self.period = period
+    periodNanoseconds = period.nanoseconds
     self.handler = handler
     event = loop.makeEvent(
-      fd: -1, what: EV_PERSIST, context: Unmanaged.passUnretained(self).toOpaque()
+      fd: -1, what: 0, context: Unmanaged.passUnretained(self).toOpaque()
     ) { _, _, context in
       Unmanaged<RepeatingTimer>.fromOpaque(context!).takeUnretainedValue().fire()
     }
@@ -49,16 +58,17 @@ public final class RepeatingTimer {
     if let event { event_free(event) }
   }
 
-  /// Starts ticking: the first tick comes one period from now. Resets `ticks`. Does nothing if the
-  /// timer is already running.
+  /// Starts ticking: the grid starts now, the first tick comes one period from now. Resets
+  /// `ticks` and `missedTicks`. Does nothing if the timer is already running.
   public func start() {
     loop.assertOnLoopThread()
-    guard !isRunning, let event else { return }
+    guard !isRunning else { return }
     ticks = 0
+    missedTicks = 0
+    advance = 1
     startedAt = MonotonicClock.now()
-    var interval = timeval(period)
-    _ = event_add(event, &interval)
     isRunning = true
+    arm(after: period)
   }
 
   /// Stops ticking; no tick is delivered after this returns. Does nothing if already stopped.
@@ -70,15 +80,35 @@ public final class RepeatingTimer {
     stoppedAfter = MonotonicClock.now() - startedAt
   }
 
-  /// Time since the last `start()` on CLOCK_MONOTONIC (frozen when stopped). With no stalls,
-  /// `ticks` is `elapsed / period` rounded down.
+  /// Time since the last `start()` on CLOCK_MONOTONIC (frozen when stopped).
   public var elapsed: Duration {
     isRunning ? MonotonicClock.now() - startedAt : stoppedAfter
   }
 
+  private func arm(after delay: Duration) {
+    guard let event else { return }
+    var interval = timeval(delay)
+    _ = event_add(event, &interval)
+  }
+
   private func fire() {
-    ticks += 1
+    guard isRunning else { return }
+    let elapsed = (MonotonicClock.now() - startedAt).nanoseconds
+    // libevent rounds to microseconds and may wake a hair early: never fire a point twice.
+    let point = max(ticks + 1, UInt64(max(0, elapsed / periodNanoseconds)))
+    advance = Int(point - ticks)
+    missedTicks += UInt64(advance - 1)
+    ticks = point
+    arm(after: .nanoseconds(Int64(point + 1) * periodNanoseconds - elapsed))
     handler(self)
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds (rounded toward zero).
+  var nanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
   }
 }
 

@@ -2,11 +2,13 @@
 /// display link is shared by the views of a screen.
 ///
 /// With a timer per session, N animating sessions cost N wake-ups per frame; sharing makes it
-/// one. Each tick hands the frames of all its sessions to the workers as one `TickBatch`; each
-/// frame goes out as soon as it is computed. A session joins when
-/// its animator runs and leaves when it comes to rest, so at rest nothing ticks. A session that
-/// joins a running clock gets its first frame at the clock's next tick (within one period), and
-/// its simulation time still advances exactly 1/fps per tick.
+/// one. Ticks sit on a grid of absolute deadlines (`HostEnvironment.makeRepeatingTimer`): a
+/// tick that comes late covers every period that passed, and each session then advances by
+/// the time it is owed (`Session.beginTick`), so animations keep pace with the wall clock
+/// instead of falling behind it for good after a stall. Each tick hands the frames of all its
+/// sessions to the workers as one `TickBatch`. A session joins when its animator runs and
+/// leaves when it comes to rest, so at rest nothing ticks. A session that joins a running clock
+/// gets its first frame at the clock's next tick (within one period).
 ///
 /// The host and the sessions at its rate hold a clock; the host drops it only when no session
 /// does, so a clock is never released from inside its own tick.
@@ -22,7 +24,9 @@ final class FrameClock {
 
   init(host: SessionHost, period: Duration) {
     self.host = host
-    timer = host.environment.makeRepeatingTimer(period: period) { [unowned self] in self.tick() }
+    timer = host.environment.makeRepeatingTimer(period: period) { [unowned self] periods in
+      self.tick(periods)
+    }
   }
 
   /// Ticks `session` from the next tick on; starts the timer if it was idle.
@@ -34,6 +38,7 @@ final class FrameClock {
     }
     members.insert(id)
     sessions.append(session)
+    session.owedPeriods = 0
     timer?.start()
   }
 
@@ -50,10 +55,14 @@ final class FrameClock {
     }
   }
 
-  private func tick() {
+  /// A tick covering `periods` periods of the grid (1 when on time).
+  private func tick(_ periods: Int) {
     ticking = true
-    let work = sessions.filter { !leaving.contains(ObjectIdentifier($0)) }
-      .compactMap { $0.beginTick() }
+    var work: [TickWork] = []
+    work.reserveCapacity(sessions.count)
+    for session in sessions where leaving.isEmpty || !leaving.contains(ObjectIdentifier(session)) {
+      if let job = session.beginTick(periods: periods) { work.append(job) }
+    }
     ticking = false
     TickBatch.run(work, host: host)
     host.deliver()  // `slow` and `on_time`

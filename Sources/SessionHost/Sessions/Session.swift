@@ -44,7 +44,16 @@ final class Session: DynamicAnimatorDelegate {
   let openingNumber: UInt64
   /// When a request last addressed it (for reaping idle kept sessions).
   var lastActivity: Duration
-  private(set) var watchers: [Peer] = []
+  private(set) var watchers: [Peer] = [] {
+    didSet {
+      watcherRecipients = watchers.map { Outgoing.Recipient($0.id) }
+      streamRecipients = watchers.map { Outgoing.Recipient($0.id, .coalescible) }
+    }
+  }
+  /// The watchers as recipients, kept with them so that a frame allocates no list of its own:
+  /// of events never coalesced, and of frames and contacts.
+  private(set) var watcherRecipients: [Outgoing.Recipient] = []
+  private(set) var streamRecipients: [Outgoing.Recipient] = []
   /// Watchers that asked for the `debug` stream.
   private(set) var debugWatchers: [Peer] = []
   /// The touching pairs now, from the contact events (for the debug stream), with the order
@@ -77,6 +86,11 @@ final class Session: DynamicAnimatorDelegate {
   /// Realtime frames are late: the frame clock ticked while a frame was still being computed.
   var isSlow = false
   var onTimeTicks = 0
+  /// Periods of its frame clock that passed since its last realtime frame began.
+  var owedPeriods = 0
+  /// Ticks of its frame clock that gave it no frame of its own (the clock woke late, or its
+  /// previous frame was still being computed), since it opened; `list` reports them.
+  var missedTicks = 0
   var jobStarted: ContinuousClock.Instant = .now
   var contactLimitReported = false
 
@@ -158,7 +172,8 @@ final class Session: DynamicAnimatorDelegate {
   /// For `list`: from what was last published, so it never waits for a job.
   var summary: SessionSummary {
     SessionSummary(
-      session: name, transition: transitionName, clock: clock, running: published.running)
+      session: name, transition: transitionName, clock: clock, running: published.running,
+      missedTicks: clock == .realtime ? missedTicks : nil)
   }
 
   // MARK: watchers
@@ -190,11 +205,10 @@ final class Session: DynamicAnimatorDelegate {
   /// The watchers, and `requester` too if it does not watch, as recipients of events that are
   /// never coalesced.
   func recipients(adding requester: Peer? = nil) -> [Outgoing.Recipient] {
-    var all = watchers.map { Outgoing.Recipient($0.id) }
-    if let requester, !watchers.contains(where: { $0 === requester }) {
-      all.append(Outgoing.Recipient(requester.id))
+    guard let requester, !watchers.contains(where: { $0 === requester }) else {
+      return watcherRecipients
     }
-    return all
+    return watcherRecipients + [Outgoing.Recipient(requester.id)]
   }
 
   /// Runs `body` once no job is running: at once if none is.

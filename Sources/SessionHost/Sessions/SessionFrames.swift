@@ -30,12 +30,21 @@ extension Session {
 
   // MARK: realtime
 
-  /// One realtime tick (the frame clock's): nil when the session skips it because its last
-  /// frame is still being computed (then it is slow, and its watchers are told once, with
-  /// `slow`); otherwise the session is busy from now on and the result is the work that computes
-  /// its frame of 1/fps on a worker (`TickBatch`).
-  func beginTick() -> TickWork? {
+  /// Periods of its clock a realtime frame advances at most: a session owed more (its clock
+  /// stalled, or its frames take longer than that) moves in slow motion, as an app's animation
+  /// does when its display link is starved, rather than jumping ahead. At 60 fps 66.7 ms, near
+  /// Rebound's 64 ms `MAX_DELTA_TIME_SEC`.
+  static let maxPeriodsPerFrame = 4
+
+  /// One realtime tick of the frame clock, covering `periods` periods of its grid (1 when on
+  /// time). Returns nil when the session skips it because its last frame is still being computed
+  /// (then it is slow, and its watchers are told once, with `slow`); the periods stay owed.
+  /// Otherwise the session is busy from now on and the result is the work that computes its
+  /// frame on a worker (`TickBatch`), advancing by the periods owed (at most
+  /// `maxPeriodsPerFrame`) over `fps`: the animation keeps the wall clock's pace.
+  func beginTick(periods: Int) -> TickWork? {
     guard !isClosed else { return nil }
+    owedPeriods += periods
     guard !isBusy else {
       onTimeTicks = 0
       if !isSlow {
@@ -56,10 +65,13 @@ extension Session {
         host.outbox.event(.onTime(session: name, t: published.t), to: recipients())
       }
     }
+    let advance = min(owedPeriods, Self.maxPeriodsPerFrame)
+    missedTicks += owedPeriods - 1
+    owedPeriods = 0
     isBusy = true
     jobStarted = .now
     host.jobStarted()
-    return TickWork(session: self, debug: !debugWatchers.isEmpty)
+    return TickWork(session: self, debug: !debugWatchers.isEmpty, dt: Double(advance) / fps)
   }
 
   // MARK: manual steps
@@ -104,7 +116,7 @@ extension Session {
   /// On the host's thread, when the worker is done: publishes the frames (unless the session was
   /// closed meanwhile), then lets what waited run.
   func finishJob(
-    _ results: [FrameResult], requester: Peer?, _ completion: (Int) -> Void
+    _ results: some Collection<FrameResult>, requester: Peer?, _ completion: (Int) -> Void
   ) {
     isBusy = false
     host.jobFinished()
@@ -131,7 +143,8 @@ extension Session {
     return results
   }
 
-  private func computeFrame(dt: Double, debug: Bool) -> FrameResult {
+  /// On the worker: one frame of `dt` (a realtime tick's, or one of a step's).
+  func computeFrame(dt: Double, debug: Bool) -> FrameResult {
     stepping = true
     let taken = animator.step(dt)
     var transitionEvents: [TransitionEvent] = []
@@ -162,9 +175,12 @@ extension Session {
   private func publish(_ result: FrameResult, requester: Peer?) {
     let outbox = host.outbox
     let always = recipients(adding: requester)
-    var streamed = always
-    for index in streamed.indices where streamed[index].peer != requester?.id {
-      streamed[index].delivery = .coalescible
+    var streamed = streamRecipients
+    if let requester {
+      streamed = always
+      for index in streamed.indices where streamed[index].peer != requester.id {
+        streamed[index].delivery = .coalescible
+      }
     }
     for event in result.events {
       guard case .contact(let contact) = event else { continue }

@@ -4,15 +4,17 @@ import Synchronization
 struct TickWork: @unchecked Sendable {
   let session: Session
   let debug: Bool
+  /// Simulated time of the frame: the periods the session is owed, over its fps.
+  let dt: Double
 
   /// On the worker.
-  func compute() -> [FrameResult] {
-    session.computeFrames(1, dt: 1 / session.fps, debug: debug, timeLimit: nil)
+  func compute() -> FrameResult {
+    session.computeFrame(dt: dt, debug: debug)
   }
 
   /// On the host's thread: publishes the frame; a session that came to rest leaves its clock.
-  func finish(_ results: [FrameResult]) {
-    session.finishJob(results, requester: nil) { [session] _ in
+  func finish(_ result: FrameResult) {
+    session.finishJob(CollectionOfOne(result), requester: nil) { [session] _ in
       if !session.published.running { session.frameClock?.remove(session) }
     }
   }
@@ -23,17 +25,21 @@ struct TickWork: @unchecked Sendable {
 /// One job per worker instead of one per session: each worker claims the next session of the
 /// tick until none is left, so a heavy session holds up only its own worker. Finished frames
 /// are handed to the host's thread together: once when the whole tick is done, so that each
-/// peer gets all its frames of the tick in one write; and, if the tick takes longer than
-/// `handOver`, whatever is finished every `handOver`, so that one heavy session does not delay
-/// the frames of the others by more than that.
+/// peer gets all its frames of the tick in one write, published in the clock's order of the
+/// sessions whichever worker computed them; and, if the tick takes longer than `handOver`,
+/// whatever is finished every `handOver`, so that one heavy session does not delay the frames
+/// of the others by more than that. A session's own frames never depend on the workers.
 final class TickBatch: Sendable {
   private let work: [TickWork]
   private let next = Atomic<Int>(0)
   private let done: Mutex<Finished>
   private let host: UncheckedBox<SessionHost>
 
+  /// A session's frame, with its place in the tick.
+  private typealias Computed = (index: Int, frame: FrameResult)
+
   private struct Finished {
-    var results: [(TickWork, [FrameResult])] = []
+    var results: [Computed] = []
     var workersLeft: Int
   }
 
@@ -58,12 +64,12 @@ final class TickBatch: Sendable {
 
   private func drain() {
     // Collected without a lock; merged once per worker (or handed over every `handOver`).
-    var mine: [(TickWork, [FrameResult])] = []
+    var mine: [Computed] = []
     var lastHandOver = ContinuousClock.now
     while true {
       let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
       guard index < work.count else { break }
-      mine.append((work[index], work[index].compute()))
+      mine.append((index, work[index].compute()))
       if lastHandOver.duration(to: .now) > Self.handOver {
         hand(mine)
         mine = []
@@ -71,22 +77,23 @@ final class TickBatch: Sendable {
       }
     }
     // The last worker to finish hands over what the others left, with its own.
-    let rest = done.withLock { finished -> [(TickWork, [FrameResult])] in
+    let rest = done.withLock { finished -> [Computed] in
       finished.results += mine
       finished.workersLeft -= 1
       guard finished.workersLeft == 0 else { return [] }
       defer { finished.results = [] }
       return finished.results
     }
-    hand(rest)
+    hand(rest.sorted { $0.index < $1.index })
   }
 
-  private func hand(_ finished: [(TickWork, [FrameResult])]) {
+  private func hand(_ finished: [Computed]) {
     guard !finished.isEmpty else { return }
     let box = UncheckedBox(finished)
     let host = self.host
+    let work = self.work
     host.value.environment.post {
-      for (work, results) in box.value { work.finish(results) }
+      for (index, frame) in box.value { work[index].finish(frame) }
       host.value.deliver()
     }
   }

@@ -133,7 +133,8 @@ public final class ServerMessageDecoder {
           SessionSummary(
             session: try entry.string("session"),
             transition: try entry.nullableString("transition"),
-            clock: try entry.word("clock", as: Clock.self), running: try entry.bool("running")))
+            clock: try entry.word("clock", as: Clock.self), running: try entry.bool("running"),
+            missedTicks: try entry.optionalInteger("missed_ticks")))
       }
       return .list(sessions)
     case .addBehavior?:
