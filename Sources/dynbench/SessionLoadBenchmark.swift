@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import Wire
 
 /// How many realtime sessions, animating at 60 Hz without coming to rest, one dynd serves with
 /// at most 0.1 % of frames late by over 2 ms, or (`--until-delivery`) while it still delivers
@@ -25,8 +26,12 @@ struct SessionLoadBenchmark: ParsableCommand {
   @Option(help: "Bouncing items per session (elasticity 1: they never come to rest).")
   var items: Int = 4
 
-  @Option(help: "Sessions opened on each connection.")
-  var perConnection: Int = 1
+  @Option(
+    help: """
+      Sessions opened on each connection (default: 1, or as few as keep the connections within \
+      the \(Limits.maxConnectionsPerClient) dynd accepts from one process).
+      """)
+  var perConnection: Int?
 
   @Option(
     help: """
@@ -78,9 +83,20 @@ struct SessionLoadBenchmark: ParsableCommand {
   var markdown = false
 
   func validate() throws {
-    guard parsedCounts() != nil, (1...100).contains(items), perConnection >= 1,
+    guard let counts = parsedCounts(), (1...100).contains(items), (perConnection ?? 1) >= 1,
       warmup >= 0, seconds > 0
     else { throw ValidationError("bad --counts, --items (1…100), --per-connection or seconds") }
+    let heavy = heavyItems > 0 ? 1 : 0
+    let most = counts.max()!
+    guard most + heavy <= Limits.maxSessionsPerClient else {
+      throw ValidationError(
+        "dynd opens at most \(Limits.maxSessionsPerClient) sessions for one process")
+    }
+    guard connections(sessions: most) + heavy <= Limits.maxConnectionsPerClient else {
+      throw ValidationError(
+        "dynd accepts at most \(Limits.maxConnectionsPerClient) connections from one process: "
+          + "open more sessions per connection")
+    }
     guard placement == "free" || placement == "split" else {
       throw ValidationError("--placement is free or split")
     }
@@ -101,6 +117,19 @@ struct SessionLoadBenchmark: ParsableCommand {
   func parsedCounts() -> [Int]? {
     let list = counts.split(separator: ",").compactMap { Int($0) }
     return list.isEmpty || list.contains { $0 < 1 || $0 > 20_000 } ? nil : list
+  }
+
+  /// Sessions opened on each connection when there are `sessions`.
+  func sessionsPerConnection(_ sessions: Int) -> Int {
+    if let perConnection { return perConnection }
+    let room = Limits.maxConnectionsPerClient - (heavyItems > 0 ? 1 : 0)
+    return max(1, (sessions + room - 1) / room)
+  }
+
+  /// Connections the light sessions are spread over when there are `sessions`.
+  func connections(sessions: Int) -> Int {
+    let each = sessionsPerConnection(sessions)
+    return (sessions + each - 1) / each
   }
 
   /// The threads dynd steps sessions on: as given, or one per online core (dynd's default).

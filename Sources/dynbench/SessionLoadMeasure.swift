@@ -17,6 +17,7 @@ extension SessionLoadBenchmark {
       try heavy.request(BouncingScene.heavy(items: heavyItems).openRequest(session: "heavy"))
       sockets.append(heavy)
     }
+    let perConnection = sessionsPerConnection(sessions)
     for index in 0..<sessions {
       if index % perConnection == 0 {
         sockets.append(try LineSocket(path: daemon.socketPath, bufferSize: 256 << 10))
@@ -34,7 +35,9 @@ extension SessionLoadBenchmark {
     receiver.receive(for: window, record: true)
     floor.join()
     var result = SessionLoadResult(
-      sessions: sessions, workers: workerCount, lateNanoseconds: lateNanoseconds, period: period,
+      sessions: sessions, workers: workerCount,
+      connections: connections(sessions: sessions), lateNanoseconds: lateNanoseconds,
+      period: period,
       seconds: seconds)
     result.daemonCPUNanoseconds = daemon.cpuNanoseconds() - daemonCPU
     result.daemonCPUPercent = Double(result.daemonCPUNanoseconds) / Double(window) * 100

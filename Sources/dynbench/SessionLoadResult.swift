@@ -7,6 +7,8 @@ struct SessionLoadResult {
   let sessions: Int
   /// Threads that step sessions in dynd.
   let workers: Int
+  /// Connections the light sessions were spread over.
+  let connections: Int
   /// Lateness beyond which a frame counts as late.
   let lateNanoseconds: UInt64
   /// The grid period of the sessions' frames.
@@ -81,7 +83,7 @@ struct SessionLoadResult {
   /// The table's column headings, in the order of `figures`.
   static func headings(lateMs: Double) -> [String] {
     [
-      "sessions", "workers", "frames due", "received", "delivered %", "frames/s",
+      "sessions", "workers", "connections", "frames due", "received", "delivered %", "frames/s",
       "late > \(fmt(lateMs)) ms", "missing", "late %", "late intervals %", "timer floor late %",
       "p50 µs", "p99 µs", "p99.9 µs", "max µs", "dynd CPU %", "dynd CPU/frame µs", "÷ raw",
       "dynd wake-ups/s", "dynbench CPU %", "pauses", "heavy frames/s", "result",
@@ -90,7 +92,8 @@ struct SessionLoadResult {
 
   private var figures: [String] {
     [
-      String(sessions), String(workers), String(due), String(received), r(deliveredPercent, 4),
+      String(sessions), String(workers), String(connections), String(due), String(received),
+      r(deliveredPercent, 4),
       fmt(framesPerSecond), String(late), String(missing), r(latePercent, 4),
       r(Double(lateIntervals) / Double(max(1, due)) * 100, 4), r(floorLatePercent, 4),
       micro(Double(lateness.valueAtPercentile(50))), micro(Double(lateness.valueAtPercentile(99))),
@@ -113,12 +116,12 @@ struct SessionLoadResult {
 
   var sentence: String {
     let f = figures
-    let heavy = f[21].isEmpty ? "" : "; heavy session \(f[21]) frames/s"
-    return "\(f[0]) sessions, \(f[1]) workers: \(f[2]) frames due, \(f[3]) received "
-      + "(\(f[4]) % delivered, \(f[5]) frames/s), \(f[6]) late, \(f[7]) missing (\(f[8]) %); "
-      + "late intervals \(f[9]) %, timer floor late \(f[10]) %; lateness p50 \(f[11]) µs, "
-      + "p99 \(f[12]) µs, p99.9 \(f[13]) µs, max \(f[14]) µs; dynd CPU \(f[15]) %, "
-      + "\(f[16]) µs per frame (\(f[17]) × raw), \(f[18]) wake-ups/s; dynbench CPU \(f[19]) %, "
-      + "pauses \(f[20])\(heavy): \(f[22])"
+    let heavy = f[22].isEmpty ? "" : "; heavy session \(f[22]) frames/s"
+    return "\(f[0]) sessions, \(f[1]) workers, \(f[2]) connections: \(f[3]) frames due, "
+      + "\(f[4]) received (\(f[5]) % delivered, \(f[6]) frames/s), \(f[7]) late, \(f[8]) missing "
+      + "(\(f[9]) %); late intervals \(f[10]) %, timer floor late \(f[11]) %; lateness p50 "
+      + "\(f[12]) µs, p99 \(f[13]) µs, p99.9 \(f[14]) µs, max \(f[15]) µs; dynd CPU \(f[16]) %, "
+      + "\(f[17]) µs per frame (\(f[18]) × raw), \(f[19]) wake-ups/s; dynbench CPU \(f[20]) %, "
+      + "pauses \(f[21])\(heavy): \(f[23])"
   }
 }
