@@ -7,16 +7,20 @@ import Wire
 /// arrives.
 ///
 /// Sessions are named `b0`, `b1`, …; a frame's lateness is judged from its `t`, the session's
-/// animator time. Realtime ticks sit on an absolute grid of `period`, and a late tick advances
-/// the animator by the whole periods that passed (up to 4; a session left further behind stays
-/// late), so frame `t` is due `t / period` grid points after the session's clock started, and `arrival − tick·period` (tick = `t` in periods,
-/// rounded: `t` is written to the millisecond) is the same for every frame that is on time.
+/// animator time, not from its `seq`. Realtime ticks sit on an absolute grid of `period`, and a
+/// tick that comes late advances the animator by the whole periods that passed (at most 4: a
+/// session left further behind stays late), so a frame is due on the grid point its `t` names.
+/// Its tick is `t` in periods, rounded (`t` is written to the millisecond, the grid is exact),
+/// and `arrival − tick·period` is the same for every frame of a session that is on time.
 /// `SessionLoadResult.collect` takes the smallest such offset of a session as on time and judges
-/// every frame against it; ticks between the first and the last frame that brought no frame
-/// (coalesced for a slow reader, or missed by a late tick) count as missing.
+/// every frame against it; grid ticks between a session's first and last frame that brought no
+/// frame (coalesced for a slow reader, or missed by a late tick) count as missing.
 ///
-/// Frames of the session named `heavy` are read and counted but not judged.
-///
+/// Each socket that epoll reports readable is read in turn, its arrival time taken just before
+/// its read; a frame is recognised by its head alone (`MessageHead`, which reads `t` too), so
+/// that receiving thousands of frames a second costs little next to what the daemon does.
+/// Frames of the session named `heavy` are read (so the daemon never coalesces them) and
+/// counted, not judged.
 final class FrameReceiver {
   let period: UInt64
   private let sockets: [LineSocket]
