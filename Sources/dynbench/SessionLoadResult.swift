@@ -117,7 +117,7 @@ struct SessionLoadResult {
   var sentence: String {
     let f = figures
     let heavy = f[22].isEmpty ? "" : "; heavy session \(f[22]) frames/s"
-    return "\(f[0]) sessions, \(f[1]) workers, \(f[2]) connections: \(f[3]) frames due, "
+    return "\(f[0]) sessions on \(f[2]) connections, workers \(f[1]): \(f[3]) frames due, "
       + "\(f[4]) received (\(f[5]) % delivered, \(f[6]) frames/s), \(f[7]) late, \(f[8]) missing "
       + "(\(f[9]) %); late intervals \(f[10]) %, timer floor late \(f[11]) %; lateness p50 "
       + "\(f[12]) µs, p99 \(f[13]) µs, p99.9 \(f[14]) µs, max \(f[15]) µs; dynd CPU \(f[16]) %, "
