@@ -21,6 +21,8 @@ struct SessionLoadResult {
   var daemonCPUNanoseconds: UInt64 = 0
   /// Raw step + encode of one frame of the light scene, in µs (`RawFrameCost.total`).
   var rawFrameMicroseconds = 0.0
+  /// The same with as many copies of the scene as sessions, stepped in turn, in µs.
+  var rawFrameAtCountMicroseconds = 0.0
   var ownCPUPercent = 0.0
   var daemonWakeupsPerSecond = 0.0
   /// Frames per second the `heavy` session delivered, when there was one.
@@ -86,6 +88,7 @@ struct SessionLoadResult {
       "sessions", "workers", "connections", "frames due", "received", "delivered %", "frames/s",
       "late > \(fmt(lateMs)) ms", "missing", "late %", "late intervals %", "timer floor late %",
       "p50 µs", "p99 µs", "p99.9 µs", "max µs", "dynd CPU %", "dynd CPU/frame µs", "÷ raw",
+      "raw at N µs", "÷ raw at N",
       "dynd wake-ups/s", "dynbench CPU %", "pauses", "heavy frames/s", "result",
     ]
   }
@@ -100,6 +103,9 @@ struct SessionLoadResult {
       micro(Double(lateness.valueAtPercentile(99.9))), micro(Double(lateness.max)),
       fmt(daemonCPUPercent), fmt(daemonCPUPerFrame),
       rawFrameMicroseconds > 0 ? r(daemonCPUPerFrame / rawFrameMicroseconds, 3) : "",
+      fmt(rawFrameAtCountMicroseconds),
+      rawFrameAtCountMicroseconds > 0
+        ? r(daemonCPUPerFrame / rawFrameAtCountMicroseconds, 3) : "",
       String(Int(daemonWakeupsPerSecond)), fmt(ownCPUPercent), String(pauses),
       heavyFramesPerSecond.map(fmt) ?? "", verdict,
     ]
@@ -116,12 +122,13 @@ struct SessionLoadResult {
 
   var sentence: String {
     let f = figures
-    let heavy = f[22].isEmpty ? "" : "; heavy session \(f[22]) frames/s"
+    let heavy = f[24].isEmpty ? "" : "; heavy session \(f[24]) frames/s"
     return "\(f[0]) sessions on \(f[2]) connections, workers \(f[1]): \(f[3]) frames due, "
       + "\(f[4]) received (\(f[5]) % delivered, \(f[6]) frames/s), \(f[7]) late, \(f[8]) missing "
       + "(\(f[9]) %); late intervals \(f[10]) %, timer floor late \(f[11]) %; lateness p50 "
       + "\(f[12]) µs, p99 \(f[13]) µs, p99.9 \(f[14]) µs, max \(f[15]) µs; dynd CPU \(f[16]) %, "
-      + "\(f[17]) µs per frame (\(f[18]) × raw), \(f[19]) wake-ups/s; dynbench CPU \(f[20]) %, "
-      + "pauses \(f[21])\(heavy): \(f[23])"
+      + "\(f[17]) µs per frame (\(f[18]) × raw; raw at \(f[0]) sessions \(f[19]) µs, "
+      + "\(f[20]) ×), \(f[21]) wake-ups/s; dynbench CPU \(f[22]) %, pauses \(f[23])\(heavy): "
+      + "\(f[25])"
   }
 }
