@@ -77,14 +77,17 @@ fuzz: deps
 
 # Every table of BENCHMARKS.md, release build: engine step, frame encoding, socket latency,
 # gesture → frame latency, realtime sessions (spawns the release dynd), idle cost, isolation (a
-# healthy client's round trips while one client runs each heavy reproducer). About six minutes.
+# healthy client's round trips while one client runs each heavy reproducer). About ten minutes.
 bench: release
 	B=$$($(SWIFT) build -c release --show-bin-path); \
 	  $$B/dynbench step --markdown --items 1,10,100 --runs 5 && \
 	  $$B/dynbench encode --markdown && \
 	  for p in same split free; do $$B/dynbench latency --markdown --placement $$p || exit 1; done && \
 	  $$B/dynbench gesture-latency --markdown && \
-	  $$B/dynbench sessions --markdown --counts 1,10,25,50,100,250,500,1000 --keep-going && \
+	  $$B/dynbench sessions --markdown --counts 100,250,500,750,1000,1250 --until-delivery 99 && \
+	  $$B/dynbench sessions --markdown --workers 1 --counts 100,250,500,750,1000 --until-delivery 99 && \
+	  $$B/dynbench sessions --markdown --counts 500 --heavy-items 300 && \
+	  $$B/dynbench sessions --markdown --counts 500 && \
 	  $$B/dynbench idle --sessions 1000 && \
 	  $$B/dynbench idle --sessions 1000 --per-connection 1000 && \
 	  python3 tools/isolation_bench.py $$B --markdown
