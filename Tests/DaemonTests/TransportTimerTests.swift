@@ -35,7 +35,9 @@ struct TransportTimerTests {
     let ticks = try #require(ticksAtCheck.value)
     #expect(ticks >= UInt64(periods - 1) && ticks <= UInt64(periods + 1), "got \(ticks) ticks")
     #expect(ticksLater.value == ticks, "no tick after stop()")
-    #expect(handlerTicks.value == Array(1...ticks), "the handler sees 1, 2, 3, …")
+    // 1, 2, 3, … — a point skips only when the loop was a period late (a loaded machine).
+    #expect(handlerTicks.value.first == 1 && handlerTicks.value.last == ticks)
+    #expect(zip(handlerTicks.value, handlerTicks.value.dropFirst()).allSatisfy { $0 < $1 })
     #expect(elapsedAtCheck.value >= period * periods)
     #expect(loop.stop())
   }
