@@ -93,7 +93,9 @@ enum HumanFormat {
     let rows = list.map { entry in
       [
         text(entry.session), entry.transition.map(TerminalText.safe) ?? "scene",
-        entry.clock.rawValue, entry.running ? "running" : "at rest",
+        entry.clock.rawValue,
+        (entry.running ? "running" : "at rest")
+          + ((entry.missedTicks ?? 0) > 0 ? ", \(entry.missedTicks!) missed ticks" : ""),
       ]
     }
     let table = [["SESSION", "CONTENT", "CLOCK", "STATE"]] + rows

@@ -52,7 +52,7 @@ struct TerminalSafetyTests {
     let reply =
       "{\"ok\":true,\"sessions\":[{\"session\":\"a\u{202E}b\",\"transition\":\"t\u{85}\","
       + "\"clock\":\"manual\",\"running\":false},{\"session\":\"\\u001b[31mred\","
-      + "\"transition\":null,\"clock\":\"manual\",\"running\":true}]}"
+      + "\"transition\":null,\"clock\":\"realtime\",\"running\":true,\"missed_ticks\":7}]}"
     let daemon = try FakeDaemon(socket: socket, replies: [event, reply])
     let human = try Trust.dynctl(["--socket", socket, "list"], in: directory)
     #expect(human.status == 0, "\(human.error)")
@@ -60,9 +60,9 @@ struct TerminalSafetyTests {
     #expect(
       human.output == """
         x\\u001B[2J done: o\\u202Ek\\u009B
-        SESSION        CONTENT  CLOCK   STATE
-        a\\u202Eb       t\\u0085  manual  at rest
-        \\u001B[31mred  scene    manual  running
+        SESSION        CONTENT  CLOCK     STATE
+        a\\u202Eb       t\\u0085  manual    at rest
+        \\u001B[31mred  scene    realtime  running, 7 missed ticks
 
         """)
     let json = try Trust.dynctl(["--socket", socket, "-j", "list"], in: directory)
