@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// A realtime session's frame for one tick, computed on a worker (see `Session.beginTick`).
@@ -34,6 +35,8 @@ final class TickBatch: Sendable {
   private let next = Atomic<Int>(0)
   private let done: Mutex<Finished>
   private let host: UncheckedBox<SessionHost>
+  /// When the tick handed its work out.
+  private let started = ContinuousClock.now
 
   /// A session's frame, with its place in the tick.
   private typealias Computed = (index: Int, frame: FrameResult)
@@ -77,14 +80,29 @@ final class TickBatch: Sendable {
       }
     }
     // The last worker to finish hands over what the others left, with its own.
-    let rest = done.withLock { finished -> [Computed] in
+    let isLast = done.withLock { finished -> Bool in
       finished.results += mine
       finished.workersLeft -= 1
-      guard finished.workersLeft == 0 else { return [] }
+      return finished.workersLeft == 0
+    }
+    if isLast { return handOverFinished() }
+    // Nothing is left to claim; the other workers are computing their last sessions. Wait for
+    // them until `handOver` after the tick began; a heavy session still running then holds up
+    // only its own frame: what is finished goes now, and it follows when it is done.
+    while started.duration(to: .now) < Self.handOver {
+      if done.withLock({ $0.workersLeft == 0 }) { return }
+      usleep(50)
+    }
+    handOverFinished()
+  }
+
+  /// Hands over every finished frame not handed over yet, in the clock's order.
+  private func handOverFinished() {
+    let finished = done.withLock { finished -> [Computed] in
       defer { finished.results = [] }
       return finished.results
     }
-    hand(rest.sorted { $0.index < $1.index })
+    hand(finished.sorted { $0.index < $1.index })
   }
 
   private func hand(_ finished: [Computed]) {
