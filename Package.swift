@@ -43,12 +43,12 @@ let package = Package(
     .target(name: "SessionHost", dependencies: ["Dynamics", "Primitives", "Transitions", "Wire"]),
     // The host with line-speaking peers and an environment that waits to be told: for tests
     // and the fuzzer (as swift-nio's EmbeddedChannel).
-    .target(name: "EmbeddedHost", dependencies: ["SessionHost", "Wire"]),
+    .target(name: "EmbeddedHost", dependencies: ["Primitives", "SessionHost", "Wire"]),
     // The daemon's transport: the loop, connections, lines in, messages out.
     .target(
       name: "Daemon",
       dependencies: [
-        "SessionHost", "Wire", "CLibevent",
+        "Primitives", "SessionHost", "Wire", "CLibevent",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

@@ -1,4 +1,5 @@
 import Glibc
+import Primitives
 import SessionHost
 
 /// A `HostEnvironment` where nothing happens until the caller says so, as swift-nio's
@@ -136,41 +137,31 @@ final class EmbeddedTimer: HostTimer {
   let fire: (Int) -> Void
   var isStarted = false
   private var origin: Duration = .zero
-  /// The grid point of the latest firing.
-  private var point = 0
+  private var grid: TickGrid
   var nextFire: Duration = .zero
 
   init(environment: EmbeddedEnvironment, period: Duration, fire: @escaping (Int) -> Void) {
     self.environment = environment
     self.period = period
     self.fire = fire
+    grid = TickGrid(period: period)
   }
 
   func start() {
     guard !isStarted else { return }
     isStarted = true
     origin = environment.now
-    point = 0
-    nextFire = origin + period
+    grid = TickGrid(period: period)
+    nextFire = origin + grid.nextDeadline
   }
 
   func stop() { isStarted = false }
 
   /// Fires for the latest grid point at or before `time`, with the periods since the last one.
   func fire(at time: Duration) {
-    let latest = max(point + 1, Int((time - origin).nanoseconds / period.nanoseconds))
-    let periods = latest - point
-    point = latest
-    nextFire = origin + period * (point + 1)
+    let periods = grid.fire(after: time - origin)
+    nextFire = origin + grid.nextDeadline
     fire(periods)
-  }
-}
-
-extension Duration {
-  /// The duration in whole nanoseconds (exact integer arithmetic, unlike `Duration / Duration`).
-  fileprivate var nanoseconds: Int64 {
-    let (seconds, attoseconds) = components
-    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
   }
 }
 

@@ -140,45 +140,18 @@ enum JSONLexicalCheck {
   private static func scanNumber(
     _ bytes: UnsafeMutableBufferPointer<UInt8>, start: Int, rewritten: inout [Range<Int>]
   ) throws(ProtocolError) -> Int {
-    var index = start
-    if bytes[index] == UInt8(ascii: "-") {
-      index += 1
-      if matches(bytes, at: index, "Infinity") { throw nonFinite(at: start) }
+    if bytes[start] == UInt8(ascii: "-"), matches(bytes, at: start + 1, "Infinity") {
+      throw nonFinite(at: start)
     }
-    let integerStart = index
-    guard index < bytes.count, isDigit(bytes[index]) else {
-      throw fault("a number needs digits", at: start)
+    let lexeme: NumberLexeme
+    switch lexNumber(UnsafeRawBufferPointer(bytes), start: start) {
+    case .success(let found): lexeme = found
+    case .failure(let reason): throw fault(reason.message, at: start)
     }
-    if bytes[index] == UInt8(ascii: "0") {
-      index += 1
-      if index < bytes.count, isDigit(bytes[index]) {
-        throw fault("numbers must not have leading zeros", at: start)
-      }
-    } else {
-      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-    }
+    let index = lexeme.end
+    let integerStart = lexeme.integerStart
     let integerDigits = index - integerStart
-    var isInteger = true
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      isInteger = false
-      index += 1
-      guard index < bytes.count, isDigit(bytes[index]) else {
-        throw fault("a decimal point must be followed by digits", at: start)
-      }
-      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-      isInteger = false
-      index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
-      {
-        index += 1
-      }
-      guard index < bytes.count, isDigit(bytes[index]) else {
-        throw fault("an exponent needs digits", at: start)
-      }
-      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-    }
+    let isInteger = lexeme.isInteger
     // json-c parses integer literals as int64/uint64 and saturates beyond them, which would turn
     // the number into a different one without a word: such a literal is handed to json-c as a
     // double literal of the same value instead.
@@ -196,6 +169,64 @@ enum JSONLexicalCheck {
       }
     }
     return index
+  }
+
+  /// A JSON number's extent, as `lexNumber` found it.
+  struct NumberLexeme {
+    /// Just past its last byte.
+    var end: Int
+    /// Where its integer part's digits begin (after a `-`).
+    var integerStart: Int
+    /// No fraction and no exponent.
+    var isInteger: Bool
+  }
+
+  /// Why bytes that start like a number are not one.
+  struct NumberFault: Error {
+    let message: String
+  }
+
+  /// Reads the JSON number grammar (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`) at `start`:
+  /// its extent, or why it breaks the grammar. This check and `MessageHead` share it.
+  static func lexNumber(
+    _ bytes: UnsafeRawBufferPointer, start: Int
+  ) -> Result<NumberLexeme, NumberFault> {
+    var index = start
+    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+    let integerStart = index
+    guard index < bytes.count, isDigit(bytes[index]) else {
+      return .failure(NumberFault(message: "a number needs digits"))
+    }
+    if bytes[index] == UInt8(ascii: "0") {
+      index += 1
+      if index < bytes.count, isDigit(bytes[index]) {
+        return .failure(NumberFault(message: "numbers must not have leading zeros"))
+      }
+    } else {
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    var isInteger = true
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      isInteger = false
+      index += 1
+      guard index < bytes.count, isDigit(bytes[index]) else {
+        return .failure(NumberFault(message: "a decimal point must be followed by digits"))
+      }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      isInteger = false
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      guard index < bytes.count, isDigit(bytes[index]) else {
+        return .failure(NumberFault(message: "an exponent needs digits"))
+      }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    return .success(NumberLexeme(end: index, integerStart: integerStart, isInteger: isInteger))
   }
 
   /// Whether the decimal digits are at most `limit` (both without leading zeros).

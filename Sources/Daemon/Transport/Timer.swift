@@ -1,4 +1,5 @@
 internal import CLibevent
+import Primitives
 
 /// A timer that fires on a grid of absolute deadlines while started: the frame clock of realtime
 /// sessions, as a display link is.
@@ -32,7 +33,7 @@ public final class RepeatingTimer {
   private let loop: EventLoop
   private let handler: (RepeatingTimer) -> Void
   private var event: OpaquePointer?
-  private let periodNanoseconds: Int64
+  private var grid: TickGrid
   private var startedAt: Duration = .zero
   private var stoppedAfter: Duration = .zero
 
@@ -44,7 +45,7 @@ public final class RepeatingTimer {
     loop.assertOnLoopThread()
     self.loop = loop
     self.period = period
-    periodNanoseconds = period.nanoseconds
+    grid = TickGrid(period: period)
     self.handler = handler
     event = loop.makeEvent(
       fd: -1, what: 0, context: Unmanaged.passUnretained(self).toOpaque()
@@ -64,6 +65,7 @@ public final class RepeatingTimer {
     loop.assertOnLoopThread()
     guard !isRunning else { return }
     ticks = 0
+    grid = TickGrid(period: period)
     missedTicks = 0
     advance = 1
     startedAt = MonotonicClock.now()
@@ -93,22 +95,14 @@ public final class RepeatingTimer {
 
   private func fire() {
     guard isRunning else { return }
-    let elapsed = (MonotonicClock.now() - startedAt).nanoseconds
-    // libevent rounds to microseconds and may wake a hair early: never fire a point twice.
-    let point = max(ticks + 1, UInt64(max(0, elapsed / periodNanoseconds)))
-    advance = Int(point - ticks)
+    let elapsed = MonotonicClock.now() - startedAt
+    // libevent rounds to microseconds and may wake a hair early: the grid never fires a point
+    // twice.
+    advance = grid.fire(after: elapsed)
     missedTicks += UInt64(advance - 1)
-    ticks = point
-    arm(after: .nanoseconds(Int64(point + 1) * periodNanoseconds - elapsed))
+    ticks = UInt64(grid.point)
+    arm(after: grid.nextDeadline - elapsed)
     handler(self)
-  }
-}
-
-extension Duration {
-  /// The duration in whole nanoseconds (rounded toward zero).
-  var nanoseconds: Int64 {
-    let (seconds, attoseconds) = components
-    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
   }
 }
 

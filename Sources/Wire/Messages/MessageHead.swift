@@ -143,43 +143,21 @@ private struct HeadScanner {
     return value
   }
 
-  /// A JSON number (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`) that is a finite double,
-  /// read by `strtod` from a copy on the stack.
+  /// A JSON number (`JSONLexicalCheck.lexNumber`'s grammar) that is a finite double, read by
+  /// `strtod` from a copy on the stack.
   mutating func number() -> Double? {
     skipSpace()
-    let start = index
-    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-    let integerStart = index
-    let integerDigits = skipDigits()
-    guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
+    guard case .success(let lexeme) = JSONLexicalCheck.lexNumber(bytes, start: index) else {
       return nil
     }
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      index += 1
-      guard skipDigits() > 0 else { return nil }
-    }
-    if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-      index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
-      {
-        index += 1
-      }
-      guard skipDigits() > 0 else { return nil }
-    }
-    let token = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+    let token = UnsafeRawBufferPointer(rebasing: bytes[index..<lexeme.end])
+    index = lexeme.end
     let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: token.count + 1) { text in
       for (offset, byte) in token.enumerated() { text[offset] = CChar(bitPattern: byte) }
       text[token.count] = 0
       return strtod(text.baseAddress!, nil)
     }
     return value.isFinite ? value : nil
-  }
-
-  /// Moves past decimal digits; returns how many.
-  private mutating func skipDigits() -> Int {
-    let first = index
-    while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
-    return index - first
   }
 
   private func matches(_ word: String) -> Bool {
