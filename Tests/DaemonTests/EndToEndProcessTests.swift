@@ -31,6 +31,32 @@ struct EndToEndProcessTests {
     recorder.expectValid()
   }
 
+  @Test("--workers: 0 and 257 are refused with a sentence; 1 serves realtime frames")
+  func workersOption() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(directory) }
+    let socketPath = directory + "/w.sock"
+    for bad in ["0", "257"] {
+      let refused = try DyndProcess(
+        arguments: ["--socket", socketPath, "--workers", bad],
+        errorFile: directory + "/stderr-\(bad)")
+      #expect(refused.exitStatus() == 64, "stderr: \(refused.standardError)")
+      #expect(
+        refused.standardError.contains("--workers must be between 1 and 256 (got \(bad))"),
+        "stderr: \(refused.standardError)")
+    }
+    let dynd = try DyndProcess(
+      arguments: ["--socket", socketPath, "--workers", "1"], errorFile: directory + "/stderr")
+    #expect(waitForListener(socketPath), "dynd did not listen: \(dynd.standardError)")
+    let client = try WireClient(path: socketPath, name: "one-worker", recorder: nil)
+    try client.expectOK(
+      #"{"op":"open","session":"r","fps":60,"scene":"# + Scenes.endlessFall(items: 3) + "}")
+    let frames = try client.read { $0.event == "frame" && $0.seq == 3 }
+    #expect(frames.filter { $0.event == "frame" }.map(\.seq) == [1, 2, 3])
+    #expect(kill(dynd.pid, SIGTERM) == 0)
+    #expect(dynd.exitStatus() == 0, "stderr: \(dynd.standardError)")
+  }
+
   @Test("a stale socket is replaced; a live one is never stolen")
   func staleAndLiveSockets() throws {
     let directory = try makeTemporaryDirectory()
