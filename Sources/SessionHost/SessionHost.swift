@@ -114,7 +114,7 @@ public final class SessionHost {
     let reply: Reply?
     do throws(ProtocolError) {
       if let session, case .scene(let scene) = session.content { scene.shapeRoom = shapeRoom }
-      reply = try dispatch(request, OpContext(peer: peer, named: session)).map {
+      reply = try dispatch(request, OpContext(peer: peer, named: session, host: self)).map {
         Reply(id: request.id, $0)
       }
     } catch {
@@ -184,6 +184,13 @@ public final class SessionHost {
   }
 
   /// Sessions in the order they were opened (for `list`).
+  /// The names a misspelt session name is compared with, in the order they were opened (so the
+  /// suggestion is the same on every run); none beyond 1 000 sessions, where comparing with
+  /// every name would make a stream of mistyped requests cost the loop.
+  var sessionNamesForSuggestions: [String] {
+    sessions.count <= 1_000 ? sessionsInOrder.map(\.name) : []
+  }
+
   var sessionsInOrder: [Session] { sessions.values.sorted { $0.openingNumber < $1.openingNumber } }
 
   /// How many more Box2D shapes the daemon takes (`Limits.maxShapesTotal`).

@@ -142,7 +142,10 @@ public struct ParameterValues: Sendable {
         let known = declared.map(\.name).joined(separator: ", ")
         throw TransitionError(
           kind: .unknownParameter,
-          message: "unknown parameter '\(name)'" + (known.isEmpty ? "" : " (known: \(known))"))
+          message: "unknown parameter '\(name)'"
+            + (closestName(to: name, among: declared.map(\.name)).map { "; did you mean '\($0)'?" }
+              ?? "")
+            + (known.isEmpty ? "" : " (known: \(known))"))
       }
       switch (p.kind, value) {
       case (.number(let range), .number(let v)):

@@ -358,39 +358,3 @@ func quoted(_ text: String) -> String {
   guard text.utf8.count > limit else { return text }
   return String(decoding: text.utf8.prefix(limit), as: UTF8.self) + "…"
 }
-
-/// The allowed name closest to a misspelt one (edit distance ≤ 2), for "did you mean".
-func closestName(to name: String, among allowed: [StaticString]) -> String? {
-  closestName(to: name, among: allowed.map { "\($0)" })
-}
-
-/// The allowed name closest to a misspelt one (edit distance ≤ 2); the first of equals wins.
-func closestName(to name: String, among allowed: [String]) -> String? {
-  let typed = Array(name.utf8)
-  guard typed.count <= 64 else { return nil }
-  var best: (name: String, distance: Int)?
-  for candidate in allowed {
-    let distance = editDistance(typed, Array(candidate.utf8))
-    if distance <= 2, distance < best?.distance ?? .max {
-      best = (candidate, distance)
-    }
-  }
-  return best?.name
-}
-
-/// Levenshtein distance between two short byte strings.
-func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-  if a.isEmpty { return b.count }
-  if b.isEmpty { return a.count }
-  var previous = Array(0...b.count)
-  var current = [Int](repeating: 0, count: b.count + 1)
-  for i in 1...a.count {
-    current[0] = i
-    for j in 1...b.count {
-      let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-      current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-    }
-    swap(&previous, &current)
-  }
-  return previous[b.count]
-}

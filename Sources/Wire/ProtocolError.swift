@@ -1,3 +1,5 @@
+import Primitives
+
 /// The snake_case error codes of the wire protocol (protocol/PROTOCOL.md, “8. Error codes”).
 ///
 /// The raw value is what goes on the wire in `error.code`. The codec produces the first ten; the
@@ -77,13 +79,24 @@ extension ProtocolError {
   }
 
   /// The reply to an `open` naming a transition the daemon does not host.
-  public static func unknownTransition(_ name: String) -> ProtocolError {
-    ProtocolError(.unknownTransition, "no transition is named '\(name)'")
+  /// `known` are the names the daemon hosts: the message suggests the closest and lists them.
+  public static func unknownTransition(_ name: String, known: [String]) -> ProtocolError {
+    ProtocolError(
+      .unknownTransition,
+      "no transition is named '\(name)'"
+        + (closestName(to: name, among: known).map { " (did you mean '\($0)'?)" } ?? "")
+        + "; the transitions are \(known.joined(separator: ", "))")
   }
 
-  /// The reply to a request naming a session that is not open.
-  public static func unknownSession(_ name: String) -> ProtocolError {
-    ProtocolError(.unknownSession, "no session is named '\(name)'")
+  /// The reply to a request naming a session that is not open; `open` are the names of the
+  /// sessions that are, for a suggestion.
+  public static func unknownSession(_ name: String, open: [String] = []) -> ProtocolError {
+    ProtocolError(.unknownSession, "no session is named '\(name)'" + didYouMean(name, open))
+  }
+
+  /// `; did you mean 'x'?` when one of `names` is close to `name`, else nothing.
+  static func didYouMean(_ name: String, _ names: [String]) -> String {
+    closestName(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
   }
 
   /// The reply to an `open` asking for a session name that is taken.

@@ -15,7 +15,7 @@ struct ProtocolErrorTests {
 
   @Test func daemonErrorsHaveTheirCodes() {
     #expect(ProtocolError.lineTooLong(limit: 1 << 20).code == .lineTooLong)
-    #expect(ProtocolError.unknownTransition("x").code == .unknownTransition)
+    #expect(ProtocolError.unknownTransition("x", known: []).code == .unknownTransition)
     #expect(ProtocolError.unknownSession("x").code == .unknownSession)
     #expect(ProtocolError.sessionExists("x").code == .sessionExists)
     #expect(ProtocolError.unknownItem("a", session: "s").code == .unknownItem)
@@ -23,6 +23,23 @@ struct ProtocolErrorTests {
     #expect(
       ProtocolError.unknownSession("lock").description
         == "unknown_session: no session is named 'lock'")
+  }
+
+  @Test("misspelt names get the closest as a suggestion; far ones none")
+  func suggestions() {
+    #expect(
+      ProtocolError.unknownSession("lokc", open: ["menu", "lock"]).message
+        == "no session is named 'lokc'; did you mean 'lock'?")
+    #expect(
+      ProtocolError.unknownSession("pager", open: ["menu", "lock"]).message
+        == "no session is named 'pager'")
+    #expect(
+      ProtocolError.unknownTransition("lock-scren", known: ["lock-screen", "snap"]).message
+        == "no transition is named 'lock-scren' (did you mean 'lock-screen'?); the transitions "
+        + "are lock-screen, snap")
+    #expect(
+      ProtocolError.unknownTransition("page-curl", known: ["lock-screen", "snap"]).message
+        == "no transition is named 'page-curl'; the transitions are lock-screen, snap")
   }
 
   @Test func lineTooLongReply() {

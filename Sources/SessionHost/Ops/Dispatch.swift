@@ -7,10 +7,14 @@ struct OpContext {
   let peer: Peer
   /// The session named by the request, if it names one that exists.
   let named: Session?
+  unowned let host: SessionHost
 
-  /// The named session; `unknown_session` when there is none by that name.
+  /// The named session; `unknown_session` when there is none by that name (suggesting a
+  /// close one).
   func session(_ name: String) throws(ProtocolError) -> Session {
-    guard let session = named else { throw .unknownSession(name) }
+    guard let session = named else {
+      throw .unknownSession(name, open: host.sessionNamesForSuggestions)
+    }
     session.lastActivity = session.host.environment.now
     return session
   }

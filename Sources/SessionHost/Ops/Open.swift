@@ -24,7 +24,7 @@ extension SessionHost {
       content = .scene(try SceneModel(spec, shapeRoom: shapeRoom))
     case .transition(let transitionName, let params):
       guard let type = TransitionRegistry.type(named: transitionName) else {
-        throw .unknownTransition(transitionName)
+        throw .unknownTransition(transitionName, known: TransitionRegistry.names)
       }
       content = .transition(try makeTransition(type, params))
     }
