@@ -109,13 +109,13 @@ public final class LockScreen: Transition {
     phase = .closing
   }
 
-  override public func tap(at point: Point) -> [TransitionEvent] {
+  override public func tap(at point: Point) -> Bool {
     let g = p.grabberSize
     let grabber = Rect(
       x: screen.center.x + bounds.size.width / 2 - g,
       y: screen.center.y + bounds.size.height / 2 - g,
       width: g, height: g)
-    guard phase == .resting, grabber.contains(point) else { return [] }
+    guard phase == .resting, grabber.contains(point) else { return false }
     let kick = PushBehavior(items: [screen], mode: .instantaneous)
     // Δv = magnitude × 100 / mass pt/s, so this magnitude gives exactly tap_speed.
     let mass = Units.mass(density: material.density, size: screen.size)
@@ -123,7 +123,7 @@ public final class LockScreen: Transition {
     animator.addBehavior(kick)
     fall(up: false)
     phase = .bouncing
-    return []
+    return true
   }
 
   private func fall(up: Bool) {

@@ -88,13 +88,13 @@ public final class SidebarMenu: Transition {
 
   override public func swipe(
     _ direction: SwipeDirection, at point: Point?, velocity: Vector?
-  ) -> [TransitionEvent] {
+  ) -> Bool {
     switch direction {
     case .right: toggle(open: true, push: true)
     case .left: toggle(open: false, push: true)
-    case .up, .down: break
+    case .up, .down: return false
     }
-    return []
+    return true
   }
 
   /// The seed's `toggleMenu:`, on the rail; `push` false after a drag (the hand gave the speed).

@@ -107,12 +107,13 @@ open class Transition {
   /// The finger lifted with `velocity`; returns the events that caused (its `handOff`).
   open func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] { [] }
   open func panCancelled() {}
-  /// A tap; returns the events it caused.
-  open func tap(at point: Point) -> [TransitionEvent] { [] }
-  /// A swipe; returns the events it caused.
-  open func swipe(_ direction: SwipeDirection, at point: Point?, velocity: Vector?)
-    -> [TransitionEvent]
-  { [] }
+  /// A tap; true when the transition acts on it there (what it causes comes with the frames,
+  /// from `afterStep`), false when it ignores it and nothing changed.
+  open func tap(at point: Point) -> Bool { false }
+  /// A swipe; true when the transition acts on it, false when it ignores it.
+  open func swipe(_ direction: SwipeDirection, at point: Point?, velocity: Vector?) -> Bool {
+    false
+  }
   /// Called after each frame's steps, to notice outcomes; returns them (`done`).
   open func afterStep() -> [TransitionEvent] { [] }
 

@@ -94,9 +94,16 @@ public struct MessageEncoder: Sendable {
       id: id, [.number("t", t), .bool("running", running), .items("items", items, size: true)])
   }
 
-  /// `watch`: the items (without sizes).
-  public mutating func watchReply(id: RequestID?, items: [ItemState]) {
-    reply(id: id, [.items("items", items, size: false)])
+  /// `watch`: the items (without sizes), then `t`, `running` and `outcome` (null when none).
+  public mutating func watchReply(
+    id: RequestID?, t: Double, running: Bool, outcome: String?, items: [ItemState]
+  ) {
+    reply(
+      id: id,
+      [
+        .items("items", items, size: false), .number("t", t), .bool("running", running),
+        ReplyField("outcome", outcome.map { .string($0) } ?? .null),
+      ])
   }
 
   /// `list`: `sessions`, each `{session, transition, clock, running}` and `missed_ticks` for

@@ -67,14 +67,16 @@ final class Driver<T: Transition> {
     send(GestureEvent(phase: .cancelled, point: point, time: time))
   }
 
+  /// Whether the transition took the tap.
   @discardableResult
-  func tap(at point: Point) -> [TransitionEvent] {
-    keep(t.tap(at: point))
+  func tap(at point: Point) -> Bool {
+    t.tap(at: point)
   }
 
+  /// Whether the transition took the swipe.
   @discardableResult
-  func swipe(_ direction: SwipeDirection) -> [TransitionEvent] {
-    keep(t.swipe(direction, at: nil, velocity: nil))
+  func swipe(_ direction: SwipeDirection) -> Bool {
+    t.swipe(direction, at: nil, velocity: nil)
   }
 
   // MARK: time

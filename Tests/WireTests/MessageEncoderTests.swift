@@ -110,7 +110,7 @@ struct MessageEncoderTests {
     encoder.openReply(id: nil, session: "s1", items: [ball])
     encoder.stepReply(id: .string("st"), t: 1.0 / 60, running: true)
     encoder.getReply(id: nil, t: 2, running: false, items: [])
-    encoder.watchReply(id: nil, items: [ball])
+    encoder.watchReply(id: nil, t: 0.5, running: true, outcome: nil, items: [ball])
     encoder.listReply(
       id: nil,
       sessions: [
@@ -128,7 +128,7 @@ struct MessageEncoderTests {
       #"{"ok":true,"id":"st","t":0.017,"running":true}"#,
       #"{"ok":true,"t":2,"running":false,"items":[]}"#,
       #"{"ok":true,"items":[{"id":"ball","center":[160,100.25],"angle":0.1,"#
-        + #""velocity":[0,-12.5],"angular_velocity":-0.25}]}"#,
+        + #""velocity":[0,-12.5],"angular_velocity":-0.25}],"t":0.5,"running":true,"outcome":null}"#,
       #"{"ok":true,"sessions":[{"session":"a","transition":"lock-screen","clock":"realtime","#
         + #""running":true,"missed_ticks":3},{"session":"b","transition":null,"clock":"manual","running":false}]}"#,
       #"{"ok":true,"id":4,"behavior":"b1"}"#,

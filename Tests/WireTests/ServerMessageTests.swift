@@ -103,7 +103,10 @@ private let bodies: [(OpName, ReplyBody)] = [
   (.open, .open(session: "L", items: sized)),
   (.step, .step(t: 0.033, running: true)),
   (.get, .get(t: 0.95, running: false, items: sized)),
-  (.watch, .watch(items: unsized)),
+  (.watch, .watch(t: 0.95, running: false, outcome: "opened", items: unsized)),
+  (.watch, .watch(t: 0, running: true, outcome: nil, items: [])),
+  (.tap, .input(taken: true)),
+  (.swipe, .input(taken: false)),
   (.list, .list([])),
   (
     .list,

@@ -9,6 +9,7 @@ extension SessionHost {
     let (s, t) = try c.transition(g.session)
     let event = GestureEvent(
       phase: g.phase, point: g.point, time: g.t, velocity: g.velocity, estimator: g.estimator)
+    if g.phase == .began { s.outcome = nil }
     s.queue(t.handle(event, now: s.inputTime))
     return .empty
   }

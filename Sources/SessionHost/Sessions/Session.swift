@@ -92,6 +92,9 @@ final class Session: DynamicAnimatorDelegate {
   /// previous frame was still being computed), since it opened; `list` reports them.
   var missedTicks = 0
   var jobStarted: ContinuousClock.Instant = .now
+  /// The outcome of the transition's current gesture cycle once its `done` went out; a gesture
+  /// that begins, or a tap or swipe the transition takes, starts a new cycle (`watch` reports it).
+  var outcome: String?
   var contactLimitReported = false
 
   /// What the animator reports while it steps.
@@ -268,6 +271,7 @@ final class Session: DynamicAnimatorDelegate {
           session: name, item: h.item, gestureVelocity: h.gestureVelocity,
           itemVelocity: h.itemVelocity, constraints: constraints, velocityError: h.velocityError))
     case .done(let outcome):
+      self.outcome = outcome
       return .done(session: name, outcome: outcome, values: values)
     }
   }

@@ -38,12 +38,12 @@ public final class HeavyTransition: Transition {
     animator.addBehavior(walls)
   }
 
-  override public func tap(at point: Point) -> [TransitionEvent] {
+  override public func tap(at point: Point) -> Bool {
     // The seed's handleTapGesture: down becomes up and up becomes down.
     let g = gravity.magnitude
     gravity.gravityDirection = Vector(dx: 0, dy: gravity.gravityDirection.dy > 0 ? -g : g)
     moving = true
-    return []
+    return true
   }
 
   override public func afterStep() -> [TransitionEvent] {

@@ -36,10 +36,10 @@ public final class SnapTransition: Transition {
     items = [label]
   }
 
-  override public func tap(at point: Point) -> [TransitionEvent] {
+  override public func tap(at point: Point) -> Bool {
     scene.tap(point)
     snapping = true
-    return []
+    return true
   }
 
   override public func afterStep() -> [TransitionEvent] {

@@ -30,10 +30,15 @@ public enum ReplyBody: Equatable, Sendable {
   case step(t: Double, running: Bool)
   /// `get`: the animator's time and items with their sizes.
   case get(t: Double, running: Bool, items: [ItemState])
-  /// `watch`: the items (without sizes).
-  case watch(items: [ItemState])
+  /// `watch`: the items (without sizes); as extensions, the animator's time, whether it runs,
+  /// and the outcome of the transition's gesture cycle if its `done` was already sent (nil for
+  /// none yet, and for scenes).
+  case watch(t: Double, running: Bool, outcome: String?, items: [ItemState])
   /// `list`: the sessions in the order they were opened.
   case list([SessionSummary])
+  /// `tap`, `swipe` (extension): whether the transition took the input (false: it ignores
+  /// that input there, nothing changed).
+  case input(taken: Bool)
   /// `add_behavior`: the new behavior's id.
   case addBehavior(behavior: String)
   /// `debug` with `enable` true: the geometry now.
@@ -60,9 +65,11 @@ extension MessageEncoder {
       case .step(let t, let running): stepReply(id: reply.id, t: t, running: running)
       case .get(let t, let running, let items):
         getReply(id: reply.id, t: t, running: running, items: items)
-      case .watch(let items): watchReply(id: reply.id, items: items)
+      case .watch(let t, let running, let outcome, let items):
+        watchReply(id: reply.id, t: t, running: running, outcome: outcome, items: items)
       case .list(let sessions): listReply(id: reply.id, sessions: sessions)
       case .addBehavior(let behavior): addBehaviorReply(id: reply.id, behavior: behavior)
+      case .input(let taken): self.reply(id: reply.id, [.bool("taken", taken)])
       case .debug(let geometry):
         self.reply(id: reply.id, [ReplyField("debug", .object(geometry.fields))])
       }

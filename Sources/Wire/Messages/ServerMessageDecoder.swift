@@ -11,8 +11,8 @@ import Primitives
 /// request; the fields that op does not return are ignored. Without `answering` (a raw line
 /// sent on a user's behalf), the body is told by its fields, the first that matches winning:
 /// `debug` → `.debug`; `sessions` → `.list`; `transitions` → `.hello`; `behavior` →
-/// `.addBehavior`; `session` → `.open`; `t` → `.get` with `items`, else `.step`; `items` →
-/// `.watch`; nothing else → `.empty`.
+/// `.addBehavior`; `session` → `.open`; `outcome` → `.watch`; `taken` → `.input`; `t` →
+/// `.get` with `items`, else `.step`; nothing else → `.empty`.
 ///
 /// **Tolerance.** Fields a message does not define are ignored, an unknown event is
 /// `.unknownEvent` and an error with an unknown code `.unknownError` (a newer daemon's), and a
@@ -103,6 +103,8 @@ public final class ServerMessageDecoder {
     if fields.has("transitions") { return .hello }
     if fields.has("behavior") { return .addBehavior }
     if fields.has("session") { return .open }
+    if fields.has("outcome") { return .watch }
+    if fields.has("taken") { return .tap }
     if fields.has("t") { return fields.has("items") ? .get : .step }
     if fields.has("items") { return .watch }
     return nil
@@ -125,7 +127,9 @@ public final class ServerMessageDecoder {
         t: try fields.number("t"), running: try fields.bool("running"),
         items: try itemStates(fields, "items"))
     case .watch?:
-      return .watch(items: try itemStates(fields, "items"))
+      return .watch(
+        t: try fields.number("t"), running: try fields.bool("running"),
+        outcome: try fields.nullableString("outcome"), items: try itemStates(fields, "items"))
     case .list?:
       var sessions: [SessionSummary] = []
       for entry in try fields.objects("sessions") {
@@ -142,7 +146,10 @@ public final class ServerMessageDecoder {
     case .debug?:
       guard fields.has("debug") else { return .empty }
       return .debug(try debugGeometry(try fields.object("debug")))
-    case nil, .gesture?, .tap?, .swipe?, .close?, .addItem?, .removeItem?, .removeBehavior?,
+    case .tap?, .swipe?:
+      guard fields.has("taken") else { return .empty }
+      return .input(taken: try fields.bool("taken"))
+    case nil, .gesture?, .close?, .addItem?, .removeItem?, .removeBehavior?,
       .removeAllBehaviors?, .setBehavior?, .setItem?, .addVelocity?:
       return .empty
     }
