@@ -17,19 +17,31 @@ struct Dynd: ParsableCommand {
       activation (LISTEN_FDS) is served instead. The protocol is in protocol/PROTOCOL.md. \
       SIGTERM, SIGINT or SIGQUIT tells clients, drains at most 50 ms, removes the socket and \
       exits 0; SIGHUP or SIGUSR1 re-creates a removed socket file; other stray signals are ignored.
+
+      Exit status: 0 stopped by SIGTERM, SIGINT or SIGQUIT; 64 usage (a bad option or value); \
+      71 cannot serve (the socket cannot be created or bound, its directory is not private, \
+      --systemd without a passed socket); 75 another dynd already serves the socket.
       """,
     version: version)
 
   @Option(help: "Socket path (default: $DYND_SOCKET, then the per-user runtime directory).")
   var socket: String?
 
-  @Option(help: "Longest request line in bytes; longer ones get line_too_long and a close.")
+  // Numbers are parsed `.unconditional`ly, so that `--idle-timeout -1` is refused for its value,
+  // not taken for a missing one.
+  @Option(
+    parsing: .unconditional,
+    help: "Longest request line in bytes; longer ones get line_too_long and a close.")
   var maxLine: Int = 1 << 20
 
-  @Option(help: "Seconds a kept session nobody watches may go without a request before it closes.")
+  @Option(
+    parsing: .unconditional,
+    help: "Seconds a kept session nobody watches may go without a request before it closes.")
   var idleTimeout: Double = 600
 
-  @Option(help: "Threads that step realtime sessions and manual steps (default: one per core).")
+  @Option(
+    parsing: .unconditional,
+    help: "Threads that step realtime sessions and manual steps (default: one per core).")
   var workers: Int?
 
   @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -41,17 +53,20 @@ struct Dynd: ParsableCommand {
 
   func validate() throws {
     guard (1024...(64 << 20)).contains(maxLine) else {
-      throw ValidationError("--max-line must be between 1024 and 67108864 bytes")
+      throw ValidationError("--max-line \(maxLine): must be between 1024 and 67108864 bytes")
     }
     guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 31_536_000 else {
-      throw ValidationError("--idle-timeout must be a positive number of seconds (at most a year)")
+      throw ValidationError(
+        "--idle-timeout \(Self.plain(idleTimeout)): must be a positive number of seconds (at most a year)"
+      )
     }
     if let workers, !(1...256).contains(workers) {
       throw ValidationError("--workers must be between 1 and 256 (got \(workers))")
     }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError(
-        "--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        "--log-level '\(logLevel)': must be one of trace, debug, info, notice, warning, error, "
+          + "critical")
     }
     if systemd && socket != nil {
       throw ValidationError("--systemd and --socket exclude each other: systemd passes the socket")
@@ -60,6 +75,11 @@ struct Dynd: ParsableCommand {
       throw ValidationError(
         "--socket and a socket passed by the service manager (LISTEN_FDS) exclude each other")
     }
+  }
+
+  /// `-1` for -1.0: a number as it was most likely typed.
+  static func plain(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
   }
 
   func run() throws {

@@ -37,7 +37,7 @@ final class DyndProcess {
 
   init(
     arguments: [String], environment: [String: String] = DyndBinary.environment(),
-    errorFile: String
+    errorFile: String, outputFile: String? = nil
   ) throws {
     process.executableURL = URL(fileURLWithPath: try DyndBinary.require())
     process.arguments = arguments
@@ -45,7 +45,12 @@ final class DyndProcess {
     errorPath = errorFile
     _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorFile))
-    process.standardOutput = FileHandle.nullDevice
+    if let outputFile {
+      _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
+      process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
+    } else {
+      process.standardOutput = FileHandle.nullDevice
+    }
     try process.run()
   }
 

@@ -57,6 +57,32 @@ struct EndToEndProcessTests {
     #expect(dynd.exitStatus() == 0, "stderr: \(dynd.standardError)")
   }
 
+  @Test("a negative number is refused for its value, naming it; --help lists the exit statuses")
+  func numericOptionsAndHelp() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(directory) }
+    let socketPath = directory + "/n.sock"
+    for (option, value, sentence) in [
+      ("--idle-timeout", "-1", "--idle-timeout -1: must be a positive number of seconds"),
+      ("--max-line", "-5", "--max-line -5: must be between 1024 and 67108864 bytes"),
+      ("--workers", "-2", "--workers must be between 1 and 256 (got -2)"),
+    ] {
+      let refused = try DyndProcess(
+        arguments: ["--socket", socketPath, option, value],
+        errorFile: directory + "/stderr\(option)")
+      #expect(refused.exitStatus() == 64, "stderr: \(refused.standardError)")
+      #expect(refused.standardError.contains(sentence), "stderr: \(refused.standardError)")
+      #expect(!refused.standardError.contains("Missing value"))
+    }
+    let help = try DyndProcess(
+      arguments: ["--help"], errorFile: directory + "/help", outputFile: directory + "/help.out")
+    #expect(help.exitStatus() == 0)
+    let text = try String(contentsOfFile: directory + "/help.out", encoding: .utf8)
+    for status in ["0 stopped by SIGTERM", "64 usage", "71 cannot serve", "75 another dynd"] {
+      #expect(text.contains(status), "dynd --help: \(text)")
+    }
+  }
+
   @Test("a stale socket is replaced; a live one is never stolen")
   func staleAndLiveSockets() throws {
     let directory = try makeTemporaryDirectory()
