@@ -28,7 +28,7 @@ public struct NumberRange: Equatable, Sendable {
   }
 
   /// The range as words for an error message, e.g. "between 1 and 240".
-  var phrase: String {
+  public var phrase: String {
     if excludesLowerBound {
       return "greater than \(plainNumber(lowerBound)) and at most \(plainNumber(upperBound))"
     }

@@ -11,12 +11,13 @@ struct ConnectionOptions: ParsableArguments {
   @Flag(name: [.short, .long], help: "Print the daemon's lines as JSON lines, verbatim.")
   var json = false
 
-  @Option(help: "Seconds to wait for each reply.")
+  @Option(parsing: .unconditional, help: "Seconds to wait for each reply.")
   var timeout: Double = 10
 
   func validate() throws {
     guard timeout.isFinite, timeout > 0 else {
-      throw ValidationError("--timeout must be a positive number of seconds")
+      throw ValidationError(
+        "--timeout \(JSONValue.number(timeout).jsonText): must be a positive number of seconds")
     }
   }
 

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Glibc
+import Primitives
 
 /// dynctl: drive dynd from a shell — open sessions, send gestures, step, watch, run scripts.
 @main
@@ -12,10 +14,11 @@ struct Dynctl: ParsableCommand {
       velocities in points per second). Sessions opened by dynctl are kept (keep: true): they \
       outlive the dynctl process until `dynctl close` or the daemon's idle timeout.
 
-      Exit status: 0 success; 1 a check failed (handoff velocities differ, play saw no \
-      outcome); 64 usage error; 65 the daemon answered with an error; \
-      66 a file could not be read; 73 a file could not be written; 69 no daemon at the socket; 76 the daemon broke the \
-      protocol, closed the connection or did not answer within --timeout; 77 refused before \
+      Exit status: 0 success; 1 a check failed (handoff velocities differ, play or record saw \
+      no outcome, watch --until's event did not come); 64 usage error, or no such command; \
+      65 the daemon answered with an error, or a scene or trace is not valid; 66 a file could \
+      not be read; 69 no daemon at the socket; 73 a file could not be written; 76 the daemon \
+      broke the protocol, closed the connection or did not answer within --timeout; 77 refused before \
       sending anything: the socket directory dynctl chose ($XDG_RUNTIME_DIR/dynd or \
       /tmp/dynd-$UID) is a symbolic link, not yours or open to others, or the daemon runs as \
       another user (not you, not root).
@@ -34,7 +37,28 @@ struct Dynctl: ParsableCommand {
   /// Parses the command line after moving connection options written before the subcommand
   /// (`dynctl --socket S -j list`) behind it, where the subcommand reads them.
   static func main() {
-    main(movingLeadingOptions(Array(CommandLine.arguments.dropFirst())))
+    let arguments = movingLeadingOptions(Array(CommandLine.arguments.dropFirst()))
+    if let typed = arguments.first, let complaint = unknownCommand(typed) {
+      complain(complaint)
+      Glibc.exit(64)
+    }
+    main(arguments)
+  }
+
+  /// The commands, as typed.
+  static var commandNames: [String] {
+    configuration.subcommands.compactMap { $0.configuration.commandName }
+  }
+
+  /// A sentence for a first argument that is neither an option nor a command (`dynctl stpe`),
+  /// suggesting the closest command; nil when it is one (ArgumentParser takes it from there).
+  static func unknownCommand(_ typed: String) -> String? {
+    guard !typed.hasPrefix("-"), typed != "help", !commandNames.contains(typed) else {
+      return nil
+    }
+    let suggestion = closestName(to: typed, among: commandNames).map { "did you mean '\($0)'? " }
+    return "no command is named '\(typed)'; \(suggestion ?? "")the commands are "
+      + commandNames.joined(separator: ", ") + " (dynctl --help)"
   }
 
   static func movingLeadingOptions(_ arguments: [String]) -> [String] {

@@ -8,8 +8,8 @@ import ArgumentParser
 /// | 0 | every request was answered `ok` |
 /// | 1 | a check failed: `handoff` velocities differ, `play` saw no outcome in time |
 /// | 64 | usage: bad arguments (ArgumentParser's validation failure) |
-/// | 65 | the daemon answered a request with an error reply |
-/// | 66 | a script, scene or trace file could not be read |
+/// | 65 | the daemon answered a request with an error reply, or a scene or trace (a file, or `--scene`'s inline JSON) is not valid: what the daemon would have refused |
+/// | 66 | a script, scene or trace file could not be read (missing, not permitted) |
 /// | 73 | an output file could not be written |
 /// | 69 | no daemon: the socket could not be reached |
 /// | 76 | the daemon broke the protocol, closed the connection or did not answer in time |
@@ -22,6 +22,8 @@ enum Failure: Error, CustomStringConvertible {
   /// What `handoff` or `play` checks did not hold.
   case checkFailed(String)
   case unreadableFile(path: String, reason: String)
+  /// A scene or trace that could be read but is not valid (`EX_DATAERR`, as an error reply).
+  case invalidInput(path: String, reason: String)
   case unwritableFile(path: String, reason: String)
   case protocolFailure(String)
   /// The socket directory or the daemon failed `SocketTrust`; the sentence says what and what to
@@ -31,7 +33,7 @@ enum Failure: Error, CustomStringConvertible {
   var exitCode: ExitCode {
     switch self {
     case .checkFailed: ExitCode(1)
-    case .errorReply, .scriptFailed: ExitCode(65)
+    case .errorReply, .scriptFailed, .invalidInput: ExitCode(65)
     case .unreadableFile: ExitCode(66)
     case .unreachable: ExitCode(69)
     case .unwritableFile: ExitCode(73)
@@ -47,8 +49,33 @@ enum Failure: Error, CustomStringConvertible {
     case .errorReply(let code, let message): "\(code): \(message)"
     case .scriptFailed(let what), .checkFailed(let what): what
     case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"
+    case .invalidInput(let path, let reason): "\(path): \(reason)"
     case .unwritableFile(let path, let reason): "cannot write \(path): \(reason)"
     case .protocolFailure(let what), .untrusted(let what): what
     }
+  }
+}
+
+/// The "Exit status" paragraph of each command's help: `specific` are the statuses of its own
+/// (e.g. `1 FAIL`), then those of every command that talks to the daemon, in numeric order.
+enum ExitStatus {
+  static let daemon = [
+    "64 usage", "69 no daemon at the socket",
+    "76 the daemon broke the protocol, closed the connection or did not answer within --timeout",
+    "77 refused before sending anything: an untrusted socket directory or a daemon of another "
+      + "user (see dynctl --help)",
+  ]
+
+  /// The status of an error reply, shared by most commands.
+  static let errorReply = "65 the daemon answered with an error"
+
+  static func help(_ specific: String..., talksToDaemon: Bool = true) -> String {
+    var statuses: [Int: String] = [:]
+    for status in specific + (talksToDaemon ? daemon : []) {
+      let number = Int(status.prefix { $0.isNumber }) ?? 0
+      if statuses[number] == nil { statuses[number] = status }
+    }
+    return "Exit status: 0 success; "
+      + statuses.keys.sorted().compactMap { statuses[$0] }.joined(separator: "; ") + "."
   }
 }

@@ -26,7 +26,8 @@ struct GestureCommand: ParsableCommand {
 
       Example: dynctl gesture L --from 160,500 --to 160,380 --duration 0.2 \
       --release-velocity 0,-1400
-      """)
+      """ + "\n\n"
+        + ExitStatus.help(ExitStatus.errorReply))
 
   enum Pace: String, ExpressibleByArgument, CaseIterable {
     case auto, realtime, step, none
@@ -48,7 +49,7 @@ struct GestureCommand: ParsableCommand {
   @Argument(help: "The session.") var session: String
   @Option(help: "Where the finger goes down (x,y).") var from: PairArgument
   @Option(help: "Where it lifts (x,y).") var to: PairArgument
-  @Option(help: "Seconds from down to up.") var duration: Double = 0.25
+  @Option(parsing: .unconditional, help: "Seconds from down to up.") var duration: Double = 0.25
   @Option(
     parsing: .unconditional, help: "Velocity at release in points per second (vx,vy).")
   var releaseVelocity: PairArgument?
@@ -60,8 +61,12 @@ struct GestureCommand: ParsableCommand {
 
   func validate() throws {
     guard duration.isFinite, duration >= 0, duration <= 60 else {
-      throw ValidationError("--duration must be between 0 and 60 seconds")
+      throw ValidationError(
+        "--duration \(JSONValue.number(duration).jsonText): must be between 0 and 60 seconds")
     }
+    try from.checkPoint("--from")
+    try to.checkPoint("--to")
+    try releaseVelocity?.checkVelocity("--release-velocity")
   }
 
   func run() throws {
@@ -147,11 +152,18 @@ func sleepUntil(_ deadline: Double) {
 
 struct TapCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "tap", abstract: "Tap a session at a point (x,y).")
+    commandName: "tap", abstract: "Tap a session at a point (x,y).",
+    discussion: """
+      Prints whether the transition took the tap ("taken"; what it causes follows in the \
+      frames, e.g. lock-screen's camera grabber bounces the screen) or ignored it there.
+      """ + "\n\n"
+        + ExitStatus.help(ExitStatus.errorReply))
 
   @OptionGroup var connection: ConnectionOptions
   @Argument(help: "The session.") var session: String
   @Argument(help: "Where (x,y).") var point: PairArgument
+
+  func validate() throws { try point.checkPoint("the point") }
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
@@ -162,7 +174,12 @@ struct TapCommand: ParsableCommand {
 
 struct SwipeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "swipe", abstract: "Swipe a session left, right, up or down.")
+    commandName: "swipe", abstract: "Swipe a session left, right, up or down.",
+    discussion: """
+      Prints whether the transition took the swipe ("taken") or ignored it (a direction it \
+      does nothing with).
+      """ + "\n\n"
+        + ExitStatus.help(ExitStatus.errorReply))
 
   enum Direction: String, ExpressibleByArgument, CaseIterable {
     case left, right, up, down
@@ -183,6 +200,11 @@ struct SwipeCommand: ParsableCommand {
   @Option(help: "Where the swipe starts (x,y).") var at: PairArgument?
   @Option(parsing: .unconditional, help: "Its velocity in points per second (vx,vy).")
   var velocity: PairArgument?
+
+  func validate() throws {
+    try at?.checkPoint("--at")
+    try velocity?.checkVelocity("--velocity")
+  }
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in

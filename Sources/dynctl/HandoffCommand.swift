@@ -32,17 +32,22 @@ struct HandoffCommand: ParsableCommand {
 
       Example: dynctl handoff lock-screen --pan 160,500:160,380 --duration 0.2 \
       --release-velocity 1234,-1400
-      """)
+      """ + "\n\n"
+        + ExitStatus.help("1 FAIL, or no handoff happened", ExitStatus.errorReply))
 
   @OptionGroup var connection: ConnectionOptions
-  @OptionGroup var gesture: TransitionGesture
-  @Option(help: "Largest velocity_error accepted, in pt/s.") var tolerance: Double = 0.001
-  @Option(help: "Largest difference between the measured motion and the item velocity, pt/s.")
+  @OptionGroup var choice: TransitionChoice
+  @OptionGroup var drag: PanOptions
+  @Option(parsing: .unconditional, help: "Largest velocity_error accepted, in pt/s.") var tolerance:
+    Double = 0.001
+  @Option(
+    parsing: .unconditional,
+    help: "Largest difference between the measured motion and the item velocity, pt/s.")
   var motionTolerance: Double = 0.05
 
   func validate() throws {
-    guard gesture.pan != nil else {
-      throw ValidationError("handoff checks a drag: give --pan (not --tap or --swipe)")
+    guard drag.pan != nil else {
+      throw ValidationError("handoff checks a drag: give --pan")
     }
     for (name, value) in [("--tolerance", tolerance), ("--motion-tolerance", motionTolerance)] {
       guard value.isFinite, value >= 0 else {
@@ -110,13 +115,11 @@ struct HandoffCommand: ParsableCommand {
     try runReportingFailure { () throws(Failure) in
       var client = try connection.connect()
       client.output.showFrames = false
-      let session = try gesture.open(client, clock: .manual)
-      var handoffs: [HandoffReport] = []
-      try gesture.perform(on: session, client, pacing: .step) { event in
-        if let h = HandoffReport(event) { handoffs.append(h) }
-      }
+      let session = try choice.open(client, clock: .manual)
+      let handoffs = try drag.perform(on: session, client, pacing: .step).compactMap(
+        HandoffReport.init)
       guard let h = handoffs.last else {
-        throw .checkFailed("FAIL: no handoff: \(gesture.transition) took no drag from this pan")
+        throw .checkFailed("FAIL: no handoff: \(choice.transition) took no drag from this pan")
       }
       var failures: [String] = []
       client.output.note(

@@ -3,20 +3,23 @@ import Wire
 
 /// The readable forms of the daemon's replies and events.
 ///
-/// Numbers are printed as the daemon wrote them (`number`), names with their control and
-/// bidirectional formatting characters as `\uXXXX` (`TerminalText`). An event without a readable
-/// form (`debug`, `slow`, `on_time`, `contact_limit`, or one this dynctl does not know) is
-/// printed as the line the daemon wrote.
+/// Everything `--json` shows is shown: numbers as the daemon wrote them (`number`), names with
+/// their control and bidirectional formatting characters as `\uXXXX` (`TerminalText`). Only an
+/// item's angle and angular velocity (in a frame) and a handoff's `velocity_error` are left out
+/// while they are 0. The `debug`
+/// geometry, and an event this dynctl does not know, are printed as the line the daemon wrote.
 enum HumanFormat {
   static func event(_ message: Message) -> String {
     guard case .event(let event) = message.content else { return message.text }
     let session = event.session.map { "\($0) " } ?? ""
     switch event {
     case .frame(let frame):
-      let items = frame.items.map { "\(text($0.id)) \(pair($0.center))" }
+      var dropped: [String] = []
+      if frame.dropped > 0 { dropped.append("\(frame.dropped) frames dropped") }
+      if frame.droppedContacts > 0 { dropped.append("\(frame.droppedContacts) contacts dropped") }
       return "\(session)frame \(number(Double(frame.seq))) t \(number(frame.t)): "
-        + items.joined(separator: ", ")
-        + (frame.dropped > 0 ? " (\(number(Double(frame.dropped))) frames dropped)" : "")
+        + frame.items.map(moving).joined(separator: ", ") + valueList(frame.values)
+        + (dropped.isEmpty ? "" : " (" + dropped.joined(separator: ", ") + ")")
     case .contact(let contact):
       let partner: String
       switch contact.partner {
@@ -40,11 +43,35 @@ enum HumanFormat {
       return "\(session)handoff \(text(handoff.item)): gesture velocity "
         + "\(pair(handoff.gestureVelocity)), item velocity \(pair(handoff.itemVelocity))"
         + (constraints.isEmpty ? "" : " (changed by " + constraints.joined(separator: ", ") + ")")
-    case .done(_, let outcome, _): return "\(session)done: \(text(outcome))"
+        + (handoff.velocityError > 0 ? ", velocity_error \(number(handoff.velocityError))" : "")
+    case .done(_, let outcome, let values):
+      return "\(session)done: \(text(outcome))" + valueList(values)
     case .closed(_, let reason): return "\(session)closed (\(text(reason)))"
     case .shutdown(let reason): return "the daemon is shutting down (\(text(reason ?? "?")))"
-    case .debug, .slow, .onTime, .contactLimit: return message.text
+    case .slow(_, let t, let frame, let budget):
+      return "\(session)slow at t \(number(t)): a frame took \(number(frame)) ms of its "
+        + "\(number(budget)) ms period; frames are skipped until it keeps up"
+    case .onTime(_, let t): return "\(session)on time again at t \(number(t))"
+    case .contactLimit(_, let t, let limit):
+      return "\(session)contact limit at t \(number(t)): \(limit) contacts at once; further "
+        + "overlapping pairs pass through each other"
+    case .debug: return message.text
     }
+  }
+
+  /// `screen (160, 500) velocity (0, -1400)`, with `angle` and `angular` when not 0.
+  static func moving(_ state: ItemState) -> String {
+    var line = "\(text(state.id)) \(pair(state.center))"
+    if state.angle != 0 { line += " angle \(number(state.angle))" }
+    line += " velocity \(pair(state.velocity))"
+    if state.angularVelocity != 0 { line += " angular \(number(state.angularVelocity))" }
+    return line
+  }
+
+  /// `; background_alpha 0.5` for a transition's values, nothing when it has none.
+  static func valueList(_ values: [NamedValue]) -> String {
+    values.isEmpty
+      ? "" : "; " + values.map { "\(text($0.name)) \(number($0.value))" }.joined(separator: ", ")
   }
 
   /// The fields of an `ok` reply, one line each; items and sessions one line per entry.
@@ -63,8 +90,15 @@ enum HumanFormat {
       return [time(t, running: running)]
     case .get(let t, let running, let items):
       return [time(t, running: running)] + items.map { item($0, sized: true) }
-    case .watch(let items):
-      return items.map { item($0, sized: false) }
+    case .watch(let t, let running, let outcome, let items):
+      return [time(t, running: running) + (outcome.map { ", done: \(text($0))" } ?? "")]
+        + items.map { item($0, sized: false) }
+    case .input(let taken):
+      return [
+        taken
+          ? "taken: the transition acts on it"
+          : "ignored: the transition does nothing with it there"
+      ]
     case .list(let list):
       return sessions(list)
     case .addBehavior(let behavior):

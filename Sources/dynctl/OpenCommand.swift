@@ -14,7 +14,10 @@ struct OpenCommand: ParsableCommand {
 
       The session is kept (keep: true) so that later dynctl commands can reach it; close it with \
       `dynctl close`. Prints the session's name and its items.
-      """)
+      """ + "\n\n"
+        + ExitStatus.help(
+          ExitStatus.errorReply + ", or the scene is not valid JSON",
+          "66 the scene file cannot be read"))
 
   @OptionGroup var connection: ConnectionOptions
   @Argument(help: "The transition to open (see `dynctl hello`).") var transition: String?
@@ -23,7 +26,7 @@ struct OpenCommand: ParsableCommand {
   @Option(help: "The session's name (default: the daemon assigns one).") var session: String?
   @Option(help: "Clock: realtime (frames streamed at --fps) or manual (moves only on step).")
   var clock: String?
-  @Option(help: "Frames per second.") var fps: Double?
+  @Option(parsing: .unconditional, help: "Frames per second.") var fps: Double?
   @Option(
     name: .customLong("param"),
     help: "A transition parameter NAME=VALUE (VALUE is JSON, or else a string); repeatable.")
@@ -34,7 +37,7 @@ struct OpenCommand: ParsableCommand {
       throw ValidationError("give either a transition name or --scene, not both or neither")
     }
     if let clock, clock != "realtime", clock != "manual" {
-      throw ValidationError("--clock must be realtime or manual")
+      throw ValidationError("--clock '\(clock)': must be realtime or manual")
     }
     for param in params where !param.contains("=") {
       throw ValidationError("--param '\(param)' must be NAME=VALUE")
@@ -69,16 +72,13 @@ struct OpenCommand: ParsableCommand {
 
   /// The scene JSON from a file, standard input (`-`) or the argument itself (`{…}`).
   static func sceneObject(_ argument: String) throws(Failure) -> JSONValue {
-    let text: String
-    if argument.hasPrefix("{") {
-      text = argument
-    } else {
-      text = try readFile(argument)
-    }
+    let inline = argument.hasPrefix("{")
+    let text = inline ? argument : try readFile(argument)
     do {
       return try JSONParser().parse(text)
     } catch {
-      throw .unreadableFile(path: argument, reason: "not one JSON object: \(error.message)")
+      throw .invalidInput(
+        path: inline ? "--scene" : argument, reason: error.description)
     }
   }
 }

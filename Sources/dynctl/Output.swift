@@ -16,6 +16,9 @@ struct Output {
   var showFrames = true
   /// Nothing the daemon says is printed (`record` writes it to a file instead).
   var silent = false
+  /// Which request the next replies answer (`run`: `line 5 (step)`): their first line starts
+  /// with it, and an empty `ok` prints `LABEL: ok` instead of nothing.
+  var replyLabel: String?
 
   func event(_ message: Message) {
     if silent { return }
@@ -33,7 +36,12 @@ struct Output {
     if json {
       emit(TerminalText.jsonLine(message.text))
     } else if let body = message.content.replyBody {
-      for line in HumanFormat.reply(body) { emit(TerminalText.safe(line)) }
+      var lines = HumanFormat.reply(body)
+      if let replyLabel {
+        if lines.isEmpty { lines = ["ok"] }
+        lines[0] = "\(replyLabel): \(lines[0])"
+      }
+      for line in lines { emit(TerminalText.safe(line)) }
     }
   }
 

@@ -7,6 +7,8 @@ import Wire
 struct PanArgument: ExpressibleByArgument {
   let from: PairArgument
   let to: PairArgument
+  /// The argument as typed, for messages.
+  let typed: String
 
   init?(argument: String) {
     let ends = argument.split(separator: ":", omittingEmptySubsequences: false)
@@ -15,36 +17,20 @@ struct PanArgument: ExpressibleByArgument {
     else { return nil }
     self.from = from
     self.to = to
+    typed = argument
   }
 }
 
-/// The transition to open and the gesture to perform on it (`play`, `handoff`).
-struct TransitionGesture: ParsableArguments {
+/// The transition to open (`play`, `record`, `handoff`).
+struct TransitionChoice: ParsableArguments {
   @Argument(help: "The transition (see `dynctl hello`).") var transition: String
   @Option(help: "The session's name (default: TRANSITION-PID).") var session: String?
   @Option(
     name: .customLong("param"),
     help: "A transition parameter NAME=VALUE (VALUE is JSON, or else a string); repeatable.")
   var params: [String] = []
-  @Option(help: "A pan from x1,y1 to x2,y2, e.g. 160,500:160,380.") var pan: PanArgument?
-  @Option(help: "Seconds the pan takes.") var duration: Double = 0.25
-  @Option(parsing: .unconditional, help: "Velocity at the pan's release (vx,vy), pt/s.")
-  var releaseVelocity: PairArgument?
-  @Option(
-    help: "How the daemon estimates the pan's velocity: platform or linear (default: platform).")
-  var estimator: GestureCommand.Estimator?
-  @Option(help: "A tap at x,y.") var tap: PairArgument?
-  @Option(help: "A swipe: left, right, up or down.") var swipe: SwipeCommand.Direction?
-  @Option(help: "Where the swipe starts (x,y).") var at: PairArgument?
-  @Option(parsing: .unconditional, help: "The swipe's velocity (vx,vy), pt/s.")
-  var velocity: PairArgument?
 
   func validate() throws {
-    let given = [pan != nil, tap != nil, swipe != nil].filter { $0 }.count
-    guard given == 1 else { throw ValidationError("give exactly one of --pan, --tap, --swipe") }
-    guard duration.isFinite, duration >= 0, duration <= 60 else {
-      throw ValidationError("--duration must be between 0 and 60 seconds")
-    }
     for param in params where !param.contains("=") {
       throw ValidationError("--param '\(param)' must be NAME=VALUE")
     }
@@ -59,23 +45,99 @@ struct TransitionGesture: ParsableArguments {
     try client.request(.open(open))
     return session
   }
+}
+
+/// A pan and how it is released (`play`, `record`, `handoff`).
+struct PanOptions: ParsableArguments {
+  @Option(help: "A pan from x1,y1 to x2,y2, e.g. 160,500:160,380.") var pan: PanArgument?
+  @Option(parsing: .unconditional, help: "Seconds the pan takes (default: 0.25).") var duration:
+    Double?
+  @Option(parsing: .unconditional, help: "Velocity at the pan's release (vx,vy), pt/s.")
+  var releaseVelocity: PairArgument?
+  @Option(
+    help: "How the daemon estimates the pan's velocity: platform or linear (default: platform).")
+  var estimator: GestureCommand.Estimator?
+
+  func validate() throws {
+    if let duration, !(duration.isFinite && duration >= 0 && duration <= 60) {
+      throw ValidationError(
+        "--duration \(JSONValue.number(duration).jsonText): must be between 0 and 60 seconds")
+    }
+    guard let pan else {
+      for (given, option) in [
+        (duration != nil, "--duration"), (releaseVelocity != nil, "--release-velocity"),
+        (estimator != nil, "--estimator"),
+      ] where given {
+        throw ValidationError("\(option) belongs to a pan: give --pan too")
+      }
+      return
+    }
+    try pan.from.checkPoint("--pan", as: pan.typed)
+    try pan.to.checkPoint("--pan", as: pan.typed)
+    try releaseVelocity?.checkVelocity("--release-velocity")
+  }
+
+  /// Performs the pan; returns the events of its release.
+  func perform(on session: String, _ client: DaemonClient, pacing: GestureCommand.Pace)
+    throws(Failure) -> [Message]
+  {
+    guard let pan else { return [] }
+    return try Pan(
+      from: pan.from, to: pan.to, duration: duration ?? 0.25, releaseVelocity: releaseVelocity,
+      estimator: estimator
+    ).perform(on: session, client, pacing: pacing)
+  }
+}
+
+/// A tap or a swipe instead of a pan (`play`, `record`).
+struct TapSwipeOptions: ParsableArguments {
+  @Option(help: "A tap at x,y.") var tap: PairArgument?
+  @Option(help: "A swipe: left, right, up or down.") var swipe: SwipeCommand.Direction?
+  @Option(help: "Where the swipe starts (x,y).") var at: PairArgument?
+  @Option(parsing: .unconditional, help: "The swipe's velocity (vx,vy), pt/s.")
+  var velocity: PairArgument?
+
+  func validate() throws {
+    if swipe == nil, at != nil || velocity != nil {
+      throw ValidationError(
+        "\(at != nil ? "--at" : "--velocity") belongs to a swipe: give --swipe too")
+    }
+    try tap?.checkPoint("--tap")
+    try at?.checkPoint("--at")
+    try velocity?.checkVelocity("--velocity")
+  }
+}
+
+/// The transition to open and the gesture to perform on it (`play`, `record`).
+struct TransitionGesture: ParsableArguments {
+  @OptionGroup var choice: TransitionChoice
+  @OptionGroup var drag: PanOptions
+  @OptionGroup var other: TapSwipeOptions
+
+  var transition: String { choice.transition }
+
+  func validate() throws {
+    let given = [drag.pan != nil, other.tap != nil, other.swipe != nil].filter { $0 }.count
+    guard given == 1 else { throw ValidationError("give exactly one of --pan, --tap, --swipe") }
+  }
+
+  func open(_ client: DaemonClient, clock: Clock) throws(Failure) -> String {
+    try choice.open(client, clock: clock)
+  }
 
   /// Performs the gesture; every event goes to `onEvent` as well as to the output.
   func perform(
     on session: String, _ client: DaemonClient, pacing: GestureCommand.Pace,
     onEvent: (Message) -> Void
   ) throws(Failure) {
-    if let pan {
-      let events = try Pan(
-        from: pan.from, to: pan.to, duration: duration, releaseVelocity: releaseVelocity,
-        estimator: estimator
-      ).perform(on: session, client, pacing: pacing)
-      events.forEach(onEvent)
-    } else if let tap {
+    if drag.pan != nil {
+      try drag.perform(on: session, client, pacing: pacing).forEach(onEvent)
+    } else if let tap = other.tap {
       try client.request(.tap(TapRequest(session: session, point: tap.point)), onEvent: onEvent)
-    } else if let swipe {
+    } else if let swipe = other.swipe {
       let request = SwipeRequest(
-        session: session, direction: swipe.direction, point: at?.point, velocity: velocity?.vector)
+        session: session, direction: swipe.direction, point: other.at?.point,
+        velocity: other.velocity?.vector)
       try client.request(.swipe(request), onEvent: onEvent)
     }
   }
@@ -95,20 +157,23 @@ struct PlayCommand: ParsableCommand {
 
       Example: dynctl play lock-screen --pan 160,500:160,380 --duration 0.2 \
       --release-velocity 0,-1400
-      """)
+      """ + "\n\n"
+        + ExitStatus.help("1 no outcome within --max-seconds", ExitStatus.errorReply))
 
   @OptionGroup var connection: ConnectionOptions
   @OptionGroup var gesture: TransitionGesture
   @Option(help: "Clock: manual (stepped by play) or realtime.") var clock: String = "manual"
-  @Option(help: "Seconds of animation to wait for the outcome.") var maxSeconds: Double = 10
+  @Option(parsing: .unconditional, help: "Seconds of animation to wait for the outcome.")
+  var maxSeconds: Double = 10
   @Flag(help: "Print every frame.") var frames = false
 
   func validate() throws {
     guard clock == "manual" || clock == "realtime" else {
-      throw ValidationError("--clock must be manual or realtime")
+      throw ValidationError("--clock '\(clock)': must be manual or realtime")
     }
     guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= 600 else {
-      throw ValidationError("--max-seconds must be between 0 and 600")
+      throw ValidationError(
+        "--max-seconds \(JSONValue.number(maxSeconds).jsonText): must be between 0 and 600")
     }
   }
 

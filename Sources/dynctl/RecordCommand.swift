@@ -30,16 +30,21 @@ struct RecordCommand: ParsableCommand {
 
       Example: dynctl record lock-screen --pan 160,500:160,380 --duration 0.2 \
       --release-velocity 0,-1400 -o lock.trace.jsonl
-      """)
+      """ + "\n\n"
+        + ExitStatus.help(
+          "1 no outcome within --max-seconds", ExitStatus.errorReply,
+          "73 the trace cannot be written"))
 
   @OptionGroup var connection: ConnectionOptions
   @OptionGroup var gesture: TransitionGesture
   @Option(name: [.short, .long], help: "The trace file to write.") var output: String
-  @Option(help: "Seconds of animation to wait for the outcome.") var maxSeconds: Double = 10
+  @Option(parsing: .unconditional, help: "Seconds of animation to wait for the outcome.")
+  var maxSeconds: Double = 10
 
   func validate() throws {
     guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= 600 else {
-      throw ValidationError("--max-seconds must be between 0 and 600")
+      throw ValidationError(
+        "--max-seconds \(JSONValue.number(maxSeconds).jsonText): must be between 0 and 600")
     }
   }
 

@@ -10,7 +10,10 @@ struct RenderCommand: ParsableCommand {
       overlay toggles for the debug geometry, and plots of the dragged item's position and \
       velocity marking the gesture, the handoff and each contact. --svg OUT writes the first \
       TRACE as a static picture: each item's trajectory and a filmstrip of key frames.
-      """)
+      """ + "\n\n"
+        + ExitStatus.help(
+          "64 usage", "65 a trace is not valid", "66 a trace cannot be read",
+          "73 an output cannot be written", talksToDaemon: false))
 
   @Argument(help: "Trace files written by `dynctl record`.") var traces: [String]
   @Option(help: "The HTML page to write.") var html: String?

@@ -7,10 +7,14 @@ struct RunCommand: ParsableCommand {
     abstract: "Send a JSON-lines script, one request per line, over one connection.",
     discussion: """
       Blank lines and lines starting with # are skipped. Each request's events (frames only \
-      with --frames) and reply are printed before the next is sent. The script stops at the first error reply (exit 65) \
+      with --frames) and reply are printed before the next is sent; each reply starts with the \
+      line it answers and its op (`line 5 (step): t 2 s, running`, `line 2 (add_item): ok`). The script stops at the first error reply (exit 65) \
       unless --keep-going, which sends every line and exits 65 if any reply was an error. \
       Sessions the script opens without keep close when it ends. FILE - reads standard input.
-      """)
+      """ + "\n\n"
+        + ExitStatus.help(
+          ExitStatus.errorReply + " (the script stops at the first unless --keep-going)",
+          "66 the script cannot be read"))
 
   @OptionGroup var connection: ConnectionOptions
   @Argument(help: "The script (- for standard input).") var file: String
@@ -28,6 +32,8 @@ struct RunCommand: ParsableCommand {
       {
         let line = String(rawLine.drop { $0 == " " || $0 == "\t" })
         if line.isEmpty || line.hasPrefix("#") || line.allSatisfy({ $0 == "\r" }) { continue }
+        let op = (try? RequestDecoder().decode(line))?.op.kind.rawValue ?? "?"
+        client.output.replyLabel = "line \(offset + 1) (\(op))"
         do throws(Failure) {
           try client.send(rawLine: line)
         } catch .errorReply(let code, let message) {
@@ -49,7 +55,8 @@ struct SendCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "send",
     abstract: "Send one raw request line; print the events it causes and its reply.",
-    discussion: #"Example: dynctl send '{"op":"hello","id":1}'"#)
+    discussion: #"Example: dynctl send '{"op":"hello","id":1}'"# + "\n\n"
+      + ExitStatus.help(ExitStatus.errorReply))
 
   @OptionGroup var connection: ConnectionOptions
   @Argument(help: "The request, one JSON object.") var line: String

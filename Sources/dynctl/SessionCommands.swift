@@ -3,7 +3,8 @@ import Wire
 
 struct HelloCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "hello", abstract: "Show the daemon's version, protocol and transitions.")
+    commandName: "hello", abstract: "Show the daemon's version, protocol and transitions.",
+    discussion: ExitStatus.help())
 
   @OptionGroup var connection: ConnectionOptions
 
@@ -16,7 +17,8 @@ struct HelloCommand: ParsableCommand {
 
 struct ListCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "list", abstract: "List the sessions: content, clock, running or at rest.")
+    commandName: "list", abstract: "List the sessions: content, clock, running or at rest.",
+    discussion: ExitStatus.help())
 
   @OptionGroup var connection: ConnectionOptions
 
@@ -29,7 +31,8 @@ struct ListCommand: ParsableCommand {
 
 struct GetCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "get", abstract: "Show a session's time, whether it runs, and its items.")
+    commandName: "get", abstract: "Show a session's time, whether it runs, and its items.",
+    discussion: ExitStatus.help(ExitStatus.errorReply))
 
   @OptionGroup var connection: ConnectionOptions
   @Argument(help: "The session.") var session: String
@@ -43,7 +46,8 @@ struct GetCommand: ParsableCommand {
 
 struct CloseCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "close", abstract: "Close a session.")
+    commandName: "close", abstract: "Close a session.",
+    discussion: ExitStatus.help(ExitStatus.errorReply))
 
   @OptionGroup var connection: ConnectionOptions
   @Argument(help: "The session.") var session: String
@@ -62,12 +66,14 @@ struct StepCommand: ParsableCommand {
     discussion: """
       Prints the events of the steps (contacts, pause, done), then the time reached, whether \
       the animator still runs, and how many frames moved; --frames prints every frame too. With --json every line the daemon wrote is printed.
-      """)
+      """ + "\n\n"
+        + ExitStatus.help(ExitStatus.errorReply))
 
   @OptionGroup var connection: ConnectionOptions
   @Argument(help: "The session (manual clock).") var session: String
-  @Option(help: "Frames to step.") var count: Int?
-  @Option(help: "Seconds per frame (default 1/fps of the session).") var dt: Double?
+  @Option(parsing: .unconditional, help: "Frames to step.") var count: Int?
+  @Option(parsing: .unconditional, help: "Seconds per frame (default 1/fps of the session).")
+  var dt: Double?
   @Flag(help: "Print every frame.") var frames = false
 
   func run() throws {

@@ -156,3 +156,37 @@ func listen(at path: String) throws -> Int32 {
   }
   return fd
 }
+
+/// What each command's `--help` promises.
+@Suite("dynctl: help")
+struct HelpTests {
+  static let commands = [
+    "hello", "list", "open", "close", "get", "watch", "step", "gesture", "tap", "swipe", "play",
+    "handoff", "record", "render", "run", "send",
+  ]
+
+  @Test("every command's help lists its exit statuses", arguments: commands)
+  func exitStatuses(_ command: String) throws {
+    let help = try runProgram(
+      try Binaries.path("dynctl"), [command, "--help"], environment: cleanEnvironment(),
+      in: NSTemporaryDirectory())
+    #expect(help.status == 0)
+    let text = help.output.replacingOccurrences(of: "\n", with: " ")
+    #expect(text.contains("Exit status: 0 success; "), "\(command): \(help.output)")
+    #expect(text.contains("64 usage"), "\(command)")
+    if command != "render" { #expect(text.contains("69 no daemon"), "\(command)") }
+  }
+
+  @Test("handoff's help offers only what handoff accepts: a pan, no tap or swipe")
+  func handoffOptions() throws {
+    let help = try runProgram(
+      try Binaries.path("dynctl"), ["handoff", "--help"], environment: cleanEnvironment(),
+      in: NSTemporaryDirectory())
+    for option in ["--pan", "--duration", "--release-velocity", "--estimator", "--tolerance"] {
+      #expect(help.output.contains(option), "\(option)")
+    }
+    for option in ["--tap", "--swipe", "--at ", "--velocity "] {
+      #expect(!help.output.contains(option), "\(option) is in handoff --help")
+    }
+  }
+}

@@ -61,6 +61,28 @@ struct GoldenTranscriptTests {
       ]
     ),
     (
+      "rough-edges",
+      [
+        "stpe me",
+        "open lock-scren",
+        "open sidebar-menu --session M --clock manual",
+        "swipe M right",
+        "step M --count 2 --frames",
+        "step M --count 120",
+        "tap M 10,10",
+        "watch M --until done",
+        "watch M --until contact --for 0.2 --no-frames",
+        "watch M --until dnoe",
+        "get MM",
+        "play lock-screen --pan 160,500:1e9,380",
+        "open --scene $ROOT/Tests/DynctlTests/scripts/overflowing-scene.json",
+        "play lock-screen --tap 1,1 --release-velocity 1,1",
+        "gesture M --from 0,0 --to 1,1 --release-velocity 2e6,0",
+        "step M --count -1",
+        "list",
+      ]
+    ),
+    (
       "json",
       [
         #"-j open --session s --clock manual --scene {"items":[{"id":"a","center":[50,50],"size":[20,20]}],"behaviors":[{"type":"gravity","items":["a"]}]}"#,

@@ -24,7 +24,7 @@ struct Trace {
   let sizes: [(id: String, width: Double, height: Double)]
   let frames: [Frame]
 
-  /// Reads and checks a trace file; `.unreadableFile` says what is wrong with it.
+  /// Reads and checks a trace file; `.invalidInput` says what is wrong with it.
   init(path: String) throws(Failure) {
     self.path = path
     let text = try readFile(path)
@@ -34,11 +34,11 @@ struct Trace {
       do {
         parsed.append(try parser.parse(String(line)))
       } catch {
-        throw .unreadableFile(path: path, reason: "line \(index + 1) is not JSON: \(error.message)")
+        throw .invalidInput(path: path, reason: "line \(index + 1) is not JSON: \(error.message)")
       }
     }
     guard let header = parsed.first, header["trace"]?.number == 1 else {
-      throw .unreadableFile(path: path, reason: "not a dynctl trace (no {\"trace\":1} header)")
+      throw .invalidInput(path: path, reason: "not a dynctl trace (no {\"trace\":1} header)")
     }
     lines = parsed
     transition = header["transition"]?.string ?? "?"
@@ -67,7 +67,7 @@ struct Trace {
       }
     }
     guard !sizes.isEmpty else {
-      throw .unreadableFile(path: path, reason: "the trace has no open reply with item sizes")
+      throw .invalidInput(path: path, reason: "the trace has no open reply with item sizes")
     }
     self.sizes = sizes
     self.frames = frames
