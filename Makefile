@@ -1,23 +1,18 @@
 # dynd — build, test and demo. `make demo` and `make test` install what is missing first.
 SWIFT ?= swift
-APT_PACKAGES := libbox2d-dev libevent-dev libjson-c-dev pkg-config chromium
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build release test unit chaos-test lint schema-test render-test demo run fuzz chaos bench clean
+.PHONY: all deps test-deps build release test unit chaos-test lint schema-test render-test readme-test demo run fuzz chaos bench clean
 
 all: build
 
-# Debian packages the build needs, installed only when one is missing; jsonschema for the
-# protocol schema checks.
+# What each target needs and is missing, nothing more (tools/deps.sh: one line says what it
+# installs, apt never upgrades what is installed). The build needs four Debian packages; make
+# test adds the Python tools and, for its browser checks, Chromium.
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	fi
-	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema
+	@tools/deps.sh build
+
+test-deps:
+	@tools/deps.sh build test browser
 
 build: deps
 	$(SWIFT) build
@@ -25,7 +20,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: deps unit chaos-test lint schema-test render-test
+test: test-deps unit chaos-test lint schema-test render-test readme-test
 
 unit:
 	$(SWIFT) build --build-tests
@@ -40,6 +35,11 @@ schema-test:
 # dynctl record and render, the page checked in headless Chromium (needs the built binaries).
 render-test: unit
 	python3 tools/test_render.py "$$($(SWIFT) build --show-bin-path)"
+
+# Every command the READMEs show, in their order, against a private dynd (console blocks: the
+# output must match), and every path the documents cite (tools/test_readme.py).
+readme-test: unit
+	python3 tools/test_readme.py "$$($(SWIFT) build --show-bin-path)"
 
 # The engine tour, then a private dynd on a temporary socket driven by dynctl.
 demo: deps

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Installs what a make target needs and is missing, and nothing else:
+#   tools/deps.sh build     Debian packages the Swift build links against
+#   tools/deps.sh test      the Python tools of make test (jsonschema, pytest, mypy)
+#   tools/deps.sh browser   Debian's Chromium, for the browser checks of make test
+# Several kinds may be given. Packages already installed are never upgraded (apt-get
+# --no-upgrade); apt's and pip's output goes to a log, and one line says what is installed.
+set -eu
+
+build_packages="libbox2d-dev libevent-dev libjson-c-dev pkg-config"
+browser_packages="chromium"
+python_modules="jsonschema pytest mypy"
+
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+log="${TMPDIR:-/tmp}/dynd-deps.$$.log"
+
+run_logged() {
+  if ! "$@" >>"$log" 2>&1; then
+    echo "deps: failed: $*" >&2
+    tail -n 30 "$log" >&2
+    echo "deps: the whole log is $log" >&2
+    exit 1
+  fi
+}
+
+apt_missing=""
+pip_missing=""
+for kind in "$@"; do
+  case "$kind" in
+    build) wanted="$build_packages" ;;
+    browser) wanted="$browser_packages" ;;
+    test)
+      for module in $python_modules; do
+        python3 -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
+      done
+      continue ;;
+    *) echo "deps: unknown kind '$kind' (build, test, browser)" >&2; exit 64 ;;
+  esac
+  for package in $wanted; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" \
+      || apt_missing="$apt_missing $package"
+  done
+done
+
+if [ -n "$apt_missing" ]; then
+  echo "deps: installing Debian packages:$apt_missing (log: $log)"
+  run_logged $sudo apt-get update -qq
+  run_logged $sudo env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-upgrade $apt_missing
+fi
+if [ -n "$pip_missing" ]; then
+  echo "deps: installing Python packages:$pip_missing (log: $log)"
+  run_logged python3 -m pip install -q $pip_missing
+fi
+rm -f "$log"
