@@ -22,7 +22,19 @@ import collections
 import errno
 import json
 import socket
-from typing import Any, AsyncIterator, Deque, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import (
+    Any,
+    AsyncIterator,
+    Deque,
+    Dict,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Literal,
+    overload,
+)
 
 from . import _core
 from ._core import PanResult, SceneSource
@@ -33,6 +45,7 @@ from .messages import (
     Ack,
     BehaviorAdded,
     DebugGeometry,
+    DoneEvent,
     Event,
     Hello,
     Opened,
@@ -381,6 +394,16 @@ class AsyncClient:
             wait = self.timeout if timeout is None else timeout
             return parse_event(await self._read("an event", wait))
 
+    @overload
+    async def wait_for(
+        self, ev: Literal["done"] = ..., session: Optional[str] = ..., timeout: float = ...
+    ) -> DoneEvent: ...
+
+    @overload
+    async def wait_for(
+        self, ev: str, session: Optional[str] = ..., timeout: float = ...
+    ) -> Event: ...
+
     async def wait_for(
         self, ev: str = "done", session: Optional[str] = None, timeout: float = 10.0
     ) -> Event:
@@ -401,6 +424,28 @@ class AsyncClient:
             if _core.matches(event, ev, session):
                 return event
             seen.append(event)
+
+    @overload
+    async def run_until(
+        self,
+        session: str,
+        ev: Literal["done"] = ...,
+        *,
+        max_seconds: float = ...,
+        count: int = ...,
+        timeout: float = ...,
+    ) -> DoneEvent: ...
+
+    @overload
+    async def run_until(
+        self,
+        session: str,
+        ev: str,
+        *,
+        max_seconds: float = ...,
+        count: int = ...,
+        timeout: float = ...,
+    ) -> Event: ...
 
     async def run_until(
         self,

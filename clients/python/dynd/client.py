@@ -18,7 +18,19 @@ import errno
 import json
 import socket
 import time
-from typing import Any, Deque, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import (
+    Any,
+    Deque,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Literal,
+    overload,
+)
 
 from . import _core
 from ._core import PanResult, SceneSource
@@ -29,6 +41,7 @@ from .messages import (
     Ack,
     BehaviorAdded,
     DebugGeometry,
+    DoneEvent,
     Event,
     Hello,
     Opened,
@@ -59,7 +72,9 @@ def connect_socket(path: str, timeout: Optional[float]) -> socket.socket:
         except (FileNotFoundError, ConnectionRefusedError) as error:
             raise DaemonNotRunning(path, error.strerror or str(error)) from None
         except socket.timeout:
-            raise DyndTimeout("dynd at %s did not accept the connection within %s s" % (path, timeout)) from None
+            raise DyndTimeout(
+                "dynd at %s did not accept the connection within %s s" % (path, timeout)
+            ) from None
         except OSError as error:
             if error.errno in (errno.ENOENT, errno.ECONNREFUSED):
                 raise DaemonNotRunning(path, error.strerror or str(error)) from None
@@ -305,7 +320,9 @@ class Client:
 
     def add_behavior(self, session: str, behavior: Mapping[str, Any]) -> BehaviorAdded:
         """Adds a behavior object to a scene session; ``reply.behavior`` is its id."""
-        return _typed(BehaviorAdded, self.call("add_behavior", session=session, behavior=dict(behavior)))
+        return _typed(
+            BehaviorAdded, self.call("add_behavior", session=session, behavior=dict(behavior))
+        )
 
     def remove_behavior(self, session: str, behavior: str) -> Ack:
         """Removes a behavior from a scene session."""
@@ -385,6 +402,14 @@ class Client:
         wait = self.timeout if timeout is None else timeout
         return parse_event(self._read("an event", wait, closing=False))
 
+    @overload
+    def wait_for(
+        self, ev: Literal["done"] = ..., session: Optional[str] = ..., timeout: float = ...
+    ) -> DoneEvent: ...
+
+    @overload
+    def wait_for(self, ev: str, session: Optional[str] = ..., timeout: float = ...) -> Event: ...
+
     def wait_for(
         self, ev: str = "done", session: Optional[str] = None, timeout: float = 10.0
     ) -> Event:
@@ -413,6 +438,28 @@ class Client:
             if _core.matches(event, ev, session):
                 return event
             seen.append(event)
+
+    @overload
+    def run_until(
+        self,
+        session: str,
+        ev: Literal["done"] = ...,
+        *,
+        max_seconds: float = ...,
+        count: int = ...,
+        timeout: float = ...,
+    ) -> DoneEvent: ...
+
+    @overload
+    def run_until(
+        self,
+        session: str,
+        ev: str,
+        *,
+        max_seconds: float = ...,
+        count: int = ...,
+        timeout: float = ...,
+    ) -> Event: ...
 
     def run_until(
         self,
@@ -487,7 +534,12 @@ class Client:
                     self.close()
                 raise DyndTimeout(
                     "%s did not come from dynd at %s within %g s%s"
-                    % (what, self.path, timeout or 0, "; the connection was closed" if closing else "")
+                    % (
+                        what,
+                        self.path,
+                        timeout or 0,
+                        "; the connection was closed" if closing else "",
+                    )
                 ) from None
             except ConnectionResetError:
                 chunk = b""

@@ -115,7 +115,9 @@ class DyndError(Exception):
         """The error of an ``{"ok": false, ...}`` reply."""
         error = reply.get("error")
         if not isinstance(error, dict):
-            return cls("bad_reply", "the daemon's error reply has no error object: %r" % reply, reply)
+            return cls(
+                "bad_reply", "the daemon's error reply has no error object: %r" % reply, reply
+            )
         return cls(str(error.get("code", "")), str(error.get("message", "")), reply)
 
 

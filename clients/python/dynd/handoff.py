@@ -29,7 +29,16 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 from ._core import PanResult
 from .client import Client
-from .messages import ContactEvent, DoneEvent, Event, FrameEvent, HandoffEvent, PauseEvent, Reply, Vec2
+from .messages import (
+    ContactEvent,
+    DoneEvent,
+    Event,
+    FrameEvent,
+    HandoffEvent,
+    PauseEvent,
+    Reply,
+    Vec2,
+)
 
 __all__ = [
     "HandoffCheck",
@@ -255,7 +264,9 @@ def check_handoff(
     failures: List[str] = []
     item_velocity = event.item_velocity
     lines.append("  finger velocity: %s pt/s" % pair_text(event.gesture_velocity))
-    lines.append("  expected (the finger's after the constraints): %s pt/s" % pair_text(finger_after))
+    lines.append(
+        "  expected (the finger's after the constraints): %s pt/s" % pair_text(finger_after)
+    )
     lines += ["    " + sentence for sentence in sentences]
     lines.append("  item velocity: %s pt/s (handoff event)" % pair_text(item_velocity))
     speed = math.hypot(*finger_after)
@@ -289,7 +300,9 @@ def check_handoff(
     motion = measure_motion(client, session, event.item)
     verified = False
     if motion.held is not None:
-        lines.append("  held at the release: %s pt/s (get, before any step)" % pair_text(motion.held))
+        lines.append(
+            "  held at the release: %s pt/s (get, before any step)" % pair_text(motion.held)
+        )
         if distance(motion.held, item_velocity) > max(tolerance, WIRE_ROUNDING):
             failures.append(
                 "the session holds %s pt/s, not the handoff's item velocity %s"
@@ -314,7 +327,8 @@ def check_handoff(
             if spread <= SMOOTH_ENOUGH:
                 lines.append(
                     "  extrapolated back to the release: %s pt/s, %s from the item velocity "
-                    "(motion tolerance %g)" % (pair_text(motion.three_frames), fmt(off), motion_tolerance)
+                    "(motion tolerance %g)"
+                    % (pair_text(motion.three_frames), fmt(off), motion_tolerance)
                 )
                 if off > motion_tolerance:
                     failures.append(
@@ -326,7 +340,8 @@ def check_handoff(
                 not_judged = "the forces after the release change too fast"
                 lines.append(
                     "  extrapolated back to the release: not judged: %s (two frames give %s, "
-                    "three %s)" % (not_judged, pair_text(motion.two_frames), pair_text(motion.three_frames))
+                    "three %s)"
+                    % (not_judged, pair_text(motion.two_frames), pair_text(motion.three_frames))
                 )
         else:
             not_judged = motion.stopped or "too few frames"

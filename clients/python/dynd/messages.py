@@ -274,7 +274,11 @@ class UnknownEvent(Event):
 
 def _base(raw: JSON) -> Dict[str, Any]:
     session = raw.get("session")
-    return {"ev": str(raw.get("ev")), "session": None if session is None else str(session), "raw": raw}
+    return {
+        "ev": str(raw.get("ev")),
+        "session": None if session is None else str(session),
+        "raw": raw,
+    }
 
 
 def _constraint(raw: JSON) -> Constraint:
@@ -470,7 +474,9 @@ class BehaviorAdded(Reply):
     behavior: str
 
 
-AnyReply = Union[Ack, Hello, Opened, Stepped, Snapshot, Watching, SessionList, DebugGeometry, BehaviorAdded]
+AnyReply = Union[
+    Ack, Hello, Opened, Stepped, Snapshot, Watching, SessionList, DebugGeometry, BehaviorAdded
+]
 
 
 def parse_reply(op: str, raw: JSON, events: Sequence[Event] = ()) -> Reply:

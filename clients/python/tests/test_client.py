@@ -116,7 +116,7 @@ def test_manual_pan_steps_between_samples_and_runs_to_the_outcome(dynd_client: C
 def test_tap_and_swipe(dynd_client: Client) -> None:
     lock = dynd_client.open_transition("lock-screen", clock="manual").session
     assert dynd_client.tap(lock, 300, 550).events == []  # a manual session moves when stepped
-    assert dynd_client.run_until(lock).outcome == "bounced"  # type: ignore[attr-defined]
+    assert dynd_client.run_until(lock).outcome == "bounced"
     assert dynd_client.swipe(lock, "up", at=(160, 300), velocity=(0, -100)).events == []
 
 
@@ -126,7 +126,7 @@ def test_realtime_pan_is_paced_by_the_wall_clock(dynd_client: Client) -> None:
     pan = dynd_client.pan(lock, (160, 500), (160, 380), duration=0.2, release_velocity=(0, -1400))
     assert time.monotonic() - started >= 0.2
     assert pan.handoff is not None
-    assert dynd_client.run_until(lock, "done", timeout=5).outcome == "opened"  # type: ignore[attr-defined]
+    assert dynd_client.run_until(lock, "done", timeout=5).outcome == "opened"
 
 
 def test_waiting_for_an_event_that_does_not_come_raises_a_clear_error(dynd_client: Client) -> None:
@@ -135,7 +135,11 @@ def test_waiting_for_an_event_that_does_not_come_raises_a_clear_error(dynd_clien
     with pytest.raises(DyndTimeout) as caught:
         dynd_client.wait_for("done", lock, timeout=0.2)
     assert time.monotonic() - started < 2
-    assert str(caught.value) == "a 'done' event of session '%s' did not come within 0.2 s (no events came meanwhile)" % lock
+    assert (
+        str(caught.value)
+        == "a 'done' event of session '%s' did not come within 0.2 s (no events came meanwhile)"
+        % lock
+    )
     scene = dynd_client.open_scene(DROP, clock="manual").session
     with pytest.raises(DyndTimeout) as caught:
         dynd_client.run_until(scene, "done")
@@ -190,12 +194,16 @@ def test_the_asyncio_client(dynd_daemon: DyndDaemon) -> None:
         async with await AsyncClient.connect(dynd_daemon.socket) as client:
             assert (await client.hello()).server == "dynd"
             lock = (await client.open_transition("lock-screen", clock="manual")).session
-            pan = await client.pan(lock, (160, 500), (160, 380), duration=0.2, release_velocity=(0, -1400))
+            pan = await client.pan(
+                lock, (160, 500), (160, 380), duration=0.2, release_velocity=(0, -1400)
+            )
             assert pan.handoff is not None and pan.handoff.item_velocity == (0, -1400)
-            assert (await client.run_until(lock)).outcome == "opened"  # type: ignore[attr-defined]
+            assert (await client.run_until(lock)).outcome == "opened"
             realtime = (await client.open_transition("lock-screen")).session
-            await client.pan(realtime, (160, 500), (160, 380), duration=0.1, release_velocity=(0, 100))
-            assert (await client.wait_for("done", realtime, timeout=5)).outcome == "closed"  # type: ignore[attr-defined]
+            await client.pan(
+                realtime, (160, 500), (160, 380), duration=0.1, release_velocity=(0, 100)
+            )
+            assert (await client.wait_for("done", realtime, timeout=5)).outcome == "closed"
             with pytest.raises(DyndTimeout):
                 await client.wait_for("done", realtime, timeout=0.2)
             with pytest.raises(DyndError) as caught:

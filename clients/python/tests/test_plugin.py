@@ -30,7 +30,7 @@ def test_a_rail_projection_passes_and_is_verified(dynd_client: Client) -> None:
     assert check.motion.held == (0, -1400)
     assert check.motion.first == (0, -1466.667)
     # The measurement's frames stay readable: the outcome is not lost.
-    assert dynd_client.run_until(session).outcome == "opened"  # type: ignore[attr-defined]
+    assert dynd_client.run_until(session).outcome == "opened"
 
 
 def test_a_wrong_expectation_fails_with_the_whole_story(dynd_client: Client) -> None:
@@ -49,7 +49,9 @@ def test_a_wrong_expectation_fails_with_the_whole_story(dynd_client: Client) -> 
     assert "  the test expects: (1234, -1400) pt/s" in lines
     assert "  held at the release: (0, -1400) pt/s (get, before any step)" in lines
     assert "  first frame after the release: (0, -1466.667) pt/s" in lines
-    assert any(line.startswith("  extrapolated back to the release: (0, -1400.00") for line in lines)
+    assert any(
+        line.startswith("  extrapolated back to the release: (0, -1400.00") for line in lines
+    )
     assert lines[-2:] == [
         "failures:",
         "  - the item's velocity (0, -1400) is not the expected (1234, -1400) (off by 1234 pt/s)",
@@ -61,14 +63,18 @@ def test_an_item_velocity_the_motion_contradicts_fails(dynd_client: Client) -> N
     # velocity and the frames all disagree with it.
     session, pan = flick(dynd_client, (0, -1400))
     assert pan.handoff is not None
-    forged = dict(pan.handoff.raw, item_velocity=[0, -1300])
-    check = check_handoff(dynd_client, session, dynd.parse_event(forged))
+    forged = dynd.parse_event(dict(pan.handoff.raw, item_velocity=[0, -1300]))
+    assert isinstance(forged, HandoffEvent)
+    check = check_handoff(dynd_client, session, forged)
     assert not check.passed
     assert check.failures[0] == (
         "the item's velocity (0, -1300) is not the finger's after its constraints (0, -1400) "
         "(off by 100 pt/s)"
     )
-    assert check.failures[1] == "the session holds (0, -1400) pt/s, not the handoff's item velocity (0, -1300)"
+    assert (
+        check.failures[1]
+        == "the session holds (0, -1400) pt/s, not the handoff's item velocity (0, -1300)"
+    )
     assert check.failures[2].startswith("the frames after the release move at (0, -1400.00")
     assert check.report().splitlines()[-3].endswith("(off by 100 pt/s)")
 
@@ -78,7 +84,9 @@ def test_a_velocity_error_above_the_tolerance_fails(dynd_client: Client) -> None
     assert pan.handoff is not None
     forged = dynd.parse_event(dict(pan.handoff.raw, velocity_error=0.5))
     assert isinstance(forged, HandoffEvent)
-    with pytest.raises(AssertionError, match=r"velocity_error 0\.5 pt/s is above the tolerance 0\.001"):
+    with pytest.raises(
+        AssertionError, match=r"velocity_error 0\.5 pt/s is above the tolerance 0\.001"
+    ):
         assert_handoff(dynd_client, session, forged)
 
 
@@ -97,13 +105,19 @@ def test_motion_that_cannot_be_judged_fails_only_when_required(dynd_client: Clie
     check = assert_handoff(dynd_client, toss, pan)
     assert not check.verified
     assert "not judged" in check.report()
-    assert check.report().splitlines()[0].endswith(
-        "PASS: photo moves with the finger's release velocity, exactly (its motion after the "
-        "release was not verified: see above)"
+    assert (
+        check.report()
+        .splitlines()[0]
+        .endswith(
+            "PASS: photo moves with the finger's release velocity, exactly (its motion after the "
+            "release was not verified: see above)"
+        )
     )
     again = dynd_client.open_transition("toss", clock="manual").session
     pan = dynd_client.pan(again, (160, 284), (170, 284), duration=0.1, release_velocity=(300, 0))
-    with pytest.raises(AssertionError, match="the motion after the release was not verified: the forces"):
+    with pytest.raises(
+        AssertionError, match="the motion after the release was not verified: the forces"
+    ):
         assert_handoff(dynd_client, again, pan, require_motion=True)
 
 
@@ -131,13 +145,20 @@ def test_binary_lookup_order(tmp_path: Path, dynd_binary: str) -> None:
     message = str(caught.value)
     assert "--dynd-binary (not given)" in message and "$DYND_BINARY (not set)" in message
     assert "dynd on $PATH (%s)" % empty_path in message
-    assert "a dynd checkout (Package.swift and Sources/dynd) at or above %s (none)" % tmp_path in message
+    assert (
+        "a dynd checkout (Package.swift and Sources/dynd) at or above %s (none)" % tmp_path
+        in message
+    )
     os.symlink(dynd_binary, os.path.join(empty_path, "dynd"))
-    assert dynd.find_dynd_binary(None, {"PATH": empty_path}, cwd=str(deep)) == os.path.join(empty_path, "dynd")
-    assert dynd.find_dynd_binary(None, {"PATH": empty_path, "DYND_BINARY": str(release)}) == str(release)
+    assert dynd.find_dynd_binary(None, {"PATH": empty_path}, cwd=str(deep)) == os.path.join(
+        empty_path, "dynd"
+    )
+    assert dynd.find_dynd_binary(None, {"PATH": empty_path, "DYND_BINARY": str(release)}) == str(
+        release
+    )
 
 
-INNER_TESTS = '''
+INNER_TESTS = """
 from dynd import assert_handoff
 
 def pan(client, velocity):
@@ -152,7 +173,7 @@ def test_right(dynd_client):
 def test_wrong(dynd_client):
     session, result = pan(dynd_client, (1234, -1400))
     assert_handoff(dynd_client, session, result, expected=(1234, -1400))
-'''
+"""
 
 
 @pytest.fixture
@@ -160,7 +181,9 @@ def importable(monkeypatch: pytest.MonkeyPatch) -> None:
     """The inner pytest runs (subprocesses) import this copy of the package, and load no other
     plugin than those they name (other installed plugins only make them slower)."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(dynd.__file__)))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [package, os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [package, os.environ.get("PYTHONPATH")]))
+    )
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
 
 
@@ -184,9 +207,13 @@ def test_a_missing_explicit_binary_fails_and_none_found_skips(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytester.makepyfile(test_inner="def test_it(dynd_client):\n    pass\n")
-    result = pytester.runpytest_subprocess("-p", "dynd.pytest_plugin", "--dynd-binary", "/no/such/dynd")
+    result = pytester.runpytest_subprocess(
+        "-p", "dynd.pytest_plugin", "--dynd-binary", "/no/such/dynd"
+    )
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*--dynd-binary names /no/such/dynd, which is not an executable file*"])
+    result.stdout.fnmatch_lines(
+        ["*--dynd-binary names /no/such/dynd, which is not an executable file*"]
+    )
     monkeypatch.setenv("DYND_BINARY", "/no/such/dynd")
     result = pytester.runpytest_subprocess("-p", "dynd.pytest_plugin")
     result.assert_outcomes(errors=1)
