@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// The dependency-free Python client of `examples/clients/python/` against a real dynd.
+/// The Python client package of `clients/python/` (`dynd`) and the example that uses it,
+/// `examples/clients/python/lock_screen.py`, against a real dynd.
 @Suite("Python client example")
 struct PythonClientTests {
   func runScript(
@@ -32,12 +33,13 @@ struct PythonClientTests {
     #expect(slow.output.hasSuffix("outcome: closed\n"))
   }
 
-  static let clientDirectory = Binaries.packageRoot.appendingPathComponent(
-    "examples/clients/python"
+  /// The directory holding the `dynd` package.
+  static let clientDirectory = Binaries.packageRoot.appendingPathComponent("clients/python").path
+  static let lockScreen = Binaries.packageRoot.appendingPathComponent(
+    "examples/clients/python/lock_screen.py"
   ).path
-  static let lockScreen = clientDirectory + "/lock_screen.py"
 
-  /// Runs `code` with `dynd` importable; its standard output.
+  /// Runs `code` with the `dynd` package importable; its standard output.
   func python(_ code: String, in directory: String) throws -> RunResult {
     try runProgram(
       "/usr/bin/env",
@@ -141,11 +143,15 @@ struct PythonClientTests {
     #expect(received.bytes == 0)
   }
 
-  @Test("no daemon: a message and a non-zero status")
+  @Test("no daemon: a message naming the socket and how to start dynd, and a non-zero status")
   func noDaemon() throws {
     let directory = NSTemporaryDirectory()
-    let result = try runScript(socket: directory + "/no-dynd-\(getpid()).sock", in: directory)
-    #expect(result.status != 0)
-    #expect(result.error.contains("lock_screen.py:"))
+    let socket = directory + "/no-dynd-\(getpid()).sock"
+    let result = try runScript(socket: socket, in: directory)
+    #expect(result.status == 1)
+    #expect(
+      result.error.hasPrefix("lock_screen.py: no dynd is listening on \(socket) ("),
+      "\(result.error)")
+    #expect(result.error.contains("start one with `dynd`"), "\(result.error)")
   }
 }

@@ -18,9 +18,10 @@ enum Trust {
   /// A Python that every uid can run (pyenv shims under /root are not).
   static let python = "/usr/bin/python3"
 
-  /// Copies of what other users run here (dynctl, the fake daemon, the Python client), in a
-  /// directory everyone can enter: the checkout itself may not be (a clone in a 0700 `mktemp`
-  /// directory, or under /root). Made once per test process, removed when it exits.
+  /// Copies of what other users run here (dynctl, the fake daemon, the Python example and the
+  /// `dynd` package directory beside it, where the example finds it), in a directory everyone
+  /// can enter: the checkout itself may not be (a clone in a 0700 `mktemp` directory, or under
+  /// /root). Made once per test process, removed when it exits.
   static let reachable: String = {
     var template = Array("/tmp/dynctl-reachable.XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed") }
@@ -29,13 +30,16 @@ enum Trust {
     let root = Binaries.packageRoot.path
     let sources = [
       (try? Binaries.path("dynctl")) ?? "", root + "/Tests/DynctlTests/scripts/fake_daemon.py",
-      root + "/examples/clients/python/lock_screen.py",
-      root + "/examples/clients/python/dynd.py",
+      root + "/examples/clients/python/lock_screen.py", root + "/clients/python/dynd",
     ]
     for source in sources where !source.isEmpty {
       let copy = directory + "/" + URL(fileURLWithPath: source).lastPathComponent
       try? FileManager.default.copyItem(atPath: source, toPath: copy)
       chmod(copy, 0o755)
+      // A directory's files: readable by everyone, whatever the checkout's umask gave them.
+      for file in FileManager.default.subpaths(atPath: copy) ?? [] {
+        chmod(copy + "/" + file, 0o755)
+      }
     }
     reachableDirectoryToRemove.withLock { $0 = directory }
     atexit {

@@ -8,13 +8,23 @@ Opens a `lock-screen` session on the manual clock, drags the screen up from y = 
 (default -1400 pt/s: a flick up), prints the handoff, then steps until the transition reports its
 outcome, printing every frame: time, the screen's center y and vertical velocity. Exits 77 if the
 socket is not to be trusted (dynd.UntrustedSocket: another user's directory or daemon), 1 on any
-other failure.
+other failure (no daemon: the message names the socket tried).
+
+It uses the `dynd` package of clients/python: installed (`pip install ./clients/python`), or else
+found in the checkout, relative to this script.
 """
 
 import argparse
+import os
 import sys
 
-from dynd import Client, DyndError, UntrustedSocket
+try:
+    import dynd  # noqa: F401  (installed)
+except ImportError:
+    sys.path.insert(0, os.path.join(
+        os.path.dirname(os.path.realpath(__file__)), "..", "..", "..", "clients", "python"))
+
+from dynd import Client, DyndError, UntrustedSocket  # noqa: E402
 
 
 def main():

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Checks the Python client package of dynd, one line per stage:
+#   1. mypy --strict on the package, for Python 3.9 (pytest from a small stub, as pytest 9 itself
+#      needs Python >= 3.10) and for this Python (the real pytest);
+#   2. the package's own tests (clients/python/tests) against BIN_DIR/dynd;
+#   3. the install check: a fresh venv, `pip install ./clients/python pytest` into it, and that
+#      venv's pytest on examples/test_lock_screen_handoff.py with --dynd-binary BIN_DIR/dynd.
+# Usage: clients/python/check.sh BIN_DIR     (BIN_DIR: the directory with the built dynd)
+# $PYTHON picks the interpreter (default python3). mypy (< 2: mypy 2 cannot target 3.9) and
+# pytest are installed with pip when missing. Exits 1 if any stage fails (its output is shown).
+set -u
+
+if [ $# -ne 1 ] || [ ! -x "$1/dynd" ]; then
+  echo "usage: $0 BIN_DIR  (BIN_DIR must hold an executable dynd; got '${1:-}')" >&2
+  exit 64
+fi
+BIN_DIR=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+PYTHON=${PYTHON:-python3}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/dynd-python-check.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+failed=0
+
+# stage NAME COMMAND...: runs COMMAND quietly, prints one line (with the last line of its
+# output as the summary), and the whole output when it fails.
+stage() {
+  local name=$1
+  shift
+  local log="$WORK/stage.log" start end status
+  start=$(date +%s.%N)
+  "$@" >"$log" 2>&1
+  status=$?
+  end=$(date +%s.%N)
+  local seconds summary
+  seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+  summary=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 | sed 's/^=* *//; s/ *=*$//')
+  if [ $status -eq 0 ]; then
+    echo "check.sh: $name: ok (${seconds} s) $summary"
+  else
+    echo "check.sh: $name: FAILED (exit $status, ${seconds} s)"
+    sed 's/^/    /' "$log"
+    failed=1
+  fi
+}
+
+# The tools the stages need, installed once when missing.
+if ! "$PYTHON" -c 'import sys, mypy.version as v; sys.exit(int(v.__version__.split(".")[0]) >= 2)' 2>/dev/null \
+  || ! "$PYTHON" -c 'import pytest' 2>/dev/null; then
+  stage "installing mypy<2 and pytest" "$PYTHON" -m pip install -q --disable-pip-version-check "mypy<2" pytest
+fi
+
+cd "$HERE" || exit 1
+stage "mypy --strict --python-version 3.9" \
+  env MYPYPATH="$HERE/typing_stubs" "$PYTHON" -m mypy --strict --python-version 3.9 \
+  --cache-dir "$HERE/.mypy_cache/3.9" dynd examples/test_lock_screen_handoff.py
+stage "mypy --strict (this Python, the real pytest)" \
+  "$PYTHON" -m mypy --strict --cache-dir "$HERE/.mypy_cache/here" dynd examples tests
+
+# Other installed pytest plugins only slow the runs down: load just the two needed.
+stage "pytest clients/python/tests" \
+  env PYTHONPATH="$HERE" PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 "$PYTHON" -m pytest -q \
+  -p no:cacheprovider -p dynd.pytest_plugin -p pytester "$HERE/tests" \
+  --dynd-binary "$BIN_DIR/dynd"
+
+# The install check runs from a copy (pip builds in the source tree) and outside the checkout,
+# so that the tests import the installed package.
+install_check() {
+  cp -r "$HERE" "$WORK/source" && rm -rf "$WORK/source/build" "$WORK/source"/*.egg-info &&
+    "$PYTHON" -m venv "$WORK/venv" &&
+    "$WORK/venv/bin/python" -m pip install -q --disable-pip-version-check "$WORK/source" pytest &&
+    mkdir "$WORK/run" && cd "$WORK/run" &&
+    "$WORK/venv/bin/python" -c 'import dynd, sys; sys.exit(not dynd.__file__.startswith(sys.prefix))' &&
+    "$WORK/venv/bin/pytest" -q -p no:cacheprovider "$HERE/examples/test_lock_screen_handoff.py" \
+      --dynd-binary "$BIN_DIR/dynd"
+}
+stage "venv: pip install ./clients/python pytest; pytest examples/test_lock_screen_handoff.py" \
+  install_check
+
+exit $failed

@@ -1,0 +1,128 @@
+"""The Python client of dynd, the daemon that serves UIKit Dynamics sessions as JSON lines
+over a Unix socket (protocol/PROTOCOL.md in the dynd repository).
+
+    from dynd import Client
+    with Client() as dynd:                  # $DYND_SOCKET, $XDG_RUNTIME_DIR/dynd, /tmp/dynd-$UID
+        lock = dynd.open_transition("lock-screen", clock="manual").session
+        pan = dynd.pan(lock, (160, 500), (160, 380), duration=0.2, release_velocity=(0, -1400))
+        print(pan.handoff.item_velocity)     # (0.0, -1400.0)
+        print(dynd.run_until(lock, "done").outcome)   # opened
+
+`Client` blocks; `AsyncClient` is the same API for asyncio. Replies and events are typed
+dataclasses (`dynd.messages`) that keep their JSON in ``raw``; every error reply is a
+`DyndError` with its ``code``. Before anything is sent the socket is checked as dynctl checks
+it (`UntrustedSocket`); a missing daemon is `DaemonNotRunning`, naming the socket. `DyndDaemon`
+runs a private dynd; `assert_handoff` checks a release as ``dynctl handoff`` does; the pytest
+plugin (`dynd.pytest_plugin`) turns both into fixtures.
+"""
+
+from __future__ import annotations
+
+from ._core import PanResult, PanSample, pan_samples
+from .aio import AsyncClient
+from .client import Client
+from .daemon import BinaryMissing, BinaryNotFound, DaemonFailed, DyndDaemon, find_dynd_binary
+from .errors import (
+    ERROR_CODES,
+    ConnectionClosed,
+    DaemonNotRunning,
+    DyndError,
+    DyndTimeout,
+    UntrustedSocket,
+)
+from .handoff import HandoffCheck, assert_handoff, check_handoff, expected_velocity
+from .location import (
+    check_peer,
+    check_socket_directory,
+    default_socket_location,
+    default_socket_path,
+)
+from .messages import (
+    Ack,
+    BehaviorAdded,
+    ClosedEvent,
+    Constraint,
+    ContactEvent,
+    ContactLimitEvent,
+    DebugEvent,
+    DebugGeometry,
+    DoneEvent,
+    Event,
+    FrameEvent,
+    HandoffEvent,
+    Hello,
+    ItemState,
+    OnTimeEvent,
+    Opened,
+    PauseEvent,
+    Reply,
+    ResumeEvent,
+    SessionInfo,
+    SessionList,
+    ShutdownEvent,
+    SlowEvent,
+    Snapshot,
+    Stepped,
+    UnknownEvent,
+    Watching,
+    parse_event,
+    parse_reply,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Ack",
+    "AsyncClient",
+    "BehaviorAdded",
+    "BinaryMissing",
+    "BinaryNotFound",
+    "Client",
+    "ClosedEvent",
+    "ConnectionClosed",
+    "Constraint",
+    "ContactEvent",
+    "ContactLimitEvent",
+    "DaemonFailed",
+    "DaemonNotRunning",
+    "DebugEvent",
+    "DebugGeometry",
+    "DoneEvent",
+    "DyndDaemon",
+    "DyndError",
+    "DyndTimeout",
+    "ERROR_CODES",
+    "Event",
+    "FrameEvent",
+    "HandoffCheck",
+    "HandoffEvent",
+    "Hello",
+    "ItemState",
+    "OnTimeEvent",
+    "Opened",
+    "PanResult",
+    "PanSample",
+    "PauseEvent",
+    "Reply",
+    "ResumeEvent",
+    "SessionInfo",
+    "SessionList",
+    "ShutdownEvent",
+    "SlowEvent",
+    "Snapshot",
+    "Stepped",
+    "UnknownEvent",
+    "UntrustedSocket",
+    "Watching",
+    "assert_handoff",
+    "check_handoff",
+    "check_peer",
+    "check_socket_directory",
+    "default_socket_location",
+    "default_socket_path",
+    "expected_velocity",
+    "find_dynd_binary",
+    "pan_samples",
+    "parse_event",
+    "parse_reply",
+]

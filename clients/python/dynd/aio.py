@@ -1,0 +1,503 @@
+"""The asyncio client: the blocking `Client`'s API with ``async`` methods.
+
+    import asyncio
+    from dynd import AsyncClient
+
+    async def main() -> None:
+        async with await AsyncClient.connect() as dynd:
+            lock = (await dynd.open_transition("lock-screen")).session     # realtime clock
+            pan = await dynd.pan(lock, (160, 500), (160, 380), duration=0.2)
+            print(pan.handoff, (await dynd.wait_for("done", lock)).outcome)
+
+    asyncio.run(main())
+
+Requests on one client are sent one at a time (an `asyncio.Lock`); each returns its reply with
+the events that came before it. Realtime pans are paced with `asyncio.sleep`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import errno
+import json
+import socket
+from typing import (
+    Any,
+    AsyncIterator,
+    Deque,
+    Dict,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Literal,
+    overload,
+)
+
+from . import _core
+from ._core import PanResult, SceneSource
+from ._core import typed as _typed
+from .errors import ConnectionClosed, DaemonNotRunning, DyndTimeout
+from .location import check_peer, resolve
+from .messages import (
+    Ack,
+    BehaviorAdded,
+    DebugGeometry,
+    DoneEvent,
+    Event,
+    Hello,
+    Opened,
+    Reply,
+    SessionInfo,
+    SessionList,
+    Snapshot,
+    Stepped,
+    Watching,
+    parse_event,
+    parse_reply,
+)
+
+__all__ = ["AsyncClient"]
+
+JSON = Dict[str, Any]
+#: The longest line the client reads (a ``get`` of a large scene is long).
+LINE_LIMIT = 64 * 1024 * 1024
+
+
+class AsyncClient:
+    """One asyncio connection to dynd; make it with ``await AsyncClient.connect(path)``.
+
+    The socket lookup, trust checks and errors are the blocking `Client`'s: `UntrustedSocket`
+    before anything is sent, `DaemonNotRunning` naming the path, `DyndError` for an error
+    reply, `DyndTimeout` when the daemon's next line takes longer than `timeout` seconds.
+    """
+
+    def __init__(
+        self,
+        path: str,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        timeout: Optional[float],
+    ) -> None:
+        """Wraps an open, checked connection; use `connect`."""
+        self.path = path
+        self.timeout = timeout
+        self._reader = reader
+        self._writer = writer
+        self._lock = asyncio.Lock()
+        self._pending: Deque[JSON] = collections.deque()
+        self._clocks: Dict[str, str] = {}
+
+    @classmethod
+    async def connect(
+        cls, path: Optional[str] = None, timeout: Optional[float] = 10.0
+    ) -> AsyncClient:
+        """Connects to `path` (default: the socket lookup, its directory checked) and checks the
+        daemon's uid before anything is sent."""
+        path = resolve(path)
+        loop = asyncio.get_running_loop()
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.setblocking(False)
+            try:
+                await asyncio.wait_for(loop.sock_connect(sock, path), timeout)
+            except asyncio.TimeoutError:
+                raise DyndTimeout(
+                    "dynd at %s did not accept the connection within %s s" % (path, timeout)
+                ) from None
+            except OSError as error:
+                if error.errno in (errno.ENOENT, errno.ECONNREFUSED):
+                    raise DaemonNotRunning(path, error.strerror or str(error)) from None
+                raise OSError(
+                    error.errno, "cannot connect to dynd at %s: %s" % (path, error.strerror)
+                ) from None
+            check_peer(sock, path)
+            reader, writer = await asyncio.open_unix_connection(sock=sock, limit=LINE_LIMIT)
+        except BaseException:
+            sock.close()
+            raise
+        return cls(path, reader, writer, timeout)
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Closes the connection; sessions it opened without ``keep`` close with it."""
+        self._writer.close()
+        try:
+            await self._writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+    # The raw layer ---------------------------------------------------------------------
+
+    async def exchange(self, op: str, **fields: Any) -> Tuple[JSON, List[JSON]]:
+        """Sends one request; returns ``(reply, events)`` as parsed JSON. Raises `DyndError`
+        for an error reply."""
+        async with self._lock:
+            self._writer.write(_core.encode(op, fields))
+            try:
+                await self._writer.drain()
+            except ConnectionError as lost:
+                raise ConnectionClosed(
+                    "dynd at %s closed the connection (%s)" % (self.path, lost)
+                ) from None
+            events: List[JSON] = []
+            while True:
+                try:
+                    message = await self._read("a reply to '%s'" % op, self.timeout)
+                except DyndTimeout as error:
+                    # The reply is still owed: later lines would answer the wrong request.
+                    self._writer.close()
+                    raise DyndTimeout("%s; the connection was closed" % error) from None
+                if "ok" in message:
+                    refused = _core.error_of(message)
+                    if refused is not None:
+                        raise refused
+                    return message, events
+                events.append(message)
+
+    async def request(self, op: str, **fields: Any) -> JSON:
+        """Sends one request and returns its reply as parsed JSON; its events are kept for
+        `next_event` and `events`."""
+        reply, events = await self.exchange(op, **fields)
+        self._pending.extend(events)
+        return reply
+
+    async def events(self, until: Optional[str] = None) -> AsyncIterator[Event]:
+        """Yields typed events (those kept first) until one whose ``ev`` is `until`, or until the
+        daemon closes the connection. Each wait is bounded by `timeout` (`DyndTimeout`)."""
+        while True:
+            try:
+                event = await self.next_event()
+            except ConnectionClosed:
+                return
+            yield event
+            if until is not None and event.ev == until:
+                return
+
+    async def call(self, op: str, **fields: Any) -> Reply:
+        """Sends one request of any op; its typed reply with the events it caused."""
+        reply, events = await self.exchange(op, **fields)
+        return parse_reply(op, reply, [parse_event(e) for e in events])
+
+    # Typed ops ---------------------------------------------------------------------------
+
+    async def hello(self) -> Hello:
+        """The daemon's protocol version, name, version and transitions."""
+        return _typed(Hello, await self.call("hello"))
+
+    async def open_transition(
+        self,
+        transition: str,
+        params: Optional[Mapping[str, Any]] = None,
+        *,
+        session: Optional[str] = None,
+        clock: Optional[str] = None,
+        fps: Optional[float] = None,
+        keep: Optional[bool] = None,
+    ) -> Opened:
+        """Opens a session of `transition` with its `params` (see `Client.open_transition`)."""
+        fields = _core.open_fields(
+            transition=transition, params=params, session=session, clock=clock, fps=fps, keep=keep
+        )
+        return await self._opened(fields, clock)
+
+    async def open_scene(
+        self,
+        scene: SceneSource,
+        *,
+        session: Optional[str] = None,
+        clock: Optional[str] = None,
+        fps: Optional[float] = None,
+        keep: Optional[bool] = None,
+    ) -> Opened:
+        """Opens a session of a scene: a dict or the path of a JSON file."""
+        fields = _core.open_fields(scene=scene, session=session, clock=clock, fps=fps, keep=keep)
+        return await self._opened(fields, clock)
+
+    async def _opened(self, fields: Dict[str, Any], clock: Optional[str]) -> Opened:
+        opened = _typed(Opened, await self.call("open", **fields))
+        self._clocks[opened.session] = clock or "realtime"
+        return opened
+
+    async def gesture(
+        self,
+        session: str,
+        phase: str,
+        x: float,
+        y: float,
+        *,
+        t: Optional[float] = None,
+        velocity: Optional[Sequence[float]] = None,
+        estimator: Optional[str] = None,
+    ) -> Ack:
+        """One pan event (see `Client.gesture`)."""
+        fields: Dict[str, Any] = {"session": session, "phase": phase, "x": x, "y": y, "t": t}
+        if velocity is not None:
+            fields["vx"], fields["vy"] = _core.pair(velocity)
+        fields["estimator"] = estimator
+        return _typed(Ack, await self.call("gesture", **fields))
+
+    async def pan(
+        self,
+        session: str,
+        start: Sequence[float],
+        end: Sequence[float],
+        *,
+        duration: float = 0.25,
+        release_velocity: Optional[Sequence[float]] = None,
+        pace: str = "auto",
+        estimator: Optional[str] = None,
+        cancel: bool = False,
+    ) -> PanResult:
+        """A straight 60 Hz pan from `start` to `end` (see `Client.pan`); realtime pacing
+        awaits `asyncio.sleep` between samples."""
+        _core.check_pace(pace)
+        if pace == "auto":
+            pace = "step" if await self.clock_of(session) == "manual" else "realtime"
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        result = PanResult()
+        for sample in _core.pan_samples(start, end, duration, release_velocity, cancel):
+            if sample.step is not None:
+                if pace == "realtime":
+                    await asyncio.sleep(max(0.0, started + sample.t - loop.time()))
+                elif pace == "step":
+                    result.events.extend((await self.step(session, dt=sample.step)).events)
+            reply = await self.call("gesture", **sample.fields(session, estimator))
+            result.events.extend(reply.events)
+        return result
+
+    async def tap(self, session: str, x: float, y: float) -> Ack:
+        """A tap at (x, y)."""
+        return _typed(Ack, await self.call("tap", session=session, x=x, y=y))
+
+    async def swipe(
+        self,
+        session: str,
+        direction: str,
+        *,
+        at: Optional[Sequence[float]] = None,
+        velocity: Optional[Sequence[float]] = None,
+    ) -> Ack:
+        """A swipe `direction`, from `at` and with `velocity` when given."""
+        fields: Dict[str, Any] = {"session": session, "direction": direction}
+        if at is not None:
+            fields["x"], fields["y"] = _core.pair(at)
+        if velocity is not None:
+            fields["vx"], fields["vy"] = _core.pair(velocity)
+        return _typed(Ack, await self.call("swipe", **fields))
+
+    async def step(self, session: str, count: int = 1, dt: Optional[float] = None) -> Stepped:
+        """Advances a manual session by `count` frames of `dt` seconds (default 1/fps)."""
+        return _typed(Stepped, await self.call("step", session=session, count=count, dt=dt))
+
+    async def get(self, session: str) -> Snapshot:
+        """The session's time, whether it runs, and every item's state."""
+        return _typed(Snapshot, await self.call("get", session=session))
+
+    async def watch(self, session: str) -> Watching:
+        """From now on this connection also receives the session's events."""
+        return _typed(Watching, await self.call("watch", session=session))
+
+    async def close_session(self, session: str) -> Ack:
+        """Closes the session."""
+        self._clocks.pop(session, None)
+        return _typed(Ack, await self.call("close", session=session))
+
+    async def list_sessions(self) -> List[SessionInfo]:
+        """Every open session, in the order they were opened."""
+        return _typed(SessionList, await self.call("list")).sessions
+
+    async def debug(self, session: str, enable: bool = True) -> DebugGeometry:
+        """Starts (or stops) ``debug`` events; the geometry now."""
+        return _typed(DebugGeometry, await self.call("debug", session=session, enable=enable))
+
+    async def add_item(self, session: str, item: Mapping[str, Any]) -> Ack:
+        """Adds an item object to a scene session."""
+        return _typed(Ack, await self.call("add_item", session=session, item=dict(item)))
+
+    async def add_behavior(self, session: str, behavior: Mapping[str, Any]) -> BehaviorAdded:
+        """Adds a behavior object to a scene session; ``reply.behavior`` is its id."""
+        reply = await self.call("add_behavior", session=session, behavior=dict(behavior))
+        return _typed(BehaviorAdded, reply)
+
+    async def remove_item(self, session: str, item: str) -> Ack:
+        """Removes an item from a scene session."""
+        return _typed(Ack, await self.call("remove_item", session=session, item=item))
+
+    async def remove_behavior(self, session: str, behavior: str) -> Ack:
+        """Removes a behavior from a scene session."""
+        return _typed(Ack, await self.call("remove_behavior", session=session, behavior=behavior))
+
+    async def remove_all_behaviors(self, session: str) -> Ack:
+        """Removes every behavior of a scene session."""
+        return _typed(Ack, await self.call("remove_all_behaviors", session=session))
+
+    async def set_behavior(self, session: str, behavior: str, **fields: Any) -> Ack:
+        """Sets fields of a behavior (e.g. ``magnitude=0.5``)."""
+        reply = await self.call("set_behavior", session=session, behavior=behavior, **fields)
+        return _typed(Ack, reply)
+
+    async def set_item(
+        self,
+        session: str,
+        item: str,
+        *,
+        center: Optional[Sequence[float]] = None,
+        angle: Optional[float] = None,
+    ) -> Ack:
+        """Moves and/or turns an item; the animator re-reads it."""
+        point = None if center is None else list(_core.pair(center))
+        reply = await self.call("set_item", session=session, item=item, center=point, angle=angle)
+        return _typed(Ack, reply)
+
+    async def add_velocity(
+        self,
+        session: str,
+        item: str,
+        velocity: Optional[Sequence[float]] = None,
+        angular: Optional[float] = None,
+    ) -> Ack:
+        """Adds linear (vx, vy) and/or angular velocity to an item."""
+        vector = None if velocity is None else list(_core.pair(velocity))
+        reply = await self.call(
+            "add_velocity", session=session, item=item, velocity=vector, angular=angular
+        )
+        return _typed(Ack, reply)
+
+    # Waiting for events ----------------------------------------------------------------
+
+    async def clock_of(self, session: str) -> str:
+        """``manual`` or ``realtime`` (asked with ``list`` for a session opened elsewhere)."""
+        if session not in self._clocks:
+            for info in await self.list_sessions():
+                if info.session == session:
+                    self._clocks[session] = info.clock
+                    break
+            else:
+                return "realtime"
+        return self._clocks[session]
+
+    async def next_event(self, timeout: Optional[float] = None) -> Event:
+        """The next event: one kept by `request`, else the next to arrive within `timeout`
+        seconds (default: the client's), else `DyndTimeout`."""
+        if self._pending:
+            return parse_event(self._pending.popleft())
+        async with self._lock:
+            wait = self.timeout if timeout is None else timeout
+            return parse_event(await self._read("an event", wait))
+
+    @overload
+    async def wait_for(
+        self, ev: Literal["done"] = ..., session: Optional[str] = ..., timeout: float = ...
+    ) -> DoneEvent: ...
+
+    @overload
+    async def wait_for(
+        self, ev: str, session: Optional[str] = ..., timeout: float = ...
+    ) -> Event: ...
+
+    async def wait_for(
+        self, ev: str = "done", session: Optional[str] = None, timeout: float = 10.0
+    ) -> Event:
+        """Reads events until an `ev` event (of `session`, when given) and returns it; raises
+        `DyndTimeout` after `timeout` seconds naming what came instead (see `Client.wait_for`)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        seen: List[Event] = []
+        what = _core.describe_wait(ev, session)
+        while True:
+            try:
+                event = await self.next_event(max(0.0, deadline - loop.time()))
+            except DyndTimeout:
+                raise DyndTimeout(
+                    "%s did not come within %g s (%s came meanwhile)"
+                    % (what, timeout, _core.summary(seen))
+                ) from None
+            if _core.matches(event, ev, session):
+                return event
+            seen.append(event)
+
+    @overload
+    async def run_until(
+        self,
+        session: str,
+        ev: Literal["done"] = ...,
+        *,
+        max_seconds: float = ...,
+        count: int = ...,
+        timeout: float = ...,
+    ) -> DoneEvent: ...
+
+    @overload
+    async def run_until(
+        self,
+        session: str,
+        ev: str,
+        *,
+        max_seconds: float = ...,
+        count: int = ...,
+        timeout: float = ...,
+    ) -> Event: ...
+
+    async def run_until(
+        self,
+        session: str,
+        ev: str = "done",
+        *,
+        max_seconds: float = 10.0,
+        count: int = 30,
+        timeout: float = 10.0,
+    ) -> Event:
+        """Runs `session` until an `ev` event of it (see `Client.run_until`)."""
+        for index in range(len(self._pending)):
+            event = parse_event(self._pending[index])
+            if _core.matches(event, ev, session):
+                del self._pending[index]
+                return event
+        if await self.clock_of(session) != "manual":
+            return await self.wait_for(ev, session, timeout)
+        seen: List[Event] = []
+        start: Optional[float] = None
+        what = _core.describe_wait(ev, session)
+        while True:
+            stepped = await self.step(session, count=count)
+            for event in stepped.events:
+                if _core.matches(event, ev, session):
+                    return event
+                seen.append(event)
+            if start is None:
+                start = stepped.frames[0].t if stepped.frames else stepped.t
+            if not stepped.running:
+                raise DyndTimeout(
+                    "%s did not come: the session came to rest at t=%g (%s)"
+                    % (what, stepped.t, _core.summary(seen))
+                )
+            if stepped.t - start >= max_seconds:
+                raise DyndTimeout(
+                    "%s did not come within %g s of animation (%s)"
+                    % (what, max_seconds, _core.summary(seen))
+                )
+
+    async def _read(self, what: str, timeout: Optional[float]) -> JSON:
+        try:
+            line = await asyncio.wait_for(self._reader.readline(), timeout)
+        except asyncio.TimeoutError:
+            raise DyndTimeout(
+                "%s did not come from dynd at %s within %g s" % (what, self.path, timeout or 0)
+            ) from None
+        except ConnectionError:
+            line = b""
+        if not line.endswith(b"\n"):
+            raise ConnectionClosed("dynd at %s closed the connection" % self.path)
+        message = json.loads(line)
+        if not isinstance(message, dict):
+            raise ValueError("dynd sent a line that is not a JSON object: %r" % line[:200])
+        return message

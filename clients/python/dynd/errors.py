@@ -1,0 +1,153 @@
+"""The exceptions of the dynd client.
+
+Every error reply of the daemon (protocol/PROTOCOL.md, section 8) is one `DyndError`, whatever
+its code; the codes are the string constants below. The other exceptions are about reaching the
+daemon: `UntrustedSocket` (nothing was sent), `DaemonNotRunning` (no daemon at the path) and
+`DyndTimeout` (a reply or an awaited event did not come in time).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, FrozenSet, Optional
+
+__all__ = [
+    "DyndError",
+    "UntrustedSocket",
+    "DaemonNotRunning",
+    "DyndTimeout",
+    "ConnectionClosed",
+    "ERROR_CODES",
+    "BAD_JSON",
+    "NOT_AN_OBJECT",
+    "MISSING_FIELD",
+    "UNKNOWN_FIELD",
+    "WRONG_TYPE",
+    "INVALID_NUMBER",
+    "OUT_OF_RANGE",
+    "UNKNOWN_OP",
+    "UNKNOWN_TRANSITION",
+    "UNKNOWN_SESSION",
+    "SESSION_EXISTS",
+    "UNKNOWN_ITEM",
+    "UNKNOWN_BEHAVIOR",
+    "INVALID_SCENE",
+    "LINE_TOO_LONG",
+    "LINE_TIMEOUT",
+    "BUSY",
+]
+
+#: The line is not JSON (syntax, bad UTF-8, nesting deeper than 32, a blank line).
+BAD_JSON = "bad_json"
+#: Valid JSON that is not an object.
+NOT_AN_OBJECT = "not_an_object"
+#: A required field is absent.
+MISSING_FIELD = "missing_field"
+#: A field the op or object does not define (a misspelling is never ignored).
+UNKNOWN_FIELD = "unknown_field"
+#: A field of the wrong JSON type.
+WRONG_TYPE = "wrong_type"
+#: NaN, Infinity or a number that overflows a double.
+INVALID_NUMBER = "invalid_number"
+#: A number outside its range, a word not in its set, a bad name.
+OUT_OF_RANGE = "out_of_range"
+#: `op` names no operation.
+UNKNOWN_OP = "unknown_op"
+#: `open` names a transition the daemon does not host.
+UNKNOWN_TRANSITION = "unknown_transition"
+#: The `session` is not open.
+UNKNOWN_SESSION = "unknown_session"
+#: `open` asks for a session name in use.
+SESSION_EXISTS = "session_exists"
+#: An item id the session does not have.
+UNKNOWN_ITEM = "unknown_item"
+#: A behavior id the session does not have.
+UNKNOWN_BEHAVIOR = "unknown_behavior"
+#: A scene that cannot be built, or an op that does not apply to the session's kind.
+INVALID_SCENE = "invalid_scene"
+#: The line exceeds the daemon's limit; the connection closes after the reply.
+LINE_TOO_LONG = "line_too_long"
+#: A started line was not finished within 10 s; the connection closes after the reply.
+LINE_TIMEOUT = "line_timeout"
+#: Too many sessions, or `step` on a realtime session.
+BUSY = "busy"
+
+#: Every error code dynd uses (protocol/PROTOCOL.md, section 8).
+ERROR_CODES: FrozenSet[str] = frozenset(
+    {
+        BAD_JSON,
+        NOT_AN_OBJECT,
+        MISSING_FIELD,
+        UNKNOWN_FIELD,
+        WRONG_TYPE,
+        INVALID_NUMBER,
+        OUT_OF_RANGE,
+        UNKNOWN_OP,
+        UNKNOWN_TRANSITION,
+        UNKNOWN_SESSION,
+        SESSION_EXISTS,
+        UNKNOWN_ITEM,
+        UNKNOWN_BEHAVIOR,
+        INVALID_SCENE,
+        LINE_TOO_LONG,
+        LINE_TIMEOUT,
+        BUSY,
+    }
+)
+
+
+class DyndError(Exception):
+    """An error reply of the daemon.
+
+    `code` is the protocol's snake_case code (one of `ERROR_CODES`, e.g. ``"unknown_session"``),
+    `message` the daemon's sentence, `reply` the whole reply as parsed JSON, and `request_id`
+    the echoed `id` (None when the daemon could not read it).
+    """
+
+    def __init__(self, code: str, message: str, reply: Optional[Dict[str, Any]] = None) -> None:
+        super().__init__("%s: %s" % (code, message))
+        self.code = code
+        self.message = message
+        self.reply: Dict[str, Any] = reply if reply is not None else {}
+        self.request_id: Any = self.reply.get("id")
+
+    @classmethod
+    def from_reply(cls, reply: Dict[str, Any]) -> DyndError:
+        """The error of an ``{"ok": false, ...}`` reply."""
+        error = reply.get("error")
+        if not isinstance(error, dict):
+            return cls(
+                "bad_reply", "the daemon's error reply has no error object: %r" % reply, reply
+            )
+        return cls(str(error.get("code", "")), str(error.get("message", "")), reply)
+
+
+class UntrustedSocket(PermissionError):
+    """The socket directory or the daemon failed the trust checks; nothing was sent.
+
+    The message says what is wrong and what to do (protocol/PROTOCOL.md, section 2).
+    """
+
+
+class DaemonNotRunning(ConnectionError):
+    """No daemon listens at `path`: the socket is missing or stale.
+
+    The message names the path tried and how to start dynd.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(
+            "no dynd is listening on %s (%s); start one with `dynd` (or `dynd --socket %s`; in a "
+            "dynd checkout `make run`), or point $DYND_SOCKET at the socket of a running one"
+            % (path, reason, path)
+        )
+        self.path = path
+        self.reason = reason
+
+
+class DyndTimeout(TimeoutError):
+    """A reply or an awaited event did not come in time; the message says what was awaited."""
+
+
+class ConnectionClosed(ConnectionError):
+    """The daemon closed the connection (it stopped, or refused a line); `reason` says which
+    event announced it, if any."""

@@ -1,0 +1,523 @@
+"""Typed forms of dynd's replies and events (protocol/PROTOCOL.md, sections 5 and 7).
+
+Each class is a dataclass parsed from the JSON the daemon wrote; `raw` keeps that JSON (a dict),
+so a field this version does not model is still at hand. Vectors and points are
+``(x, y)`` tuples of floats; sizes ``(w, h)``.
+
+`parse_event` turns an event dict into the matching `Event` subclass (`UnknownEvent` for an
+``ev`` it does not know); `parse_reply` turns a successful reply of an op into its `Reply`
+subclass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
+
+__all__ = [
+    "Vec2",
+    "ItemState",
+    "Constraint",
+    "SessionInfo",
+    "Event",
+    "FrameEvent",
+    "ContactEvent",
+    "PauseEvent",
+    "ResumeEvent",
+    "HandoffEvent",
+    "DoneEvent",
+    "DebugEvent",
+    "ClosedEvent",
+    "ShutdownEvent",
+    "SlowEvent",
+    "OnTimeEvent",
+    "ContactLimitEvent",
+    "UnknownEvent",
+    "Reply",
+    "Ack",
+    "Hello",
+    "Opened",
+    "Stepped",
+    "Snapshot",
+    "Watching",
+    "SessionList",
+    "DebugGeometry",
+    "BehaviorAdded",
+    "parse_event",
+    "parse_reply",
+    "parse_item",
+]
+
+#: A point, vector or size: ``(x, y)``.
+Vec2 = Tuple[float, float]
+JSON = Dict[str, Any]
+
+
+def _vec(value: Any) -> Vec2:
+    return (float(value[0]), float(value[1]))
+
+
+def _opt_vec(value: Any) -> Optional[Vec2]:
+    return None if value is None else _vec(value)
+
+
+def _opt_float(value: Any) -> Optional[float]:
+    return None if value is None else float(value)
+
+
+def _values(value: Any) -> Dict[str, float]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): float(v) for k, v in value.items()}
+
+
+@dataclass
+class ItemState:
+    """One item's state: `center`, `angle` (radians, clockwise), `velocity` (pt/s),
+    `angular_velocity` (rad/s), and `size` where the message carries it (``open``, ``get``)."""
+
+    id: str
+    center: Vec2
+    angle: float
+    velocity: Vec2
+    angular_velocity: float
+    size: Optional[Vec2]
+    raw: JSON = field(repr=False)
+
+
+def parse_item(raw: JSON) -> ItemState:
+    """The `ItemState` of one item object of a frame or reply."""
+    return ItemState(
+        id=str(raw["id"]),
+        center=_vec(raw["center"]),
+        angle=float(raw.get("angle", 0)),
+        velocity=_vec(raw.get("velocity", (0, 0))),
+        angular_velocity=float(raw.get("angular_velocity", 0)),
+        size=_opt_vec(raw.get("size")),
+        raw=raw,
+    )
+
+
+def _items(value: Any) -> List[ItemState]:
+    return [parse_item(item) for item in (value or [])]
+
+
+@dataclass
+class Constraint:
+    """One constraint of a `HandoffEvent`: `kind` is ``"rail"`` (with `axis`, a unit vector),
+    ``"anchored"`` or ``"speed_limit"`` (with `max_speed`, pt/s)."""
+
+    kind: str
+    axis: Optional[Vec2]
+    max_speed: Optional[float]
+    raw: JSON = field(repr=False)
+
+
+@dataclass
+class SessionInfo:
+    """One session of a ``list`` reply; `transition` is None for a scene session and
+    `missed_ticks` None for a manual one."""
+
+    session: str
+    transition: Optional[str]
+    clock: str
+    running: bool
+    missed_ticks: Optional[int]
+    raw: JSON = field(repr=False)
+
+
+# Events ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Event:
+    """Any event: `ev` (its kind), `session` (None for ``shutdown``) and the `raw` dict."""
+
+    ev: str
+    session: Optional[str]
+    raw: JSON = field(repr=False)
+
+
+@dataclass
+class FrameEvent(Event):
+    """A frame: `seq` (1, 2, … per session), animator time `t`, every item's state; `dropped`
+    realtime frames coalesced away before it (0 when none), `dropped_contacts` likewise,
+    and the transition's `values` (empty when it reports none)."""
+
+    seq: int
+    t: float
+    items: List[ItemState]
+    dropped: int
+    dropped_contacts: int
+    values: Dict[str, float]
+
+    def item(self, item_id: str) -> Optional[ItemState]:
+        """The state of `item_id` in this frame, or None."""
+        for state in self.items:
+            if state.id == item_id:
+                return state
+        return None
+
+
+@dataclass
+class ContactEvent(Event):
+    """A contact ``began`` or ``ended`` (`phase`) between `item` and another item (`with_item`)
+    or a boundary (`boundary`: its id, None for the reference bounds, when `with_item` is None);
+    `point` where it began."""
+
+    phase: str
+    item: str
+    with_item: Optional[str]
+    boundary: Optional[str]
+    point: Optional[Vec2]
+
+    def involves(self, item_id: str) -> bool:
+        """Whether `item_id` is one of the two sides of the contact."""
+        return self.item == item_id or self.with_item == item_id
+
+
+@dataclass
+class PauseEvent(Event):
+    """The animator came to rest at time `t` and stopped ticking."""
+
+    t: float
+
+
+@dataclass
+class ResumeEvent(Event):
+    """The animator started running again at time `t`."""
+
+    t: float
+
+
+@dataclass
+class HandoffEvent(Event):
+    """A gesture ended and the dynamics took over `item`: the finger's `gesture_velocity`, the
+    `item_velocity` the item moves with, the `constraints` that changed it (in the order
+    applied) and the daemon's `velocity_error` (|item − finger after constraints|, before
+    rounding)."""
+
+    item: str
+    gesture_velocity: Vec2
+    item_velocity: Vec2
+    constraints: List[Constraint]
+    velocity_error: Optional[float]
+
+
+@dataclass
+class DoneEvent(Event):
+    """A gesture cycle finished with `outcome` (``opened``, ``closed``, ``bounced``, …); the
+    transition's `values`, if any."""
+
+    outcome: str
+    values: Dict[str, float]
+
+
+@dataclass
+class DebugEvent(Event):
+    """The session's behaviors as geometry after frame `seq` (see the ``debug`` op); the
+    geometry lists are kept as parsed JSON."""
+
+    seq: int
+    t: float
+    boundaries: List[JSON]
+    attachments: List[JSON]
+    snaps: List[JSON]
+    pushes: List[JSON]
+    gravity: List[JSON]
+    contacts: List[JSON]
+
+
+@dataclass
+class ClosedEvent(Event):
+    """The session is gone: `reason` is ``closed``, ``owner_left`` or ``idle``."""
+
+    reason: str
+
+
+@dataclass
+class ShutdownEvent(Event):
+    """The daemon is stopping (`reason` ``terminated`` or ``interrupted``)."""
+
+    reason: str
+
+
+@dataclass
+class SlowEvent(Event):
+    """A realtime frame was not computed by its next tick: it had taken `frame_ms` of a
+    `budget_ms` budget at time `t`."""
+
+    t: float
+    frame_ms: float
+    budget_ms: float
+
+
+@dataclass
+class OnTimeEvent(Event):
+    """A slow realtime session has been on time for a second again, at time `t`."""
+
+    t: float
+
+
+@dataclass
+class ContactLimitEvent(Event):
+    """The session's world holds its most contacts (`limit`) at time `t`."""
+
+    t: float
+    limit: int
+
+
+@dataclass
+class UnknownEvent(Event):
+    """An event this client does not model; see `raw`."""
+
+
+def _base(raw: JSON) -> Dict[str, Any]:
+    session = raw.get("session")
+    return {
+        "ev": str(raw.get("ev")),
+        "session": None if session is None else str(session),
+        "raw": raw,
+    }
+
+
+def _constraint(raw: JSON) -> Constraint:
+    return Constraint(
+        kind=str(raw.get("kind")),
+        axis=_opt_vec(raw.get("axis")),
+        max_speed=_opt_float(raw.get("max_speed")),
+        raw=raw,
+    )
+
+
+def parse_event(raw: JSON) -> Event:
+    """The typed form of the event `raw` (a dict with ``"ev"``)."""
+    ev = raw.get("ev")
+    base = _base(raw)
+    if ev == "frame":
+        return FrameEvent(
+            seq=int(raw["seq"]),
+            t=float(raw["t"]),
+            items=_items(raw.get("items")),
+            dropped=int(raw.get("dropped", 0)),
+            dropped_contacts=int(raw.get("dropped_contacts", 0)),
+            values=_values(raw.get("values")),
+            **base,
+        )
+    if ev == "contact":
+        return ContactEvent(
+            phase=str(raw["phase"]),
+            item=str(raw["item"]),
+            with_item=None if raw.get("with") is None else str(raw["with"]),
+            boundary=None if raw.get("boundary") is None else str(raw["boundary"]),
+            point=_opt_vec(raw.get("point")),
+            **base,
+        )
+    if ev == "pause":
+        return PauseEvent(t=float(raw["t"]), **base)
+    if ev == "resume":
+        return ResumeEvent(t=float(raw["t"]), **base)
+    if ev == "handoff":
+        return HandoffEvent(
+            item=str(raw["item"]),
+            gesture_velocity=_vec(raw["gesture_velocity"]),
+            item_velocity=_vec(raw["item_velocity"]),
+            constraints=[_constraint(c) for c in raw.get("constraints", [])],
+            velocity_error=_opt_float(raw.get("velocity_error")),
+            **base,
+        )
+    if ev == "done":
+        return DoneEvent(outcome=str(raw["outcome"]), values=_values(raw.get("values")), **base)
+    if ev == "debug":
+        return DebugEvent(
+            seq=int(raw["seq"]),
+            t=float(raw["t"]),
+            boundaries=list(raw.get("boundaries", [])),
+            attachments=list(raw.get("attachments", [])),
+            snaps=list(raw.get("snaps", [])),
+            pushes=list(raw.get("pushes", [])),
+            gravity=list(raw.get("gravity", [])),
+            contacts=list(raw.get("contacts", [])),
+            **base,
+        )
+    if ev == "closed":
+        return ClosedEvent(reason=str(raw.get("reason")), **base)
+    if ev == "shutdown":
+        return ShutdownEvent(reason=str(raw.get("reason")), **base)
+    if ev == "slow":
+        return SlowEvent(
+            t=float(raw["t"]),
+            frame_ms=float(raw["frame_ms"]),
+            budget_ms=float(raw["budget_ms"]),
+            **base,
+        )
+    if ev == "on_time":
+        return OnTimeEvent(t=float(raw["t"]), **base)
+    if ev == "contact_limit":
+        return ContactLimitEvent(t=float(raw["t"]), limit=int(raw["limit"]), **base)
+    return UnknownEvent(**base)
+
+
+# Replies -----------------------------------------------------------------------------------
+
+
+E = TypeVar("E", bound=Event)
+
+
+@dataclass
+class Reply:
+    """A successful reply: the echoed `id` (None when the request had none), the `raw` dict,
+    and the `events` the request caused, in the order they came (frames of a ``step``, a
+    ``handoff``, …), typed."""
+
+    id: Any
+    raw: JSON = field(repr=False)
+    events: List[Event] = field(repr=False)
+
+    def of(self, kind: Type[E]) -> List[E]:
+        """The events of this request of the class `kind` (e.g. ``reply.of(FrameEvent)``)."""
+        return [event for event in self.events if isinstance(event, kind)]
+
+    @property
+    def handoff(self) -> Optional[HandoffEvent]:
+        """The last ``handoff`` event the request caused, if any."""
+        handoffs = self.of(HandoffEvent)
+        return handoffs[-1] if handoffs else None
+
+    @property
+    def done(self) -> Optional[DoneEvent]:
+        """The last ``done`` event the request caused, if any."""
+        done = self.of(DoneEvent)
+        return done[-1] if done else None
+
+
+@dataclass
+class Ack(Reply):
+    """A reply without fields (``gesture``, ``tap``, ``swipe``, ``close`` and the scene ops)."""
+
+
+@dataclass
+class Hello(Reply):
+    """The ``hello`` reply: `protocol` (1), `server` (``"dynd"``), `version`, and the
+    `transitions` ``open`` accepts."""
+
+    protocol: int
+    server: str
+    version: str
+    transitions: List[str]
+
+
+@dataclass
+class Opened(Reply):
+    """The ``open`` reply: the `session`'s name and its `items` (with sizes)."""
+
+    session: str
+    items: List[ItemState]
+
+
+@dataclass
+class Stepped(Reply):
+    """The ``step`` reply: the animator's time `t` after the step and whether it is still
+    `running`; its frames are in `frames`."""
+
+    t: float
+    running: bool
+
+    @property
+    def frames(self) -> List[FrameEvent]:
+        """The frames the step wrote."""
+        return self.of(FrameEvent)
+
+
+@dataclass
+class Snapshot(Reply):
+    """The ``get`` reply: time `t`, `running`, and every item's state with its size."""
+
+    t: float
+    running: bool
+    items: List[ItemState]
+
+    def item(self, item_id: str) -> Optional[ItemState]:
+        """The state of `item_id`, or None."""
+        for state in self.items:
+            if state.id == item_id:
+                return state
+        return None
+
+
+@dataclass
+class Watching(Reply):
+    """The ``watch`` reply: the items' states now."""
+
+    items: List[ItemState]
+
+
+@dataclass
+class SessionList(Reply):
+    """The ``list`` reply: every open session, in the order they were opened."""
+
+    sessions: List[SessionInfo]
+
+
+@dataclass
+class DebugGeometry(Reply):
+    """The ``debug`` reply: the session's behaviors as geometry now (None after
+    ``enable: false``), as parsed JSON."""
+
+    debug: Optional[JSON]
+
+
+@dataclass
+class BehaviorAdded(Reply):
+    """The ``add_behavior`` reply: the `behavior`'s id (given or assigned)."""
+
+    behavior: str
+
+
+AnyReply = Union[
+    Ack, Hello, Opened, Stepped, Snapshot, Watching, SessionList, DebugGeometry, BehaviorAdded
+]
+
+
+def parse_reply(op: str, raw: JSON, events: Sequence[Event] = ()) -> Reply:
+    """The typed form of the successful reply `raw` to a request of `op`, with the `events`
+    the request caused."""
+    base: Dict[str, Any] = {"id": raw.get("id"), "raw": raw, "events": list(events)}
+    if op == "hello":
+        return Hello(
+            protocol=int(raw.get("protocol", 0)),
+            server=str(raw.get("server", "")),
+            version=str(raw.get("version", "")),
+            transitions=[str(t) for t in raw.get("transitions", [])],
+            **base,
+        )
+    if op == "open":
+        return Opened(session=str(raw["session"]), items=_items(raw.get("items")), **base)
+    if op == "step":
+        return Stepped(t=float(raw["t"]), running=bool(raw["running"]), **base)
+    if op == "get":
+        return Snapshot(
+            t=float(raw["t"]), running=bool(raw["running"]), items=_items(raw.get("items")), **base
+        )
+    if op == "watch":
+        return Watching(items=_items(raw.get("items")), **base)
+    if op == "list":
+        return SessionList(sessions=[_session_info(s) for s in raw.get("sessions", [])], **base)
+    if op == "debug":
+        return DebugGeometry(debug=raw.get("debug"), **base)
+    if op == "add_behavior":
+        return BehaviorAdded(behavior=str(raw["behavior"]), **base)
+    return Ack(**base)
+
+
+def _session_info(raw: Mapping[str, Any]) -> SessionInfo:
+    transition = raw.get("transition")
+    missed = raw.get("missed_ticks")
+    return SessionInfo(
+        session=str(raw["session"]),
+        transition=None if transition is None else str(transition),
+        clock=str(raw["clock"]),
+        running=bool(raw["running"]),
+        missed_ticks=None if missed is None else int(missed),
+        raw=dict(raw),
+    )

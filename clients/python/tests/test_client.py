@@ -1,0 +1,226 @@
+"""The blocking and asyncio clients against a real dynd."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+import dynd
+from dynd import (
+    AsyncClient,
+    Client,
+    DaemonNotRunning,
+    DyndDaemon,
+    DyndError,
+    DyndTimeout,
+    FrameEvent,
+    HandoffEvent,
+    UntrustedSocket,
+)
+
+DROP = {
+    "bounds": [200, 200],
+    "items": [{"id": "a", "center": [100, 150], "size": [20, 20]}],
+    "behaviors": [
+        {"type": "gravity", "items": ["a"]},
+        {"type": "collision", "items": ["a"], "reference_bounds": True},
+    ],
+}
+
+
+def test_hello_is_typed(dynd_client: Client) -> None:
+    hello = dynd_client.hello()
+    assert (hello.protocol, hello.server) == (1, "dynd")
+    assert "lock-screen" in hello.transitions
+    assert hello.raw["ok"] is True
+
+
+def test_error_replies_are_one_exception_with_the_code(dynd_client: Client) -> None:
+    with pytest.raises(DyndError) as caught:
+        dynd_client.get("no-such-session")
+    assert caught.value.code == dynd.errors.UNKNOWN_SESSION
+    assert caught.value.message == "no session is named 'no-such-session'"
+    assert caught.value.reply["ok"] is False
+    with pytest.raises(DyndError) as caught:
+        dynd_client.open_transition("lock-screen", {"gravty": 5})
+    assert caught.value.code == "unknown_field" and "'gravty'" in caught.value.message
+    with pytest.raises(DyndError) as caught:
+        dynd_client.request("helo", id=7)
+    assert (caught.value.code, caught.value.request_id) == ("unknown_op", 7)
+    realtime = dynd_client.open_transition("lock-screen").session
+    with pytest.raises(DyndError) as caught:
+        dynd_client.step(realtime)
+    assert caught.value.code == dynd.errors.BUSY
+    assert caught.value.code in dynd.ERROR_CODES
+
+
+def test_scene_from_dict_and_from_file(dynd_client: Client, tmp_path: Path) -> None:
+    opened = dynd_client.open_scene(DROP, clock="manual")
+    assert opened.items[0].size == (20, 20)
+    stepped = dynd_client.step(opened.session, count=3, dt=0.05)
+    assert [f.seq for f in stepped.frames] == [1, 2, 3]
+    assert stepped.frames[-1].item("a").velocity == (0, 150)  # type: ignore[union-attr]
+    assert stepped.running and stepped.t == 0.15
+    path = tmp_path / "drop.json"
+    path.write_text(json.dumps(DROP))
+    from_file = dynd_client.open_scene(str(path), clock="manual", session="from-file")
+    assert from_file.session == "from-file"
+    snapshot = dynd_client.get("from-file")
+    assert snapshot.item("a").center == (100, 150)  # type: ignore[union-attr]
+    assert {s.session for s in dynd_client.list_sessions()} >= {opened.session, "from-file"}
+
+
+def test_scene_ops(dynd_client: Client) -> None:
+    session = dynd_client.open_scene({"bounds": [100, 100]}, clock="manual").session
+    dynd_client.add_item(session, {"id": "box", "center": [50, 50], "size": [10, 10]})
+    added = dynd_client.add_behavior(session, {"type": "gravity", "items": ["box"]})
+    assert added.behavior == "b1"
+    assert [e.ev for e in added.events] == ["resume"]
+    dynd_client.set_behavior(session, "b1", magnitude=0.5)
+    dynd_client.set_item(session, "box", center=(40, 40))
+    dynd_client.add_velocity(session, "box", velocity=(10, 0))
+    assert dynd_client.debug(session).debug["gravity"]  # type: ignore[index]
+    dynd_client.remove_all_behaviors(session)
+    with pytest.raises(DyndError) as caught:
+        dynd_client.remove_item(session, "zz")
+    assert caught.value.code == "unknown_item"
+
+
+def test_pan_samples_as_dynctl_gesture_sends_them() -> None:
+    samples = dynd.pan_samples((160, 500), (160, 380), 0.2, (0, -1400))
+    assert len(samples) == 13
+    assert [s.phase for s in samples] == ["began"] + ["changed"] * 11 + ["ended"]
+    assert (samples[0].t, samples[0].y, samples[0].step) == (0, 500, None)
+    assert samples[-1].t == 0.2 and samples[-1].y == 380 and samples[-1].velocity == (0, -1400)
+    assert all(s.velocity is None for s in samples[:-1])
+    assert all(abs(s.step - 0.2 / 12) < 1e-15 for s in samples[1:])  # type: ignore[operator]
+    assert dynd.pan_samples((0, 0), (1, 1), 0.2, cancel=True)[-1].phase == "cancelled"
+
+
+def test_manual_pan_steps_between_samples_and_runs_to_the_outcome(dynd_client: Client) -> None:
+    lock = dynd_client.open_transition("lock-screen", clock="manual").session
+    pan = dynd_client.pan(lock, (160, 500), (160, 380), duration=0.2, release_velocity=(0, -1400))
+    frames = [e for e in pan.events if isinstance(e, FrameEvent)]
+    assert len(frames) == 12  # one frame stepped between two samples
+    assert isinstance(pan.handoff, HandoffEvent)
+    assert pan.handoff.item_velocity == (0, -1400)
+    done = dynd_client.run_until(lock, "done")
+    assert done.raw == {"ev": "done", "session": lock, "outcome": "opened"}
+
+
+def test_tap_and_swipe(dynd_client: Client) -> None:
+    lock = dynd_client.open_transition("lock-screen", clock="manual").session
+    assert dynd_client.tap(lock, 300, 550).events == []  # a manual session moves when stepped
+    assert dynd_client.run_until(lock).outcome == "bounced"
+    assert dynd_client.swipe(lock, "up", at=(160, 300), velocity=(0, -100)).events == []
+
+
+def test_realtime_pan_is_paced_by_the_wall_clock(dynd_client: Client) -> None:
+    lock = dynd_client.open_transition("lock-screen").session
+    started = time.monotonic()
+    pan = dynd_client.pan(lock, (160, 500), (160, 380), duration=0.2, release_velocity=(0, -1400))
+    assert time.monotonic() - started >= 0.2
+    assert pan.handoff is not None
+    assert dynd_client.run_until(lock, "done", timeout=5).outcome == "opened"
+
+
+def test_waiting_for_an_event_that_does_not_come_raises_a_clear_error(dynd_client: Client) -> None:
+    lock = dynd_client.open_transition("lock-screen", clock="manual").session
+    started = time.monotonic()
+    with pytest.raises(DyndTimeout) as caught:
+        dynd_client.wait_for("done", lock, timeout=0.2)
+    assert time.monotonic() - started < 2
+    assert (
+        str(caught.value)
+        == "a 'done' event of session '%s' did not come within 0.2 s (no events came meanwhile)"
+        % lock
+    )
+    scene = dynd_client.open_scene(DROP, clock="manual").session
+    with pytest.raises(DyndTimeout) as caught:
+        dynd_client.run_until(scene, "done")
+    assert "did not come: the session came to rest" in str(caught.value)
+    assert "1 pause" in str(caught.value)
+
+
+def test_a_watcher_sees_frames_and_the_close(dynd_daemon: DyndDaemon, dynd_client: Client) -> None:
+    session = dynd_client.open_scene(DROP, clock="manual", keep=True).session
+    with dynd_daemon.client() as watcher:
+        assert watcher.watch(session).items[0].id == "a"
+        dynd_client.step(session, dt=0.1)
+        frame = watcher.wait_for("frame", session, timeout=5)
+        assert isinstance(frame, FrameEvent) and frame.t == 0.1
+        dynd_client.close_session(session)
+        closed = watcher.wait_for("closed", session, timeout=5)
+        assert closed.reason == "closed"  # type: ignore[attr-defined]
+
+
+def test_no_daemon_names_the_socket_and_how_to_start_dynd(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nobody.sock")
+    with pytest.raises(DaemonNotRunning) as caught:
+        Client(missing)
+    message = str(caught.value)
+    assert message.startswith("no dynd is listening on %s (No such file or directory)" % missing)
+    assert "start one with `dynd`" in message and "$DYND_SOCKET" in message
+    assert isinstance(caught.value, OSError)
+
+
+def test_the_default_directory_is_checked_before_connecting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "dynd").mkdir(mode=0o700)
+    os.chmod(tmp_path / "dynd", 0o755)
+    monkeypatch.delenv("DYND_SOCKET", raising=False)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    with pytest.raises(UntrustedSocket) as caught:
+        Client()
+    assert str(caught.value).startswith(
+        "refusing the socket directory %s/dynd: its mode is 0755" % tmp_path
+    )
+    with pytest.raises(UntrustedSocket):
+        asyncio.run(AsyncClient.connect())
+    assert dynd.default_socket_location({"XDG_RUNTIME_DIR": "relative"}, uid=7) == (
+        "/tmp/dynd-7/dynd.sock",
+        "/tmp/dynd-7",
+    )
+
+
+def test_the_asyncio_client(dynd_daemon: DyndDaemon) -> None:
+    async def scenario() -> None:
+        async with await AsyncClient.connect(dynd_daemon.socket) as client:
+            assert (await client.hello()).server == "dynd"
+            lock = (await client.open_transition("lock-screen", clock="manual")).session
+            pan = await client.pan(
+                lock, (160, 500), (160, 380), duration=0.2, release_velocity=(0, -1400)
+            )
+            assert pan.handoff is not None and pan.handoff.item_velocity == (0, -1400)
+            assert (await client.run_until(lock)).outcome == "opened"
+            realtime = (await client.open_transition("lock-screen")).session
+            await client.pan(
+                realtime, (160, 500), (160, 380), duration=0.1, release_velocity=(0, 100)
+            )
+            assert (await client.wait_for("done", realtime, timeout=5)).outcome == "closed"
+            with pytest.raises(DyndTimeout):
+                await client.wait_for("done", realtime, timeout=0.2)
+            with pytest.raises(DyndError) as caught:
+                await client.get("nope")
+            assert caught.value.code == "unknown_session"
+        with pytest.raises(DaemonNotRunning):
+            await AsyncClient.connect(dynd_daemon.socket + ".missing")
+
+    asyncio.run(scenario())
+
+
+def test_the_daemon_stops_cleanly(dynd_binary: str) -> None:
+    daemon = DyndDaemon.start(dynd_binary)
+    with daemon.client() as client:
+        client.open_transition("lock-screen")
+        status, _ = daemon.stop()
+        assert {"ev": "shutdown", "reason": "terminated"} in list(client.events())
+    assert status == 0
+    assert not os.path.exists(daemon.directory)
+    assert daemon.stop()[0] == 0  # twice is harmless
