@@ -1,7 +1,7 @@
 # dynd — build, test and demo. `make demo` and `make test` install what is missing first.
 SWIFT ?= swift
 
-.PHONY: all deps test-deps build release test unit chaos-test lint schema-test render-test readme-test demo run fuzz chaos bench clean
+.PHONY: all deps test-deps build release test unit chaos-test lint schema-test render-test readme-test python-test demo run fuzz chaos bench clean
 
 all: build
 
@@ -20,7 +20,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: test-deps unit chaos-test lint schema-test render-test readme-test
+test: test-deps unit chaos-test lint schema-test render-test python-test readme-test
 
 unit:
 	$(SWIFT) build --build-tests
@@ -35,6 +35,11 @@ schema-test:
 # dynctl record and render, the page checked in headless Chromium (needs the built binaries).
 render-test: unit
 	python3 tools/test_render.py "$$($(SWIFT) build --show-bin-path)"
+
+# The Python package (clients/python): mypy --strict, its tests against the built dynd, and a
+# fresh venv that installs it and runs the example test file.
+python-test: unit
+	clients/python/check.sh "$$($(SWIFT) build --show-bin-path)"
 
 # Every command the READMEs show, in their order, against a private dynd (console blocks: the
 # output must match), and every path the documents cite (tools/test_readme.py).

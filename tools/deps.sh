@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs what a make target needs and is missing, and nothing else:
 #   tools/deps.sh build     Debian packages the Swift build links against
-#   tools/deps.sh test      the Python tools of make test (jsonschema, pytest, mypy)
+#   tools/deps.sh test      the Python tools of make test (jsonschema, pytest, mypy < 2)
 #   tools/deps.sh browser   Debian's Chromium, for the browser checks of make test
 # Several kinds may be given. Packages already installed are never upgraded (apt-get
 # --no-upgrade); apt's and pip's output goes to a log, and one line says what is installed.
@@ -9,7 +9,7 @@ set -eu
 
 build_packages="libbox2d-dev libevent-dev libjson-c-dev pkg-config"
 browser_packages="chromium"
-python_modules="jsonschema pytest mypy"
+python_modules="jsonschema pytest"
 
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -34,6 +34,9 @@ for kind in "$@"; do
       for module in $python_modules; do
         python3 -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
       done
+      # mypy 2 cannot check for Python 3.9, the Python client's oldest.
+      python3 -c 'import sys, mypy.version as v; sys.exit(int(v.__version__.split(".")[0]) >= 2)' \
+        2>/dev/null || pip_missing="$pip_missing mypy<2"
       continue ;;
     *) echo "deps: unknown kind '$kind' (build, test, browser)" >&2; exit 64 ;;
   esac

@@ -15,9 +15,10 @@ examples/README.md, clients/python/README.md (when present).
   `…` stands for any number of lines. The command must exit 0.
 
 Commands run in a scratch directory holding links to the checkout's examples/, clients/,
-protocol/ and Tests/ (so that files they write stay out of the checkout), with BIN_DIR first on
-PATH, DYND_SOCKET naming the private dynd and DYNCTL its dynctl; `make` commands run in the
-checkout. Every path a document cites (a backticked or linked `examples/…`, `tools/…`, …)
+protocol/, Tests/ and .build/ (so that files they write stay out of the checkout), with a fresh
+virtual environment's bin/ and BIN_DIR first on PATH (so `pip install` installs into the
+throwaway environment, not the machine's Python), DYND_SOCKET naming the private dynd and
+DYNCTL its dynctl; `make` and `swift` commands run in the checkout. Every path a document cites (a backticked or linked `examples/…`, `tools/…`, …)
 must exist. Exit status 1 on any failure, with the document, the line and what differed.
 """
 
@@ -41,7 +42,7 @@ TOP_DIRECTORIES = ("Sources/", "Tests/", "tools/", "docs/", "protocol/", "exampl
 NOT_RUN = {"make test": "it is what runs this test",
            "make run": "the private dynd stands in for it",
            "make run &": "the private dynd stands in for it"}
-LINKED = ["examples", "clients", "protocol", "Tests"]
+LINKED = ["examples", "clients", "protocol", "Tests", ".build"]
 
 
 class Failure(Exception):
@@ -113,7 +114,8 @@ class Workspace:
         self.directory = tempfile.mkdtemp(prefix="dynd-readme.")
         os.chmod(self.directory, 0o700)
         for name in LINKED:
-            os.symlink(os.path.join(ROOT, name), os.path.join(self.directory, name))
+            if os.path.exists(os.path.join(ROOT, name)):
+                os.symlink(os.path.join(ROOT, name), os.path.join(self.directory, name))
         self.socket = os.path.join(self.directory, "dynd.sock")
         self.log = open(os.path.join(self.directory, "dynd.log"), "w")
         self.daemon = subprocess.Popen(
@@ -124,9 +126,14 @@ class Workspace:
             if self.daemon.poll() is not None or time.monotonic() > deadline:
                 raise Failure("the private dynd did not start (log: %s)" % self.log.name)
             time.sleep(0.02)
+        venv = os.path.join(self.directory, "venv")
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
         self.environment = dict(os.environ)
+        self.environment.pop("PYTHONPATH", None)
         self.environment.update({
-            "PATH": self.bin_dir + os.pathsep + os.environ.get("PATH", ""),
+            "VIRTUAL_ENV": venv,
+            "PATH": os.pathsep.join([os.path.join(venv, "bin"), self.bin_dir,
+                                     os.environ.get("PATH", "")]),
             "DYND_SOCKET": self.socket,
             "DYNCTL": os.path.join(self.bin_dir, "dynctl"),
             "DYND_BINARY": os.path.join(self.bin_dir, "dynd"),
@@ -135,7 +142,7 @@ class Workspace:
 
     def run(self, command, limit):
         """(exit status, output lines) of `command`, killed after `limit` seconds."""
-        in_checkout = command.startswith("make ")
+        in_checkout = command.startswith(("make ", "swift "))
         process = subprocess.Popen(
             ["bash", "-c", command], cwd=ROOT if in_checkout else self.directory,
             env=self.environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -163,7 +170,7 @@ class Workspace:
 
 
 def limit_for(command):
-    return 900 if command.startswith("make ") else 60
+    return 900 if command.startswith(("make ", "swift ", "pip ")) else 60
 
 
 def run_document(workspace, document):

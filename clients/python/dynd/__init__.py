@@ -65,6 +65,7 @@ from .messages import (
     Stepped,
     UnknownEvent,
     Watching,
+    InputTaken,
     parse_event,
     parse_reply,
 )
@@ -114,6 +115,7 @@ __all__ = [
     "UnknownEvent",
     "UntrustedSocket",
     "Watching",
+    "InputTaken",
     "assert_handoff",
     "check_handoff",
     "check_peer",

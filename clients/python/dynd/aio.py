@@ -43,6 +43,7 @@ from .errors import ConnectionClosed, DaemonNotRunning, DyndTimeout
 from .location import check_peer, resolve
 from .messages import (
     Ack,
+    InputTaken,
     BehaviorAdded,
     DebugGeometry,
     DoneEvent,
@@ -274,9 +275,9 @@ class AsyncClient:
             result.events.extend(reply.events)
         return result
 
-    async def tap(self, session: str, x: float, y: float) -> Ack:
+    async def tap(self, session: str, x: float, y: float) -> InputTaken:
         """A tap at (x, y)."""
-        return _typed(Ack, await self.call("tap", session=session, x=x, y=y))
+        return _typed(InputTaken, await self.call("tap", session=session, x=x, y=y))
 
     async def swipe(
         self,
@@ -285,14 +286,14 @@ class AsyncClient:
         *,
         at: Optional[Sequence[float]] = None,
         velocity: Optional[Sequence[float]] = None,
-    ) -> Ack:
+    ) -> InputTaken:
         """A swipe `direction`, from `at` and with `velocity` when given."""
         fields: Dict[str, Any] = {"session": session, "direction": direction}
         if at is not None:
             fields["x"], fields["y"] = _core.pair(at)
         if velocity is not None:
             fields["vx"], fields["vy"] = _core.pair(velocity)
-        return _typed(Ack, await self.call("swipe", **fields))
+        return _typed(InputTaken, await self.call("swipe", **fields))
 
     async def step(self, session: str, count: int = 1, dt: Optional[float] = None) -> Stepped:
         """Advances a manual session by `count` frames of `dt` seconds (default 1/fps)."""

@@ -39,6 +39,7 @@ from .errors import ConnectionClosed, DaemonNotRunning, DyndError, DyndTimeout
 from .location import check_peer, resolve
 from .messages import (
     Ack,
+    InputTaken,
     BehaviorAdded,
     DebugGeometry,
     DoneEvent,
@@ -263,9 +264,9 @@ class Client:
             result.events.extend(reply.events)
         return result
 
-    def tap(self, session: str, x: float, y: float) -> Ack:
-        """A tap at (x, y); what it does is the transition's."""
-        return _typed(Ack, self.call("tap", session=session, x=x, y=y))
+    def tap(self, session: str, x: float, y: float) -> InputTaken:
+        """A tap at (x, y); what it does is the transition's (`taken` says whether it acted)."""
+        return _typed(InputTaken, self.call("tap", session=session, x=x, y=y))
 
     def swipe(
         self,
@@ -274,7 +275,7 @@ class Client:
         *,
         at: Optional[Sequence[float]] = None,
         velocity: Optional[Sequence[float]] = None,
-    ) -> Ack:
+    ) -> InputTaken:
         """A swipe `direction` (``left``, ``right``, ``up``, ``down``), starting `at` (x, y) and
         with `velocity` (vx, vy) when given."""
         fields: Dict[str, Any] = {"session": session, "direction": direction}
@@ -282,7 +283,7 @@ class Client:
             fields["x"], fields["y"] = _core.pair(at)
         if velocity is not None:
             fields["vx"], fields["vy"] = _core.pair(velocity)
-        return _typed(Ack, self.call("swipe", **fields))
+        return _typed(InputTaken, self.call("swipe", **fields))
 
     def step(self, session: str, count: int = 1, dt: Optional[float] = None) -> Stepped:
         """Advances a manual session by `count` frames of `dt` seconds (default 1/fps); the

@@ -34,6 +34,7 @@ __all__ = [
     "ContactLimitEvent",
     "UnknownEvent",
     "Reply",
+    "InputTaken",
     "Ack",
     "Hello",
     "Opened",
@@ -393,7 +394,7 @@ class Reply:
 
 @dataclass
 class Ack(Reply):
-    """A reply without fields (``gesture``, ``tap``, ``swipe``, ``close`` and the scene ops)."""
+    """A reply without fields (``gesture``, ``close`` and the scene ops)."""
 
 
 @dataclass
@@ -447,9 +448,23 @@ class Snapshot(Reply):
 
 @dataclass
 class Watching(Reply):
-    """The ``watch`` reply: the items' states now."""
+    """The ``watch`` reply: the items' states now, the animator's time `t`, whether it is
+    `running`, and the `outcome` of the transition's current gesture cycle when its ``done``
+    already came (None before that, and for scenes): a client waiting for ``pause`` or ``done``
+    can tell it already happened."""
 
     items: List[ItemState]
+    t: float
+    running: bool
+    outcome: Optional[str]
+
+
+@dataclass
+class InputTaken(Reply):
+    """The ``tap`` and ``swipe`` reply: whether the transition `taken` the input (False: it
+    ignores that input there, nothing changed)."""
+
+    taken: bool
 
 
 @dataclass
@@ -475,7 +490,16 @@ class BehaviorAdded(Reply):
 
 
 AnyReply = Union[
-    Ack, Hello, Opened, Stepped, Snapshot, Watching, SessionList, DebugGeometry, BehaviorAdded
+    Ack,
+    Hello,
+    Opened,
+    Stepped,
+    Snapshot,
+    Watching,
+    InputTaken,
+    SessionList,
+    DebugGeometry,
+    BehaviorAdded,
 ]
 
 
@@ -500,7 +524,16 @@ def parse_reply(op: str, raw: JSON, events: Sequence[Event] = ()) -> Reply:
             t=float(raw["t"]), running=bool(raw["running"]), items=_items(raw.get("items")), **base
         )
     if op == "watch":
-        return Watching(items=_items(raw.get("items")), **base)
+        outcome = raw.get("outcome")
+        return Watching(
+            items=_items(raw.get("items")),
+            t=float(raw.get("t", 0)),
+            running=bool(raw.get("running", True)),
+            outcome=None if outcome is None else str(outcome),
+            **base,
+        )
+    if op in ("tap", "swipe"):
+        return InputTaken(taken=bool(raw.get("taken", True)), **base)
     if op == "list":
         return SessionList(sessions=[_session_info(s) for s in raw.get("sessions", [])], **base)
     if op == "debug":

@@ -115,9 +115,27 @@ def test_manual_pan_steps_between_samples_and_runs_to_the_outcome(dynd_client: C
 
 def test_tap_and_swipe(dynd_client: Client) -> None:
     lock = dynd_client.open_transition("lock-screen", clock="manual").session
-    assert dynd_client.tap(lock, 300, 550).events == []  # a manual session moves when stepped
+    assert not dynd_client.tap(lock, 10, 10).taken  # not the camera grabber: nothing changes
+    tap = dynd_client.tap(lock, 300, 550)
+    assert tap.taken and tap.events == []  # a manual session moves when stepped
     assert dynd_client.run_until(lock).outcome == "bounced"
-    assert dynd_client.swipe(lock, "up", at=(160, 300), velocity=(0, -100)).events == []
+    swipe = dynd_client.swipe(lock, "up", at=(160, 300), velocity=(0, -100))
+    assert not swipe.taken and swipe.events == []  # the lock screen ignores swipes
+
+
+def test_watch_says_whether_the_outcome_already_came(
+    dynd_daemon: DyndDaemon, dynd_client: Client
+) -> None:
+    lock = dynd_client.open_transition("lock-screen", clock="manual", keep=True).session
+    with dynd_daemon.client() as watcher:
+        before = watcher.watch(lock)
+        assert (before.outcome, before.t) == (None, 0)
+        dynd_client.pan(lock, (160, 500), (160, 380), duration=0.2, release_velocity=(0, -1400))
+        dynd_client.run_until(lock, "done")
+        after = watcher.watch(lock)
+        assert after.outcome == "opened" and after.t > 0.2
+        dynd_client.pan(lock, (160, 100), (160, 90), duration=0.05)  # a new gesture cycle
+        assert watcher.watch(lock).outcome is None
 
 
 def test_realtime_pan_is_paced_by_the_wall_clock(dynd_client: Client) -> None:
