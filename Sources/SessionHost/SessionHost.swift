@@ -183,7 +183,6 @@ public final class SessionHost {
     return session
   }
 
-  /// Sessions in the order they were opened (for `list`).
   /// The names a misspelt session name is compared with, in the order they were opened (so the
   /// suggestion is the same on every run); none beyond 1 000 sessions, where comparing with
   /// every name would make a stream of mistyped requests cost the loop.
@@ -191,6 +190,7 @@ public final class SessionHost {
     sessions.count <= 1_000 ? sessionsInOrder.map(\.name) : []
   }
 
+  /// Sessions in the order they were opened (for `list`).
   var sessionsInOrder: [Session] { sessions.values.sorted { $0.openingNumber < $1.openingNumber } }
 
   /// How many more Box2D shapes the daemon takes (`Limits.maxShapesTotal`).
