@@ -95,7 +95,8 @@ bench: release
 	  $$B/dynbench sessions --markdown --counts 500 && \
 	  $$B/dynbench idle --sessions 1000 && \
 	  $$B/dynbench idle --sessions 1000 --per-connection 1000 && \
-	  python3 tools/isolation_bench.py $$B --markdown
+	  python3 tools/isolation_bench.py $$B --markdown && \
+	  for n in 10 100 101 1000; do python3 tools/suggestion_bench.py $$B --sessions $$n || exit 1; done
 
 clean:
 	rm -rf .build

@@ -111,6 +111,9 @@ class Workspace:
 
     def __init__(self, bin_dir):
         self.bin_dir = os.path.abspath(bin_dir)
+        for program in ("dynd", "dynctl"):
+            if not os.access(os.path.join(self.bin_dir, program), os.X_OK):
+                raise Failure("no built %s in %s (swift build first)" % (program, self.bin_dir))
         self.directory = tempfile.mkdtemp(prefix="dynd-readme.")
         os.chmod(self.directory, 0o700)
         for name in LINKED:
@@ -240,8 +243,10 @@ def main():
     for line in missing:
         print("test_readme: " + line, file=sys.stderr)
     documents = [arguments.only] if arguments.only else DOCUMENTS
-    workspace = Workspace(arguments.bin_dir)
+    failures = []
+    workspace = None
     try:
+        workspace = Workspace(arguments.bin_dir)
         for document in documents:
             if not os.path.exists(os.path.join(ROOT, document)):
                 continue
@@ -250,15 +255,20 @@ def main():
             print("test_readme: %s: %d commands ran as documented (%.1f s)" % (
                 document, ran, time.monotonic() - started))
     except Failure as failure:
+        failures.append(str(failure))
+    finally:
+        # The private dynd is stopped whatever happened; how it ended is a check of its own.
+        if workspace is not None:
+            try:
+                workspace.close()
+            except Failure as failure:
+                failures.append(str(failure))
+    for failure in failures:
         print("test_readme: FAIL: %s" % failure, file=sys.stderr)
-        workspace.close()
-        return 1
-    workspace.close()
-    if missing:
+    if missing or failures:
         return 1
     print("test_readme: every cited path exists")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

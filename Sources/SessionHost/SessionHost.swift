@@ -183,11 +183,18 @@ public final class SessionHost {
     return session
   }
 
-  /// The names a misspelt session name is compared with, in the order they were opened (so the
-  /// suggestion is the same on every run); none beyond 1 000 sessions, where comparing with
-  /// every name would make a stream of mistyped requests cost the loop.
-  var sessionNamesForSuggestions: [String] {
-    sessions.count <= 1_000 ? sessionsInOrder.map(\.name) : []
+  /// The open sessions' names a misspelt `name` may be a slip for (at most two bytes longer or
+  /// shorter), in the order they were opened, so that the suggestion is the same on every run;
+  /// the first 32 of them, and none while more than 100 sessions are open. A stream of
+  /// mistyped requests must not cost the loop (BENCHMARKS, "Suggestions").
+  func sessionNamesForSuggestions(near name: String) -> [String] {
+    let length = name.utf8.count
+    guard sessions.count <= 100, length <= 64 else { return [] }
+    var near: [(number: UInt64, name: String)] = []
+    for (sessionName, session) in sessions where abs(sessionName.utf8.count - length) <= 2 {
+      near.append((session.openingNumber, sessionName))
+    }
+    return near.sorted { $0.number < $1.number }.prefix(32).map(\.name)
   }
 
   /// Sessions in the order they were opened (for `list`).

@@ -142,9 +142,7 @@ public struct ParameterValues: Sendable {
         let known = declared.map(\.name).joined(separator: ", ")
         throw TransitionError(
           kind: .unknownParameter,
-          message: "unknown parameter '\(name)'"
-            + (closestName(to: name, among: declared.map(\.name)).map { "; did you mean '\($0)'?" }
-              ?? "")
+          message: "unknown parameter '\(name)'" + didYouMean(name, among: declared.map(\.name))
             + (known.isEmpty ? "" : " (known: \(known))"))
       }
       switch (p.kind, value) {

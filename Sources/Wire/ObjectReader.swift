@@ -40,12 +40,11 @@ struct ObjectReader {
     try node.forEachMember { (key, _) throws(ProtocolError) in
       guard !allowed.contains(where: { equals($0, key) }) else { return }
       let name = String(decoding: key, as: UTF8.self)
-      var message = "field '\(quoted(path.isEmpty ? name : "\(path).\(name)"))' is not defined for "
-      message += owner
-      if let suggestion = closestName(to: name, among: allowed) {
-        message += "; did you mean '\(suggestion)'?"
-      }
-      throw ProtocolError(.unknownField, message)
+      let field = quoted(path.isEmpty ? name : "\(path).\(name)")
+      throw ProtocolError(
+        .unknownField,
+        "field '\(field)' is not defined for \(owner)"
+          + didYouMean(name, among: allowed.map { "\($0)" }))
     }
   }
 

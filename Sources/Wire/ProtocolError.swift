@@ -91,12 +91,7 @@ extension ProtocolError {
   /// The reply to a request naming a session that is not open; `open` are the names of the
   /// sessions that are, for a suggestion.
   public static func unknownSession(_ name: String, open: [String] = []) -> ProtocolError {
-    ProtocolError(.unknownSession, "no session is named '\(name)'" + didYouMean(name, open))
-  }
-
-  /// `; did you mean 'x'?` when one of `names` is close to `name`, else nothing.
-  static func didYouMean(_ name: String, _ names: [String]) -> String {
-    closestName(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+    ProtocolError(.unknownSession, "no session is named '\(name)'" + didYouMean(name, among: open))
   }
 
   /// The reply to an `open` asking for a session name that is taken.

@@ -71,11 +71,10 @@ public final class RequestDecoder {
     }
     let name = opNode.string
     guard let kind = OpName(rawValue: name) else {
-      var message = "no op is named '\(quoted(name))'"
-      if let suggestion = closestName(to: name, among: OpName.allCases.map(\.rawValue)) {
-        message += "; did you mean '\(suggestion)'?"
-      }
-      throw ProtocolError(.unknownOp, message)
+      throw ProtocolError(
+        .unknownOp,
+        "no op is named '\(quoted(name))'"
+          + didYouMean(name, among: OpName.allCases.map(\.rawValue)))
     }
     let fields = try ObjectReader(root, path: "", owner: "op '\(name)'")
     try fields.rejectUnknownFields(kind.fields)

@@ -6,8 +6,8 @@ import Wire
 /// Everything `--json` shows is shown: numbers as the daemon wrote them (`number`), names with
 /// their control and bidirectional formatting characters as `\uXXXX` (`TerminalText`). Only an
 /// item's angle and angular velocity (in a frame) and a handoff's `velocity_error` are left out
-/// while they are 0. The `debug`
-/// geometry, and an event this dynctl does not know, are printed as the line the daemon wrote.
+/// while they are 0. The `debug` geometry, and an event this dynctl does not know, are printed
+/// as the line the daemon wrote.
 enum HumanFormat {
   static func event(_ message: Message) -> String {
     guard case .event(let event) = message.content else { return message.text }

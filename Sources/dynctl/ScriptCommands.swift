@@ -32,10 +32,11 @@ struct RunCommand: ParsableCommand {
       {
         let line = String(rawLine.drop { $0 == " " || $0 == "\t" })
         if line.isEmpty || line.hasPrefix("#") || line.allSatisfy({ $0 == "\r" }) { continue }
-        let op = (try? RequestDecoder().decode(line))?.op.kind.rawValue ?? "?"
-        client.output.replyLabel = "line \(offset + 1) (\(op))"
+        // Read once: the label names the op, and the reply is read as the reply to it.
+        let op = (try? RequestDecoder().decode(line))?.op.kind
+        client.output.replyLabel = "line \(offset + 1) (\(op?.rawValue ?? "?"))"
         do throws(Failure) {
-          try client.send(rawLine: line)
+          try client.send(line: line, answering: op)
         } catch .errorReply(let code, let message) {
           failures += 1
           complain("\(file):\(offset + 1): \(code): \(message)")

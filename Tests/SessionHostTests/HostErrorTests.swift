@@ -76,4 +76,20 @@ struct HostErrorTests {
       daemon.expectFinite()
     }
   }
+
+  @Test("a misspelt session gets a suggestion while at most 100 are open, and none beyond")
+  func sessionSuggestions() throws {
+    let daemon = HostRig()
+    let client = daemon.connect()
+    let scene = #""scene":{"items":[{"id":"a","center":[10,10],"size":[5,5]}]}"#
+    try client.expectOK(#"{"op":"open","session":"menu","clock":"manual",\#(scene)}"#)
+    try client.expectOK(#"{"op":"open","session":"lock","clock":"manual",\#(scene)}"#)
+    let suggested = try client.expectError("unknown_session", #"{"op":"get","session":"lokc"}"#)
+    #expect(suggested.text.contains("no session is named 'lokc'; did you mean 'lock'?"))
+    for number in 0..<99 {
+      try client.expectOK(#"{"op":"open","session":"s\#(number)","clock":"manual",\#(scene)}"#)
+    }
+    let plain = try client.expectError("unknown_session", #"{"op":"get","session":"lokc"}"#)
+    #expect(plain.text.contains(#""message":"no session is named 'lokc'"}"#), "\(plain.text)")
+  }
 }

@@ -13,7 +13,7 @@ struct OpContext {
   /// close one).
   func session(_ name: String) throws(ProtocolError) -> Session {
     guard let session = named else {
-      throw .unknownSession(name, open: host.sessionNamesForSuggestions)
+      throw .unknownSession(name, open: host.sessionNamesForSuggestions(near: name))
     }
     session.lastActivity = session.host.environment.now
     return session

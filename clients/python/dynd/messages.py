@@ -99,6 +99,11 @@ def parse_item(raw: JSON) -> ItemState:
     )
 
 
+def _find_item(items: Sequence[ItemState], item_id: str) -> Optional[ItemState]:
+    """The state of `item_id` among `items`, or None (frames and ``get`` replies)."""
+    return next((state for state in items if state.id == item_id), None)
+
+
 def _items(value: Any) -> List[ItemState]:
     return [parse_item(item) for item in (value or [])]
 
@@ -154,10 +159,7 @@ class FrameEvent(Event):
 
     def item(self, item_id: str) -> Optional[ItemState]:
         """The state of `item_id` in this frame, or None."""
-        for state in self.items:
-            if state.id == item_id:
-                return state
-        return None
+        return _find_item(self.items, item_id)
 
 
 @dataclass
@@ -440,10 +442,7 @@ class Snapshot(Reply):
 
     def item(self, item_id: str) -> Optional[ItemState]:
         """The state of `item_id`, or None."""
-        for state in self.items:
-            if state.id == item_id:
-                return state
-        return None
+        return _find_item(self.items, item_id)
 
 
 @dataclass
