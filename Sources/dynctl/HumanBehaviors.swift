@@ -27,15 +27,17 @@ extension HumanFormat {
     case .items(let states, _): return states.map { text($0.id) }.joined(separator: ", ")
     case .array(let elements):
       let parts = elements.map(self.value)
+      if parts.isEmpty { return "none" }
       if elements.allSatisfy(\.isNumber) { return "(" + parts.joined(separator: ", ") + ")" }
-      return parts.isEmpty ? "none" : parts.joined(separator: "; ")
+      return parts.joined(separator: "; ")
     case .object(let fields):
       return "{" + fields.map { "\($0.name) \(self.value($0.value))" }.joined(separator: ", ")
         + "}"
     }
   }
 
-  /// `lock-screen:` and one line per parameter, `  gravity 4 (0.1 … 20 × 1000 pt/s²): source`.
+  /// `lock-screen:` and one line per parameter: `  gravity 4, 0.1 … 20 [× 1000 pt/s²]: source`,
+  /// `  complete_rule "velocity", one of velocity, position: source`.
   static func parameters(_ tables: [ParameterTable]) -> [String] {
     guard !tables.isEmpty else { return ["the daemon lists no parameters"] }
     var lines: [String] = []
@@ -45,12 +47,12 @@ extension HumanFormat {
         let accepted: String
         switch p.kind {
         case .number(let min, let max, let unit):
-          accepted = "\(number(min)) … \(number(max))" + (unit.isEmpty ? "" : " \(text(unit))")
-        case .choice(let words): accepted = words.map(text).joined(separator: ", ")
-        case .bool: accepted = "true, false"
+          accepted = "\(number(min)) … \(number(max))" + (unit.isEmpty ? "" : " [\(text(unit))]")
+        case .choice(let words): accepted = "one of " + words.map(text).joined(separator: ", ")
+        case .bool: accepted = "true or false"
         }
         lines.append(
-          "  \(text(p.name)) \(parameterValue(p.defaultValue)) (\(accepted)): "
+          "  \(text(p.name)) \(parameterValue(p.defaultValue)), \(accepted): "
             + text(p.source))
       }
     }
