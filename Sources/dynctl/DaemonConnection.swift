@@ -40,7 +40,8 @@ final class DaemonConnection {
     self.path = path
     switch TrustedSocket.connect(path: path, userID: userID) {
     case .success(let fd): self.fd = fd
-    case .failure(.unreachable(let path, let reason)): throw .unreachable(path: path, reason: reason)
+    case .failure(.unreachable(let path, let reason)):
+      throw .unreachable(path: path, reason: reason)
     case .failure(.untrusted(let sentence)): throw .untrusted(sentence)
     }
   }
