@@ -89,9 +89,14 @@ public struct MessageEncoder: Sendable {
   }
 
   /// `get`: `t`, `running` and the items with their sizes.
-  public mutating func getReply(id: RequestID?, t: Double, running: Bool, items: [ItemState]) {
+  public mutating func getReply(
+    id: RequestID?, t: Double, running: Bool, items: [ItemState],
+    details: SessionDetails = SessionDetails()
+  ) {
     reply(
-      id: id, [.number("t", t), .bool("running", running), .items("items", items, size: true)])
+      id: id,
+      [.number("t", t), .bool("running", running), .items("items", items, size: true)]
+        + details.fields)
   }
 
   /// `watch`: the items (without sizes), then `t`, `running` and `outcome` (null when none).

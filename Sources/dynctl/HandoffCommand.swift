@@ -181,7 +181,7 @@ struct Motion {
   {
     var motion = Motion()
     let now = try client.request(.get(session: session), quietReply: true)
-    if case .get(_, _, let items) = now { motion.held = velocity(of: item, in: items) }
+    if case .get(_, _, let items, _) = now { motion.held = velocity(of: item, in: items) }
     // Frame k after the release is exactly k/60 s after it (manual clock, default 60 fps); the
     // frames' own times are rounded to 1 ms on the wire.
     var samples: [(t: Double, v: (Double, Double))] = []

@@ -89,8 +89,9 @@ enum HumanFormat {
       return ["session \(text(session))"] + items.map { item($0, sized: true) }
     case .step(let t, let running):
       return [time(t, running: running)]
-    case .get(let t, let running, let items):
-      return [time(t, running: running)] + items.map { item($0, sized: true) }
+    case .get(let t, let running, let items, let details):
+      return [time(t, running: running)] + detailLines(details)
+        + items.map { item($0, sized: true) }
     case .watch(let t, let running, let outcome, let items):
       return [time(t, running: running) + (outcome.map { ", done: \(text($0))" } ?? "")]
         + items.map { item($0, sized: false) }
@@ -114,6 +115,27 @@ enum HumanFormat {
   /// `t 0.95 s, at rest`
   static func time(_ t: Double, running: Bool) -> String {
     "t \(number(t)) s, \(running ? "running" : "at rest")"
+  }
+
+  /// `bounds (0, 0) 320×568` and `params gravity 4, elasticity 0.4, …`, when the reply has them.
+  static func detailLines(_ details: SessionDetails) -> [String] {
+    var lines: [String] = []
+    if let b = details.bounds {
+      lines.append(
+        "bounds (\(number(b.minX)), \(number(b.minY))) \(number(b.size.width))×\(number(b.size.height))"
+      )
+    }
+    if let params = details.params, !params.isEmpty {
+      let values = params.entries.map { entry -> String in
+        switch entry.value {
+        case .number(let v): "\(text(entry.name)) \(number(v))"
+        case .bool(let flag): "\(text(entry.name)) \(flag)"
+        case .string(let word): "\(text(entry.name)) \(text(word))"
+        }
+      }
+      lines.append("params " + values.joined(separator: ", "))
+    }
+    return lines
   }
 
   /// `screen  center (160, 284)  angle 0  velocity (0, 0)  angular 0  size 320×568`

@@ -87,3 +87,42 @@ struct HostHelloParametersTests {
     }
   }
 }
+
+/// `get`'s `bounds` and `params` (extension).
+@Suite("Host: get's bounds and params")
+struct HostGetDetailsTests {
+  @Test("a transition session's get lists every parameter, given or default, in declared order")
+  func transitionParams() throws {
+    let rig = HostRig()
+    let peer = rig.connect()
+    try peer.expectOK(
+      #"{"op":"open","id":1,"session":"w","transition":"wave-pop","clock":"manual","#
+        + #""params":{"complete_rule":"position","damping":0.25}}"#)
+    let reply = try peer.expectOK(#"{"op":"get","id":2,"session":"w"}"#).reply
+    let type = try #require(TransitionRegistry.type(named: "wave-pop"))
+    let names = type.parameters.map { #""\#($0.name)":"# }
+    let offsets = names.compactMap { reply.text.range(of: $0)?.lowerBound }
+    #expect(offsets.count == names.count && offsets == offsets.sorted())
+    let params = try #require(reply.object["params"] as? [String: Any])
+    #expect(params["complete_rule"] as? String == "position")
+    #expect((params["damping"] as? NSNumber)?.doubleValue == 0.25)
+    for p in type.parameters where !["complete_rule", "damping"].contains(p.name) {
+      if case .number(let value) = p.defaultValue {
+        #expect((params[p.name] as? NSNumber)?.doubleValue == value, "\(p.name)")
+      }
+    }
+    #expect(reply.object["bounds"] as? [Double] == [0, 0, 320, 568])
+  }
+
+  @Test("a scene session's get has its bounds and no params")
+  func sceneBounds() throws {
+    let rig = HostRig()
+    let peer = rig.connect()
+    try peer.expectOK(
+      #"{"op":"open","id":1,"session":"s","clock":"manual","scene":{"bounds":[5,6,100,200],"#
+        + #""items":[{"id":"a","center":[50,50],"size":[10,10]}]}}"#)
+    let reply = try peer.expectOK(#"{"op":"get","id":2,"session":"s"}"#).reply
+    #expect(reply.object["bounds"] as? [Double] == [5, 6, 100, 200])
+    #expect(reply.object["params"] == nil)
+  }
+}

@@ -74,7 +74,7 @@ struct HostSchedulingTests {
       let get = m.later.first(where: {
         if case .reply(let reply) = $0.message { return reply.id == .string("g") }
         return false
-      }), case .reply(let reply) = get.message, case .get(let t, _, _) = try reply.result.get()
+      }), case .reply(let reply) = get.message, case .get(let t, _, _, _) = try reply.result.get()
     else {
       Issue.record("no get reply: \(described)")
       return

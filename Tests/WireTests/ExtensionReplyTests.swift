@@ -136,6 +136,31 @@ struct ExtensionReplyTests {
     #expect(!encoded(.hello(version: "1", transitions: [])).contains("parameters"))
   }
 
+  @Test("get's bounds and params are written after the items and read back; older gets have none")
+  func getDetails() throws {
+    let details = SessionDetails(
+      bounds: Rect(x: 0, y: 0, width: 320, height: 568),
+      params: TransitionParams([
+        TransitionParam(name: "gravity", value: .number(8)),
+        TransitionParam(name: "complete_rule", value: .string("position")),
+        TransitionParam(name: "mirrored", value: .bool(true)),
+      ]))
+    let text = encoded(.get(t: 0.5, running: false, items: [], details: details), id: .number("3"))
+    #expect(
+      text == #"{"ok":true,"id":3,"t":0.5,"running":false,"items":[],"bounds":[0,0,320,568],"#
+        + #""params":{"gravity":8,"complete_rule":"position","mirrored":true}}"#)
+    let decoder = ServerMessageDecoder()
+    #expect(
+      try decoder.decode(text, answering: .get).replyBody
+        == .get(t: 0.5, running: false, items: [], details: details))
+    let older = try decoder.decode(#"{"ok":true,"t":0,"running":true,"items":[]}"#, answering: .get)
+    #expect(older.replyBody == .get(t: 0, running: true, items: []))
+    #expect(throws: ProtocolError.self) {
+      try decoder.decode(
+        #"{"ok":true,"t":0,"running":true,"items":[],"params":{"a":[1]}}"#, answering: .get)
+    }
+  }
+
   @Test("an older daemon's hello has no parameters; a newer one's unknown behavior type is skipped")
   func otherDaemons() throws {
     let older = try ServerMessageDecoder().decode(

@@ -37,7 +37,21 @@ extension SessionHost {
     let session = makeSession(
       name: name, content: content, clock: open.clock, fps: open.fps, keep: open.keep,
       owner: c.peer)
+    if case .transition(let t) = content, case .transition(_, let params) = open.source {
+      session.params = Self.resolved(t, params)
+    }
     return .open(session: name, items: session.states())
+  }
+
+  /// Every parameter of `transition` in declaration order: the client's value or the default.
+  private static func resolved(_ transition: Transition, _ given: TransitionParams)
+    -> TransitionParams
+  {
+    TransitionParams(
+      type(of: transition).parameters.map { declared in
+        TransitionParam(
+          name: declared.name, value: given[declared.name] ?? declared.defaultValue)
+      })
   }
 
   private func makeTransition(_ type: Transition.Type, _ params: TransitionParams)

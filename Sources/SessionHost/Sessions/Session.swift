@@ -33,6 +33,9 @@ final class Session: DynamicAnimatorDelegate {
 
   let name: String
   let content: Content
+  /// A transition session's parameters, every one (defaults filled in) in declaration order,
+  /// as `get` reports them; nil for a scene.
+  var params: TransitionParams?
   let clock: Clock
   let fps: Double
   let keep: Bool

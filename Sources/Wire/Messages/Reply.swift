@@ -31,7 +31,7 @@ public enum ReplyBody: Equatable, Sendable {
   /// `step`: where the animator is after the last frame.
   case step(t: Double, running: Bool)
   /// `get`: the animator's time and items with their sizes.
-  case get(t: Double, running: Bool, items: [ItemState])
+  case get(t: Double, running: Bool, items: [ItemState], details: SessionDetails = SessionDetails())
   /// `watch`: the items (without sizes); as extensions, the animator's time, whether it runs,
   /// and the outcome of the transition's gesture cycle if its `done` was already sent (nil for
   /// none yet, and for scenes).
@@ -70,8 +70,8 @@ extension MessageEncoder {
         self.reply(id: reply.id, fields)
       case .open(let session, let items): openReply(id: reply.id, session: session, items: items)
       case .step(let t, let running): stepReply(id: reply.id, t: t, running: running)
-      case .get(let t, let running, let items):
-        getReply(id: reply.id, t: t, running: running, items: items)
+      case .get(let t, let running, let items, let details):
+        getReply(id: reply.id, t: t, running: running, items: items, details: details)
       case .watch(let t, let running, let outcome, let items):
         watchReply(id: reply.id, t: t, running: running, outcome: outcome, items: items)
       case .list(let sessions): listReply(id: reply.id, sessions: sessions)

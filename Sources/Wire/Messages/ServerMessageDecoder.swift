@@ -127,7 +127,7 @@ public final class ServerMessageDecoder {
     case .get?:
       return .get(
         t: try fields.number("t"), running: try fields.bool("running"),
-        items: try itemStates(fields, "items"))
+        items: try itemStates(fields, "items"), details: try sessionDetails(fields))
     case .watch?:
       return .watch(
         t: try fields.number("t"), running: try fields.bool("running"),

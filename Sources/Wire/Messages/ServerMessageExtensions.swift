@@ -91,6 +91,33 @@ extension ServerMessageDecoder {
   }
 
   /// `hello`'s `parameters`, in wire order; empty when absent (a daemon without the extension).
+  /// A `get` reply's `bounds` and `params` (extension; absent from older daemons).
+  static func sessionDetails(_ fields: MessageFields) throws(ProtocolError) -> SessionDetails {
+    var details = SessionDetails()
+    if fields.has("bounds") {
+      let b = try fields.numbers("bounds", count: 4)
+      details.bounds = Rect(x: b[0], y: b[1], width: b[2], height: b[3])
+    }
+    if let object = try fields.optionalObject("params") {
+      var entries: [TransitionParam] = []
+      try object.node.forEachMember { (key, value) throws(ProtocolError) in
+        let name = String(decoding: key, as: UTF8.self)
+        let parsed: ParameterValue
+        switch value.kind {
+        case .number: parsed = .number(value.double)
+        case .bool: parsed = .bool(value.bool)
+        case .string: parsed = .string(value.string)
+        default:
+          throw wrongType(
+            "\(object.path).\(name)", expected: "a number, boolean or name", got: value)
+        }
+        entries.append(TransitionParam(name: name, value: parsed))
+      }
+      details.params = TransitionParams(entries)
+    }
+    return details
+  }
+
   static func parameterTables(_ fields: MessageFields) throws(ProtocolError) -> [ParameterTable] {
     guard let object = try fields.optionalObject("parameters") else { return [] }
     var tables: [ParameterTable] = []

@@ -52,7 +52,7 @@ struct Trace {
       // The daemon's lines; one this dynctl cannot read (a newer daemon's) is only replayed.
       guard let message = try? decoder.decode(String(line)) else { continue }
       switch message.replyBody {
-      case .open(_, let items)? where sizes.isEmpty, .get(_, _, let items)? where sizes.isEmpty:
+      case .open(_, let items)? where sizes.isEmpty, .get(_, _, let items, _)? where sizes.isEmpty:
         sizes = items.map { ($0.id, $0.size.width, $0.size.height) }
       default:
         break

@@ -470,11 +470,15 @@ class Stepped(Reply):
 
 @dataclass
 class Snapshot(Reply):
-    """The ``get`` reply: time `t`, `running`, and every item's state with its size."""
+    """The ``get`` reply: time `t`, `running`, and every item's state with its size; and (dynd's
+    extension) the reference `bounds` ``(x, y, width, height)`` and, for a transition session,
+    every one of its `params` (the defaults filled in); None when the daemon sends none."""
 
     t: float
     running: bool
     items: List[ItemState]
+    bounds: Optional[Tuple[float, float, float, float]] = None
+    params: Optional[Dict[str, Union[float, bool, str]]] = None
 
     def item(self, item_id: str) -> Optional[ItemState]:
         """The state of `item_id`, or None."""
@@ -593,8 +597,17 @@ def parse_reply(op: str, raw: JSON, events: Sequence[Event] = ()) -> Reply:
     if op == "step":
         return Stepped(t=float(raw["t"]), running=bool(raw["running"]), **base)
     if op == "get":
+        bounds = raw.get("bounds")
+        params = raw.get("params")
         return Snapshot(
-            t=float(raw["t"]), running=bool(raw["running"]), items=_items(raw.get("items")), **base
+            t=float(raw["t"]),
+            running=bool(raw["running"]),
+            items=_items(raw.get("items")),
+            bounds=None if bounds is None else (
+                float(bounds[0]), float(bounds[1]), float(bounds[2]), float(bounds[3])
+            ),
+            params=None if params is None else dict(params),
+            **base,
         )
     if op == "watch":
         outcome = raw.get("outcome")

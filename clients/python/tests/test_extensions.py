@@ -1,4 +1,5 @@
-"""The protocol's extensions the inspector reads: hello's parameters and the behaviors op."""
+"""The protocol's extensions the inspector reads: hello's parameters, the behaviors op, and
+get's bounds and params."""
 
 from __future__ import annotations
 
@@ -84,3 +85,16 @@ def test_the_asyncio_client_reads_behaviors(dynd_daemon: DyndDaemon) -> None:
             assert "lock-screen" in (await client.hello()).parameters
 
     asyncio.run(scenario())
+
+
+def test_get_reports_bounds_and_every_parameter(dynd_client: Client) -> None:
+    lock = dynd_client.open_transition("lock-screen", {"gravity": 8}, clock="manual").session
+    snapshot = dynd_client.get(lock)
+    assert snapshot.bounds == (0, 0, 320, 568)
+    assert snapshot.params is not None
+    defaults = {p.name: p.default for p in dynd_client.hello().parameters["lock-screen"]}
+    assert list(snapshot.params) == list(defaults)
+    assert snapshot.params == dict(defaults, gravity=8)
+    scene = dynd_client.open_scene(dict(SCENE, bounds=[10, 20, 200, 300]), clock="manual")
+    scene_snapshot = dynd_client.get(scene.session)
+    assert scene_snapshot.bounds == (10, 20, 200, 300) and scene_snapshot.params is None

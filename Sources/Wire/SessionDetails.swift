@@ -1,0 +1,46 @@
+import Primitives
+
+/// What a `get` reply tells of a session besides its state (extension): the animator's
+/// reference bounds, and a transition session's parameters, every one of them (the defaults
+/// filled in), in the transition's declaration order.
+public struct SessionDetails: Equatable, Sendable {
+  /// The reference bounds; nil for an animator without them (written only when present).
+  public var bounds: Rect?
+  /// A transition session's parameters; nil for a scene session.
+  public var params: TransitionParams?
+
+  public init(bounds: Rect? = nil, params: TransitionParams? = nil) {
+    self.bounds = bounds
+    self.params = params
+  }
+
+  /// The members the `get` reply carries for these details.
+  var fields: [ReplyField] {
+    var fields: [ReplyField] = []
+    if let b = bounds {
+      fields.append(
+        ReplyField(
+          "bounds",
+          .array(
+            [b.minX, b.minY, b.size.width, b.size.height].map {
+              .number($0, decimals: WireProtocol.linearDecimals)
+            })))
+    }
+    if let params {
+      fields.append(
+        ReplyField(
+          "params",
+          .object(params.entries.map { ReplyField($0.name, Self.value($0.value)) })))
+    }
+    return fields
+  }
+
+  /// A parameter's value as written: numbers as declared (`ParameterTable.decimals`).
+  static func value(_ value: ParameterValue) -> ReplyValue {
+    switch value {
+    case .number(let number): .number(number, decimals: ParameterTable.decimals)
+    case .bool(let flag): .bool(flag)
+    case .string(let text): .string(text)
+    }
+  }
+}
