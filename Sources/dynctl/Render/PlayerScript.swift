@@ -75,7 +75,7 @@ enum PlayerScript {
       const side = el("div", { class: "legend" }, row);
       el("h3", { text: "Stage" }, side);
       side.appendChild(stage.legendElement({
-        kinds, finger: ms.some(m => m.samples.length > 0), toggles: overlays,
+        kinds, finger: ms.some(m => m.samples.length > 0), dragged: ms.some(m => m.dragged), toggles: overlays,
         traces: overlay ? ms.map((m, k) => ({ label: m.name + " (·" + (k + 1) + ")", color: color(k) })) : null,
         onToggle: (key, on) => { overlays[key] = on; draw(); },
       }));
@@ -83,7 +83,7 @@ enum PlayerScript {
       const picker = el("select", { title: "the item plotted" }, null);
       const ids = Array.from(new Set(ms.flatMap(m => m.sizes.map(s => s.id))));
       for (const id of ids) el("option", { value: id, text: id }, picker);
-      picker.value = ms[0].dragged || ids[0];
+      picker.value = ms[0].plotted || ids[0];
       const heading = el("h3", { text: "Plotted: " }, plotBox);
       heading.appendChild(picker);
       const plotCanvas = el("canvas", { class: "plot", width: 760 }, plotBox);
@@ -177,19 +177,16 @@ enum PlayerScript {
         plot = makeDyndPlot(plotCanvas, { panels: [{ title: id + " position", unit: "pt" },
           { title: id + " velocity", unit: "pt/s" }], series, marks, bands, tmax });
         plotLegend.textContent = "";
-        const entries = [];
-        if (overlay) {
-          ms.forEach((m, k) => entries.push([color(k), "solid", "·" + (k + 1) + " " + m.name + ": position and velocity (y dashed when x moves too)"]));
-          entries.push(["#343a40", "dashed", "handoff (in the trace's colour)"], ["#343a40", "solid", "done, with the outcome"],
-            ["#343a40", "tick", "contact began"]);
-        } else {
-          for (const s of series.filter(s => s.panel === 0)) entries.push([s.color, "solid", s.label + " (and v" + s.label + " below)"]);
-          entries.push([MARK_COLORS.handoff, "dashed", "handoff: the dynamics take the finger's velocity"],
-            [MARK_COLORS.done, "solid", "done, with the outcome"], [MARK_COLORS.contact, "tick", "contact began"]);
-        }
+        const entries = [], has = kind => marks.some(mk => mk.kind === kind);
+        if (overlay) ms.forEach((m, k) => entries.push([color(k), "solid", "·" + (k + 1) + " " + m.name +
+          ": position and velocity (y dashed when x moves too); its marks in its colour"]));
+        else for (const s of series.filter(s => s.panel === 0)) entries.push([s.color, "solid", s.label + " (and v" + s.label + " below)"]);
+        const ink = kind => overlay ? "#343a40" : MARK_COLORS[kind];
+        if (has("handoff")) entries.push([ink("handoff"), "dashed", "handoff: the dynamics take the finger's velocity"]);
+        if (has("done")) entries.push([ink("done"), "solid", "done, with the outcome"]);
+        if (has("contact")) entries.push([ink("contact"), "tick", "contact began (any item)"]);
         if (bands.length) entries.push(["rgba(134,142,150,0.35)", "band", "finger down (gesture began → ended)"]);
-        if (ms.some(m => m.marks.some(mk => mk.kind === "tap" || mk.kind === "swipe")))
-          entries.push([overlay ? "#343a40" : MARK_COLORS.tap, "dotted", "tap or swipe"]);
+        if (has("tap")) entries.push([ink("tap"), "dotted", "tap or swipe"]);
         for (const [c, style, text] of entries) {
           const li = el("li", {}, plotLegend);
           el("span", { class: "key " + style, style: (style === "band" ? "background:" : "border-color:") + c }, li);

@@ -44,7 +44,7 @@ enum StageScript {
        stage.legend(options) → [{key, label, color, mark, overlay}]: every colour and mark;
          options: {kinds: set or array of the overlay keys to list (default all; see
          makeDyndStage.kindsIn), traces: [{label, color}] (one colour per trace instead of
-         per item), finger: false to leave it out}
+         per item), finger: false and dragged: false to leave those out}
        stage.legendElement(options) → <ul class="dynd-legend">: the legend with swatches;
          options.toggles {overlay: bool} adds checkboxes for the overlays, and
          options.onToggle(overlay, checked) hears them
@@ -259,7 +259,7 @@ enum StageScript {
           out.push({ key: "trace-" + i, label: t.label, color: t.color, mark: "fill" }));
         else out.push({ key: "item", label: "item: translucent fill and outline, its name on it (large items fainter, beneath)",
           color: PALETTE[0], mark: "fill" });
-        out.push({ key: "dragged", label: "dragged item: thick outline, drawn on top", color: "#495057", mark: "outline" });
+        if (opts.dragged !== false) out.push({ key: "dragged", label: "dragged item: thick outline, drawn on top", color: "#495057", mark: "outline" });
         if (opts.finger !== false) out.push({ key: "finger", label: "finger: where the gesture touches now", color: "#343a40", mark: "ring" });
         out.push({ key: "bounds", label: "bounds (the screen); outside them is off screen, faded", color: "#343a40", mark: "bounds" });
         const rows = [

@@ -3,7 +3,8 @@
 enum TraceModelScript {
   static let source = #"""
     /* dyndTraceModel(lines) → {header, source, transition, session, bounds, sizes, frames, debug,
-       marks, samples, handoff, outcome, params, open, start, duration, dragged, kinds}.
+       marks, samples, handoff, outcome, params, open, start, duration, dragged, plotted,
+       kinds}.
        Times in `marks` and each frame's `rt` are seconds since the recording began (`start`, the
        animator time of the open or get reply: 0 unless a running session was joined). */
     function dyndTraceModel(lines) {
@@ -59,21 +60,23 @@ enum TraceModelScript {
       if (handoff) handoff.t -= start;
       if (outcome) outcome.t -= start;
       const duration = frames.length ? frames[frames.length - 1].rt : 0;
-      // The dragged item: the one the handoff names, else the one that travelled furthest.
-      let dragged = handoff ? handoff.item : null;
-      if (!dragged && sizes.length) {
+      // The dragged item: the one the handoff names. The item plotted first: that one, else
+      // the one that travelled furthest.
+      const dragged = handoff ? handoff.item : null;
+      let plotted = dragged;
+      if (!plotted && sizes.length) {
         const travel = {};
         for (let i = 1; i < frames.length; i++) for (const it of frames[i].items) {
           const before = frames[i - 1].items.find(x => x.id === it.id);
           if (before) travel[it.id] = (travel[it.id] || 0) +
             Math.hypot(it.center[0] - before.center[0], it.center[1] - before.center[1]);
         }
-        dragged = sizes.map(s => s.id).reduce((a, b) => (travel[b] || 0) > (travel[a] || 0) ? b : a);
+        plotted = sizes.map(s => s.id).reduce((a, b) => (travel[b] || 0) > (travel[a] || 0) ? b : a);
       }
       return {
         header, source: header.source || "transition", transition: header.transition || null,
         session: header.session || "", bounds, sizes, frames, debug, marks, samples, handoff,
-        outcome, params, open, start, duration, dragged,
+        outcome, params, open, start, duration, dragged, plotted,
         kinds: makeDyndStage.kindsIn(Object.values(debug)),
         // The frame shown at `rt` seconds: the last one at or before it.
         frameAt(rt) {
