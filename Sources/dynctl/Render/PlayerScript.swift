@@ -11,7 +11,7 @@ enum PlayerScript {
       document.body.dataset.errors = String(Number(document.body.dataset.errors) + 1);
     });
     const TRACE_COLORS = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599"];
-    const AXIS_COLORS = { x: "#1c7ed6", y: "#2f9e44" };
+    const AXIS_COLORS = { x: "#1c7ed6", y: "#7048e8" };
     const MARK_COLORS = { handoff: "#e03131", done: "#2b8a3e", contact: "#495057", tap: "#868e96" };
     const pageOptions = JSON.parse(document.getElementById("dynd-options").textContent);
     const models = JSON.parse(document.getElementById("dynd-traces").textContent)
@@ -21,11 +21,18 @@ enum PlayerScript {
     // "#t=0.5" opens every player at that time (for links and screenshots).
     const start = /t=([0-9.]+)/.exec(location.hash);
     if (start) for (const p of window.dyndPlayers) p.seek(Number(start[1]));
-    // Where each stage is on the page and how it maps points: "left,top,x0,y0,scale" per
-    // player (canvas pixel = (point − x0|y0) × scale).
+    // Where each stage's canvas content is on the page and how it maps points:
+    // "left,top,x0,y0,scale" per player (page pixel = left|top + (point − x0|y0) × scale).
     document.body.dataset.stages = window.dyndPlayers.map(p => {
-      const r = p.stage.canvas.getBoundingClientRect();
-      return [r.left + window.scrollX, r.top + window.scrollY, p.stage.canvas.dataset.view].join(",");
+      const c = p.stage.canvas, r = c.getBoundingClientRect();
+      return [r.left + c.clientLeft + window.scrollX, r.top + c.clientTop + window.scrollY,
+        c.dataset.view].join(",");
+    }).join(";");
+    // And each plot canvas's content: "left,top,width,height".
+    document.body.dataset.plots = window.dyndPlayers.map(p => {
+      const c = p.plot, r = c.getBoundingClientRect();
+      return [r.left + c.clientLeft + window.scrollX, r.top + c.clientTop + window.scrollY,
+        c.width, c.height].join(",");
     }).join(";");
     window.dyndReady = true;
     document.body.dataset.ready = "true";
@@ -61,7 +68,8 @@ enum PlayerScript {
       const canvas = el("canvas", { class: "stage" }, stageBox);
       const caption = el("div", { class: "caption" }, stageBox);
       // Every trace gets a stage object on the one canvas, all framing the same view.
-      const base = { padding: 28, offscreen: pageOptions.offscreen };
+      const base = { padding: 28, offscreen: pageOptions.offscreen,
+        maxWidth: pageOptions.offscreen ? 760 : 380 };
       const views = ms.map(m => makeDyndStage(canvas, Object.assign({ bounds: m.bounds, sizes: m.sizes,
         frames: m.frames }, base)).view);
       const x0 = Math.min(...views.map(v => v[0])), y0 = Math.min(...views.map(v => v[1]));

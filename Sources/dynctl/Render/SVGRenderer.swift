@@ -72,13 +72,15 @@ enum SVGRenderer {
     return lines
   }
 
-  /// The stage at `count` evenly spaced times, side by side, framed to the bounds (or all the
-  /// items reach, `offscreen`) with what lies outside the bounds faded.
+  /// The stage at `count` evenly spaced times, side by side, framed to the bounds with a margin
+  /// (or all the items reach, `offscreen`) with what lies outside the bounds faded.
   static func filmstrip(_ trace: Trace, offscreen: Bool, count: Int, top: Double) -> (
     svg: String, width: Double, height: Double
   ) {
     let b = trace.bounds
-    var view = (x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height)
+    // The bounds and a margin (what enters or leaves shows, faded), or all the items reach.
+    let pad = 0.06 * max(b.width, b.height)
+    var view = (x0: b.x - pad, y0: b.y - pad, x1: b.x + b.width + pad, y1: b.y + b.height + pad)
     if offscreen {
       for frame in trace.frames {
         for item in frame.items {
@@ -97,18 +99,17 @@ enum SVGRenderer {
     let frames = trace.frames
     guard !frames.isEmpty else { return ("", 0, 0) }
     var svg = "<g class=\"filmstrip\">\n"
-    svg += "<clipPath id=\"view\"><rect x=\"\(n(view.x0))\" y=\"\(n(view.y0))\" "
-    svg += "width=\"\(n(vw))\" height=\"\(n(vh))\"/></clipPath>\n"
     let dragged = trace.handoff?.item
     for k in 0..<count {
       let t = trace.startTime + trace.duration * Double(k) / Double(max(1, count - 1))
       let frame = frames.last { $0.t <= t + 1e-9 } ?? frames[0]
       let left = margin + Double(k) * (tw + gap)
-      svg += "<g class=\"key-frame\" data-t=\"\(n(frame.t - trace.startTime))\" "
-      svg += "transform=\"translate(\(n(left)) \(n(top))) scale(\(n(scale))) "
-      svg += "translate(\(n(-view.x0)) \(n(-view.y0)))\">\n"
+      // A nested viewport: it clips what lies beyond the view.
+      svg += "<svg class=\"key-frame\" data-t=\"\(n(frame.t - trace.startTime))\" "
+      svg += "x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(tw))\" height=\"\(n(th))\" "
+      svg += "viewBox=\"\(n(view.x0)) \(n(view.y0)) \(n(vw)) \(n(vh))\">\n"
       svg += "<rect x=\"\(n(b.x))\" y=\"\(n(b.y))\" width=\"\(n(b.width))\" "
-      svg += "height=\"\(n(b.height))\" fill=\"#f8f9fa\"/>\n<g clip-path=\"url(#view)\">\n"
+      svg += "height=\"\(n(b.height))\" fill=\"#f8f9fa\"/>\n"
       let order = trace.sizes.enumerated().sorted { a, c in
         let (da, dc) = (a.element.id == dragged, c.element.id == dragged)
         if da != dc { return dc }
@@ -127,10 +128,10 @@ enum SVGRenderer {
       svg +=
         "<path fill=\"#ffffff\" fill-opacity=\"0.62\" fill-rule=\"evenodd\" d=\"M\(n(view.x0)) "
       svg += "\(n(view.y0))h\(n(vw))v\(n(vh))h\(n(-vw))z M\(n(b.x)) \(n(b.y))h\(n(b.width))"
-      svg += "v\(n(b.height))h\(n(-b.width))z\"/>\n</g>\n"
+      svg += "v\(n(b.height))h\(n(-b.width))z\"/>\n"
       svg += "<rect x=\"\(n(b.x))\" y=\"\(n(b.y))\" width=\"\(n(b.width))\" "
       svg += "height=\"\(n(b.height))\" fill=\"none\" stroke=\"#343a40\" "
-      svg += "stroke-width=\"\(n(1 / scale))\"/>\n</g>\n"
+      svg += "stroke-width=\"\(n(1 / scale))\"/>\n</svg>\n"
       svg += "<text x=\"\(n(left))\" y=\"\(n(top + th + 13))\" fill=\"#495057\">"
       svg += "t \(n(frame.t - trace.startTime)) s</text>\n"
     }

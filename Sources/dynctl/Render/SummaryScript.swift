@@ -25,7 +25,7 @@ enum SummaryScript {
       const h = m.handoff;
       rows.push(["handoff", "Handoff", h ? h.item + ": gesture_velocity " + dyndVector(h.gesture_velocity) +
         " pt/s → item_velocity " + dyndVector(h.item_velocity) + " pt/s; velocity_error " +
-        dyndNumber(h.velocity_error || 0) + " pt/s" + (h.constraints ? "; " + h.constraints.map(c =>
+        String(h.velocity_error || 0) + " pt/s" + (h.constraints ? "; " + h.constraints.map(c =>
           c.kind === "rail" ? "rail along " + dyndVector(c.axis) : c.kind === "speed_limit" ? "speed limit " +
           dyndNumber(c.max_speed) + " pt/s" : c.kind).join(", ") : "") + "; at " + dyndNumber(h.t) + " s"
         : "none: no pan was released"]);
