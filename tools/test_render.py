@@ -13,10 +13,13 @@ in headless Chromium (Debian's package) with no script error and a header giving
 outcome, handoff numbers and parameters; screenshots show each item's colour where the trace
 puts it (translucent, large items fainter, the dragged one on top) and the bounds' colour where
 it is not, item names on the items, and in the overlay both traces in their own colours on one
-stage and one set of axes. DYND_RENDER_KEEP=DIR copies the pages and screenshots to DIR.
+stage and one set of axes; and StageScript's source works in a page of its own (one global,
+points to pixels and back, a legend). DYND_RENDER_KEEP=DIR copies the pages and screenshots to
+DIR.
 """
 
 import json
+import math
 import os
 import re
 import shutil
@@ -363,6 +366,60 @@ class Render(unittest.TestCase):
                           section.group(0))
         self.assertIsNotNone(found, "no %s cell for trace %d" % (field, trace))
         return found.group(1).replace("&gt;", ">")
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_stage_script_stands_alone(self):
+        """StageScript's source, as the page includes it, in a page of its own (as a live
+        inspector would use it): it adds one global, makeDyndStage; maps points to canvas
+        pixels and back, also from a pointer event on a canvas scaled by CSS; draws a frame;
+        and gives a legend, as entries and as DOM with overlay checkboxes."""
+        with open(self.path("page.html")) as f:
+            scripts = re.findall(r"<script>(.*?)</script>", f.read(), re.S)
+        stage_source = next(s for s in scripts if "function makeDyndStage(" in s)
+        lines = self.trace("lock4")
+        frame = [l for l in lines if l.get("ev") == "frame"][10]
+        debug = next(l for l in lines if l.get("ev") == "debug" and l["seq"] == frame["seq"])
+        sizes = [{"id": i["id"], "w": i["size"][0], "h": i["size"][1]} for i in self.sizes("lock4")]
+        page = self.path("stage.html")
+        with open(page, "w") as f:
+            f.write("""<!DOCTYPE html><html><body><canvas id="c"></canvas>
+<script>window.dyndBefore = Object.keys(window);</script>
+<script>%s</script>
+<script>
+const out = {};
+out.globals = Object.keys(window).filter(k => !window.dyndBefore.includes(k) && k !== "dyndBefore");
+const canvas = document.getElementById("c");
+const stage = makeDyndStage(canvas, {bounds: [0, 0, 320, 568], sizes: %s});
+stage.draw(%s, %s, {dragged: "screen", finger: [160, 400]});
+const p = stage.toScreen(123, 456);
+out.roundTrip = stage.toReference(p[0], p[1]);
+out.scale = stage.scale; out.size = [canvas.width, canvas.height]; out.view = stage.view;
+canvas.style.width = (canvas.width * 2) + "px"; canvas.style.height = (canvas.height * 2) + "px";
+const r = canvas.getBoundingClientRect();
+out.fromEvent = stage.fromEvent({clientX: r.left + 2 * p[0], clientY: r.top + 2 * p[1]});
+out.legend = stage.legend({kinds: makeDyndStage.kindsIn([%s])}).map(e => e.key);
+const list = stage.legendElement({kinds: makeDyndStage.kindsIn([%s]), toggles: {}});
+out.items = list.querySelectorAll("li").length; out.boxes = list.querySelectorAll("input").length;
+const pixel = stage.canvas.getContext("2d").getImageData(...stage.toScreen(60, 200), 1, 1).data;
+out.pixel = Array.from(pixel).slice(0, 3);
+document.body.dataset.out = JSON.stringify(out);
+</script></body></html>""" % (stage_source, json.dumps(sizes), json.dumps(frame), json.dumps(debug),
+                              json.dumps(debug), json.dumps(debug)))
+        dom = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                              "--force-device-scale-factor=1", "--dump-dom", "file://" + page],
+                             capture_output=True, text=True, timeout=120).stdout
+        out = json.loads(re.search(r'data-out="([^"]*)"', dom).group(1).replace("&quot;", '"'))
+        self.assertEqual(out["globals"], ["makeDyndStage"])
+        for got, want in zip(out["roundTrip"] + out["fromEvent"], [123, 456, 123, 456]):
+            self.assertAlmostEqual(got, want, places=6)
+        # Framed to the bounds, 28 px of margin on each side.
+        self.assertEqual(out["view"], [0, 0, 320, 568])
+        self.assertEqual(out["size"], [math.ceil(320 * out["scale"] + 56), math.ceil(568 * out["scale"] + 56)])
+        self.assertEqual(out["legend"], ["item", "dragged", "finger", "bounds", "boundary", "rigid", "gravity"])
+        self.assertEqual((out["items"], out["boxes"]), (7, 3))
+        y = frame["items"][0]["center"][1]
+        expected = blend(COLORS[0], BACKGROUND, 0.2) if y - 284 < 200 < y + 284 else BACKGROUND
+        self.assertTrue(close(out["pixel"], expected, 3), (out["pixel"], expected))
 
     @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
     def test_headers_give_outcome_handoff_and_parameters(self):

@@ -46,10 +46,8 @@ struct RecordCommand: ParsableCommand {
       (what transitions use), or a scene's collision bounds when it has some.
 
       Examples:
-        dynctl record lock-screen --pan 160,500:160,380 --duration 0.2 \
-      --release-velocity 0,-1400 -o lock.trace.jsonl
-        dynctl record lock-screen --param gravity=8 --pan 160,500:160,380 \
-      --release-velocity 0,-1400 -o gravity8.jsonl
+        dynctl record lock-screen --pan 160,500:160,380 -o lock.jsonl
+        dynctl record lock-screen --param gravity=8 --pan 160,500:160,380 -o g8.jsonl
         dynctl record --scene examples/scenes/drop.json --max-seconds 3 -o drop.jsonl
         dynctl record --session live --max-seconds 5 -o live.jsonl
       """ + "\n\n"

@@ -22,8 +22,8 @@ struct RenderCommand: ParsableCommand {
 
       --svg OUT writes the first TRACE as a still sized to its content: the header, a \
       filmstrip of the stage at six evenly spaced times, and one strip per moving item of its \
-      position over time, all on one time axis and one scale (a wave shows as a slope across \
-      the strips).
+      position over time on one time axis, each strip on its item's own range with a dot where \
+      the item is half-way (joined across the strips, a wave shows as a slant).
 
       Examples:
         dynctl render lock.jsonl wave.jsonl --html replay.html --svg wave.svg
