@@ -3,16 +3,23 @@ import PackageDescription
 
 let package = Package(
   name: "dynd",
+  // Hummingbird (dynd-inspect) declares macOS 14; dynd itself builds for Linux.
+  platforms: [.macOS(.v14)],
   products: [
     .library(name: "Dynamics", targets: ["Dynamics"]),
     .executable(name: "dynd", targets: ["dynd"]),
     .executable(name: "dynctl", targets: ["dynctl"]),
     .executable(name: "dynbench", targets: ["dynbench"]),
+    .executable(name: "dynd-inspect", targets: ["dynd-inspect"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
   ],
   targets: [
     // Box2D 2.4.1 (C++) behind a plain C header; nothing C++ crosses include/.
@@ -60,10 +67,35 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The JavaScript that draws a session's frame on a canvas: the replay page and the inspector.
+    .target(name: "PageScripts"),
+    // Finding and trusting the user's dynd socket: what dynctl and dynd-inspect share.
+    .target(name: "DaemonSocket"),
     .executableTarget(
       name: "dynctl",
       dependencies: [
-        "Wire", "Primitives",
+        "Wire", "Primitives", "DaemonSocket",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // The browser inspector's server: the page, and a WebSocket per page connection bridged
+    // line for line to a connection of the user's dynd, behind a token and a Host check.
+    .target(
+      name: "Inspector",
+      dependencies: [
+        "DaemonSocket", "PageScripts",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+      ]
+    ),
+    .executableTarget(
+      name: "dynd-inspect",
+      dependencies: [
+        "Inspector", "DaemonSocket",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -98,6 +130,7 @@ let package = Package(
       dependencies: [
         "EmbeddedHost", "HostFuzzing", "SessionHost", "Wire", "Primitives", "Transitions",
       ]),
+    .testTarget(name: "InspectorTests", dependencies: ["Inspector"]),
     // dynctl end to end: runs the built dynd and dynctl binaries.
     .testTarget(name: "DynctlTests", dependencies: [], exclude: ["golden", "scripts"]),
   ],

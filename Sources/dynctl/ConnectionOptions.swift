@@ -1,4 +1,5 @@
 import ArgumentParser
+import DaemonSocket
 import Glibc
 import Primitives
 import Wire

@@ -1,3 +1,4 @@
+import DaemonSocket
 import Glibc
 import Wire
 
@@ -37,35 +38,12 @@ final class DaemonConnection {
   /// (before anything is sent) unless the daemon runs as `userID` or root (`SocketTrust`).
   init(path: String, userID: uid_t = getuid()) throws(Failure) {
     self.path = path
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard path.utf8.count < capacity else {
-      throw .unreachable(path: path, reason: "the path is longer than \(capacity - 1) bytes")
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: path.utf8)
-      raw[path.utf8.count] = 0
-    }
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw .unreachable(path: path, reason: Self.lastError()) }
-    let status = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard status == 0 else {
-      let reason = Self.lastError()
-      close(fd)
+    switch TrustedSocket.connect(path: path, userID: userID) {
+    case .success(let fd): self.fd = fd
+    case .failure(.unreachable(let path, let reason)):
       throw .unreachable(path: path, reason: reason)
+    case .failure(.untrusted(let sentence)): throw .untrusted(sentence)
     }
-    if let fault = SocketTrust.peerFault(
-      path: path, peerUID: SocketTrust.peerUID(socket: fd), userID: userID)
-    {
-      close(fd)
-      throw .untrusted(fault)
-    }
-    self.fd = fd
   }
 
   deinit { close(fd) }

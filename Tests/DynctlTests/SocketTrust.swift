@@ -1,1 +1,1 @@
-../../Sources/dynctl/SocketTrust.swift
+../../Sources/DaemonSocket/SocketTrust.swift

@@ -1,19 +1,19 @@
 import Glibc
 
-/// Where dynctl looks for the daemon: the rule of protocol/PROTOCOL.md, “2. Socket location,
+/// Where dynctl and dynd-inspect look for the daemon: the rule of protocol/PROTOCOL.md, “2. Socket location,
 /// permissions, systemd”, first match wins — `--socket`, `$DYND_SOCKET`,
 /// `$XDG_RUNTIME_DIR/dynd/dynd.sock` (absolute runtime directories only), else
 /// `/tmp/dynd-$UID/dynd.sock`. Unlike the daemon, the client creates nothing: a directory that is
 /// not there just means no daemon. A directory of the last two rules that is there must be
-/// private to the user (`SocketTrust`), since dynctl chose it, not the user.
-struct SocketLocation: Equatable {
+/// private to the user (`SocketTrust`), since the client chose it, not the user.
+public struct SocketLocation: Equatable, Sendable {
   /// The socket path.
-  let path: String
-  /// The per-user directory the path is in, when dynctl chose it (rules 3 and 4); nil for a path
+  public let path: String
+  /// The per-user directory the path is in, when the client chose it (rules 3 and 4); nil for a path
   /// the user gave.
-  let privateDirectory: String?
+  public let privateDirectory: String?
 
-  static func resolve(
+  public static func resolve(
     flag: String?, environment: [String: String] = environment(), userID: uid_t = getuid()
   ) -> SocketLocation {
     if let flag { return SocketLocation(path: flag, privateDirectory: nil) }
@@ -30,7 +30,7 @@ struct SocketLocation: Equatable {
   }
 
   /// The variables the rule reads, from the process environment.
-  static func environment() -> [String: String] {
+  public static func environment() -> [String: String] {
     var result: [String: String] = [:]
     for name in ["DYND_SOCKET", "XDG_RUNTIME_DIR"] {
       if let value = getenv(name) { result[name] = String(cString: value) }

@@ -1,12 +1,12 @@
 import Glibc
 
-/// dynctl's checks that it talks to the user's own dynd, made before it sends a byte.
+/// The checks dynctl and dynd-inspect make that they talk to the user's own dynd, made before it sends a byte.
 ///
 /// Another local user who creates the per-user socket directory first (`/tmp/dynd-$UID` is in a
 /// world-writable directory), or who gets the user to connect to a socket of theirs, would
 /// receive the user's requests and answer them. So, as tmux's client does:
 ///
-/// 1. a socket directory dynctl found by itself (`$XDG_RUNTIME_DIR/dynd`, `/tmp/dynd-$UID`;
+/// 1. a socket directory the client found by itself (`$XDG_RUNTIME_DIR/dynd`, `/tmp/dynd-$UID`;
 ///    not one the user named with `--socket` or `$DYND_SOCKET`) must pass dynd's own check
 ///    (`SocketPath.preparePrivateDirectory`): `lstat` shows a real directory, not a symbolic link,
 ///    owned by the user, with no group or other permission bits. A missing directory just means
@@ -18,10 +18,10 @@ import Glibc
 /// The functions take the uid to check against, so tests can ask for any user. This file
 /// imports nothing but Glibc: `Tests/DynctlTests` compiles the same file (a symbolic link) to
 /// test it with injected uids.
-enum SocketTrust {
+public enum SocketTrust {
   /// How an existing socket directory fails the check, as a sentence for the user; nil if it
   /// passes or does not exist (`lstat` fails: connecting will say why there is no daemon).
-  static func directoryFault(_ directory: String, userID: uid_t) -> String? {
+  public static func directoryFault(_ directory: String, userID: uid_t) -> String? {
     var info = stat()
     guard lstat(directory, &info) == 0 else { return nil }
     let refusing = "refusing the socket directory \(directory):"
@@ -52,7 +52,7 @@ enum SocketTrust {
   /// The uid the daemon on the connected socket `fd` runs as (its `SO_PEERCRED`), or nil if the
   /// kernel gives none. `struct ucred` is not imported without `_GNU_SOURCE`, so its three
   /// 32-bit fields (pid, uid, gid) are read by layout.
-  static func peerUID(socket fd: Int32) -> uid_t? {
+  public static func peerUID(socket fd: Int32) -> uid_t? {
     var fields: (Int32, UInt32, UInt32) = (0, 0, 0)
     var length = socklen_t(MemoryLayout.size(ofValue: fields))
     let status = withUnsafeMutableBytes(of: &fields) {
@@ -64,7 +64,7 @@ enum SocketTrust {
 
   /// Why the daemon at `path`, running as `peerUID` (nil: unknown), may not be talked to by
   /// `userID`; nil if it may: it runs as the user or as root.
-  static func peerFault(path: String, peerUID: uid_t?, userID: uid_t) -> String? {
+  public static func peerFault(path: String, peerUID: uid_t?, userID: uid_t) -> String? {
     guard let peerUID else {
       return "refusing the daemon at \(path): the kernel does not say which user runs it "
         + "(SO_PEERCRED); nothing was sent"
@@ -77,7 +77,7 @@ enum SocketTrust {
   }
 
   /// `mode` as four octal digits, e.g. "0755".
-  static func octal(_ mode: mode_t) -> String {
+  public static func octal(_ mode: mode_t) -> String {
     let digits = String(mode, radix: 8)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
