@@ -8,7 +8,9 @@ struct SVGStrips {
   private(set) var height = 0.0
 
   static let nameWidth = 150.0
-  static let axisWidth = 16.0
+  /// Room right of the strips: for each strip's highest and lowest value when strips are tall
+  /// enough to hold them (a few items), else a little margin.
+  static func axisWidth(stripHeight: Double) -> Double { stripHeight >= 40 ? 50 : 16 }
 
   init(trace: Trace, minimumWidth: Double, top: Double, left: Double) {
     typealias R = SVGRenderer
@@ -32,7 +34,8 @@ struct SVGStrips {
     }
     let stripHeight = min(110, max(24, 320 / Double(max(1, moving.count))))
     let plotLeft = left + Self.nameWidth
-    let plotWidth = max(420, minimumWidth - Self.nameWidth - Self.axisWidth)
+    let axisWidth = Self.axisWidth(stripHeight: stripHeight)
+    let plotWidth = max(420, minimumWidth - Self.nameWidth - axisWidth)
     let tmax = max(trace.duration * 1.04, 0.05)
     let X = { (t: Double) in plotLeft + t / tmax * plotWidth }
     var y = top
@@ -67,6 +70,12 @@ struct SVGStrips {
         let values = m.points.map { $0.p[c] }
         let (lo, hi) = (values.min() ?? 0, values.max() ?? 1)
         let Y = { (v: Double) in y + 2 + (stripHeight - 4) * (1 - (v - lo) / max(hi - lo, 1e-9)) }
+        if axisWidth > 16, c == m.coords[0] {
+          for value in [hi, lo] {
+            svg += "<text class=\"tick\" x=\"\(n(plotLeft + plotWidth + 4))\" "
+            svg += "y=\"\(n(Y(value) + 4))\" fill=\"#495057\">\(n(value))</text>\n"
+          }
+        }
         let coordinates = m.points.map { p in "\(n(X(p.t))),\(n(Y(p.p[c])))" }
         svg += "<polyline class=\"trajectory\" data-axis=\"\(c == 0 ? "x" : "y")\" fill=\"none\" "
         svg += "stroke=\"\(color)\" stroke-width=\"1.5\""
@@ -111,7 +120,7 @@ struct SVGStrips {
       halfWay: halfWay.contains { $0 != nil },
       left: left, top: y, width: plotWidth)
     svg += legend + "</g>\n"
-    width = Self.nameWidth + plotWidth + Self.axisWidth
+    width = Self.nameWidth + plotWidth + axisWidth
     height = y + legendHeight - top
   }
 
