@@ -74,6 +74,48 @@ struct RecordTests {
     }
   }
 
+  @Test("render refuses a trace it cannot draw with the reason and exit status 65 (66 unread)")
+  func badTraces() throws {
+    let directory = NSTemporaryDirectory() + "dynctl-render-\(getpid())"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let open =
+      #"{"ok":true,"session":"s","items":[{"id":"a","center":[1,1],"angle":0,"#
+      + #""velocity":[0,0],"angular_velocity":0,"size":[10,10]}]}"#
+    let cases: [(text: String, reason: String)] = [
+      ("{\"trace\":1}\nnot json\n", "line 2 is not JSON: invalid JSON at column 2: null expected"),
+      ("{\"trace\":2}\n", "not a dynctl trace (no {\"trace\":1} header)"),
+      ("{\"trace\":1}\n", "the trace has no open or get reply with item sizes"),
+      (
+        "{\"trace\":1,\"bounds\":[0,0,0,568]}\n\(open)\n",
+        "the header's bounds must be [x, y, w, h] with w and h above 0"
+      ),
+      (
+        "{\"trace\":1,\"bounds\":[0,0,320]}\n\(open)\n",
+        "the header's bounds must be [x, y, w, h] with w and h above 0"
+      ),
+      (
+        "{\"trace\":1}\n\(open.replacingOccurrences(of: "[10,10]", with: "[0,10]"))\n",
+        "item 'a' has no size (width and height above 0)"
+      ),
+    ]
+    for (index, (text, reason)) in cases.enumerated() {
+      let path = "\(directory)/t\(index).jsonl"
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+      let result = try runProgram(
+        try Binaries.path("dynctl"), ["render", path, "--svg", path + ".svg"],
+        environment: cleanEnvironment(), in: directory)
+      #expect(result.status == 65, "\(text): \(result.error)")
+      #expect(result.error == "dynctl: \(path): \(reason)\n", "\(text)")
+    }
+    let missing = try runProgram(
+      try Binaries.path("dynctl"), ["render", directory + "/none.jsonl", "--html", "x.html"],
+      environment: cleanEnvironment(), in: directory)
+    #expect(missing.status == 66)
+    #expect(
+      missing.error == "dynctl: cannot read \(directory)/none.jsonl: No such file or directory\n")
+  }
+
   /// The trace's lines, parsed.
   static func lines(_ path: String) throws -> [[String: Any]] {
     try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {

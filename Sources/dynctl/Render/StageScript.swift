@@ -50,7 +50,19 @@ enum StageScript {
          options.onToggle(overlay, checked) hears them
        makeDyndStage.PALETTE (item colours), makeDyndStage.OVERLAYS (overlay names),
        makeDyndStage.fillAlpha(size, bounds) (an item's fill opacity: large items are fainter),
-       makeDyndStage.kindsIn(debugs) → Set of the legend keys the debug events use.
+       makeDyndStage.kindsIn(debugs) → Set of the legend keys the debug events use,
+       makeDyndStage.COLORS (the overlays' colours).
+       A bad `bounds` or `sizes` throws an Error saying which.
+
+       With a live session (the `debug` op makes the connection watch it; each `frame` event is
+       followed by a `debug` event of the same seq):
+         const sizes = reply.items.map(i => ({id: i.id, w: i.size[0], h: i.size[1]}));  // open/get
+         const stage = makeDyndStage(canvas, {bounds: [0, 0, 320, 568], sizes});
+         let frame = null;
+         socket.onmessage = m => { const e = JSON.parse(m.data);
+           if (e.ev === "frame") frame = e;
+           else if (e.ev === "debug" && frame && e.seq === frame.seq) stage.draw(frame, e, {}); };
+         canvas.onpointerdown = e => { const [x, y] = stage.fromEvent(e); /* gesture began at x, y */ };
     */
     function makeDyndStage(canvas, options) {
       "use strict";
@@ -58,6 +70,11 @@ enum StageScript {
       const o = Object.assign({ padding: 28, offscreen: false, frames: [], view: null,
         maxWidth: 380, maxHeight: 620, maxScale: 1.2 }, options || {});
       const bounds = o.bounds, sizes = o.sizes || [];
+      if (!Array.isArray(bounds) || bounds.length !== 4 || !bounds.every(Number.isFinite) ||
+          !(bounds[2] > 0 && bounds[3] > 0))
+        throw new Error("makeDyndStage: options.bounds must be [x, y, w, h] with w, h > 0");
+      if (!Array.isArray(sizes) || !sizes.every(s => s && typeof s.id === "string" && s.w > 0 && s.h > 0))
+        throw new Error("makeDyndStage: options.sizes must be [{id, w, h}…] with w, h > 0");
       const byId = {};
       sizes.forEach((s, index) => { byId[s.id] = Object.assign({ index }, s); });
       const view = o.view ? o.view.slice() : framing();

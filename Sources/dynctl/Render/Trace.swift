@@ -89,8 +89,13 @@ struct Trace {
     lines = parsed
     transition = header["transition"]?.string
     source = header["source"]?.string ?? "transition"
-    let b = (0..<4).map { header["bounds"]?[$0]?.number ?? 0 }
-    bounds = (b[0], b[1], b[2] > 0 ? b[2] : 320, b[3] > 0 ? b[3] : 568)
+    // Traces have always held the bounds; without them, the reference bounds.
+    let b = header["bounds"].map { given in (0..<4).map { given[$0]?.number ?? .nan } }
+    if let b, !(b.allSatisfy(\.isFinite) && b[2] > 0 && b[3] > 0 && header["bounds"]?[4] == nil) {
+      throw .invalidInput(
+        path: path, reason: "the header's bounds must be [x, y, w, h] with w and h above 0")
+    }
+    bounds = b.map { ($0[0], $0[1], $0[2], $0[3]) } ?? (0, 0, 320, 568)
     var reader = Reader()
     let decoder = ServerMessageDecoder()
     for (index, line) in texts.enumerated() where index > 0 {
@@ -103,6 +108,10 @@ struct Trace {
     }
     guard !reader.sizes.isEmpty else {
       throw .invalidInput(path: path, reason: "the trace has no open or get reply with item sizes")
+    }
+    if let flat = reader.sizes.first(where: { !($0.width > 0 && $0.height > 0) }) {
+      throw .invalidInput(
+        path: path, reason: "item '\(flat.id)' has no size (width and height above 0)")
     }
     sizes = reader.sizes
     frames = reader.frames
