@@ -62,7 +62,7 @@ enum StageScript {
          socket.onmessage = m => { const e = JSON.parse(m.data);
            if (e.ev === "frame") frame = e;
            else if (e.ev === "debug" && frame && e.seq === frame.seq) stage.draw(frame, e, {}); };
-         canvas.onpointerdown = e => { const [x, y] = stage.fromEvent(e); /* gesture began at x, y */ };
+         canvas.onpointerdown = e => { const [x, y] = stage.fromEvent(e); … };  // a gesture at x, y
     */
     function makeDyndStage(canvas, options) {
       "use strict";
