@@ -812,8 +812,9 @@ async def client_scene(life, heavy=None):
         await life.maybe_malformed()
         op = rng.choices(
             ["add_item", "remove_item", "add_behavior", "remove_behavior", "remove_all_behaviors",
-             "set_behavior", "set_item", "add_velocity", "step", "get", "debug", "list", "watch"],
-            [3, 1, 4, 1, 0.3, 3, 2, 2, 6 if manual else 1, 2, 1, 1, 0.5])[0]
+             "set_behavior", "set_item", "add_velocity", "step", "get", "debug", "list", "watch",
+             "behaviors"],
+            [3, 1, 4, 1, 0.3, 3, 2, 2, 6 if manual else 1, 2, 1, 1, 0.5, 1])[0]
         if op == "add_item":
             ident = f"a{next_item}"
             next_item += 1
@@ -857,7 +858,7 @@ async def client_scene(life, heavy=None):
             if rng.random() < 0.7:
                 fields["dt"] = dt
             await life.call(op, session=name, **fields)
-        elif op == "get":
+        elif op in ("get", "behaviors"):
             await life.call(op, session=name)
         elif op == "debug":
             await life.call(op, session=name, enable=rng.random() < 0.5)

@@ -146,6 +146,7 @@ VALID = [
     ("request", '{"op":"set_item","session":"tour","item":"ball"}'),
     ("request", '{"op":"add_velocity","session":"tour","item":"ball","velocity":[0,-500],"angular":3.5}'),
     ("request", '{"op":"add_velocity","session":"tour","item":"ball"}'),
+    ("request", '{"op":"behaviors","id":4,"session":"tour"}'),
     # --- replies
     ("reply", '{"ok":true}'),
     ("reply", '{"ok":true,"id":"g-7"}'),
@@ -172,6 +173,31 @@ VALID = [
     ),
     ("reply", '{"ok":true,"sessions":[]}'),
     ("reply", '{"ok":true,"id":7,"behavior":"g"}'),
+    (
+        "reply",
+        '{"ok":true,"id":1,"protocol":1,"server":"dynd","version":"0.1.0","transitions":["lock-screen","wave-pop"],'
+        '"parameters":{"lock-screen":[{"name":"gravity","default":4,"min":0.1,"max":20,"unit":"× 1000 pt/s²",'
+        '"source":"docs/TRANSITIONS.md"},{"name":"elasticity","default":0.4,"min":0,"max":1,"unit":"","source":"haawa799"}],'
+        '"wave-pop":[{"name":"complete_rule","default":"velocity","choices":["velocity","position"],"source":"seed 002"},'
+        '{"name":"mirrored","default":false,"source":"a boolean"}]}}',
+    ),
+    ("reply", '{"ok":true,"id":4,"behaviors":[]}'),
+    (
+        "reply",
+        '{"ok":true,"id":4,"behaviors":['
+        '{"type":"gravity","id":"b1","items":["box"],"direction":[0,1],"angle":1.570796,"magnitude":1},'
+        '{"type":"collision","id":"walls","items":["box"],"mode":"boundaries","reference_bounds":true,"insets":[0,0,0,0],'
+        '"boundaries":[{"id":"shelf","from":[0,200],"to":[320,200]},{"id":"ledge","path":[[0,300],[100,320],[200,300]]}]},'
+        '{"type":"attachment","id":"rope","kind":"distance","item":"ball","offset":[0,0],"anchor":[200,50],'
+        '"length":50,"damping":0.3,"frequency":2,"friction_torque":0,"range":null},'
+        '{"type":"attachment","id":"pin","kind":"pin","item":"ball","to":"tri","anchor":[220,100],'
+        '"length":40,"damping":0,"frequency":0,"friction_torque":0,"range":[-1,1]},'
+        '{"type":"snap","id":"snap","item":"tri","point":[240,300],"damping":0.5},'
+        '{"type":"push","id":"kick","items":["ball"],"mode":"instantaneous","direction":[1,0],"angle":0,'
+        '"magnitude":1,"offset":[2,3],"active":true},'
+        '{"type":"dynamic_item","id":"props","items":["tri"],"elasticity":0.5,"friction":0,"density":1,'
+        '"resistance":0,"angular_resistance":0,"allows_rotation":true,"anchored":false,"charge":0}]}',
+    ),
     (
         "reply",
         '{"ok":false,"id":3,"error":{"code":"unknown_field","message":"unknown field elasticty in behavior",'
@@ -433,6 +459,38 @@ INVALID = [
     ("event", '{"ev":"closed","reason":"closed"}', "closed without a session"),
     ("event", '{"ev":"tick","session":"s"}', "unknown event"),
     ("event", '{"ev":"frame","session":"s","seq":1,"t":0,"items":[],"id":1}', "id in an event"),
+    ("request", '{"op":"behaviors","session":"s","behavior":"b1"}', "behaviors takes only a session"),
+    ("request", '{"op":"behaviors"}', "behaviors without session"),
+    (
+        "reply",
+        '{"ok":true,"behaviors":[{"type":"snap","id":"s","item":"a","point":[1,2]}]}',
+        "behaviors: a snap without its damping",
+    ),
+    (
+        "reply",
+        '{"ok":true,"behaviors":[{"type":"gravity","id":"g","items":["a"],"direction":[0,1],"angle":1,'
+        '"magnitude":1,"elasticity":0}]}',
+        "behaviors: a field gravity does not have",
+    ),
+    (
+        "reply",
+        '{"ok":true,"behaviors":[{"type":"attachment","id":"r","kind":"distance","item":"a","anchor":[0,0],'
+        '"length":1,"damping":0,"frequency":0,"friction_torque":0}]}',
+        "behaviors: an attachment without its range",
+    ),
+    (
+        "reply",
+        '{"ok":true,"protocol":1,"server":"dynd","version":"1","transitions":[],'
+        '"parameters":{"t":[{"name":"x","default":1,"min":0,"max":2,"source":"s"}]}}',
+        "parameters: a number without its unit",
+    ),
+    (
+        "reply",
+        '{"ok":true,"protocol":1,"server":"dynd","version":"1","transitions":[],'
+        '"parameters":{"t":[{"name":"x","default":"a","choices":["a"],"unit":"","source":"s"}]}}',
+        "parameters: a choice with a unit",
+    ),
+    ("reply", '{"ok":true,"parameters":{}}', "parameters without the rest of hello"),
 ]
 
 # Codes dynd adds to the core's (PROTOCOL.md section 8).
@@ -453,6 +511,7 @@ EXTENSION_NAMES = {
     "constraints", "rail", "speed_limit", "max_speed", "velocity_error",
     "estimator", "platform", "linear",
     "slow", "on_time", "contact_limit", "line_timeout", "frame_ms", "budget_ms", "limit", "dropped_contacts",
+    "parameters", "name", "default", "min", "max", "unit", "source", "choices", "behaviors",
 }
 
 

@@ -13,4 +13,6 @@ public enum OpName: String, CaseIterable, Sendable {
   case setBehavior = "set_behavior"
   case setItem = "set_item"
   case addVelocity = "add_velocity"
+  /// Extension: a scene's behaviors with their current values.
+  case behaviors
 }

@@ -74,6 +74,9 @@ public enum Op: Equatable, Sendable {
   case setItem(SetItemRequest)
   /// `add_velocity`: add linear and angular velocity to an item.
   case addVelocity(AddVelocityRequest)
+  /// `behaviors` (extension): a scene's behaviors, each with the current value of every field
+  /// `set_behavior` can set.
+  case behaviors(session: String)
 
   /// The `op` word on the wire (`OpName` is the one list of them).
   public var name: String { kind.rawValue }
@@ -100,6 +103,7 @@ public enum Op: Equatable, Sendable {
     case .setBehavior: return .setBehavior
     case .setItem: return .setItem
     case .addVelocity: return .addVelocity
+    case .behaviors: return .behaviors
     }
   }
 
@@ -114,7 +118,7 @@ public enum Op: Equatable, Sendable {
     case .step(let request): return request.session
     case .debug(let session, _): return session
     case .get(let session), .watch(let session), .close(let session),
-      .removeAllBehaviors(let session):
+      .removeAllBehaviors(let session), .behaviors(let session):
       return session
     case .addItem(let session, _), .removeItem(let session, _), .addBehavior(let session, _),
       .removeBehavior(let session, _):

@@ -101,7 +101,7 @@ extension OpName {
     case .tap: return common + ["session", "x", "y"]
     case .swipe: return common + ["session", "direction", "x", "y", "vx", "vy"]
     case .step: return common + ["session", "dt", "count"]
-    case .get, .watch, .close, .removeAllBehaviors: return common + ["session"]
+    case .get, .watch, .close, .removeAllBehaviors, .behaviors: return common + ["session"]
     case .debug: return common + ["session", "enable"]
     case .addItem, .removeItem: return common + ["session", "item"]
     case .addBehavior, .removeBehavior: return common + ["session", "behavior"]
@@ -152,6 +152,7 @@ extension OpName {
     case .close: return .close(session: try fields.requiredName("session"))
     case .removeAllBehaviors:
       return .removeAllBehaviors(session: try fields.requiredName("session"))
+    case .behaviors: return .behaviors(session: try fields.requiredName("session"))
     case .addItem:
       let session = try fields.requiredName("session")
       let item = try fields.requiredObject("item", owner: "an item")

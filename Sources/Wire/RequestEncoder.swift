@@ -58,7 +58,7 @@ public struct RequestEncoder: Sendable {
       writer.string(session)
     }
     switch op {
-    case .hello, .list, .get, .watch, .close, .removeAllBehaviors:
+    case .hello, .list, .get, .watch, .close, .removeAllBehaviors, .behaviors:
       break
     case .open(let open):
       self.open(open)

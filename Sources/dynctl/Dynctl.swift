@@ -28,7 +28,8 @@ struct Dynctl: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       HelloCommand.self, ListCommand.self, OpenCommand.self, CloseCommand.self, GetCommand.self,
-      WatchCommand.self, StepCommand.self, GestureCommand.self, TapCommand.self,
+      BehaviorsCommand.self, WatchCommand.self, StepCommand.self, GestureCommand.self,
+      TapCommand.self,
       SwipeCommand.self, PlayCommand.self, HandoffCommand.self, RecordCommand.self,
       RenderCommand.self, RunCommand.self,
       SendCommand.self,

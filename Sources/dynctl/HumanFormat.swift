@@ -6,8 +6,9 @@ import Wire
 /// Everything `--json` shows is shown: numbers as the daemon wrote them (`number`), names with
 /// their control and bidirectional formatting characters as `\uXXXX` (`TerminalText`). Only an
 /// item's angle and angular velocity (in a frame) and a handoff's `velocity_error` are left out
-/// while they are 0. The `debug` geometry, and an event this dynctl does not know, are printed
-/// as the line the daemon wrote.
+/// while they are 0, and `hello`'s parameter tables unless asked for (`dynctl hello
+/// --parameters`: they are some 70 lines). The `debug` geometry, and an event this dynctl does
+/// not know, are printed as the line the daemon wrote.
 enum HumanFormat {
   static func event(_ message: Message) -> String {
     guard case .event(let event) = message.content else { return message.text }
@@ -79,7 +80,7 @@ enum HumanFormat {
     switch body {
     case .empty:
       return []
-    case .hello(let proto, let server, let version, let transitions):
+    case .hello(let proto, let server, let version, let transitions, _):
       return [
         "protocol \(number(Double(proto)))", "server \(text(server))", "version \(text(version))",
         "transitions: " + transitions.map(text).joined(separator: ", "),
@@ -105,6 +106,8 @@ enum HumanFormat {
       return ["behavior \(text(behavior))"]
     case .debug(let geometry):
       return ["debug \(TerminalText.safe(geometry.jsonText))"]
+    case .behaviors(let behaviors):
+      return behaviors.isEmpty ? ["no behaviors"] : behaviors.map(behavior)
     }
   }
 

@@ -7,10 +7,15 @@ struct HelloCommand: ParsableCommand {
     discussion: ExitStatus.help())
 
   @OptionGroup var connection: ConnectionOptions
+  @Flag(help: "Also list each transition's parameters: default, range or choices, unit, source.")
+  var parameters = false
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(.hello)
+      let client = try connection.connect()
+      let reply = try client.request(.hello)
+      guard parameters, case .hello(_, _, _, _, let tables) = reply else { return }
+      for line in HumanFormat.parameters(tables) { client.output.note(line) }
     }
   }
 }
@@ -40,6 +45,22 @@ struct GetCommand: ParsableCommand {
   func run() throws {
     try runReportingFailure { () throws(Failure) in
       try connection.connect().request(.get(session: session))
+    }
+  }
+}
+
+struct BehaviorsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "behaviors",
+    abstract: "Show a scene's behaviors with the current value of every settable field.",
+    discussion: ExitStatus.help(ExitStatus.errorReply))
+
+  @OptionGroup var connection: ConnectionOptions
+  @Argument(help: "The session (opened with a scene).") var session: String
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      try connection.connect().request(.behaviors(session: session))
     }
   }
 }

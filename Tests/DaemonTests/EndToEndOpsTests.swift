@@ -16,6 +16,10 @@ struct EndToEndOpsTests {
       #expect(reply.string("server") == "dynd")
       #expect(reply.string("version")?.isEmpty == false)
       #expect(reply.object["transitions"] as? [String] == TransitionRegistry.names)
+      // Extension: every transition's parameter table (HostHelloParametersTests checks them).
+      let parameters = reply.object["parameters"] as? [String: [[String: Any]]]
+      #expect(parameters?.keys.sorted() == TransitionRegistry.names.sorted())
+      #expect(parameters?["lock-screen"]?.count == LockScreen.parameters.count)
       // Numeric ids come back as the same JSON text; a request without an id gets none.
       #expect(try client.expectOK(#"{"op":"hello","id":1e2}"#).reply.text.contains(#""id":1e2"#))
       #expect(try client.expectOK(#"{"op":"list","id":-7}"#).reply.text.contains(#""id":-7"#))

@@ -15,6 +15,7 @@ struct GoldenTranscriptTests {
       "lock-screen",
       [
         "hello",
+        "hello --parameters",
         "open lock-screen --session L --clock manual",
         "list",
         "gesture L --from 160,500 --to 160,380 --duration 0.2 --release-velocity 0,-1400",
@@ -41,6 +42,7 @@ struct GoldenTranscriptTests {
         "run $ROOT/Tests/DynctlTests/scripts/no-such-script.jsonl",
         "open --scene $ROOT/examples/scenes/drop.json --session d --clock manual",
         "step d --count 240",
+        "behaviors d",
         "close d",
         "list",
       ]
@@ -73,6 +75,7 @@ struct GoldenTranscriptTests {
         "watch M --until done",
         "watch M --until contact --for 0.2 --no-frames",
         "watch M --until dnoe",
+        "behaviors M",
         "get MM",
         "play lock-screen --pan 160,500:1e9,380",
         "open --scene $ROOT/Tests/DynctlTests/scripts/overflowing-scene.json",
@@ -87,6 +90,7 @@ struct GoldenTranscriptTests {
       [
         #"-j open --session s --clock manual --scene {"items":[{"id":"a","center":[50,50],"size":[20,20]}],"behaviors":[{"type":"gravity","items":["a"]}]}"#,
         "-j step s --count 2",
+        "-j behaviors s",
         "step s --count 3 --frames",
         #"--json send {"op":"get","session":"s","id":"q1"}"#,
         #"send {"op":"get","session":"s","id":2,"extra":1}"#,

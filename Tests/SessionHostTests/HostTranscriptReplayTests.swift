@@ -68,13 +68,13 @@ struct HostTranscriptReplayTests {
     let accepted = try replayInline(
       """
       > {"op":"hello","id":1}
-      < {"ok":true,"id":1,"protocol":1,"server":"dynd","version":"<any>","transitions":"<any>"}
+      < {"ok":true,"id":1,"protocol":1,"server":"dynd","version":"<any>","transitions":"<any>","parameters":"<any>"}
       """)
     #expect(accepted == nil, "\(accepted ?? "")")
     let refused = try replayInline(
       """
       > {"op":"hello","id":1}
-      < {"ok":true,"id":1,"protocol":2,"server":"dynd","version":"<any>","transitions":"<any>"}
+      < {"ok":true,"id":1,"protocol":2,"server":"dynd","version":"<any>","transitions":"<any>","parameters":"<any>"}
       """)
     #expect(refused?.contains("protocol") == true, "\(refused ?? "no problem reported")")
   }

@@ -239,6 +239,21 @@ struct RequestDecodingTests {
         == .removeAllBehaviors(session: "s"))
     #expect(
       try decoded(#"{"op":"get","session":"名前 ✓"}"#).op == .get(session: "名前 ✓"))
+    #expect(try decoded(#"{"op":"behaviors","session":"s"}"#).op == .behaviors(session: "s"))
+  }
+
+  /// `behaviors` (extension) takes `session` and nothing else, checked as every op's fields.
+  @Test func behaviorsTakesOnlyASession() {
+    #expect(
+      rejection(#"{"op":"behaviors","session":"s","behavior":"b1"}"#)
+        == ProtocolError(.unknownField, "field 'behavior' is not defined for op 'behaviors'"))
+    #expect(
+      rejection(#"{"op":"behaviors","id":1}"#)
+        == ProtocolError(.missingField, "field 'session' is required for op 'behaviors'"))
+    #expect(
+      rejection(#"{"op":"behaviors","session":5}"#)
+        == ProtocolError(.wrongType, "field 'session' must be a string, not a number"))
+    #expect(rejection(#"{"op":"behavior","session":"s"}"#)?.message.contains("'behaviors'") == true)
   }
 
   @Test func itemOps() throws {

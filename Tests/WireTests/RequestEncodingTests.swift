@@ -149,6 +149,7 @@ private let requests: [Request] = {
     .addItem(session: "m", item: box), .addItem(session: "m", item: hexagon),
     .removeItem(session: "m", item: "a"),
     .removeBehavior(session: "m", behavior: "g"), .removeAllBehaviors(session: "m"),
+    .behaviors(session: "m"),
     .setBehavior(SetBehaviorRequest(session: "m", behavior: "g", update: update)),
     .setItem(SetItemRequest(session: "m", item: "a")),
     .setItem(
@@ -202,6 +203,9 @@ struct RequestEncodingTests {
       line(.open(OpenRequest(source: .transition(name: "t", params: .init()), fps: 60, keep: true)))
         == #"{"op":"open","transition":"t","keep":true}"#)
     #expect(line(.debug(session: "s", enable: true)) == #"{"op":"debug","session":"s"}"#)
+    #expect(
+      line(.behaviors(session: "s"), id: .number("4"))
+        == #"{"op":"behaviors","id":4,"session":"s"}"#)
     #expect(line(.step(StepRequest(session: "s", count: 1))) == #"{"op":"step","session":"s"}"#)
     #expect(
       line(.step(StepRequest(session: "s", dt: 0.016666667, count: 60)))

@@ -118,6 +118,12 @@ private let bodies: [(OpName, ReplyBody)] = [
   ),
   (.addBehavior, .addBehavior(behavior: "b1")),
   (.debug, .debug(geometry)),
+  (
+    .hello,
+    .hello(version: "0.1.0", transitions: ["lock-screen", "wave-pop"], parameters: parameterTables)
+  ),
+  (.behaviors, .behaviors([])),
+  (.behaviors, .behaviors(behaviorStates)),
 ]
 
 @Suite("Server message decoding")

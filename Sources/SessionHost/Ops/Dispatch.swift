@@ -70,6 +70,7 @@ extension SessionHost {
     case .setBehavior(let set): return try setBehavior(set, c)
     case .setItem(let set): return try setItem(set, c)
     case .addVelocity(let add): return try addVelocity(add, c)
+    case .behaviors(let name): return try behaviors(name, c)
     }
   }
 }

@@ -2,8 +2,31 @@ import Transitions
 import Wire
 
 extension SessionHost {
-  /// `hello`: the protocol version, the server and the transitions it offers.
+  /// `hello`: the protocol version, the server, the transitions it offers and (extension) the
+  /// parameter table of each, the very declarations `open` checks `params` against.
   func hello() -> ReplyBody {
-    .hello(version: configuration.version, transitions: TransitionRegistry.names)
+    .hello(
+      version: configuration.version, transitions: TransitionRegistry.names,
+      parameters: Self.parameterTables)
+  }
+
+  /// Every transition's parameters as `hello` lists them, built once.
+  static let parameterTables: [ParameterTable] = TransitionRegistry.all.map { type in
+    ParameterTable(transition: type.name, parameters: type.parameters.map(\.wireDeclaration))
+  }
+}
+
+extension TransitionParameter {
+  /// The parameter as `hello` describes it.
+  var wireDeclaration: ParameterDeclaration {
+    let wireKind: ParameterDeclaration.Kind
+    switch kind {
+    case .number(let range):
+      wireKind = .number(min: range.lowerBound, max: range.upperBound, unit: unit)
+    case .choice(let words): wireKind = .choice(words)
+    case .bool: wireKind = .bool
+    }
+    return ParameterDeclaration(
+      name: name, defaultValue: defaultValue, kind: wireKind, source: source)
   }
 }

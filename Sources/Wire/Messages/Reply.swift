@@ -19,11 +19,13 @@ public struct Reply: Equatable, Sendable {
 public enum ReplyBody: Equatable, Sendable {
   /// Nothing beyond `ok` and `id`.
   case empty
-  /// `hello`: `protocol`, `server`, `version`, `transitions`. The daemon leaves the first two at
-  /// their defaults, its own; a client reads what the daemon it talks to reports.
+  /// `hello`: `protocol`, `server`, `version`, `transitions`, and (extension) `parameters`,
+  /// each transition's parameter table in `transitions` order (empty from a daemon without the
+  /// extension; the member is left out when empty). The daemon leaves the first two at their
+  /// defaults, its own; a client reads what the daemon it talks to reports.
   case hello(
     protocol: Int = WireProtocol.version, server: String = WireProtocol.serverName,
-    version: String, transitions: [String])
+    version: String, transitions: [String], parameters: [ParameterTable] = [])
   /// `open`: the session's name and its items with their sizes.
   case open(session: String, items: [ItemState])
   /// `step`: where the animator is after the last frame.
@@ -43,6 +45,9 @@ public enum ReplyBody: Equatable, Sendable {
   case addBehavior(behavior: String)
   /// `debug` with `enable` true: the geometry now.
   case debug(DebugGeometry)
+  /// `behaviors` (extension): a scene's behaviors in the order they were added, each with the
+  /// current value of every field `set_behavior` can set (`BehaviorSpec.stateFields`).
+  case behaviors([BehaviorSpec])
 }
 
 extension MessageEncoder {
@@ -54,13 +59,15 @@ extension MessageEncoder {
     case .success(let body):
       switch body {
       case .empty: self.reply(id: reply.id)
-      case .hello(let proto, let server, let version, let transitions):
-        self.reply(
-          id: reply.id,
-          [
-            .integer("protocol", proto), .string("server", server), .string("version", version),
-            .strings("transitions", transitions),
-          ])
+      case .hello(let proto, let server, let version, let transitions, let parameters):
+        var fields: [ReplyField] = [
+          .integer("protocol", proto), .string("server", server), .string("version", version),
+          .strings("transitions", transitions),
+        ]
+        if !parameters.isEmpty {
+          fields.append(ReplyField("parameters", ParameterTable.replyValue(parameters)))
+        }
+        self.reply(id: reply.id, fields)
       case .open(let session, let items): openReply(id: reply.id, session: session, items: items)
       case .step(let t, let running): stepReply(id: reply.id, t: t, running: running)
       case .get(let t, let running, let items):
@@ -72,6 +79,10 @@ extension MessageEncoder {
       case .input(let taken): self.reply(id: reply.id, [.bool("taken", taken)])
       case .debug(let geometry):
         self.reply(id: reply.id, [ReplyField("debug", .object(geometry.fields))])
+      case .behaviors(let behaviors):
+        self.reply(
+          id: reply.id, [ReplyField("behaviors", .array(behaviors.map { .object($0.stateFields) }))]
+        )
       }
     }
   }

@@ -10,9 +10,9 @@ import Primitives
 /// reply to the op the caller names with `answering`, which a client knows since it sent the
 /// request; the fields that op does not return are ignored. Without `answering` (a raw line
 /// sent on a user's behalf), the body is told by its fields, the first that matches winning:
-/// `debug` → `.debug`; `sessions` → `.list`; `transitions` → `.hello`; `behavior` →
-/// `.addBehavior`; `session` → `.open`; `outcome` → `.watch`; `taken` → `.input`; `t` →
-/// `.get` with `items`, else `.step`; nothing else → `.empty`.
+/// `debug` → `.debug`; `sessions` → `.list`; `transitions` → `.hello`; `behaviors` →
+/// `.behaviors`; `behavior` → `.addBehavior`; `session` → `.open`; `outcome` → `.watch`;
+/// `taken` → `.input`; `t` → `.get` with `items`, else `.step`; nothing else → `.empty`.
 ///
 /// **Tolerance.** Fields a message does not define are ignored, an unknown event is
 /// `.unknownEvent` and an error with an unknown code `.unknownError` (a newer daemon's), and a
@@ -101,6 +101,7 @@ public final class ServerMessageDecoder {
     if fields.has("debug") { return .debug }
     if fields.has("sessions") { return .list }
     if fields.has("transitions") { return .hello }
+    if fields.has("behaviors") { return .behaviors }
     if fields.has("behavior") { return .addBehavior }
     if fields.has("session") { return .open }
     if fields.has("outcome") { return .watch }
@@ -117,7 +118,8 @@ public final class ServerMessageDecoder {
     case .hello?:
       return .hello(
         protocol: try fields.integer("protocol"), server: try fields.string("server"),
-        version: try fields.string("version"), transitions: try fields.strings("transitions"))
+        version: try fields.string("version"), transitions: try fields.strings("transitions"),
+        parameters: try parameterTables(fields))
     case .open?:
       return .open(session: try fields.string("session"), items: try itemStates(fields, "items"))
     case .step?:
@@ -143,6 +145,8 @@ public final class ServerMessageDecoder {
       return .list(sessions)
     case .addBehavior?:
       return .addBehavior(behavior: try fields.string("behavior"))
+    case .behaviors?:
+      return .behaviors(try behaviorStates(fields))
     case .debug?:
       guard fields.has("debug") else { return .empty }
       return .debug(try debugGeometry(try fields.object("debug")))
@@ -306,7 +310,7 @@ public final class ServerMessageDecoder {
 
 /// The members of one object of a message, read leniently: unknown members are ignored, and a
 /// missing or mistyped member throws with its path.
-private struct MessageFields {
+struct MessageFields {
   let node: JSONNode
   /// Path of this object from the line's root ("" for the root).
   let path: String

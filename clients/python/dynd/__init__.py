@@ -39,7 +39,9 @@ from .location import (
 )
 from .messages import (
     Ack,
+    Behavior,
     BehaviorAdded,
+    Behaviors,
     ClosedEvent,
     Constraint,
     ContactEvent,
@@ -54,6 +56,7 @@ from .messages import (
     ItemState,
     OnTimeEvent,
     Opened,
+    Parameter,
     PauseEvent,
     Reply,
     ResumeEvent,
@@ -75,7 +78,9 @@ __version__ = "0.1.0"
 __all__ = [
     "Ack",
     "AsyncClient",
+    "Behavior",
     "BehaviorAdded",
+    "Behaviors",
     "BinaryMissing",
     "BinaryNotFound",
     "Client",
@@ -102,6 +107,7 @@ __all__ = [
     "OnTimeEvent",
     "Opened",
     "PanResult",
+    "Parameter",
     "PanSample",
     "PauseEvent",
     "Reply",

@@ -45,6 +45,7 @@ from .messages import (
     Ack,
     InputTaken,
     BehaviorAdded,
+    Behaviors,
     DebugGeometry,
     DoneEvent,
     Event,
@@ -190,7 +191,7 @@ class AsyncClient:
     # Typed ops ---------------------------------------------------------------------------
 
     async def hello(self) -> Hello:
-        """The daemon's protocol version, name, version and transitions."""
+        """The daemon's protocol version, name, version, transitions and their parameters."""
         return _typed(Hello, await self.call("hello"))
 
     async def open_transition(
@@ -345,6 +346,10 @@ class AsyncClient:
         """Sets fields of a behavior (e.g. ``magnitude=0.5``)."""
         reply = await self.call("set_behavior", session=session, behavior=behavior, **fields)
         return _typed(Ack, reply)
+
+    async def behaviors(self, session: str) -> Behaviors:
+        """A scene's behaviors with the current value of every field ``set_behavior`` sets."""
+        return _typed(Behaviors, await self.call("behaviors", session=session))
 
     async def set_item(
         self,

@@ -41,6 +41,7 @@ from .messages import (
     Ack,
     InputTaken,
     BehaviorAdded,
+    Behaviors,
     DebugGeometry,
     DoneEvent,
     Event,
@@ -168,7 +169,7 @@ class Client:
     # Typed ops ---------------------------------------------------------------------------
 
     def hello(self) -> Hello:
-        """The daemon's protocol version, name, version and transitions."""
+        """The daemon's protocol version, name, version, transitions and their parameters."""
         return _typed(Hello, self.call("hello"))
 
     def open_transition(
@@ -336,6 +337,11 @@ class Client:
     def set_behavior(self, session: str, behavior: str, **fields: Any) -> Ack:
         """Sets fields of a behavior (e.g. ``magnitude=0.5``)."""
         return _typed(Ack, self.call("set_behavior", session=session, behavior=behavior, **fields))
+
+    def behaviors(self, session: str) -> Behaviors:
+        """A scene's behaviors in the order they were added, each with the current value of
+        every field ``set_behavior`` can set (``reply.behavior("b1").fields``)."""
+        return _typed(Behaviors, self.call("behaviors", session=session))
 
     def set_item(
         self,

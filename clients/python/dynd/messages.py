@@ -44,6 +44,9 @@ __all__ = [
     "SessionList",
     "DebugGeometry",
     "BehaviorAdded",
+    "Parameter",
+    "Behavior",
+    "Behaviors",
     "parse_event",
     "parse_reply",
     "parse_item",
@@ -400,14 +403,47 @@ class Ack(Reply):
 
 
 @dataclass
+class Parameter:
+    """One parameter of a transition as ``hello`` lists it (and ``open`` checks it): its
+    `name`, `default` and `source`; a number has `min`, `max` (both accepted) and `unit` (``""``
+    when it has none), a choice its `choices` (the others are None)."""
+
+    name: str
+    default: Union[float, str, bool]
+    min: Optional[float]
+    max: Optional[float]
+    unit: Optional[str]
+    choices: Optional[List[str]]
+    source: str
+    raw: JSON = field(repr=False)
+
+
+def _parameter(raw: JSON) -> Parameter:
+    default = raw["default"]
+    choices = raw.get("choices")
+    return Parameter(
+        name=str(raw["name"]),
+        default=default if isinstance(default, (bool, str)) else float(default),
+        min=_opt_float(raw.get("min")),
+        max=_opt_float(raw.get("max")),
+        unit=None if raw.get("unit") is None else str(raw["unit"]),
+        choices=None if choices is None else [str(c) for c in choices],
+        source=str(raw["source"]),
+        raw=raw,
+    )
+
+
+@dataclass
 class Hello(Reply):
-    """The ``hello`` reply: `protocol` (1), `server` (``"dynd"``), `version`, and the
-    `transitions` ``open`` accepts."""
+    """The ``hello`` reply: `protocol` (1), `server` (``"dynd"``), `version`, the
+    `transitions` ``open`` accepts, and each one's `parameters` in declared order, keyed by
+    transition in `transitions` order (empty from a daemon that does not send them)."""
 
     protocol: int
     server: str
     version: str
     transitions: List[str]
+    parameters: Dict[str, List[Parameter]]
 
 
 @dataclass
@@ -488,6 +524,39 @@ class BehaviorAdded(Reply):
     behavior: str
 
 
+@dataclass
+class Behavior:
+    """One behavior of a scene as the ``behaviors`` reply lists it: its `type`, its `id`, and
+    `fields`, every other member as parsed JSON in wire order (``{"items": ["box"],
+    "direction": [0, 1], "angle": 1.570796, "magnitude": 1}``): each field ``set_behavior``
+    can set, with its current value, under the name ``set_behavior`` takes."""
+
+    type: str
+    id: str
+    fields: Dict[str, Any]
+    raw: JSON = field(repr=False)
+
+
+@dataclass
+class Behaviors(Reply):
+    """The ``behaviors`` reply: a scene's `behaviors`, in the order they were added."""
+
+    behaviors: List[Behavior]
+
+    def behavior(self, behavior_id: str) -> Optional[Behavior]:
+        """The behavior called `behavior_id`, or None."""
+        return next((b for b in self.behaviors if b.id == behavior_id), None)
+
+
+def _behavior(raw: JSON) -> Behavior:
+    return Behavior(
+        type=str(raw["type"]),
+        id=str(raw["id"]),
+        fields={k: v for k, v in raw.items() if k not in ("type", "id")},
+        raw=raw,
+    )
+
+
 AnyReply = Union[
     Ack,
     Hello,
@@ -499,6 +568,7 @@ AnyReply = Union[
     SessionList,
     DebugGeometry,
     BehaviorAdded,
+    Behaviors,
 ]
 
 
@@ -512,6 +582,10 @@ def parse_reply(op: str, raw: JSON, events: Sequence[Event] = ()) -> Reply:
             server=str(raw.get("server", "")),
             version=str(raw.get("version", "")),
             transitions=[str(t) for t in raw.get("transitions", [])],
+            parameters={
+                str(name): [_parameter(p) for p in table]
+                for name, table in raw.get("parameters", {}).items()
+            },
             **base,
         )
     if op == "open":
@@ -539,6 +613,8 @@ def parse_reply(op: str, raw: JSON, events: Sequence[Event] = ()) -> Reply:
         return DebugGeometry(debug=raw.get("debug"), **base)
     if op == "add_behavior":
         return BehaviorAdded(behavior=str(raw["behavior"]), **base)
+    if op == "behaviors":
+        return Behaviors(behaviors=[_behavior(b) for b in raw.get("behaviors", [])], **base)
     return Ack(**base)
 
 

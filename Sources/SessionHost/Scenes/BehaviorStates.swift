@@ -1,0 +1,81 @@
+import Dynamics
+import Primitives
+import Wire
+
+extension SceneModel {
+  /// The `behaviors` reply: every behavior of the scene in the order it was added, read back
+  /// from the engine as a spec whose every field `set_behavior` can set holds its current
+  /// value. Scene behaviors have no children (the wire adds them one by one), and the hidden
+  /// carrier `add_velocity` may add is not one of the scene's behaviors.
+  func behaviorStates() -> [BehaviorSpec] {
+    behaviors.compactMap { entry in Self.state(of: entry.behavior, id: entry.id) }
+  }
+
+  private static func state(of behavior: DynamicBehavior, id: String) -> BehaviorSpec? {
+    switch behavior {
+    case let g as GravityBehavior:
+      return .gravity(
+        GravitySpec(
+          id: id, items: g.items.map(\.identifier), direction: g.gravityDirection,
+          angle: g.angle, magnitude: g.magnitude))
+    case let c as CollisionBehavior:
+      return .collision(
+        CollisionSpec(
+          id: id, items: c.items.map(\.identifier), mode: c.collisionMode,
+          referenceBounds: c.translatesReferenceBoundsIntoBoundary,
+          insets: c.referenceBoundsInsets, boundaries: boundaries(of: c)))
+    case let a as AttachmentBehavior:
+      return .attachment(attachment(a, id: id))
+    case let s as SnapBehavior:
+      return .snap(
+        SnapSpec(id: id, item: s.item.identifier, point: s.snapPoint, damping: s.damping))
+    case let p as PushBehavior:
+      // The wire sets one offset for every item the push holds; an item added later by
+      // `items` starts at its center, so the first item's offset stands for the behavior's.
+      let offset = p.items.first.map { p.targetOffsetFromCenter(for: $0) } ?? .zero
+      return .push(
+        PushSpec(
+          id: id, items: p.items.map(\.identifier),
+          mode: p.mode == .continuous ? .continuous : .instantaneous,
+          direction: p.pushDirection, angle: p.angle, magnitude: p.magnitude, offset: offset,
+          active: p.active))
+    case let d as DynamicItemBehavior:
+      return .dynamicItem(
+        DynamicItemSpec(
+          id: id, items: d.items.map(\.identifier), elasticity: d.elasticity,
+          friction: d.friction, density: d.density, resistance: d.resistance,
+          angularResistance: d.angularResistance, allowsRotation: d.allowsRotation,
+          anchored: d.anchored, charge: d.charge))
+    default:
+      return nil
+    }
+  }
+
+  /// An attachment with the fields its kind was created with (`to`, `offset`, `to_offset`,
+  /// `axis`) and every settable one: `anchor`, `length`, `damping`, `frequency`,
+  /// `friction_torque`, and `range` (nil when unlimited).
+  private static func attachment(_ a: AttachmentBehavior, id: String) -> AttachmentSpec {
+    var other: (id: String, offset: Vector)?
+    if case .item(let item, let offset) = a.target { other = (item.identifier, offset) }
+    let takesOffsets = a.kind == .distance || a.kind == .limit
+    let range = a.attachmentRange
+    return AttachmentSpec(
+      id: id, kind: AttachmentKind(rawValue: a.kind.rawValue) ?? .distance,
+      item: a.item.identifier, to: other?.id, anchor: a.anchorPoint,
+      offset: takesOffsets ? a.offset : nil, toOffset: takesOffsets ? other?.offset : nil,
+      length: a.length, damping: a.damping, frequency: a.frequency,
+      axis: a.kind == .sliding ? a.axis : nil,
+      range: range.minimum.isFinite && range.maximum.isFinite ? range : nil,
+      frictionTorque: a.frictionTorque)
+  }
+
+  /// Named boundaries in order: two points as a segment, more as a path.
+  private static func boundaries(of c: CollisionBehavior) -> [BoundarySpec] {
+    c.boundaryIdentifiers.compactMap { id in
+      guard let points = c.boundary(identifier: id)?.points else { return nil }
+      let shape: BoundaryShape =
+        points.count == 2 ? .segment(from: points[0], to: points[1]) : .path(points)
+      return BoundarySpec(id: id, shape: shape)
+    }
+  }
+}

@@ -1,0 +1,158 @@
+import Primitives
+
+/// The entries of the `behaviors` reply (extension): each behavior of a scene as a behavior
+/// object of section 6, written from a `BehaviorSpec` whose fields hold the current values.
+///
+/// Every field the spec holds is written, in this order; an absent optional is left out, except
+/// an attachment's `range`, written `null` when it is absent (unlimited, UIFloatRangeInfinite):
+///
+/// | type | members |
+/// |---|---|
+/// | gravity | `type`, `id`, `items`, `direction`, `angle`, `magnitude` |
+/// | collision | `type`, `id`, `items`, `mode`, `reference_bounds`, `insets`, `boundaries` |
+/// | attachment | `type`, `id`, `kind`, `item`, `to`, `offset`, `to_offset`, `axis`, `anchor`, `length`, `damping`, `frequency`, `friction_torque`, `range` |
+/// | snap | `type`, `id`, `item`, `point`, `damping` |
+/// | push | `type`, `id`, `items`, `mode`, `direction`, `angle`, `magnitude`, `offset`, `active` |
+/// | dynamic_item | `type`, `id`, `items`, `elasticity`, `friction`, `density`, `resistance`, `angular_resistance`, `allows_rotation`, `anchored`, `charge` |
+///
+/// Positions and lengths (points, anchors, offsets, insets, boundaries, `length`, a sliding
+/// attachment's `range`) have at most 3 decimals, as positions everywhere; every other number
+/// (directions, angles, magnitudes, an axis, material properties, a pin's `range`) at most 6.
+extension BehaviorSpec {
+  /// The members of the behavior's entry in a `behaviors` reply, in wire order.
+  public var stateFields: [ReplyField] {
+    var fields = BehaviorStateFields()
+    fields.word("type", type.rawValue)
+    if let id { fields.word("id", id) }
+    switch self {
+    case .gravity(let g):
+      fields.names("items", g.items)
+      fields.vector("direction", g.direction)
+      fields.number("angle", g.angle)
+      fields.number("magnitude", g.magnitude)
+    case .collision(let c):
+      fields.names("items", c.items)
+      if let mode = c.mode { fields.word("mode", mode.rawValue) }
+      if let on = c.referenceBounds { fields.append(.bool("reference_bounds", on)) }
+      if let i = c.insets { fields.positions("insets", [i.top, i.left, i.bottom, i.right]) }
+      fields.append(ReplyField("boundaries", .array(c.boundaries.map(Self.boundary))))
+    case .attachment(let a):
+      attachmentFields(a, into: &fields)
+    case .snap(let s):
+      fields.word("item", s.item)
+      fields.point("point", s.point)
+      fields.number("damping", s.damping)
+    case .push(let p):
+      fields.names("items", p.items)
+      fields.word("mode", p.mode.rawValue)
+      fields.vector("direction", p.direction)
+      fields.number("angle", p.angle)
+      fields.number("magnitude", p.magnitude)
+      fields.offset("offset", p.offset)
+      if let active = p.active { fields.append(.bool("active", active)) }
+    case .dynamicItem(let d):
+      fields.names("items", d.items)
+      fields.number("elasticity", d.elasticity)
+      fields.number("friction", d.friction)
+      fields.number("density", d.density)
+      fields.number("resistance", d.resistance)
+      fields.number("angular_resistance", d.angularResistance)
+      if let allows = d.allowsRotation { fields.append(.bool("allows_rotation", allows)) }
+      if let anchored = d.anchored { fields.append(.bool("anchored", anchored)) }
+      fields.number("charge", d.charge)
+    }
+    return fields.list
+  }
+
+  private func attachmentFields(_ a: AttachmentSpec, into fields: inout BehaviorStateFields) {
+    fields.word("kind", a.kind.rawValue)
+    fields.word("item", a.item)
+    if let to = a.to { fields.word("to", to) }
+    fields.offset("offset", a.offset)
+    fields.offset("to_offset", a.toOffset)
+    fields.vector("axis", a.axis)
+    fields.point("anchor", a.anchor)
+    fields.position("length", a.length)
+    fields.number("damping", a.damping)
+    fields.number("frequency", a.frequency)
+    fields.number("friction_torque", a.frictionTorque)
+    guard let range = a.range else {
+      fields.append(ReplyField("range", .null))
+      return
+    }
+    let decimals = a.kind == .pin ? WireProtocol.angularDecimals : WireProtocol.linearDecimals
+    fields.append(
+      ReplyField(
+        "range",
+        .array([
+          .number(range.minimum, decimals: decimals), .number(range.maximum, decimals: decimals),
+        ])))
+  }
+
+  private static func boundary(_ boundary: BoundarySpec) -> ReplyValue {
+    var fields = BehaviorStateFields()
+    fields.word("id", boundary.id)
+    switch boundary.shape {
+    case .segment(let from, let to):
+      fields.point("from", from)
+      fields.point("to", to)
+    case .path(let points):
+      fields.append(
+        ReplyField(
+          "path", .array(points.map { BehaviorStateFields.pair($0.x, $0.y, linear: true) }))
+      )
+    }
+    return .object(fields.list)
+  }
+}
+
+/// The members of one behavior object, each optional value written only when present.
+private struct BehaviorStateFields {
+  var list: [ReplyField] = []
+
+  mutating func append(_ field: ReplyField) { list.append(field) }
+
+  mutating func word(_ name: String, _ value: String) { list.append(.string(name, value)) }
+
+  mutating func names(_ name: String, _ values: [String]) { list.append(.strings(name, values)) }
+
+  /// A number that is not a position: at most 6 decimals.
+  mutating func number(_ name: String, _ value: Double?) {
+    guard let value else { return }
+    list.append(.number(name, value, decimals: WireProtocol.angularDecimals))
+  }
+
+  /// A length: at most 3 decimals.
+  mutating func position(_ name: String, _ value: Double?) {
+    guard let value else { return }
+    list.append(.number(name, value, decimals: WireProtocol.linearDecimals))
+  }
+
+  mutating func point(_ name: String, _ value: Point?) {
+    guard let value else { return }
+    list.append(ReplyField(name, Self.pair(value.x, value.y, linear: true)))
+  }
+
+  /// An offset from an item's center: a position.
+  mutating func offset(_ name: String, _ value: Vector?) {
+    guard let value else { return }
+    list.append(ReplyField(name, Self.pair(value.dx, value.dy, linear: true)))
+  }
+
+  /// A direction or axis: not a position.
+  mutating func vector(_ name: String, _ value: Vector?) {
+    guard let value else { return }
+    list.append(ReplyField(name, Self.pair(value.dx, value.dy, linear: false)))
+  }
+
+  mutating func positions(_ name: String, _ values: [Double]) {
+    list.append(
+      ReplyField(
+        name, .array(values.map { .number($0, decimals: WireProtocol.linearDecimals) })))
+  }
+
+  static func pair(_ a: Double, _ b: Double, linear: Bool) -> ReplyValue {
+    let decimals = linear ? WireProtocol.linearDecimals : WireProtocol.angularDecimals
+    return .array([.number(a, decimals: decimals), .number(b, decimals: decimals)])
+  }
+}

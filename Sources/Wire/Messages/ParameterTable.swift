@@ -1,0 +1,86 @@
+import Primitives
+
+/// One transition's parameters as `hello` lists them (extension `parameters`): the tables `open`
+/// checks `params` against, in the order the transition declares them.
+public struct ParameterTable: Equatable, Sendable {
+  /// The transition's name, as in `transitions`.
+  public var transition: String
+  public var parameters: [ParameterDeclaration]
+
+  public init(transition: String, parameters: [ParameterDeclaration]) {
+    self.transition = transition
+    self.parameters = parameters
+  }
+}
+
+/// One parameter of a transition: its name, default, what `open` accepts, and where the default
+/// comes from.
+///
+/// On the wire: a number `{"name","default","min","max","unit","source"}` (`unit` is `""` for a
+/// number without one), a choice `{"name","default","choices","source"}`, a boolean
+/// `{"name","default","source"}`.
+public struct ParameterDeclaration: Equatable, Sendable {
+  /// What a parameter accepts.
+  public enum Kind: Equatable, Sendable {
+    /// A number from `min` to `max`, both included, in `unit`.
+    case number(min: Double, max: Double, unit: String)
+    /// One of these words.
+    case choice([String])
+    /// `true` or `false`.
+    case bool
+  }
+
+  public var name: String
+  public var defaultValue: ParameterValue
+  public var kind: Kind
+  /// The seed, recreation or reason the default comes from.
+  public var source: String
+
+  public init(name: String, defaultValue: ParameterValue, kind: Kind, source: String) {
+    self.name = name
+    self.defaultValue = defaultValue
+    self.kind = kind
+    self.source = source
+  }
+}
+
+extension ParameterTable {
+  /// Decimals of the numbers of the tables: their constants are written as declared.
+  static let decimals = 9
+
+  /// `{"<transition>": [parameter…], …}`, in the order of `tables`.
+  static func replyValue(_ tables: [ParameterTable]) -> ReplyValue {
+    .object(
+      tables.map { table in
+        ReplyField(table.transition, .array(table.parameters.map { .object($0.fields) }))
+      })
+  }
+}
+
+extension ParameterDeclaration {
+  /// The members of the parameter's object.
+  var fields: [ReplyField] {
+    var fields: [ReplyField] = [.string("name", name), ReplyField("default", value(defaultValue))]
+    switch kind {
+    case .number(let min, let max, let unit):
+      fields += [
+        .number("min", min, decimals: ParameterTable.decimals),
+        .number("max", max, decimals: ParameterTable.decimals), .string("unit", unit),
+      ]
+    case .choice(let words):
+      fields.append(.strings("choices", words))
+    case .bool:
+      break
+    }
+    fields.append(.string("source", source))
+    return fields
+  }
+
+  private func value(_ value: ParameterValue) -> ReplyValue {
+    switch value {
+    case .number(let number): return .number(number, decimals: ParameterTable.decimals)
+    case .bool(let flag): return .bool(flag)
+    case .string(let text): return .string(text)
+    }
+  }
+}

@@ -1,0 +1,155 @@
+import Primitives
+
+/// The bodies of the extension replies whose members are behavior objects or parameter tables:
+/// `behaviors`' entries and `hello`'s `parameters`, read as leniently as the rest of
+/// `ServerMessageDecoder` (unknown members ignored; a behavior of a type this version does not
+/// know is left out).
+extension ServerMessageDecoder {
+  /// The `behaviors` of a `behaviors` reply, as `BehaviorSpec`s with the fields present.
+  static func behaviorStates(_ fields: MessageFields) throws(ProtocolError) -> [BehaviorSpec] {
+    var behaviors: [BehaviorSpec] = []
+    for entry in try fields.objects("behaviors") {
+      if let behavior = try behaviorState(entry) { behaviors.append(behavior) }
+    }
+    return behaviors
+  }
+
+  private static func behaviorState(_ b: MessageFields) throws(ProtocolError) -> BehaviorSpec? {
+    guard let type = BehaviorType(rawValue: try b.string("type")) else { return nil }
+    let id = try b.optionalString("id")
+    switch type {
+    case .gravity:
+      return .gravity(
+        GravitySpec(
+          id: id, items: try b.strings("items"), direction: try b.optionalVector("direction"),
+          angle: try b.optionalNumber("angle"), magnitude: try b.optionalNumber("magnitude")))
+    case .collision:
+      let insets = try b.optionalNumbers("insets", count: 4)
+      return .collision(
+        CollisionSpec(
+          id: id, items: try b.strings("items"),
+          mode: try b.has("mode") ? b.word("mode", as: CollisionMode.self) : nil,
+          referenceBounds: try b.optionalBool("reference_bounds"),
+          insets: insets.map { EdgeInsets(top: $0[0], left: $0[1], bottom: $0[2], right: $0[3]) },
+          boundaries: try boundaries(b)))
+    case .attachment:
+      return .attachment(try attachment(b, id: id))
+    case .snap:
+      return .snap(
+        SnapSpec(
+          id: id, item: try b.string("item"), point: try b.point("point"),
+          damping: try b.optionalNumber("damping")))
+    case .push:
+      return .push(
+        PushSpec(
+          id: id, items: try b.strings("items"), mode: try b.word("mode", as: PushMode.self),
+          direction: try b.optionalVector("direction"), angle: try b.optionalNumber("angle"),
+          magnitude: try b.optionalNumber("magnitude"), offset: try b.optionalVector("offset"),
+          active: try b.optionalBool("active")))
+    case .dynamicItem:
+      return .dynamicItem(
+        DynamicItemSpec(
+          id: id, items: try b.strings("items"), elasticity: try b.optionalNumber("elasticity"),
+          friction: try b.optionalNumber("friction"), density: try b.optionalNumber("density"),
+          resistance: try b.optionalNumber("resistance"),
+          angularResistance: try b.optionalNumber("angular_resistance"),
+          allowsRotation: try b.optionalBool("allows_rotation"),
+          anchored: try b.optionalBool("anchored"), charge: try b.optionalNumber("charge")))
+    }
+  }
+
+  private static func attachment(_ b: MessageFields, id: String?) throws(ProtocolError)
+    -> AttachmentSpec
+  {
+    let range = try b.optionalNumbers("range", count: 2)
+    return AttachmentSpec(
+      id: id, kind: try b.has("kind") ? b.word("kind", as: AttachmentKind.self) : .distance,
+      item: try b.string("item"), to: try b.optionalString("to"),
+      anchor: try b.optionalPoint("anchor"), offset: try b.optionalVector("offset"),
+      toOffset: try b.optionalVector("to_offset"), length: try b.optionalNumber("length"),
+      damping: try b.optionalNumber("damping"), frequency: try b.optionalNumber("frequency"),
+      axis: try b.optionalVector("axis"),
+      range: range.map { FloatRange(minimum: $0[0], maximum: $0[1]) },
+      frictionTorque: try b.optionalNumber("friction_torque"))
+  }
+
+  private static func boundaries(_ b: MessageFields) throws(ProtocolError) -> [BoundarySpec] {
+    var boundaries: [BoundarySpec] = []
+    for boundary in try b.optionalObjects("boundaries") ?? [] {
+      let id = try boundary.string("id")
+      if boundary.has("path") {
+        boundaries.append(
+          BoundarySpec(id: id, shape: .path(try boundary.objects(rawPoints: "path"))))
+      } else {
+        boundaries.append(
+          BoundarySpec(
+            id: id,
+            shape: .segment(from: try boundary.point("from"), to: try boundary.point("to"))))
+      }
+    }
+    return boundaries
+  }
+
+  /// `hello`'s `parameters`, in wire order; empty when absent (a daemon without the extension).
+  static func parameterTables(_ fields: MessageFields) throws(ProtocolError) -> [ParameterTable] {
+    guard let object = try fields.optionalObject("parameters") else { return [] }
+    var tables: [ParameterTable] = []
+    try object.node.forEachMember { (key, value) throws(ProtocolError) in
+      let transition = String(decoding: key, as: UTF8.self)
+      let path = "\(object.path).\(transition)"
+      guard value.kind == .array else { throw wrongType(path, expected: "an array", got: value) }
+      var parameters: [ParameterDeclaration] = []
+      for index in 0..<value.count {
+        let entry = try MessageFields(value[index], path: "\(path)[\(index)]")
+        parameters.append(try parameterDeclaration(entry))
+      }
+      tables.append(ParameterTable(transition: transition, parameters: parameters))
+    }
+    return tables
+  }
+
+  private static func parameterDeclaration(_ p: MessageFields) throws(ProtocolError)
+    -> ParameterDeclaration
+  {
+    let defaultNode = try p.required("default")
+    let defaultValue: ParameterValue
+    let kind: ParameterDeclaration.Kind
+    switch defaultNode.kind {
+    case .number:
+      defaultValue = .number(try p.number("default"))
+      kind = .number(min: try p.number("min"), max: try p.number("max"), unit: try p.string("unit"))
+    case .string:
+      defaultValue = .string(defaultNode.string)
+      kind = .choice(try p.strings("choices"))
+    case .bool:
+      defaultValue = .bool(defaultNode.bool)
+      kind = .bool
+    default:
+      throw wrongType(
+        p.fieldPath("default"), expected: "a number, a string or a boolean", got: defaultNode)
+    }
+    return ParameterDeclaration(
+      name: try p.string("name"), defaultValue: defaultValue, kind: kind,
+      source: try p.string("source"))
+  }
+}
+
+extension MessageFields {
+  func optionalNumber(_ key: StaticString) throws(ProtocolError) -> Double? {
+    has(key) ? try number(key) : nil
+  }
+
+  func optionalBool(_ key: StaticString) throws(ProtocolError) -> Bool? {
+    has(key) ? try bool(key) : nil
+  }
+
+  func optionalVector(_ key: StaticString) throws(ProtocolError) -> Vector? {
+    try optionalPair(key).map { Vector(dx: $0.0, dy: $0.1) }
+  }
+
+  /// `count` numbers, or nil when the member is absent or `null`.
+  func optionalNumbers(_ key: StaticString, count: Int) throws(ProtocolError) -> [Double]? {
+    guard let value = node.member(key), value.kind != .null else { return nil }
+    return try numbers(key, count: count)
+  }
+}
