@@ -250,7 +250,8 @@ class Render(unittest.TestCase):
         self.assertEqual(lines[0]["source"], "session")
         self.assertEqual(lines[0]["transition"], "lock-screen")
         self.assertEqual(lines[0]["session"], "joined")
-        self.assertEqual([l["sent"]["op"] for l in lines if "sent" in l], ["get", "list", "debug"])
+        self.assertEqual([l["sent"]["op"] for l in lines if "sent" in l],
+                         ["get", "list", "hello", "debug"])
         self.assertTrue(self.sizes("joined")[0]["size"], [320, 568])
         frames = [l for l in lines if l.get("ev") == "frame"]
         self.assertGreater(len(frames), 10)
@@ -273,7 +274,7 @@ class Render(unittest.TestCase):
         self.assertIn("wave-pop — popped at", text)
         self.assertIn("gesture_velocity (800, 0) pt/s → item_velocity (800, 0) pt/s", text)
         lock = xml.dom.minidom.parse(self.path("lock4.svg")).documentElement.toxml()
-        self.assertIn("parameters: gravity = 4", lock)
+        self.assertIn("parameters: gravity = 4 × 1000 pt/s² (default 4); the others at their defaults", lock)
 
     @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
     def test_svg_fits_its_content(self):
@@ -435,7 +436,10 @@ document.body.dataset.out = JSON.stringify(out);
             self.assertIn("item_velocity %s pt/s" % vector(handoff["item_velocity"]), text)
             error = float(re.search(r"velocity_error ([0-9.e-]+) pt/s", text).group(1))
             self.assertEqual(error, handoff["velocity_error"])
-        self.assertIn("all at their defaults", self.cell(dom, "params", 0))
+        # The defaults come from the hello reply the trace keeps.
+        self.assertEqual(self.trace("lock")[1], {"sent": {"op": "hello"}})
+        self.assertIn("all at their defaults: gravity 4 × 1000 pt/s², elasticity 0.4, open_speed 500 pt/s",
+                      self.cell(dom, "params"))
         dom = self.browse("sources.html", 400)[0]
         pause = next(l for l in self.trace("scene") if l.get("ev") == "pause")
         self.assertEqual(self.cell(dom, "outcome"),
@@ -443,6 +447,7 @@ document.body.dataset.out = JSON.stringify(out);
         self.assertIn("scene: 2 items (box, ball)", self.cell(dom, "params"))
         self.assertTrue(self.cell(dom, "outcome", player=1).startswith("opened at "))
         self.assertIn("joined at animator time", self.cell(dom, "recording", player=1))
+        self.assertIn("its transition's defaults: gravity 4 × 1000 pt/s²", self.cell(dom, "params", player=1))
 
     def check_items(self, name, stage, rows):
         """Each item's fill where the trace puts it at WHEN, on the bounds: translucent, the
@@ -527,8 +532,9 @@ document.body.dataset.out = JSON.stringify(out);
         ranges = json.loads(re.search(r'data-ranges="([^"]*)"', dom).group(1).replace("&quot;", '"'))
         last = lambda name: [l for l in self.trace(name) if l.get("ev") == "frame"][-1]["t"]
         self.assertGreaterEqual(ranges["time"][1], max(last("lock4"), last("lock8")))
-        self.assertIn("gravity = 4", self.cell(dom, "params", 0))
-        self.assertIn("gravity = 8", self.cell(dom, "params", 1))
+        self.assertTrue(self.cell(dom, "params", 0).startswith(
+            "gravity = 4 × 1000 pt/s² (default 4); the others at their defaults: elasticity 0.4,"))
+        self.assertTrue(self.cell(dom, "params", 1).startswith("gravity = 8 × 1000 pt/s² (default 4); "))
         self.assertIn('class="differs"', re.search(r'<td data-field="params" data-trace="0"[^>]*>', dom).group(0))
         rgb = lambda c: tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))
         # Both traces' curves in the one plot, each in its colour.

@@ -31,7 +31,8 @@ struct RecordCommand: ParsableCommand {
 
       TRANSITION with --pan, --tap or --swipe: like `play`, on the manual clock with the debug \
       stream on, until the outcome (`done`) or --max-seconds of animation (exit 1 then). \
-      --session names the session (default TRANSITION-PID), --param sets its parameters.
+      --session names the session (default TRANSITION-PID), --param sets its parameters; the \
+      trace keeps the `hello` reply, whose parameter tables give the others' defaults.
 
       --scene FILE: opens the scene (as `dynctl open --scene`: a JSON file, - for standard \
       input, or inline JSON) on the manual clock with the debug stream on, and steps it until \
@@ -39,7 +40,8 @@ struct RecordCommand: ParsableCommand {
       (default scene-PID). No gesture, no parameters.
 
       --session NAME alone: joins a session that is already open (whoever opened it, either \
-      clock), reads its items with `get`, turns the debug stream on (which watches it) and \
+      clock), reads its items with `get` (and, for a transition, the parameter tables with \
+      `hello`), turns the debug stream on (which watches it) and \
       records what happens without sending gestures or steps: until a transition's `done`, a \
       scene's `pause` (at rest), the session's closing, or --max-seconds of waiting (wall \
       clock). Exit 1 if no frame came. The bounds are the reference bounds [0, 0, 320, 568] \
@@ -146,6 +148,8 @@ struct RecordCommand: ParsableCommand {
   private func recordTransition(_ transition: String, _ client: DaemonClient) throws(Failure)
     -> Recording
   {
+    // The daemon's parameter tables (hello's `parameters`): the renderer shows the defaults.
+    try client.request(.hello, quietReply: true)
     let name = try openTransition(
       transition, session: session, params: params, client, clock: .manual)
     try client.request(.debug(session: name, enable: true), quietReply: true)

@@ -1,7 +1,8 @@
 import Wire
 
 /// `dynctl record --session NAME` alone: joins a session someone else opened and records what
-/// happens to it without sending it anything but `get`, `list` and `debug` (which watches it).
+/// happens to it without sending it anything but `get`, `list`, `hello` and `debug` (which
+/// watches it).
 struct RecordJoin {
   let session: String
   /// Seconds of waiting, on the wall clock: a joined session runs on its own clock, or is
@@ -16,6 +17,9 @@ struct RecordJoin {
     if case .list(let sessions) = try client.request(.list, quietReply: true) {
       transition = sessions.first { $0.session == session }?.transition
     }
+    // A transition's parameter tables, for its defaults (the parameters it was opened with
+    // are not to be had).
+    if transition != nil { try client.request(.hello, quietReply: true) }
     var bounds: [Double] = [0, 0, 320, 568]
     if case .debug(let geometry) = try client.request(
       .debug(session: session, enable: true), quietReply: true),

@@ -180,7 +180,7 @@ struct RecordTests {
     #expect(lines[0]["source"] as? String == "session")
     #expect(lines[0]["transition"] as? String == "lock-screen")
     let ops = lines.compactMap { ($0["sent"] as? [String: Any])?["op"] as? String }
-    #expect(ops == ["get", "list", "debug"])
+    #expect(ops == ["get", "list", "hello", "debug"])
     #expect(lines.last?["outcome"] as? String == "opened")
     #expect(lines.contains { $0["ev"] as? String == "handoff" })
 
@@ -190,7 +190,8 @@ struct RecordTests {
     #expect(idle.output == "recorded 0 frames (0.3 s passed) to \(trace)\n", "\(idle.output)")
     #expect(
       idle.error == "dynctl: no frame from L before 0.3 s passed: it did not move while recorded\n")
-    #expect(try Self.lines(trace).count == 7, "header, get, list and debug with their replies")
+    #expect(
+      try Self.lines(trace).count == 9, "header, get, list, hello and debug with their replies")
     let missing = try daemon.dynctl(["record", "--session", "M", "-o", trace])
     #expect(missing.status == 65)
     #expect(missing.error.contains("unknown_session: no session is named 'M'"), "\(missing.error)")

@@ -60,11 +60,18 @@ enum SVGRenderer {
     case "scene": lines.append("a scene: \(trace.sizes.count) items, no parameters")
     case "session": lines.append("parameters: not in the trace (the session was joined)")
     default:
+      let set = trace.params.map { param in
+        let declared = trace.paramTable.first { $0.name == param.name }
+        return "\(param.name) = \(param.value)"
+          + (declared.map {
+            ($0.unit.isEmpty ? "" : " \($0.unit)") + " (default \($0.defaultValue))"
+          }
+            ?? "")
+      }
       lines.append(
-        trace.params.isEmpty
+        set.isEmpty
           ? "parameters: all at their defaults"
-          : "parameters: " + trace.params.map { "\($0.name) = \($0.value)" }.joined(separator: ", ")
-            + "; the others at their defaults")
+          : "parameters: " + set.joined(separator: ", ") + "; the others at their defaults")
     }
     lines.append(
       "\(max(0, trace.frames.count - 1)) frames over \(n(trace.duration)) s, from "

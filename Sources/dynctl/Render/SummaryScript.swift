@@ -30,13 +30,25 @@ enum SummaryScript {
           dyndNumber(c.max_speed) + " pt/s" : c.kind).join(", ") : "") + "; at " + dyndNumber(h.t) + " s"
         : "none: no pan was released"]);
       let params;
-      if (m.source === "session") params = "not in the trace: the session was opened by another client";
+      const table = m.paramTable || [];
+      const unit = p => p && p.unit ? " " + p.unit : "";
+      const defaults = table.filter(p => !m.params.some(([k]) => k === p.name))
+        .map(p => p.name + " " + dyndNumber(p.default) + unit(p)).join(", ");
+      if (m.source === "session") params = "not in the trace: the session was opened by another client" +
+        (defaults ? "; its transition's defaults: " + defaults : "");
       else if (m.open && m.open.scene) {
         const s = m.open.scene, types = {};
         for (const b of s.behaviors || []) types[b.type] = (types[b.type] || 0) + 1;
         params = "scene: " + (s.items || []).length + " items (" + (s.items || []).map(i => i.id).join(", ") + "), " +
           (s.behaviors || []).length + " behaviors (" + Object.entries(types).map(([t, n]) => n > 1 ? t + " ×" + n : t).join(", ") +
           "); bounds " + m.bounds[2] + "×" + m.bounds[3] + " pt";
+      } else if (table.length) {
+        const set = m.params.map(([k, v]) => {
+          const p = table.find(x => x.name === k);
+          return k + " = " + v + unit(p) + (p ? " (default " + dyndNumber(p.default) + ")" : "");
+        });
+        params = (set.length ? set.join(", ") + "; the others at their defaults: "
+          : "all at their defaults: ") + defaults;
       } else params = (m.params.length ? m.params.map(([k, v]) => k + " = " + v).join(", ") + "; the others"
         : "all") + " at their defaults (protocol/PROTOCOL.md §11)";
       rows.push(["params", "Parameters", params]);

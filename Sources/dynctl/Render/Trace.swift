@@ -45,6 +45,9 @@ struct Trace {
   let frames: [Frame]
   /// The parameters the session was opened with, as sent (`NAME=VALUE`).
   let params: [(name: String, value: String)]
+  /// The transition's parameter table from a `hello` reply (`parameters`), when the trace holds
+  /// one: each parameter's default and unit.
+  let paramTable: [(name: String, defaultValue: String, unit: String)]
   let handoff: HandoffSummary?
   let outcome: (word: String, t: Double)?
   /// The animator times the finger went down and came up (a pan), or tapped / swiped.
@@ -116,6 +119,18 @@ struct Trace {
     sizes = reader.sizes
     frames = reader.frames
     params = reader.params
+    var table: [(String, String, String)] = []
+    if let transition,
+      case .array(let entries)? = parsed.last(where: { $0["parameters"] != nil })?["parameters"]?[
+        transition]
+    {
+      table = entries.compactMap { entry in
+        entry["name"]?.string.map {
+          ($0, entry["default"]?.jsonText ?? "?", entry["unit"]?.string ?? "")
+        }
+      }
+    }
+    paramTable = table
     handoff = reader.handoff
     outcome = reader.outcome
     gestureSpan = reader.began.map { ($0, reader.ended ?? reader.now) }

@@ -3,8 +3,8 @@
 enum TraceModelScript {
   static let source = #"""
     /* dyndTraceModel(lines) → {header, source, transition, session, bounds, sizes, frames, debug,
-       marks, samples, handoff, outcome, params, open, start, duration, dragged, plotted,
-       kinds}.
+       marks, samples, handoff, outcome, params, paramTable, open, start, duration, dragged,
+       plotted, kinds}.
        Times in `marks` and each frame's `rt` are seconds since the recording began (`start`, the
        animator time of the open or get reply: 0 unless a running session was joined). */
     function dyndTraceModel(lines) {
@@ -12,6 +12,7 @@ enum TraceModelScript {
       const header = lines[0];
       const bounds = header.bounds || [0, 0, 320, 568];
       let sizes = null, t = 0, open = null, handoff = null, outcome = null, initialDebug = null;
+      let tables = null;
       const frames = [], debug = {}, marks = [], samples = [], params = [];
       for (const line of lines.slice(1)) {
         const sent = line.sent;
@@ -34,6 +35,7 @@ enum TraceModelScript {
           frames.push({ t, seq: 0, items: line.items, initial: true });
         }
         if (line.ok && line.debug && !initialDebug) initialDebug = line.debug;
+        if (line.ok && line.parameters && typeof line.parameters === "object") tables = line.parameters;
         if (line.ev === "frame") { t = line.t; frames.push(line); }
         else if (line.ev === "debug") debug[line.seq] = line;
         else if (line.ev === "handoff") {
@@ -77,6 +79,9 @@ enum TraceModelScript {
         header, source: header.source || "transition", transition: header.transition || null,
         session: header.session || "", bounds, sizes, frames, debug, marks, samples, handoff,
         outcome, params, open, start, duration, dragged, plotted,
+        // The transition's parameter table from a `hello` reply: [{name, default, unit…}…].
+        paramTable: tables && header.transition && Array.isArray(tables[header.transition])
+          ? tables[header.transition] : null,
         kinds: makeDyndStage.kindsIn(Object.values(debug)),
         // The frame shown at `rt` seconds: the last one at or before it.
         frameAt(rt) {
