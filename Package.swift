@@ -74,7 +74,7 @@ let package = Package(
     .executableTarget(
       name: "dynctl",
       dependencies: [
-        "Wire", "Primitives", "DaemonSocket",
+        "Wire", "Primitives", "DaemonSocket", "PageScripts",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -85,7 +85,14 @@ dynctl record sidebar-menu --pan 10,300:100,300 --duration 0.2 --release-velocit
 dynctl render "$out/lock-screen.trace.jsonl" "$out/wave-pop.trace.jsonl" \
   "$out/sidebar-menu.trace.jsonl" --html "$out/demo.html"
 dynctl render "$out/wave-pop.trace.jsonl" --svg "$out/wave-pop.svg"
-echo "open $out/demo.html in a browser (no network needed); $out/wave-pop.svg is a still"
+dynctl record lock-screen --param gravity=4 --pan 160,500:160,380 --duration 0.2 \
+  --release-velocity 0,-1400 -o "$out/lock-screen-gravity4.trace.jsonl"
+dynctl record lock-screen --param gravity=8 --pan 160,500:160,380 --duration 0.2 \
+  --release-velocity 0,-1400 -o "$out/lock-screen-gravity8.trace.jsonl"
+dynctl render "$out/lock-screen-gravity4.trace.jsonl" "$out/lock-screen-gravity8.trace.jsonl" \
+  --overlay --html "$out/lock-screen-gravity.html"
+echo "open $out/demo.html in a browser (no network needed); $out/wave-pop.svg is a still;"
+echo "$out/lock-screen-gravity.html compares gravity 4 with 8 on one stage and one set of axes"
 
 say "SIGTERM: dynd tells its clients, removes its socket and exits 0"
 kill -TERM "$pid"

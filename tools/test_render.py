@@ -3,14 +3,23 @@
 
     python3 tools/test_render.py BIN_DIR      (the directory holding dynd and dynctl)
 
-Starts a private dynd, records the lock screen and wave-pop, renders HTML and SVG, and checks:
-the trace round-trips (the data embedded in the page equals the trace); the SVG is well-formed
-XML with a trajectory for every item; the page opens in headless Chromium (Debian's package)
-with no script error; and a screenshot at a known time shows each item's colour where the trace
-puts the item at that time.
+Starts a private dynd and records: the lock screen (a slow pull that closes, and a throw that
+opens with gravity 4 and with 8), wave-pop, sidebar-menu, a scene (--scene) and a session
+someone else drives (--session). Renders HTML (one player per trace, and --overlay for the
+two gravities) and SVG, and checks: the trace round-trips (the data embedded in the page equals
+the trace); the SVG is well-formed, sized to its content (no empty band) and shows wave-pop's
+wave (rows half-way later and later with their distance from the dragged one); the page opens
+in headless Chromium (Debian's package) with no script error and a header giving each trace's
+outcome, handoff numbers and parameters; screenshots show each item's colour where the trace
+puts it (translucent, large items fainter, the dragged one on top) and the bounds' colour where
+it is not, item names on the items, and in the overlay both traces in their own colours on one
+stage and one set of axes; and StageScript's source works in a page of its own (one global,
+points to pixels and back, a legend). DYND_RENDER_KEEP=DIR copies the pages and screenshots to
+DIR.
 """
 
 import json
+import math
 import os
 import re
 import shutil
@@ -28,11 +37,20 @@ BIN = None
 COLORS = [(0xE8, 0x59, 0x0C), (0x1C, 0x7E, 0xD6), (0x2F, 0x9E, 0x44), (0xAE, 0x3E, 0xC9),
           (0xF0, 0x8C, 0x00), (0x0C, 0x85, 0x99)]
 BACKGROUND = (0xF8, 0xF9, 0xFA)
+BOUNDS = (0, 0, 320, 568)
+WHEN = 0.3
+# A scene that comes to rest: a box and a ball dropped on the floor.
+SCENE = {"bounds": [320, 568],
+         "items": [{"id": "box", "center": [160, 100], "size": [80, 80]},
+                   {"id": "ball", "center": [100, 50], "size": [30, 30], "shape": "ellipse"}],
+         "behaviors": [{"type": "gravity", "items": ["box", "ball"]},
+                       {"type": "collision", "items": ["box", "ball"], "reference_bounds": True}]}
 
 
 def read_png(path):
     """(width, height, rows of (r, g, b)) of an 8-bit RGB or RGBA PNG."""
-    data = open(path, "rb").read()
+    with open(path, "rb") as f:
+        data = f.read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat, width = 8, b"", None
     while pos < len(data):
@@ -73,6 +91,19 @@ def chromium():
     return None
 
 
+def blend(color, under, alpha):
+    return tuple(alpha * c + (1 - alpha) * u for c, u in zip(color, under))
+
+
+def fill_alpha(size):
+    """The stage's fill opacity of an item (StageScript's makeDyndStage.fillAlpha)."""
+    return 0.2 if size[0] * size[1] >= 0.5 * BOUNDS[2] * BOUNDS[3] else 0.4
+
+
+def close(got, expected, tolerance):
+    return all(abs(g - e) <= tolerance for g, e in zip(got, expected))
+
+
 class Render(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -92,21 +123,59 @@ class Render(unittest.TestCase):
             if os.path.exists(cls.socket):
                 break
             time.sleep(0.05)
+        throw = ["--pan", "160,500:160,380", "--duration", "0.2", "--release-velocity", "0,-1400"]
         cls.traces = {
             "lock": ["lock-screen", "--pan", "160,500:160,470", "--duration", "0.1"],
             "wave": ["wave-pop", "--pan", "5,289:200,289", "--duration", "0.4",
                      "--release-velocity", "800,0"],
+            "side": ["sidebar-menu", "--pan", "10,300:100,300", "--duration", "0.2",
+                     "--release-velocity", "600,0"],
+            "lock4": ["lock-screen", "--param", "gravity=4"] + throw,
+            "lock8": ["lock-screen", "--param", "gravity=8"] + throw,
         }
         for name, args in cls.traces.items():
             cls.dynctl(["record"] + args + ["-o", cls.path(name + ".jsonl")])
-        cls.dynctl(["render", cls.path("lock.jsonl"), cls.path("wave.jsonl"),
-                    "--html", cls.path("page.html")])
-        cls.dynctl(["render", cls.path("wave.jsonl"), "--svg", cls.path("wave.svg")])
+        with open(cls.path("rest.json"), "w") as f:
+            json.dump(SCENE, f)
+        cls.dynctl(["record", "--scene", cls.path("rest.json"), "-o", cls.path("scene.jsonl")])
+        cls.record_joined()
+        render = lambda *args: cls.dynctl(["render"] + [a if a.startswith("--") else cls.path(a)
+                                                         for a in args])
+        render("lock.jsonl", "wave.jsonl", "side.jsonl", "--html", "page.html")
+        for name in ("lock4", "wave", "side"):
+            render(name + ".jsonl", "--html", name + ".html")
+        render("lock4.jsonl", "lock8.jsonl", "--overlay", "--html", "overlay.html")
+        render("scene.jsonl", "joined.jsonl", "--html", "sources.html")
+        render("wave.jsonl", "--svg", "wave.svg")
+        render("lock4.jsonl", "--svg", "lock4.svg")
+
+    @classmethod
+    def record_joined(cls):
+        """A session opened and driven by other dynctl processes, recorded with --session."""
+        cls.dynctl(["open", "lock-screen", "--session", "joined", "--clock", "manual", "--param",
+                    "gravity=8"])
+        recorder = subprocess.Popen(
+            [os.path.join(BIN, "dynctl"), "record", "--session", "joined", "--max-seconds", "20",
+             "-o", cls.path("joined.jsonl")], env=dict(os.environ, DYND_SOCKET=cls.socket),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)  # it gets, lists and turns the debug stream on before anything moves
+        cls.dynctl(["gesture", "joined", "--from", "160,500", "--to", "160,380", "--duration",
+                    "0.2", "--release-velocity", "0,-1400"])
+        cls.dynctl(["step", "joined", "--count", "120"])
+        out, err = recorder.communicate(timeout=60)
+        if recorder.returncode != 0:
+            raise RuntimeError("record --session: exit %d: %s" % (recorder.returncode, err))
 
     @classmethod
     def tearDownClass(cls):
         cls.daemon.send_signal(signal.SIGTERM)
         cls.daemon.wait(10)
+        keep = os.environ.get("DYND_RENDER_KEEP")
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            for name in os.listdir(cls.dir):
+                if name.endswith((".png", ".html", ".svg", ".jsonl")):
+                    shutil.copy(os.path.join(cls.dir, name), keep)
         shutil.rmtree(cls.dir)
 
     @classmethod
@@ -121,16 +190,30 @@ class Render(unittest.TestCase):
         if result.returncode != 0:
             raise RuntimeError("dynctl %s: exit %d: %s" % (" ".join(args), result.returncode,
                                                           result.stderr.strip()))
+        return result
 
     def trace(self, name):
-        return [json.loads(line) for line in open(self.path(name + ".jsonl"))]
+        with open(self.path(name + ".jsonl")) as f:
+            return [json.loads(line) for line in f]
+
+    def sizes(self, name):
+        return next(l for l in self.trace(name) if l.get("ok") and l.get("items"))["items"]
+
+    def frame_at(self, name, when):
+        """The frame the player shows at `when` seconds (the open reply's state before any)."""
+        lines = self.trace(name)
+        frames = [l for l in lines if l.get("ev") == "frame" and l["t"] <= when + 1e-9]
+        return frames[-1] if frames else {"items": self.sizes(name)}
+
+    # The traces.
 
     def test_trace_round_trips_through_the_page(self):
-        page = open(self.path("page.html")).read()
+        with open(self.path("page.html")) as f:
+            page = f.read()
         embedded = re.search(r'<script type="application/json" id="dynd-traces">(.*?)</script>',
                              page, re.S).group(1).replace("<\\/", "</")
         data = json.loads(embedded)
-        self.assertEqual([t["name"] for t in data], ["lock.jsonl", "wave.jsonl"])
+        self.assertEqual([t["name"] for t in data], ["lock.jsonl", "wave.jsonl", "side.jsonl"])
         self.assertEqual(data[0]["lines"], self.trace("lock"))
         self.assertEqual(data[1]["lines"], self.trace("wave"))
         self.assertNotIn("http", re.sub(r'xmlns="[^"]*"', "", page.split("<script")[0]))
@@ -139,6 +222,7 @@ class Render(unittest.TestCase):
     def test_trace_holds_frames_debug_and_the_gesture(self):
         lines = self.trace("lock")
         self.assertEqual(lines[0]["trace"], 1)
+        self.assertEqual(lines[0]["source"], "transition")
         frames = [l for l in lines if l.get("ev") == "frame"]
         debugs = [l for l in lines if l.get("ev") == "debug"]
         self.assertGreater(len(frames), 20)
@@ -146,54 +230,336 @@ class Render(unittest.TestCase):
         self.assertTrue(any(l.get("sent", {}).get("op") == "gesture" for l in lines))
         self.assertTrue(any(l.get("ev") == "handoff" for l in lines))
         self.assertTrue(any(l.get("ev") == "done" for l in lines))
+        opened = next(l["sent"] for l in self.trace("lock8") if l.get("sent", {}).get("op") == "open")
+        self.assertEqual(opened["params"], {"gravity": 8})
 
-    def test_svg_is_well_formed_and_draws_every_item(self):
+    def test_scene_recording_runs_until_rest(self):
+        lines = self.trace("scene")
+        self.assertEqual((lines[0]["source"], lines[0]["transition"]), ("scene", None))
+        self.assertEqual(lines[0]["bounds"], [0, 0, 320, 568])
+        opened = next(l["sent"] for l in lines if l.get("sent", {}).get("op") == "open")
+        self.assertEqual(opened["scene"]["items"][1]["shape"], "ellipse")
+        self.assertFalse(any(l.get("sent", {}).get("op") in ("gesture", "tap", "swipe") for l in lines))
+        frames = [l for l in lines if l.get("ev") == "frame"]
+        self.assertGreater(len(frames), 10)
+        self.assertEqual(lines[-2].get("ev"), "pause", "the recording ends when the scene rests")
+        self.assertEqual([f["seq"] for f in frames],
+                         [l["seq"] for l in lines if l.get("ev") == "debug"])
+
+    def test_joined_recording_sends_nothing_but_watches(self):
+        lines = self.trace("joined")
+        self.assertEqual(lines[0]["source"], "session")
+        self.assertEqual(lines[0]["transition"], "lock-screen")
+        self.assertEqual(lines[0]["session"], "joined")
+        self.assertEqual([l["sent"]["op"] for l in lines if "sent" in l],
+                         ["get", "list", "hello", "debug"])
+        self.assertTrue(self.sizes("joined")[0]["size"], [320, 568])
+        frames = [l for l in lines if l.get("ev") == "frame"]
+        self.assertGreater(len(frames), 10)
+        handoff = next(l for l in lines if l.get("ev") == "handoff")
+        self.assertEqual(handoff["gesture_velocity"], [0, -1400])
+        self.assertEqual(lines[-1], {"ev": "done", "session": "joined", "outcome": "opened"})
+        # The get reply reports the parameters it was opened with; the SVG's header shows the
+        # one away from its default.
+        self.assertEqual(next(l for l in lines if l.get("ok") and "items" in l)["params"]["gravity"], 8)
+        self.dynctl(["render", self.path("joined.jsonl"), "--svg", self.path("joined.svg")])
+        with open(self.path("joined.svg")) as svg:
+            self.assertIn("parameters: gravity = 8 × 1000 pt/s² (default 4); the others at "
+                          "their defaults", svg.read())
+
+    # The SVG.
+
+    def test_svg_is_well_formed_and_draws_every_moving_item(self):
         doc = xml.dom.minidom.parse(self.path("wave.svg"))
         groups = [g for g in doc.getElementsByTagName("g") if g.getAttribute("class") == "item"]
-        items = [i["id"] for i in next(l for l in self.trace("wave") if l.get("ok") and l.get("items"))["items"]]
+        items = [i["id"] for i in self.sizes("wave")]
         self.assertEqual([g.getAttribute("data-item") for g in groups], items)
         for g in groups:
             self.assertEqual(len(g.getElementsByTagName("polyline")), 1)
-        keys = [g for g in doc.getElementsByTagName("g") if g.getAttribute("class") == "key-frame"]
+        keys = [g for g in doc.getElementsByTagName("svg") if g.getAttribute("class") == "key-frame"]
         self.assertEqual(len(keys), 6)
+        text = doc.documentElement.toxml()
+        self.assertIn("wave-pop — popped at", text)
+        self.assertIn("gesture_velocity (800, 0) pt/s → item_velocity (800, 0) pt/s", text)
+        lock = xml.dom.minidom.parse(self.path("lock4.svg")).documentElement.toxml()
+        self.assertIn("parameters: gravity = 4 × 1000 pt/s² (default 4); the others at their defaults", lock)
 
     @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
-    def test_page_in_headless_chromium(self):
-        when = 0.3
-        url = "file://%s#t=%s" % (self.path("page.html"), when)
+    def test_svg_fits_its_content(self):
+        """Chromium lays the SVG out at its size; the union of its elements' boxes (all but the
+        white background) must reach within 24 px of every side and not beyond it."""
+        for name in ("wave.svg", "lock4.svg"):
+            with open(self.path(name)) as f:
+                svg = f.read()
+            root = xml.dom.minidom.parseString(svg).documentElement
+            box = [float(v) for v in root.getAttribute("viewBox").split()]
+            self.assertEqual(box[:2], [0, 0], name)
+            self.assertEqual((float(root.getAttribute("width")), float(root.getAttribute("height"))),
+                             (box[2], box[3]), name)
+            page = self.path(name + ".html")
+            with open(page, "w") as f:
+                f.write('<!DOCTYPE html><html><body style="margin:0">%s<script>'
+                        'let u=null;const walk=e=>{for(const c of e.children){'
+                        'if(["title","defs","clipPath"].includes(c.tagName)||c.getAttribute("width")==="100%%")continue;'
+                        'if(c.tagName==="g"){walk(c);continue;}'
+                        'const a=n=>Number(c.getAttribute(n));const r=c.tagName==="svg"?{left:a("x"),'
+                        'top:a("y"),right:a("x")+a("width"),bottom:a("y")+a("height"),width:1}'
+                        ':c.getBoundingClientRect();if(!r.width&&!r.height)continue;'
+                        'u=u?[Math.min(u[0],r.left),Math.min(u[1],r.top),Math.max(u[2],r.right),Math.max(u[3],r.bottom)]'
+                        ':[r.left,r.top,r.right,r.bottom];}};walk(document.querySelector("svg"));'
+                        'document.body.dataset.extent=u.join(",");'
+                        '</script></body></html>' % svg.split("?>", 1)[1])
+            dom = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                                  "--force-device-scale-factor=1", "--window-size=1400,1600",
+                                  "--dump-dom", "file://" + page], capture_output=True, text=True,
+                                 timeout=120).stdout
+            x0, y0, x1, y1 = map(float, re.search(r'data-extent="([^"]*)"', dom).group(1).split(","))
+            self.assertLessEqual(max(x0, y0), 24, "%s: content starts at %s, %s" % (name, x0, y0))
+            self.assertGreaterEqual(x1, box[2] - 24, "%s: content ends at x %s of %s" % (name, x1, box[2]))
+            self.assertGreaterEqual(y1, box[3] - 24, "%s: content ends at y %s of %s" % (name, y1, box[3]))
+            self.assertLessEqual(x1, box[2] + 1, "%s: content overflows to x %s" % (name, x1))
+            self.assertLessEqual(y1, box[3] + 1, "%s: content overflows to y %s" % (name, y1))
+
+    def test_svg_shows_the_wave(self):
+        """The pan selects row 4 (y 289); the other rows get half-way later with their distance
+        from it: the half-way dots, read from the SVG, slope away from row 4 on both sides."""
+        doc = xml.dom.minidom.parse(self.path("wave.svg"))
+        half = {}
+        for g in doc.getElementsByTagName("g"):
+            if g.getAttribute("class") == "item":
+                dots = g.getElementsByTagName("circle")
+                if dots:
+                    half[g.getAttribute("data-item")] = float(dots[0].getAttribute("cx"))
+        rows = [half["from-%d" % i] for i in range(10)]
+        self.assertEqual(min(rows), rows[4], rows)
+        for i in range(4):
+            self.assertLessEqual(rows[i + 1], rows[i] + 0.5, rows)
+        for i in range(5, 10):
+            self.assertGreaterEqual(rows[i], rows[i - 1] - 0.5, rows)
+        self.assertGreater(rows[9] - rows[4], 8, "the wave must be visible: %s" % rows)
+        lines = [l for l in doc.getElementsByTagName("line") if l.getAttribute("class") == "wave"]
+        self.assertGreaterEqual(len(lines), 9)
+
+    # The pages in a browser.
+
+    def browse(self, page, height, when=WHEN):
+        """The page at `when`: its <body> attributes, and a screenshot (width, height, rows)."""
+        url = "file://%s#t=%s" % (self.path(page), when)
         common = [chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                  "--force-device-scale-factor=1", "--window-size=900,2400",
+                  "--force-device-scale-factor=1", "--window-size=1100,%d" % height,
                   "--virtual-time-budget=2000"]
         dom = subprocess.run(common + ["--dump-dom", url], capture_output=True, text=True,
                              timeout=120)
         body = re.search(r"<body([^>]*)>", dom.stdout).group(1)
-        self.assertIn('data-ready="true"', body, "the player did not start")
-        self.assertIn('data-errors="0"', body, "the page raised script errors")
+        self.assertIn('data-ready="true"', body, "%s: the player did not start" % page)
+        self.assertIn('data-errors="0"', body, "%s: the page raised script errors" % page)
         self.assertNotIn("Uncaught", dom.stderr)
+        shot = self.path(page.replace(".html", ".png"))
+        subprocess.run(common + ["--screenshot=" + shot, url], capture_output=True, timeout=120)
         stages = [list(map(float, s.split(","))) for s in
                   re.search(r'data-stages="([^"]*)"', body).group(1).split(";")]
-        shot = self.path("shot.png")
-        subprocess.run(common + ["--screenshot=" + shot, url], capture_output=True, timeout=120)
-        width, height, rows = read_png(shot)
-        for (name, stage) in zip(["lock", "wave"], stages):
+        plots = [list(map(float, s.split(","))) for s in
+                 re.search(r'data-plots="([^"]*)"', body).group(1).split(";")]
+        return dom.stdout, stages, plots, read_png(shot)
+
+    @staticmethod
+    def pixel(stage, x, y):
+        left, top, x0, y0, scale = stage
+        return int(round(left + (x - x0) * scale)), int(round(top + (y - y0) * scale))
+
+    def cell(self, dom, field, trace=0, player=0):
+        """The header cell of `field` for a trace of a player (an overlay has one player)."""
+        section = re.search(r'<section id="trace-%d".*?</section>' % player, dom, re.S)
+        self.assertIsNotNone(section, "no player %d" % player)
+        found = re.search(r'<td data-field="%s" data-trace="%d"[^>]*>([^<]*)</td>' % (field, trace),
+                          section.group(0))
+        self.assertIsNotNone(found, "no %s cell for trace %d" % (field, trace))
+        return found.group(1).replace("&gt;", ">")
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_stage_script_stands_alone(self):
+        """StageScript's source, as the page includes it, in a page of its own (as a live
+        inspector would use it): it adds one global, makeDyndStage; maps points to canvas
+        pixels and back, also from a pointer event on a canvas scaled by CSS; draws a frame;
+        and gives a legend, as entries and as DOM with overlay checkboxes."""
+        with open(self.path("page.html")) as f:
+            scripts = re.findall(r"<script>(.*?)</script>", f.read(), re.S)
+        stage_source = next(s for s in scripts if "function makeDyndStage(" in s)
+        lines = self.trace("lock4")
+        frame = [l for l in lines if l.get("ev") == "frame"][10]
+        debug = next(l for l in lines if l.get("ev") == "debug" and l["seq"] == frame["seq"])
+        sizes = [{"id": i["id"], "w": i["size"][0], "h": i["size"][1]} for i in self.sizes("lock4")]
+        page = self.path("stage.html")
+        with open(page, "w") as f:
+            f.write("""<!DOCTYPE html><html><body><canvas id="c"></canvas>
+<script>window.dyndBefore = Object.keys(window);</script>
+<script>%s</script>
+<script>
+const out = {};
+out.globals = Object.keys(window).filter(k => !window.dyndBefore.includes(k) && k !== "dyndBefore");
+const canvas = document.getElementById("c");
+const stage = makeDyndStage(canvas, {bounds: [0, 0, 320, 568], sizes: %s});
+stage.draw(%s, %s, {dragged: "screen", finger: [160, 400]});
+const p = stage.toScreen(123, 456);
+out.roundTrip = stage.toReference(p[0], p[1]);
+out.scale = stage.scale; out.size = [canvas.width, canvas.height]; out.view = stage.view;
+canvas.style.width = (canvas.width * 2) + "px"; canvas.style.height = (canvas.height * 2) + "px";
+const r = canvas.getBoundingClientRect();
+out.fromEvent = stage.fromEvent({clientX: r.left + 2 * p[0], clientY: r.top + 2 * p[1]});
+out.legend = stage.legend({kinds: makeDyndStage.kindsIn([%s])}).map(e => e.key);
+const list = stage.legendElement({kinds: makeDyndStage.kindsIn([%s]), toggles: {}});
+out.items = list.querySelectorAll("li").length; out.boxes = list.querySelectorAll("input").length;
+const pixel = stage.canvas.getContext("2d").getImageData(...stage.toScreen(60, 200), 1, 1).data;
+out.pixel = Array.from(pixel).slice(0, 3);
+document.body.dataset.out = JSON.stringify(out);
+</script></body></html>""" % (stage_source, json.dumps(sizes), json.dumps(frame), json.dumps(debug),
+                              json.dumps(debug), json.dumps(debug)))
+        dom = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                              "--force-device-scale-factor=1", "--dump-dom", "file://" + page],
+                             capture_output=True, text=True, timeout=120).stdout
+        out = json.loads(re.search(r'data-out="([^"]*)"', dom).group(1).replace("&quot;", '"'))
+        self.assertEqual(out["globals"], ["makeDyndStage"])
+        for got, want in zip(out["roundTrip"] + out["fromEvent"], [123, 456, 123, 456]):
+            self.assertAlmostEqual(got, want, places=6)
+        # Framed to the bounds, 28 px of margin on each side.
+        self.assertEqual(out["view"], [0, 0, 320, 568])
+        self.assertEqual(out["size"], [math.ceil(320 * out["scale"] + 56), math.ceil(568 * out["scale"] + 56)])
+        self.assertEqual(out["legend"], ["item", "dragged", "finger", "bounds", "boundary", "rigid", "gravity"])
+        self.assertEqual((out["items"], out["boxes"]), (7, 3))
+        y = frame["items"][0]["center"][1]
+        expected = blend(COLORS[0], BACKGROUND, 0.2) if y - 284 < 200 < y + 284 else BACKGROUND
+        self.assertTrue(close(out["pixel"], expected, 3), (out["pixel"], expected))
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_headers_give_outcome_handoff_and_parameters(self):
+        dom = self.browse("page.html", 400)[0]
+        for index, name in enumerate(["lock", "wave", "side"]):
             lines = self.trace(name)
-            sizes = next(l for l in lines if l.get("ok") and l.get("items"))["items"]
-            frame = [l for l in lines if l.get("ev") == "frame" and l["t"] <= when + 1e-9][-1]
-            left, top, scale = stage
-            for index, size in enumerate(sizes):
-                item = next(i for i in frame["items"] if i["id"] == size["id"])
-                x, y = item["center"]
-                # A point inside the item, off its center (overlay lines pass through centers).
-                px = int(round(left + 40 + (x + size["size"][0] * 0.2) * scale))
-                py = int(round(top + 40 + (y + size["size"][1] * 0.2) * scale))
-                if not (left + 40 <= px < left + 40 + 320 * scale and 0 <= py < height):
-                    continue  # off the stage (a to-cell waiting off-screen)
-                color = COLORS[index % len(COLORS)]
-                expected = [0.85 * c + 0.15 * b for c, b in zip(color, BACKGROUND)]
-                got = rows[py][px]
-                self.assertTrue(all(abs(g - e) <= 20 for g, e in zip(got, expected)),
-                                "%s %s at (%d, %d): %s, expected about %s" %
-                                (name, size["id"], px, py, got, [round(e) for e in expected]))
+            done = next(l for l in lines if l.get("ev") == "done")
+            handoff = next(l for l in lines if l.get("ev") == "handoff")
+            self.assertTrue(self.cell(dom, "outcome", player=index).startswith(done["outcome"] + " at "))
+            text = self.cell(dom, "handoff", player=index)
+            vector = lambda v: "(%s)" % ", ".join("%g" % c for c in v)
+            self.assertIn("gesture_velocity %s pt/s" % vector(handoff["gesture_velocity"]), text)
+            self.assertIn("item_velocity %s pt/s" % vector(handoff["item_velocity"]), text)
+            error = float(re.search(r"velocity_error ([0-9.e-]+) pt/s", text).group(1))
+            self.assertEqual(error, handoff["velocity_error"])
+        # The defaults come from the hello reply the trace keeps.
+        self.assertEqual(self.trace("lock")[1], {"sent": {"op": "hello"}})
+        self.assertIn("all at their defaults: gravity 4 × 1000 pt/s², elasticity 0.4, open_speed 500 pt/s",
+                      self.cell(dom, "params"))
+        dom = self.browse("sources.html", 400)[0]
+        pause = next(l for l in self.trace("scene") if l.get("ev") == "pause")
+        self.assertEqual(self.cell(dom, "outcome"),
+                         "none (a scene has none); at rest at %g s" % pause["t"])
+        self.assertIn("scene: 2 items (box, ball)", self.cell(dom, "params"))
+        self.assertTrue(self.cell(dom, "outcome", player=1).startswith("opened at "))
+        self.assertIn("joined at animator time", self.cell(dom, "recording", player=1))
+        # The joined session's parameters, from its get reply: gravity set, the others default.
+        self.assertIn("gravity = 8 × 1000 pt/s² (default 4); the others at their defaults: "
+                      "elasticity 0.4", self.cell(dom, "params", player=1))
+
+    def check_items(self, name, stage, rows):
+        """Each item's fill where the trace puts it at WHEN, on the bounds: translucent, the
+        items under a point composited in the player's order (large ones first, the dragged
+        one last); each name's dark text where the player writes it."""
+        sizes = self.sizes(name)
+        frame = self.frame_at(name, WHEN)
+        at = {i["id"]: i for i in frame["items"]}
+        handoff = next((l["item"] for l in self.trace(name) if l.get("ev") == "handoff"), None)
+        order = sorted(range(len(sizes)), key=lambda i: (sizes[i]["id"] == handoff,
+                                                         -sizes[i]["size"][0] * sizes[i]["size"][1]))
+
+        def inside(i, px, py, inset=0):
+            (x, y), (w, h) = at[sizes[i]["id"]]["center"], sizes[i]["size"]
+            return abs(px - x) < w / 2 - inset and abs(py - y) < h / 2 - inset
+
+        checked = 0
+        for index, size in enumerate(sizes):
+            (x, y), (w, h) = at[size["id"]]["center"], size["size"]
+            # Points inside the item, off its center (overlay lines pass through centers).
+            for fx, fy in ((0.3, 0.3), (-0.3, 0.3)):
+                px, py = x + w * fx, y + h * fy
+                if not (BOUNDS[0] + 4 < px < BOUNDS[2] - 4 and BOUNDS[1] + 4 < py < BOUNDS[3] - 4):
+                    continue  # off the bounds (faded): a to-cell waiting off screen
+                if any(inside(i, px, py) and not inside(i, px, py, 4) for i in range(len(sizes))):
+                    continue  # on an outline
+                color = BACKGROUND
+                for i in order:
+                    if inside(i, px, py):
+                        color = blend(COLORS[i % len(COLORS)], color, fill_alpha(sizes[i]["size"]))
+                sx, sy = self.pixel(stage, px, py)
+                self.assertTrue(close(rows[sy][sx], color, 6), "%s %s at (%g, %g): %s, expected about %s"
+                                % (name, size["id"], px, py, rows[sy][sx], [round(c) for c in color]))
+                checked += 1
+            # The name: dark text at the middle of the part on the bounds.
+            x0, x1 = max(x - w / 2, BOUNDS[0]), min(x + w / 2, BOUNDS[2])
+            y0, y1 = max(y - h / 2, BOUNDS[1]), min(y + h / 2, BOUNDS[3])
+            if x1 - x0 < 40 or y1 - y0 < 12:
+                continue
+            cx = x if x0 <= x <= x1 else (x0 + x1) / 2
+            cy = y if y0 <= y <= y1 else (y0 + y1) / 2
+            px, py = self.pixel(stage, cx, cy)
+            dark = sum(1 for row in rows[py - 6:py + 7] for p in row[px - 20:px + 21] if max(p) < 90)
+            self.assertGreater(dark, 12, "%s: no name written on %s at (%d, %d)" % (name, size["id"], px, py))
+        self.assertGreater(checked, 0)
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_lock_screen_is_translucent_and_leaves_the_bounds_where_it_is_not(self):
+        dom, stages, plots, (width, height, rows) = self.browse("lock4.html", 1400)
+        stage = stages[0]
+        self.check_items("lock4", stage, rows)
+        y = self.frame_at("lock4", WHEN)["items"][0]["center"][1]
+        self.assertLess(y + 284, 500, "the screen must have moved up by %g s" % WHEN)
+        # Below the screen's bottom edge, inside the bounds: the bounds' colour, nothing else.
+        for py in range(int(y + 284 + 12), 560, 40):
+            for px in (40, 280):
+                got = rows[self.pixel(stage, px, py)[1]][self.pixel(stage, px, py)[0]]
+                self.assertTrue(close(got, BACKGROUND, 3), "(%d, %d): %s" % (px, py, got))
+        # Outside the bounds, beyond the margin's reach of anything: faded white.
+        left, top = self.pixel(stage, -20, 560)
+        self.assertTrue(close(rows[top][left], (255, 255, 255), 3), rows[top][left])
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_sidebar_menu_is_drawn_over_its_background(self):
+        dom, stages, plots, (width, height, rows) = self.browse("side.html", 1400)
+        self.check_items("side", stages[0], rows)
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_wave_pop_items_and_names(self):
+        dom, stages, plots, (width, height, rows) = self.browse("wave.html", 1400)
+        self.check_items("wave", stages[0], rows)
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_overlay_shares_one_stage_and_one_set_of_axes(self):
+        dom, stages, plots, (width, height, rows) = self.browse("overlay.html", 1500)
+        self.assertEqual(len(stages), 1)
+        self.assertEqual(len(re.findall(r'<canvas class="plot"', dom)), 1)
+        series = json.loads(re.search(r'data-series="([^"]*)"', dom).group(1).replace("&quot;", '"'))
+        colors = {s["label"][-2:]: s["color"] for s in series}
+        self.assertEqual(sorted(colors), ["·1", "·2"])
+        self.assertNotEqual(colors["·1"], colors["·2"])
+        ranges = json.loads(re.search(r'data-ranges="([^"]*)"', dom).group(1).replace("&quot;", '"'))
+        last = lambda name: [l for l in self.trace(name) if l.get("ev") == "frame"][-1]["t"]
+        self.assertGreaterEqual(ranges["time"][1], max(last("lock4"), last("lock8")))
+        self.assertTrue(self.cell(dom, "params", 0).startswith(
+            "gravity = 4 × 1000 pt/s² (default 4); the others at their defaults: elasticity 0.4,"))
+        self.assertTrue(self.cell(dom, "params", 1).startswith("gravity = 8 × 1000 pt/s² (default 4); "))
+        self.assertIn('class="differs"', re.search(r'<td data-field="params" data-trace="0"[^>]*>', dom).group(0))
+        rgb = lambda c: tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))
+        # Both traces' curves in the one plot, each in its colour.
+        left, top, w, h = map(int, plots[0])
+        for label, color in colors.items():
+            count = sum(1 for row in rows[top:top + h] for p in row[left:left + w] if close(p, rgb(color), 30))
+            self.assertGreater(count, 100, "trace %s's colour %s in the plot: %d pixels" % (label, color, count))
+        # Both screens on the one stage: each bottom edge (thick outline) in its trace's colour.
+        for k, name in enumerate(["lock4", "lock8"]):
+            bottom = self.frame_at(name, WHEN)["items"][0]["center"][1] + 284
+            self.assertLess(bottom, 560)
+            px, py = self.pixel(stages[0], 240, bottom)
+            near = [rows[y][px] for y in range(py - 2, py + 3)]
+            self.assertTrue(any(close(p, rgb(colors["·%d" % (k + 1)]), 40) for p in near),
+                            "%s's screen edge at y %g: %s" % (name, bottom, near))
 
 
 if __name__ == "__main__":

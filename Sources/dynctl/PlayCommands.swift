@@ -38,13 +38,21 @@ struct TransitionChoice: ParsableArguments {
 
   /// Opens the transition on this connection (closed with it) and returns the session name.
   func open(_ client: DaemonClient, clock: Clock) throws(Failure) -> String {
-    let session = self.session ?? "\(transition)-\(getpid())"
-    let open = OpenRequest(
-      source: .transition(name: transition, params: try transitionParams(params)),
-      session: session, clock: clock)
-    try client.request(.open(open))
-    return session
+    try openTransition(transition, session: session, params: params, client, clock: clock)
   }
+}
+
+/// Opens `transition` with `NAME=VALUE` params on this connection (closed with it) as `session`
+/// (default TRANSITION-PID) and returns the session name.
+func openTransition(
+  _ transition: String, session: String?, params: [String], _ client: DaemonClient, clock: Clock
+) throws(Failure) -> String {
+  let session = session ?? "\(transition)-\(getpid())"
+  let open = OpenRequest(
+    source: .transition(name: transition, params: try transitionParams(params)),
+    session: session, clock: clock)
+  try client.request(.open(open))
+  return session
 }
 
 /// A pan and how it is released (`play`, `record`, `handoff`).
@@ -116,13 +124,35 @@ struct TransitionGesture: ParsableArguments {
 
   var transition: String { choice.transition }
 
+  var plan: GesturePlan { GesturePlan(drag: drag, other: other) }
+
   func validate() throws {
-    let given = [drag.pan != nil, other.tap != nil, other.swipe != nil].filter { $0 }.count
-    guard given == 1 else { throw ValidationError("give exactly one of --pan, --tap, --swipe") }
+    guard plan.given.count == 1 else {
+      throw ValidationError("give exactly one of --pan, --tap, --swipe")
+    }
   }
 
   func open(_ client: DaemonClient, clock: Clock) throws(Failure) -> String {
     try choice.open(client, clock: clock)
+  }
+
+  /// Performs the gesture on `session` and follows it until its `done` (`GesturePlan.follow`).
+  func follow(
+    _ session: String, _ client: DaemonClient, manual: Bool, maxSeconds: Double
+  ) throws(Failure) -> (outcome: String?, handoffs: [HandoffReport]) {
+    try plan.follow(session, client, manual: manual, maxSeconds: maxSeconds)
+  }
+}
+
+/// The gesture `play` and `record` perform: a pan, a tap or a swipe.
+struct GesturePlan {
+  let drag: PanOptions
+  let other: TapSwipeOptions
+
+  /// The gesture options given, of --pan, --tap and --swipe.
+  var given: [String] {
+    [(drag.pan != nil, "--pan"), (other.tap != nil, "--tap"), (other.swipe != nil, "--swipe")]
+      .filter(\.0).map(\.1)
   }
 
   /// Performs the gesture; every event goes to `onEvent` as well as to the output.
@@ -193,7 +223,7 @@ struct PlayCommand: ParsableCommand {
   }
 }
 
-extension TransitionGesture {
+extension GesturePlan {
   /// Performs the gesture on `session` and follows it until its `done` (or `maxSeconds` of
   /// animation): stepping a manual-clock session, watching a realtime one.
   func follow(

@@ -5,11 +5,29 @@ struct RenderCommand: ParsableCommand {
     commandName: "render",
     abstract: "Turn traces from `dynctl record` into a replayable HTML page or an SVG picture.",
     discussion: """
-      --html OUT writes one self-contained page (no network, no external scripts) that replays \
-      every TRACE on a canvas at true speed, with play/pause, scrubbing, 0.25×–2× speed and \
-      overlay toggles for the debug geometry, and plots of the dragged item's position and \
-      velocity marking the gesture, the handoff and each contact. --svg OUT writes the first \
-      TRACE as a static picture: each item's trajectory and a filmstrip of key frames.
+      --html OUT writes one self-contained page (no network, no external scripts). Each TRACE \
+      gets a header (the outcome; the handoff's gesture_velocity, item_velocity and \
+      velocity_error; the parameters the session was opened with; the gesture), a replay of \
+      the stage at true speed (play/pause, scrubbing, 0.25×–2× speed; item names on the items, \
+      the dragged item on top, the bounds framed with a margin and what lies outside them \
+      faded; the debug geometry, each kind with a toggle) with a legend of every colour and \
+      mark, and plots of one item's position and velocity (the dragged one first) with time \
+      and value ticks, marking the finger down, the handoff, each contact and the outcome. \
+      `#t=0.5` at the end of the page's URL opens it at that time.
+
+      --overlay draws every TRACE on one stage and one set of plot axes, one colour per trace, \
+      under one header comparing them: for the same transition with different --param values. \
+      --offscreen frames everything the items reach instead of the bounds (a list waiting off \
+      screen, a screen thrown away).
+
+      --svg OUT writes the first TRACE as a still sized to its content: the header, a \
+      filmstrip of the stage at six evenly spaced times, and one strip per moving item of its \
+      position over time on one time axis, each strip on its item's own range with a dot where \
+      the item is half-way (joined across the strips, a wave shows as a slant).
+
+      Examples:
+        dynctl render lock.jsonl wave.jsonl --html replay.html --svg wave.svg
+        dynctl render gravity4.jsonl gravity8.jsonl --overlay --html compare.html
       """ + "\n\n"
         + ExitStatus.help(
           "64 usage", "65 a trace is not valid", "66 a trace cannot be read",
@@ -18,11 +36,21 @@ struct RenderCommand: ParsableCommand {
   @Argument(help: "Trace files written by `dynctl record`.") var traces: [String]
   @Option(help: "The HTML page to write.") var html: String?
   @Option(help: "The SVG picture to write (of the first trace).") var svg: String?
+  @Flag(help: "One stage and one set of plot axes for every trace (HTML; two traces or more).")
+  var overlay = false
+  @Flag(help: "Frame everything the items reach, not only the bounds (HTML and SVG).")
+  var offscreen = false
 
   func validate() throws {
     guard !traces.isEmpty else { throw ValidationError("give at least one trace") }
     guard html != nil || svg != nil else {
       throw ValidationError("give --html OUT, --svg OUT or both")
+    }
+    if overlay, traces.count < 2 {
+      throw ValidationError("--overlay compares traces: give two or more")
+    }
+    if overlay, html == nil {
+      throw ValidationError("--overlay draws the HTML page: give --html OUT too")
     }
   }
 
@@ -32,11 +60,13 @@ struct RenderCommand: ParsableCommand {
       for path in traces { loaded.append(try Trace(path: path)) }
       let output = Output(json: false)
       if let html {
-        try writeFile(html, HTMLRenderer.render(loaded))
-        output.note("wrote \(html) (\(loaded.count) trace\(loaded.count == 1 ? "" : "s"))")
+        let options = HTMLRenderer.Options(overlay: overlay, offscreen: offscreen)
+        try writeFile(html, HTMLRenderer.render(loaded, options: options))
+        let count = "\(loaded.count) trace\(loaded.count == 1 ? "" : "s")"
+        output.note("wrote \(html) (\(count)\(overlay ? ", overlaid" : ""))")
       }
       if let svg {
-        try writeFile(svg, SVGRenderer.render(loaded[0]))
+        try writeFile(svg, SVGRenderer.render(loaded[0], offscreen: offscreen))
         output.note("wrote \(svg)")
       }
     }

@@ -1,4 +1,7 @@
-/// The JavaScript of the HTML player (see `HTMLRenderer`): plain ES2017, no dependencies.
+/// The JavaScript of the HTML player (see `HTMLRenderer`): plain ES2017, no dependencies. It
+/// reads the traces with `dyndTraceModel` (TraceModelScript), draws the stage with
+/// `makeDyndStage` (StageScript), the plots with `makeDyndPlot` (PlotScript) and the header
+/// with `dyndSummary` (SummaryScript).
 enum PlayerScript {
   static let source = #"""
     "use strict";
@@ -7,44 +10,32 @@ enum PlayerScript {
     window.addEventListener("error", () => {
       document.body.dataset.errors = String(Number(document.body.dataset.errors) + 1);
     });
-    const COLORS = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599"];
-    const traces = JSON.parse(document.getElementById("dynd-traces").textContent);
-    window.dyndPlayers = traces.map((trace, index) => makePlayer(trace, index));
+    const TRACE_COLORS = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599"];
+    const AXIS_COLORS = { x: "#1c7ed6", y: "#7048e8" };
+    const MARK_COLORS = { handoff: "#e03131", done: "#2b8a3e", contact: "#495057", tap: "#868e96" };
+    const pageOptions = JSON.parse(document.getElementById("dynd-options").textContent);
+    const models = JSON.parse(document.getElementById("dynd-traces").textContent)
+      .map(t => Object.assign(dyndTraceModel(t.lines), { name: t.name }));
+    window.dyndPlayers = pageOptions.overlay ? [makePlayer(models, 0)]
+      : models.map((m, i) => makePlayer([m], i));
     // "#t=0.5" opens every player at that time (for links and screenshots).
     const start = /t=([0-9.]+)/.exec(location.hash);
     if (start) for (const p of window.dyndPlayers) p.seek(Number(start[1]));
-    // Where each stage is on the page, and its scale: "left,top,scale" per player.
+    // Where each stage's canvas content is on the page and how it maps points:
+    // "left,top,x0,y0,scale" per player (page pixel = left|top + (point − x0|y0) × scale).
     document.body.dataset.stages = window.dyndPlayers.map(p => {
-      const r = p.stage.getBoundingClientRect();
-      return [r.left + window.scrollX, r.top + window.scrollY, p.scale].join(",");
+      const c = p.stage.canvas, r = c.getBoundingClientRect();
+      return [r.left + c.clientLeft + window.scrollX, r.top + c.clientTop + window.scrollY,
+        c.dataset.view].join(",");
+    }).join(";");
+    // And each plot canvas's content: "left,top,width,height".
+    document.body.dataset.plots = window.dyndPlayers.map(p => {
+      const c = p.plot, r = c.getBoundingClientRect();
+      return [r.left + c.clientLeft + window.scrollX, r.top + c.clientTop + window.scrollY,
+        c.width, c.height].join(",");
     }).join(";");
     window.dyndReady = true;
     document.body.dataset.ready = "true";
-
-    function model(lines) {
-      const header = lines[0];
-      const bounds = header.bounds || [0, 0, 320, 568];
-      let sizes = null, t = 0;
-      const frames = [], debug = {}, marks = [];
-      for (const line of lines.slice(1)) {
-        if (line.sent) {
-          if (line.sent.op === "gesture" || line.sent.op === "tap" || line.sent.op === "swipe")
-            marks.push({ kind: "gesture", t, what: line.sent.phase || line.sent.op });
-          continue;
-        }
-        if (!sizes && line.ok && Array.isArray(line.items) && line.items.length && line.items[0].size)
-          sizes = line.items.map(i => ({ id: i.id, w: i.size[0], h: i.size[1] }));
-        if (line.ev === "frame") { t = line.t; frames.push(line); }
-        else if (line.ev === "debug") debug[line.seq] = line;
-        else if (line.ev === "handoff") marks.push({ kind: "handoff", t, what: line.item, line });
-        else if (line.ev === "contact" && line.phase === "began") marks.push({ kind: "contact", t });
-        else if (line.ev === "done") marks.push({ kind: "done", t, what: line.outcome });
-      }
-      const handoff = marks.find(m => m.kind === "handoff");
-      const dragged = handoff ? handoff.what : (sizes && sizes[0] ? sizes[0].id : null);
-      const duration = frames.length ? frames[frames.length - 1].t : 0;
-      return { bounds, sizes: sizes || [], frames, debug, marks, dragged, duration };
-    }
 
     function el(tag, attrs, parent) {
       const e = document.createElement(tag);
@@ -55,51 +46,72 @@ enum PlayerScript {
       return e;
     }
 
-    function makePlayer(trace, index) {
-      const m = model(trace.lines);
-      const section = el("section", { id: "trace-" + index }, document.getElementById("players"));
-      el("h2", { text: trace.name + " — " + (trace.lines[0].transition || "") }, section);
+    /* One player: a single trace, or (overlay) several on one stage and one set of axes. */
+    function makePlayer(ms, index) {
+      const overlay = ms.length > 1;
+      const color = k => TRACE_COLORS[k % TRACE_COLORS.length];
+      const section = el("section", { id: "trace-" + index, class: overlay ? "overlay" : "single" },
+        document.getElementById("players"));
+      el("h2", { text: overlay ? "Comparison: " + ms.map(m => m.name).join(" vs ")
+        : ms[0].name + " — " + dyndTitle(ms[0]) }, section);
+      section.appendChild(dyndSummary(ms, overlay ? ms.map((_, k) => color(k)) : null));
+      const duration = Math.max(...ms.map(m => m.duration));
       const controls = el("div", { class: "controls" }, section);
       const play = el("button", { text: "Play" }, controls);
-      const scrub = el("input", { type: "range", min: 0, max: m.duration, step: 0.001, value: 0 }, controls);
+      const scrub = el("input", { type: "range", min: 0, max: duration, step: 0.001, value: 0 }, controls);
       const label = el("span", { class: "t", text: "0.000 s" }, controls);
-      const speed = el("select", {}, controls);
+      const speed = el("select", { title: "playback speed" }, controls);
       for (const s of [0.25, 0.5, 1, 2]) el("option", { value: s, text: s + "×" }, speed);
       speed.value = "1";
+      const row = el("div", { class: "view" }, section);
+      const stageBox = el("div", { class: "stage-box" }, row);
+      const canvas = el("canvas", { class: "stage" }, stageBox);
+      const caption = el("div", { class: "caption" }, stageBox);
+      // Every trace gets a stage object on the one canvas, all framing the same view.
+      const base = { padding: 28, offscreen: pageOptions.offscreen,
+        maxWidth: pageOptions.offscreen ? 760 : 380 };
+      const views = ms.map(m => makeDyndStage(canvas, Object.assign({ bounds: m.bounds, sizes: m.sizes,
+        frames: m.frames }, base)).view);
+      const x0 = Math.min(...views.map(v => v[0])), y0 = Math.min(...views.map(v => v[1]));
+      const x1 = Math.max(...views.map(v => v[0] + v[2])), y1 = Math.max(...views.map(v => v[1] + v[3]));
+      const stages = ms.map(m => makeDyndStage(canvas, Object.assign({ bounds: m.bounds, sizes: m.sizes,
+        view: [x0, y0, x1 - x0, y1 - y0] }, base)));
+      const stage = stages[0];
       const overlays = {};
-      for (const name of ["boundaries", "attachments", "snaps", "pushes", "gravity", "contacts"]) {
-        const box = el("label", {}, controls);
-        overlays[name] = el("input", { type: "checkbox", checked: "" }, box);
-        box.appendChild(document.createTextNode(" " + name));
-      }
-      const scale = Math.min(1.2, 560 / m.bounds[3]);
-      const stage = el("canvas", { class: "stage", width: Math.round(m.bounds[2] * scale) + 80,
-        height: Math.round(m.bounds[3] * scale) + 80 }, section);
-      const plot = el("canvas", { class: "plot", width: 720, height: 260 }, section);
-      const player = { model: m, stage, plot, scale, time: 0, playing: false, seek, draw };
-      let startWall = 0, startTime = 0;
+      for (const name of makeDyndStage.OVERLAYS) overlays[name] = true;
+      const kinds = new Set(ms.flatMap(m => Array.from(m.kinds)));
+      const side = el("div", { class: "legend" }, row);
+      el("h3", { text: "Stage" }, side);
+      side.appendChild(stage.legendElement({
+        kinds, finger: ms.some(m => m.samples.length > 0), dragged: ms.some(m => m.dragged), toggles: overlays,
+        traces: overlay ? ms.map((m, k) => ({ label: m.name + " (·" + (k + 1) + ")", color: color(k) })) : null,
+        onToggle: (key, on) => { overlays[key] = on; draw(); },
+      }));
+      const plotBox = el("div", { class: "plots" }, section);
+      const picker = el("select", { title: "the item plotted" }, null);
+      const ids = Array.from(new Set(ms.flatMap(m => m.sizes.map(s => s.id))));
+      for (const id of ids) el("option", { value: id, text: id }, picker);
+      picker.value = ms[0].plotted || ids[0];
+      const heading = el("h3", { text: "Plotted: " }, plotBox);
+      heading.appendChild(picker);
+      const plotCanvas = el("canvas", { class: "plot", width: 760 }, plotBox);
+      const plotLegend = el("ul", { class: "plot-legend" }, plotBox);
+      let plot = null;
+      const player = { models: ms, stage, stages, plot: plotCanvas, time: 0, playing: false, seek, draw };
+      picker.onchange = () => { buildPlot(); draw(); };
+      buildPlot();
 
-      function frameAt(t) {
-        let lo = 0, hi = m.frames.length - 1, best = m.frames.length ? 0 : -1;
-        while (lo <= hi) {
-          const mid = (lo + hi) >> 1;
-          if (m.frames[mid].t <= t + 1e-9) { best = mid; lo = mid + 1; } else hi = mid - 1;
-        }
-        return best < 0 ? null : m.frames[best];
-      }
-      function toScreen(x, y) {
-        return [40 + (x - m.bounds[0]) * scale, 40 + (y - m.bounds[1]) * scale];
-      }
       function seek(t) {
-        player.time = Math.max(0, Math.min(m.duration, t));
+        player.time = Math.max(0, Math.min(duration, t));
         scrub.value = player.time;
         label.textContent = player.time.toFixed(3) + " s";
         draw();
       }
+      let startWall = 0, startTime = 0;
       function tick(now) {
         if (!player.playing) return;
         const t = startTime + (now - startWall) / 1000 * Number(speed.value);
-        if (t >= m.duration) { seek(m.duration); player.playing = false; play.textContent = "Play"; return; }
+        if (t >= duration) { seek(duration); player.playing = false; play.textContent = "Play"; return; }
         seek(t);
         requestAnimationFrame(tick);
       }
@@ -107,111 +119,88 @@ enum PlayerScript {
         player.playing = !player.playing;
         play.textContent = player.playing ? "Pause" : "Play";
         if (player.playing) {
-          if (player.time >= m.duration) player.time = 0;
+          if (player.time >= duration) player.time = 0;
           startWall = performance.now(); startTime = player.time;
           requestAnimationFrame(tick);
         }
       };
       speed.onchange = () => { startWall = performance.now(); startTime = player.time; };
       scrub.oninput = () => { player.playing = false; play.textContent = "Play"; seek(Number(scrub.value)); };
-      for (const box of Object.values(overlays)) box.onchange = draw;
 
-      function line(g, a, b, color, dash) {
-        g.strokeStyle = color; g.setLineDash(dash || []); g.beginPath();
-        g.moveTo(...toScreen(...a)); g.lineTo(...toScreen(...b)); g.stroke(); g.setLineDash([]);
-      }
-      function spring(g, a, b, color) {
-        const [ax, ay] = toScreen(...a), [bx, by] = toScreen(...b);
-        const n = 12, dx = (bx - ax) / n, dy = (by - ay) / n, len = Math.hypot(dx, dy) || 1;
-        g.strokeStyle = color; g.beginPath(); g.moveTo(ax, ay);
-        for (let i = 1; i < n; i++) {
-          const side = (i % 2 ? 4 : -4);
-          g.lineTo(ax + dx * i - dy / len * side, ay + dy * i + dx / len * side);
-        }
-        g.lineTo(bx, by); g.stroke();
-      }
-      function arrow(g, from, vector, length, color) {
-        const norm = Math.hypot(vector[0], vector[1]) || 1;
-        const to = [from[0] + vector[0] / norm * length, from[1] + vector[1] / norm * length];
-        line(g, from, to, color);
-        const [tx, ty] = toScreen(...to);
-        g.fillStyle = color; g.beginPath(); g.arc(tx, ty, 3, 0, 2 * Math.PI); g.fill();
-      }
       function draw() {
-        const g = stage.getContext("2d");
-        g.clearRect(0, 0, stage.width, stage.height);
-        g.fillStyle = "#f8f9fa";
-        g.fillRect(40, 40, m.bounds[2] * scale, m.bounds[3] * scale);
-        const frame = frameAt(player.time);
-        if (!frame) return;
-        const positions = {};
-        for (const it of frame.items) positions[it.id] = it;
-        m.sizes.forEach((size, i) => {
-          const it = positions[size.id];
-          if (!it) return;
-          const [x, y] = toScreen(it.center[0], it.center[1]);
-          g.save(); g.translate(x, y); g.rotate(it.angle);
-          g.fillStyle = COLORS[i % COLORS.length]; g.globalAlpha = 0.85;
-          g.fillRect(-size.w * scale / 2, -size.h * scale / 2, size.w * scale, size.h * scale);
-          g.restore();
-        });
-        const d = m.debug[frame.seq];
-        if (!d) return;
-        if (overlays.boundaries.checked) for (const b of d.boundaries) {
-          if (b.rect) { const [x, y] = toScreen(b.rect[0], b.rect[1]);
-            g.strokeStyle = "#495057"; g.strokeRect(x, y, b.rect[2] * scale, b.rect[3] * scale); }
-          else for (let i = 1; i < b.points.length; i++) line(g, b.points[i - 1], b.points[i], "#212529");
-        }
-        if (overlays.attachments.checked) for (const a of d.attachments) {
-          if (a.spring) spring(g, a.item_point, a.to_point, "#c92a2a");
-          else line(g, a.item_point, a.to_point, "#1864ab");
-        }
-        if (overlays.snaps.checked) for (const s of d.snaps) {
-          const [x, y] = toScreen(...s.point);
-          g.strokeStyle = "#2b8a3e"; g.strokeRect(x - 5, y - 5, 10, 10);
-        }
-        if (overlays.pushes.checked) for (const p of d.pushes) for (const id of p.items) {
-          if (positions[id] && p.active) arrow(g, positions[id].center, p.vector, 40, "#f08c00");
-        }
-        if (overlays.gravity.checked) for (const gr of d.gravity)
-          arrow(g, [m.bounds[0] + 20, m.bounds[1] + 20], gr.vector, 30, "#5f3dc4");
-        if (overlays.contacts.checked) for (const c of d.contacts) if (c.point) {
-          const [x, y] = toScreen(...c.point);
-          g.fillStyle = "#e03131"; g.beginPath(); g.arc(x, y, 4, 0, 2 * Math.PI); g.fill();
-        }
-        drawPlot();
-      }
-      function drawPlot() {
-        const g = plot.getContext("2d");
-        g.clearRect(0, 0, plot.width, plot.height);
-        if (!m.dragged || !m.frames.length) return;
-        const series = m.frames.map(f => {
-          const it = f.items.find(i => i.id === m.dragged);
-          return it ? { t: f.t, x: it.center[0], y: it.center[1], vx: it.velocity[0], vy: it.velocity[1] } : null;
-        }).filter(Boolean);
-        const panels = [["position", ["x", "y"]], ["velocity", ["vx", "vy"]]];
-        panels.forEach(([title, keys], p) => {
-          const top = 10 + p * 125, h = 105, left = 50, w = plot.width - 60;
-          const values = series.flatMap(s => keys.map(k => s[k]));
-          const lo = Math.min(...values), hi = Math.max(...values), span = (hi - lo) || 1;
-          const X = t => left + (m.duration ? t / m.duration : 0) * w;
-          const Y = v => top + h - (v - lo) / span * h;
-          g.strokeStyle = "#adb5bd"; g.strokeRect(left, top, w, h);
-          g.fillStyle = "#495057"; g.fillText(m.dragged + " " + title + " (" + keys.join(", ") + ")", left + 4, top + 12);
-          g.fillText(hi.toFixed(0), 4, top + 10); g.fillText(lo.toFixed(0), 4, top + h);
-          keys.forEach((k, i) => {
-            g.strokeStyle = COLORS[i + 1]; g.beginPath();
-            series.forEach((s, j) => j ? g.lineTo(X(s.t), Y(s[k])) : g.moveTo(X(s.t), Y(s[k])));
-            g.stroke();
+        stage.clear();
+        const notes = [];
+        ms.forEach((m, k) => {
+          const i = m.frameAt(player.time);
+          if (i < 0) return;
+          const frame = m.frames[i];
+          stages[k].layer(frame, m.debug[frame.seq], {
+            dragged: m.dragged, overlays, finger: m.fingerAt(i), slot: k,
+            colorFor: overlay ? () => color(k) : undefined, tag: overlay ? " ·" + (k + 1) : "",
           });
-          for (const mark of m.marks) {
-            g.strokeStyle = { gesture: "#ced4da", handoff: "#e03131", contact: "#495057", done: "#2b8a3e" }[mark.kind];
-            g.beginPath(); g.moveTo(X(mark.t), top + (mark.kind === "contact" ? h - 8 : 0)); g.lineTo(X(mark.t), top + h); g.stroke();
-          }
-          g.strokeStyle = "#000"; g.beginPath(); g.moveTo(X(player.time), top); g.lineTo(X(player.time), top + h); g.stroke();
+          const values = Object.entries(frame.values || {}).map(([n, v]) => n + " " + v).join(", ");
+          notes.push((overlay ? "·" + (k + 1) + " " : "") + "frame " + (frame.initial ? "0 (as opened)" : frame.seq) +
+            " at " + frame.rt.toFixed(3) + " s" + (values ? "; " + values : ""));
         });
+        stage.finish();
+        caption.textContent = notes.join(" | ");
+        if (plot) plot.draw(player.time);
       }
-      seek(0);
+
+      function buildPlot() {
+        const id = picker.value, series = [], marks = [], bands = [];
+        const keys = [["x", "vx", 0], ["y", "vy", 1]];
+        ms.forEach((m, k) => {
+          const points = m.frames.map(f => ({ t: f.rt, it: f.items.find(i => i.id === id) })).filter(p => p.it);
+          const moving = keys.filter(([, , c]) => {
+            const v = points.map(p => p.it.center[c]);
+            return v.length && Math.max(...v) - Math.min(...v) > 0.5;
+          });
+          const shown = moving.length ? moving : keys;
+          for (const [axis, vel, c] of shown) {
+            // In an overlay the trace has the colour: y is dashed when x is drawn too.
+            const style = overlay ? { color: color(k), dash: c && shown.length > 1 ? [6, 4] : [] }
+              : { color: AXIS_COLORS[axis], dash: [] };
+            const tag = overlay ? " ·" + (k + 1) : "";
+            series.push(Object.assign({ panel: 0, label: axis + tag, points: points.map(p => [p.t, p.it.center[c]]) }, style));
+            series.push(Object.assign({ panel: 1, label: vel + tag, points: points.map(p => [p.t, p.it.velocity[c]]) }, style));
+          }
+          let began = null;
+          for (const mk of m.marks) {
+            if (mk.kind === "gesture" && mk.what === "began") began = mk.t;
+            if (mk.kind === "gesture" && (mk.what === "ended" || mk.what === "cancelled") && began !== null) {
+              bands.push({ from: began, to: mk.t }); began = null;
+            }
+            const c = overlay ? color(k) : MARK_COLORS[mk.kind];
+            const tag = overlay ? " ·" + (k + 1) : "";
+            if (mk.kind === "handoff") marks.push({ kind: "handoff", t: mk.t, color: c, label: "handoff" + tag, row: k });
+            else if (mk.kind === "done") marks.push({ kind: "done", t: mk.t, color: c, label: "done: " + mk.what + tag, row: k });
+            else if (mk.kind === "contact") marks.push({ kind: "contact", t: mk.t, color: c });
+            else if (mk.kind === "tap" || mk.kind === "swipe") marks.push({ kind: "tap", t: mk.t, color: c, label: mk.kind + tag, row: k });
+          }
+          if (began !== null) bands.push({ from: began, to: m.duration });
+        });
+        // Past the last frame, so that a mark there is not hidden in the border.
+        const tmax = duration * 1.04 + 0.02;
+        plot = makeDyndPlot(plotCanvas, { panels: [{ title: id + " position", unit: "pt" },
+          { title: id + " velocity", unit: "pt/s" }], series, marks, bands, tmax });
+        plotLegend.textContent = "";
+        const entries = [], has = kind => marks.some(mk => mk.kind === kind);
+        if (overlay) ms.forEach((m, k) => entries.push([color(k), "solid", "·" + (k + 1) + " " + m.name +
+          ": position and velocity (y dashed when x moves too); its marks in its colour"]));
+        else for (const s of series.filter(s => s.panel === 0)) entries.push([s.color, "solid", s.label + " (and v" + s.label + " below)"]);
+        const ink = kind => overlay ? "#343a40" : MARK_COLORS[kind];
+        if (has("handoff")) entries.push([ink("handoff"), "dashed", "handoff: the dynamics take the finger's velocity"]);
+        if (has("done")) entries.push([ink("done"), "solid", "done, with the outcome"]);
+        if (has("contact")) entries.push([ink("contact"), "tick", "contact began (any item)"]);
+        if (bands.length) entries.push(["rgba(134,142,150,0.35)", "band", "finger down (gesture began → ended)"]);
+        if (has("tap")) entries.push([ink("tap"), "dotted", "tap or swipe"]);
+        for (const [c, style, text] of entries) {
+          const li = el("li", {}, plotLegend);
+          el("span", { class: "key " + style, style: (style === "band" ? "background:" : "border-color:") + c }, li);
+          li.appendChild(document.createTextNode(text));
+        }
+      }
       return player;
     }
     """#

@@ -1,0 +1,366 @@
+/// The stage drawer: one frame of a dynd session on a `<canvas>`, with its legend. Plain ES2017,
+/// no dependencies and no globals but `makeDyndStage`, so that any page can include `source`
+/// verbatim (the HTML player does; a live inspector can feed it frames from a socket).
+public enum StageScript {
+  public static let source = #"""
+    /* makeDyndStage(canvas, options) draws frames of a dynd session on `canvas`, in reference
+       points (y down), framed to the bounds with a margin; outside the bounds is faded.
+
+       const stage = makeDyndStage(canvas, {
+         bounds: [x, y, w, h],              // the reference bounds, points (required)
+         sizes: [{id, w, h, shape, path}],  // the items in scene order (required); shape
+                                            // "rectangle" (default), "ellipse" or "path" (path:
+                                            // [[x, y]…] relative to the center)
+         padding: 28,                       // canvas pixels around the view
+         offscreen: false,                  // true: frame everything `frames` reach as well
+         frames: [],                        // frame events, only read for `offscreen`
+         view: null,                        // [x, y, w, h]: frame exactly this (points)
+         maxWidth: 380, maxHeight: 620,     // the canvas's largest size, pixels
+         maxScale: 1.2,                     // the largest scale, pixels per point
+       });
+       The canvas gets its size (width, height) and data-view="x0,y0,scale": canvas pixel
+       (px, py) = ((x − x0) × scale, (y − y0) × scale).
+       stage.scale, stage.view ([x, y, w, h] in points, without the padding), stage.canvas
+       stage.toScreen(x, y) → [px, py]     canvas pixels of a reference point
+       stage.toReference(px, py) → [x, y]  the reference point at canvas pixels
+       stage.fromEvent(event) → [x, y]     the reference point under a mouse or pointer event
+                                           (takes the canvas's CSS size into account)
+       stage.draw(frame, debug, options)   clear(), layer(…), finish(): one frame
+       stage.clear(); stage.layer(frame, debug, options) (repeatable); stage.finish()
+         frame: a `frame` event ({items: [{id, center: [x, y], angle}]}); items not in `sizes`
+                are skipped
+         debug: a `debug` event, or the `debug` member of the debug op's reply, or null
+         options: {
+           dragged: id,                     // drawn last, with a thick outline
+           overlays: {boundaries, attachments, snaps, pushes, gravity, contacts},  // each
+                                            // true unless given false
+           colorFor: (id, index) => css,    // default: PALETTE by scene index
+           tag: "",                         // written after every item's name
+           names: true,                     // item names on the stage
+           finger: [x, y] | null,           // the gesture's newest point
+           slot: 0,                         // this layer's place among several: gravity
+                                            // arrows of different layers side by side
+         }
+       stage.legend(options) → [{key, label, color, mark, overlay}]: every colour and mark;
+         options: {kinds: set or array of the overlay keys to list (default all; see
+         makeDyndStage.kindsIn), traces: [{label, color}] (one colour per trace instead of
+         per item), finger: false and dragged: false to leave those out}
+       stage.legendElement(options) → <ul class="dynd-legend">: the legend with swatches;
+         options.toggles {overlay: bool} adds checkboxes for the overlays, and
+         options.onToggle(overlay, checked) hears them
+       makeDyndStage.PALETTE (item colours), makeDyndStage.OVERLAYS (overlay names),
+       makeDyndStage.fillAlpha(size, bounds) (an item's fill opacity: large items are fainter),
+       makeDyndStage.kindsIn(debugs) → Set of the legend keys the debug events use,
+       makeDyndStage.COLORS (the overlays' colours).
+       A bad `bounds` or `sizes` throws an Error saying which.
+
+       With a live session (the `debug` op makes the connection watch it; each `frame` event is
+       followed by a `debug` event of the same seq):
+         const sizes = reply.items.map(i => ({id: i.id, w: i.size[0], h: i.size[1]}));  // open/get
+         const stage = makeDyndStage(canvas, {bounds: [0, 0, 320, 568], sizes});
+         let frame = null;
+         socket.onmessage = m => { const e = JSON.parse(m.data);
+           if (e.ev === "frame") frame = e;
+           else if (e.ev === "debug" && frame && e.seq === frame.seq) stage.draw(frame, e, {}); };
+         canvas.onpointerdown = e => { const [x, y] = stage.fromEvent(e); … };  // a gesture at x, y
+    */
+    function makeDyndStage(canvas, options) {
+      "use strict";
+      const PALETTE = makeDyndStage.PALETTE;
+      const o = Object.assign({ padding: 28, offscreen: false, frames: [], view: null,
+        maxWidth: 380, maxHeight: 620, maxScale: 1.2 }, options || {});
+      const bounds = o.bounds, sizes = o.sizes || [];
+      if (!Array.isArray(bounds) || bounds.length !== 4 || !bounds.every(Number.isFinite) ||
+          !(bounds[2] > 0 && bounds[3] > 0))
+        throw new Error("makeDyndStage: options.bounds must be [x, y, w, h] with w, h > 0");
+      if (!Array.isArray(sizes) || !sizes.every(s => s && typeof s.id === "string" && s.w > 0 && s.h > 0))
+        throw new Error("makeDyndStage: options.sizes must be [{id, w, h}…] with w, h > 0");
+      const byId = {};
+      sizes.forEach((s, index) => { byId[s.id] = Object.assign({ index }, s); });
+      const view = o.view ? o.view.slice() : framing();
+      const pad = o.padding;
+      const scale = Math.min(o.maxScale, (o.maxWidth - 2 * pad) / view[2],
+        (o.maxHeight - 2 * pad) / view[3]);
+      canvas.width = Math.ceil(view[2] * scale + 2 * pad);
+      canvas.height = Math.ceil(view[3] * scale + 2 * pad);
+      canvas.dataset.view = [view[0] - pad / scale, view[1] - pad / scale, scale].join(",");
+      const g = canvas.getContext("2d");
+
+      function framing() {
+        let [x0, y0, x1, y1] = [bounds[0], bounds[1], bounds[0] + bounds[2], bounds[1] + bounds[3]];
+        if (o.offscreen) for (const frame of o.frames) for (const it of frame.items) {
+          const s = byId[it.id];
+          if (!s) continue;
+          const [hx, hy] = halfExtents(s, it.angle || 0);
+          x0 = Math.min(x0, it.center[0] - hx); x1 = Math.max(x1, it.center[0] + hx);
+          y0 = Math.min(y0, it.center[1] - hy); y1 = Math.max(y1, it.center[1] + hy);
+        }
+        return [x0, y0, x1 - x0, y1 - y0];
+      }
+      function halfExtents(s, angle) {
+        const c = Math.abs(Math.cos(angle)), n = Math.abs(Math.sin(angle));
+        return [s.w / 2 * c + s.h / 2 * n, s.w / 2 * n + s.h / 2 * c];
+      }
+      function toScreen(x, y) { return [(x - view[0]) * scale + pad, (y - view[1]) * scale + pad]; }
+      function toReference(px, py) { return [(px - pad) / scale + view[0], (py - pad) / scale + view[1]]; }
+      function fromEvent(event) {
+        const r = canvas.getBoundingClientRect();
+        return toReference((event.clientX - r.left) * canvas.width / (r.width || 1),
+          (event.clientY - r.top) * canvas.height / (r.height || 1));
+      }
+
+      function clear() {
+        g.setTransform(1, 0, 0, 1, 0, 0);
+        g.fillStyle = "#ffffff"; g.fillRect(0, 0, canvas.width, canvas.height);
+        const [bx, by] = toScreen(bounds[0], bounds[1]);
+        g.fillStyle = "#f8f9fa"; g.fillRect(bx, by, bounds[2] * scale, bounds[3] * scale);
+      }
+      function finish() {
+        // Outside the bounds is off screen: faded, with the bounds drawn over it.
+        const [bx, by] = toScreen(bounds[0], bounds[1]);
+        g.fillStyle = "rgba(255,255,255,0.62)"; g.beginPath();
+        g.rect(0, 0, canvas.width, canvas.height);
+        g.rect(bx, by, bounds[2] * scale, bounds[3] * scale);
+        g.fill("evenodd");
+        g.strokeStyle = "#343a40"; g.lineWidth = 1.5; g.setLineDash([]);
+        g.strokeRect(bx, by, bounds[2] * scale, bounds[3] * scale);
+        g.lineWidth = 1;
+        g.font = "10px system-ui, sans-serif"; g.fillStyle = "#495057";
+        g.textAlign = "left"; g.textBaseline = "bottom";
+        if (by > 12) g.fillText("bounds " + bounds[2] + "×" + bounds[3] + " pt", bx, by - 3);
+      }
+      function draw(frame, debug, opts) { clear(); layer(frame, debug, opts); finish(); }
+
+      function layer(frame, debug, opts) {
+        opts = opts || {};
+        const ov = Object.assign({ boundaries: true, attachments: true, snaps: true, pushes: true,
+          gravity: true, contacts: true }, opts.overlays || {});
+        const colorFor = opts.colorFor || ((id, index) => PALETTE[index % PALETTE.length]);
+        const items = (frame ? frame.items : []).filter(it => byId[it.id]);
+        // Large items beneath, the dragged one on top.
+        const area = it => byId[it.id].w * byId[it.id].h;
+        items.sort((a, b) => (a.id === opts.dragged) - (b.id === opts.dragged) || area(b) - area(a));
+        const centers = {};
+        for (const it of items) {
+          centers[it.id] = it.center;
+          drawItem(it, colorFor(it.id, byId[it.id].index), it.id === opts.dragged);
+        }
+        if (debug) drawDebug(debug, ov, centers, opts.slot || 0, opts.tag || "");
+        if (opts.names !== false) for (const it of items) name(it, opts.tag || "");
+        if (opts.finger) finger(opts.finger);
+      }
+
+      function shapePath(s) {
+        g.beginPath();
+        const w = s.w * scale, h = s.h * scale;
+        if (s.shape === "ellipse") g.ellipse(0, 0, w / 2, h / 2, 0, 0, 2 * Math.PI);
+        else if (s.shape === "path" && Array.isArray(s.path) && s.path.length > 2) {
+          s.path.forEach(([x, y], i) => i ? g.lineTo(x * scale, y * scale) : g.moveTo(x * scale, y * scale));
+          g.closePath();
+        } else g.rect(-w / 2, -h / 2, w, h);
+      }
+      function drawItem(it, color, dragged) {
+        const s = byId[it.id];
+        const [x, y] = toScreen(it.center[0], it.center[1]);
+        g.save(); g.translate(x, y); g.rotate(it.angle || 0);
+        shapePath(s);
+        g.globalAlpha = makeDyndStage.fillAlpha(s, bounds); g.fillStyle = color; g.fill();
+        g.globalAlpha = 1; g.strokeStyle = color; g.lineWidth = dragged ? 3.5 : 1.5; g.stroke();
+        g.restore(); g.lineWidth = 1;
+      }
+      function name(it, tag) {
+        // At the middle of the part on the bounds (or in the view), so that an item mostly off
+        // screen is still named where it shows.
+        const s = byId[it.id], [hx, hy] = halfExtents(s, it.angle || 0);
+        const area = o.offscreen ? view : bounds;
+        const x0 = Math.max(it.center[0] - hx, area[0]), x1 = Math.min(it.center[0] + hx, area[0] + area[2]);
+        const y0 = Math.max(it.center[1] - hy, area[1]), y1 = Math.min(it.center[1] + hy, area[1] + area[3]);
+        if (x0 >= x1 || y0 >= y1) return;
+        const inside = (v, a, b) => v >= a && v <= b;
+        const cx = inside(it.center[0], x0, x1) ? it.center[0] : (x0 + x1) / 2;
+        const cy = inside(it.center[1], y0, y1) ? it.center[1] : (y0 + y1) / 2;
+        const [px, py] = toScreen(cx, cy);
+        g.font = "600 11px system-ui, sans-serif"; g.textAlign = "center"; g.textBaseline = "middle";
+        g.lineJoin = "round"; g.lineWidth = 3; g.strokeStyle = "rgba(255,255,255,0.9)";
+        const text = it.id + tag;
+        g.strokeText(text, px, py); g.fillStyle = "#212529"; g.fillText(text, px, py);
+        g.lineWidth = 1;
+      }
+      function finger(p) {
+        const [x, y] = toScreen(p[0], p[1]);
+        g.beginPath(); g.arc(x, y, 9, 0, 2 * Math.PI);
+        g.fillStyle = "rgba(52,58,64,0.22)"; g.fill();
+        g.lineWidth = 2; g.strokeStyle = "#343a40"; g.stroke(); g.lineWidth = 1;
+      }
+
+      function segment(a, b, color, width, dash) {
+        g.strokeStyle = color; g.lineWidth = width || 1; g.setLineDash(dash || []);
+        g.beginPath(); g.moveTo(...toScreen(a[0], a[1])); g.lineTo(...toScreen(b[0], b[1])); g.stroke();
+        g.setLineDash([]); g.lineWidth = 1;
+      }
+      function spring(a, b, color) {
+        const [ax, ay] = toScreen(a[0], a[1]), [bx, by] = toScreen(b[0], b[1]);
+        const n = 12, dx = (bx - ax) / n, dy = (by - ay) / n, len = Math.hypot(dx, dy) || 1;
+        g.strokeStyle = color; g.beginPath(); g.moveTo(ax, ay);
+        for (let i = 1; i < n; i++) {
+          const side = i % 2 ? 4 : -4;
+          g.lineTo(ax + dx * i - dy / len * side, ay + dy * i + dx / len * side);
+        }
+        g.lineTo(bx, by); g.stroke();
+      }
+      function arrow(px, py, vector, length, color) {
+        const norm = Math.hypot(vector[0], vector[1]);
+        if (!norm) return;
+        const ux = vector[0] / norm, uy = vector[1] / norm;
+        const tx = px + ux * length, ty = py + uy * length;
+        g.strokeStyle = color; g.fillStyle = color; g.lineWidth = 2;
+        g.beginPath(); g.moveTo(px, py); g.lineTo(tx, ty); g.stroke(); g.lineWidth = 1;
+        g.beginPath(); g.moveTo(tx + ux * 6, ty + uy * 6);
+        g.lineTo(tx - uy * 5, ty + ux * 5); g.lineTo(tx + uy * 5, ty - ux * 5); g.closePath(); g.fill();
+      }
+      function label(text, px, py, color) {
+        g.font = "10px system-ui, sans-serif"; g.textAlign = "left"; g.textBaseline = "bottom";
+        g.lineWidth = 3; g.strokeStyle = "rgba(255,255,255,0.85)"; g.strokeText(text, px, py);
+        g.fillStyle = color; g.fillText(text, px, py); g.lineWidth = 1;
+      }
+      function drawDebug(d, ov, centers, slot, tag) {
+        const C = makeDyndStage.COLORS;
+        if (ov.boundaries) for (const b of d.boundaries || []) {
+          if (b.rect) {
+            const [x, y] = toScreen(b.rect[0], b.rect[1]);
+            g.setLineDash([5, 4]); g.strokeStyle = C.collisionBounds;
+            g.strokeRect(x, y, b.rect[2] * scale, b.rect[3] * scale); g.setLineDash([]);
+          } else if (b.points && b.points.length) {
+            for (let i = 1; i < b.points.length; i++) segment(b.points[i - 1], b.points[i], C.boundary, 2.5);
+            const [x, y] = toScreen(b.points[0][0], b.points[0][1]);
+            if (b.id) label(b.id, x + 3, y - 3, C.boundary);
+          }
+        }
+        if (ov.attachments) for (const a of d.attachments || []) {
+          const color = a.spring ? C.spring : C.rigid;
+          if (a.spring) spring(a.item_point, a.to_point, color); else segment(a.item_point, a.to_point, color, 1.5);
+          const [ix, iy] = toScreen(a.item_point[0], a.item_point[1]);
+          g.fillStyle = color; g.beginPath(); g.arc(ix, iy, 2.5, 0, 2 * Math.PI); g.fill();
+          if (a.to === null || a.to === undefined) {
+            const [x, y] = toScreen(a.to_point[0], a.to_point[1]);
+            g.strokeStyle = color; g.beginPath(); g.arc(x, y, 4, 0, 2 * Math.PI); g.stroke();
+          }
+        }
+        if (ov.snaps) for (const s of d.snaps || []) {
+          const [x, y] = toScreen(s.point[0], s.point[1]);
+          g.strokeStyle = C.snap; g.lineWidth = 2; g.strokeRect(x - 5, y - 5, 10, 10); g.lineWidth = 1;
+        }
+        if (ov.pushes) for (const p of d.pushes || []) if (p.active) for (const id of p.items) {
+          if (centers[id]) arrow(...toScreen(centers[id][0], centers[id][1]), p.vector, 36, C.push);
+        }
+        if (ov.gravity) (d.gravity || []).forEach((gr, i) => {
+          const [x, y] = toScreen(bounds[0], bounds[1]);
+          const px = x + 22 + (slot * (d.gravity.length) + i) * 64, py = y + 24;
+          const m = Math.hypot(gr.vector[0], gr.vector[1]);
+          arrow(px, py, gr.vector, 22, C.gravity);
+          label("g " + (Math.round(m * 100) / 100) + tag, px - 16, py - 10, C.gravity);
+        });
+        if (ov.contacts) for (const c of d.contacts || []) if (c.point) {
+          const [x, y] = toScreen(c.point[0], c.point[1]);
+          g.fillStyle = C.contact; g.beginPath(); g.arc(x, y, 4, 0, 2 * Math.PI); g.fill();
+        }
+      }
+
+      function legend(opts) {
+        opts = opts || {};
+        const C = makeDyndStage.COLORS;
+        const kinds = opts.kinds ? new Set(opts.kinds) : null;
+        const has = key => !kinds || kinds.has(key);
+        const out = [];
+        if (opts.traces) opts.traces.forEach((t, i) =>
+          out.push({ key: "trace-" + i, label: t.label, color: t.color, mark: "fill" }));
+        else out.push({ key: "item", label: "item: translucent fill and outline, its name on it (large items fainter, beneath)",
+          color: PALETTE[0], mark: "fill" });
+        if (opts.dragged !== false) out.push({ key: "dragged", label: "dragged item: thick outline, drawn on top", color: "#495057", mark: "outline" });
+        if (opts.finger !== false) out.push({ key: "finger", label: "finger: where the gesture touches now", color: "#343a40", mark: "ring" });
+        out.push({ key: "bounds", label: "bounds (the screen); outside them is off screen, faded", color: "#343a40", mark: "bounds" });
+        const rows = [
+          ["boundary", "boundaries", "boundary (a named line or path)", C.boundary, "line"],
+          ["collision-bounds", "boundaries", "bounds as a collision boundary (after insets)", C.collisionBounds, "dash"],
+          ["rigid", "attachments", "attachment, rigid (dot: its point on the item; ring: an anchor)", C.rigid, "line"],
+          ["spring", "attachments", "attachment, spring", C.spring, "spring"],
+          ["snap", "snaps", "snap point", C.snap, "square"],
+          ["push", "pushes", "push, active (its direction)", C.push, "arrow"],
+          ["gravity", "gravity", "gravity (its direction; g: magnitude, × 1000 pt/s²)", C.gravity, "arrow"],
+          ["contact", "contacts", "contact: where a touching pair met", C.contact, "dot"],
+        ];
+        for (const [key, overlay, text, color, mark] of rows)
+          if (has(key)) out.push({ key, overlay, label: text, color, mark });
+        return out;
+      }
+      function legendElement(opts) {
+        opts = opts || {};
+        const list = document.createElement("ul");
+        list.className = "dynd-legend";
+        list.style.cssText = "list-style:none;margin:0;padding:0;font:12px system-ui,sans-serif";
+        const toggled = {};
+        for (const entry of legend(opts)) {
+          const li = document.createElement("li");
+          li.dataset.key = entry.key;
+          li.style.cssText = "display:flex;align-items:center;gap:6px;margin:3px 0";
+          if (opts.toggles && entry.overlay && !(entry.overlay in toggled)) {
+            const box = document.createElement("input");
+            box.type = "checkbox"; box.checked = opts.toggles[entry.overlay] !== false;
+            box.dataset.overlay = entry.overlay;
+            box.onchange = () => opts.onToggle && opts.onToggle(entry.overlay, box.checked);
+            toggled[entry.overlay] = box;
+            li.appendChild(box);
+          } else if (opts.toggles) {
+            const gap = document.createElement("span"); gap.style.cssText = "display:inline-block;width:13px";
+            li.appendChild(gap);
+          }
+          const sw = document.createElement("canvas");
+          sw.width = 26; sw.height = 14; swatch(sw.getContext("2d"), entry);
+          li.appendChild(sw);
+          const text = document.createElement("span"); text.textContent = entry.label;
+          li.appendChild(text);
+          list.appendChild(li);
+        }
+        return list;
+      }
+      function swatch(c, e) {
+        c.strokeStyle = e.color; c.fillStyle = e.color; c.lineWidth = 2;
+        c.beginPath();
+        switch (e.mark) {
+          case "fill": c.globalAlpha = 0.4; c.fillRect(2, 2, 22, 10); c.globalAlpha = 1; c.lineWidth = 1.5; c.strokeRect(2, 2, 22, 10); break;
+          case "outline": c.lineWidth = 3.5; c.strokeRect(3, 3, 20, 8); break;
+          case "ring": c.arc(13, 7, 5, 0, 2 * Math.PI); c.stroke(); break;
+          case "bounds": c.fillStyle = "#e9ecef"; c.fillRect(0, 0, 26, 14); c.fillStyle = "#f8f9fa"; c.fillRect(4, 2, 18, 10); c.lineWidth = 1.5; c.strokeRect(4, 2, 18, 10); break;
+          case "dash": c.setLineDash([4, 3]); c.lineWidth = 1; c.moveTo(1, 7); c.lineTo(25, 7); c.stroke(); break;
+          case "spring": c.lineWidth = 1; c.moveTo(1, 7); for (let i = 1; i < 8; i++) c.lineTo(1 + i * 3, i % 2 ? 3 : 11); c.lineTo(25, 7); c.stroke(); break;
+          case "square": c.strokeRect(8, 2, 10, 10); break;
+          case "arrow": c.moveTo(2, 7); c.lineTo(18, 7); c.stroke(); c.beginPath(); c.moveTo(25, 7); c.lineTo(17, 2); c.lineTo(17, 12); c.fill(); break;
+          case "dot": c.arc(13, 7, 4, 0, 2 * Math.PI); c.fill(); break;
+          default: c.moveTo(1, 7); c.lineTo(25, 7); c.stroke();
+        }
+      }
+
+      return { canvas, scale, view, toScreen, toReference, fromEvent, draw, clear, layer, finish,
+        legend, legendElement };
+    }
+    makeDyndStage.PALETTE = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599"];
+    makeDyndStage.OVERLAYS = ["boundaries", "attachments", "snaps", "pushes", "gravity", "contacts"];
+    makeDyndStage.COLORS = { boundary: "#212529", collisionBounds: "#495057", rigid: "#1864ab",
+      spring: "#c92a2a", snap: "#2b8a3e", push: "#f08c00", gravity: "#5f3dc4", contact: "#e03131" };
+    makeDyndStage.fillAlpha = function (size, bounds) {
+      return size.w * size.h >= 0.5 * bounds[2] * bounds[3] ? 0.2 : 0.4;
+    };
+    makeDyndStage.kindsIn = function (debugs) {
+      const kinds = new Set();
+      for (const d of debugs) if (d) {
+        for (const b of d.boundaries || []) kinds.add(b.rect ? "collision-bounds" : "boundary");
+        for (const a of d.attachments || []) kinds.add(a.spring ? "spring" : "rigid");
+        if ((d.snaps || []).length) kinds.add("snap");
+        if ((d.pushes || []).some(p => p.active)) kinds.add("push");
+        if ((d.gravity || []).length) kinds.add("gravity");
+        if ((d.contacts || []).some(c => c.point)) kinds.add("contact");
+      }
+      return kinds;
+    };
+    """#
+}
