@@ -1,7 +1,7 @@
 # dynd — build, test and demo. `make demo` and `make test` install what is missing first.
 SWIFT ?= swift
 
-.PHONY: all deps test-deps build release test unit chaos-test lint schema-test render-test readme-test python-test demo run fuzz chaos bench clean
+.PHONY: all deps test-deps build release test unit chaos-test lint schema-test render-test inspector-test readme-test python-test demo inspect run fuzz chaos bench clean
 
 all: build
 
@@ -20,7 +20,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: test-deps unit chaos-test lint schema-test render-test python-test readme-test
+test: test-deps unit chaos-test lint schema-test render-test inspector-test python-test readme-test
 
 unit:
 	$(SWIFT) build --build-tests
@@ -35,6 +35,11 @@ schema-test:
 # dynctl record and render, the page checked in headless Chromium (needs the built binaries).
 render-test: unit
 	python3 tools/test_render.py "$$($(SWIFT) build --show-bin-path)"
+
+# The live inspector (dynd-inspect) in Debian's Chromium driven by Playwright: a drag, a tap,
+# the parameter form, a scene's behaviors, the recording (needs the built binaries).
+inspector-test: unit
+	python3 tools/test_inspector.py "$$($(SWIFT) build --show-bin-path)"
 
 # The Python package (clients/python): mypy --strict, its tests against the built dynd, and a
 # fresh venv that installs it and runs the example test file.
@@ -51,6 +56,13 @@ demo: deps
 	$(SWIFT) build
 	$$($(SWIFT) build --show-bin-path)/dynamics-tour
 	examples/demo.sh "$$($(SWIFT) build --show-bin-path)"
+
+# A private dynd with a few sessions and the browser inspector; prints the address to open.
+# INSPECT_PORT=8080 make inspect listens on a port of your choice (default: a free one).
+INSPECT_PORT ?= 0
+inspect: deps
+	$(SWIFT) build
+	examples/inspect.sh "$$($(SWIFT) build --show-bin-path)" $(INSPECT_PORT)
 
 # dynd in the foreground on the default socket.
 run: deps

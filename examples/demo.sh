@@ -101,3 +101,8 @@ wait "$pid" || status=$?
 pid=""
 echo "dynd exit status $status; socket present: $([ -e "$DYND_SOCKET" ] && echo yes || echo no)"
 [ "$status" -eq 0 ]
+
+say "next: make inspect"
+echo "make inspect starts a dynd with a few sessions and the browser inspector (dynd-inspect),"
+echo "and prints the address to open: watch a session live, drag it with the mouse, tune its"
+echo "parameters, edit a scene's behaviors, record what you see"

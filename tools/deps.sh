@@ -2,7 +2,8 @@
 # Installs what a make target needs and is missing, and nothing else:
 #   tools/deps.sh build     Debian packages the Swift build links against
 #   tools/deps.sh test      the Python tools of make test (jsonschema, pytest, mypy < 2)
-#   tools/deps.sh browser   Debian's Chromium, for the browser checks of make test
+#   tools/deps.sh browser   Debian's Chromium and Playwright for Python (which drives that
+#                           Chromium; no browser download), for the browser checks of make test
 # Several kinds may be given. Packages already installed are never upgraded (apt-get
 # --no-upgrade); apt's and pip's output goes to a log, and one line says what is installed.
 set -eu
@@ -10,6 +11,7 @@ set -eu
 build_packages="libbox2d-dev libevent-dev libjson-c-dev pkg-config"
 browser_packages="chromium"
 python_modules="jsonschema pytest"
+browser_modules="playwright"
 
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -29,7 +31,11 @@ pip_missing=""
 for kind in "$@"; do
   case "$kind" in
     build) wanted="$build_packages" ;;
-    browser) wanted="$browser_packages" ;;
+    browser)
+      wanted="$browser_packages"
+      for module in $browser_modules; do
+        python3 -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
+      done ;;
     test)
       for module in $python_modules; do
         python3 -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"

@@ -9,7 +9,8 @@ examples/README.md, clients/python/README.md (when present).
 
 - A ```sh block is a list of commands (a trailing `# comment` is not part of one): each must
   exit 0 within its time limit. `make test` is not run (it is what runs this) and `make run`
-  (dynd in the foreground) is not either: the private dynd stands in for it.
+  (dynd in the foreground) is not either: the private dynd stands in for it; nor `make
+  inspect`, which serves until stopped (tools/test_inspector.py drives the inspector).
 - A ```console block is a transcript: each `$ command` is run, and the lines up to the next `$`
   are its output (standard output and standard error, in order), matched line by line; a line
   `…` stands for any number of lines. The command must exit 0.
@@ -41,7 +42,9 @@ TOP_DIRECTORIES = ("Sources/", "Tests/", "tools/", "docs/", "protocol/", "exampl
                    "clients/", "out/")
 NOT_RUN = {"make test": "it is what runs this test",
            "make run": "the private dynd stands in for it",
-           "make run &": "the private dynd stands in for it"}
+           "make run &": "the private dynd stands in for it",
+           "make inspect": "it serves until stopped; tools/test_inspector.py (make test) drives "
+                           "the inspector in Chromium"}
 LINKED = ["examples", "clients", "protocol", "Tests", ".build"]
 
 

@@ -1,4 +1,105 @@
-/// The inspector's page (placeholder until the script lands).
+import PageScripts
+
+/// The inspector's page: one self-contained document (no network but its own WebSocket, no
+/// external script), assembled from the shared stage and plot drawers and the inspector's own
+/// scripts.
 enum InspectorPage {
-  static let html = "<!DOCTYPE html><title>dynd inspector</title>"
+  static let html = """
+    <!DOCTYPE html>
+    <html lang="en"><head><meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>dynd inspector</title><style>\(style)</style></head>
+    <body>
+    <header><h1>dynd inspector</h1><span id="link-state">connecting…</span>
+    <span id="error" role="alert"></span></header>
+    <main>
+    <aside>
+      <h2>Sessions</h2>
+      <table id="sessions"><thead><tr><th>session</th><th>what</th><th>clock</th>
+      <th>state</th></tr></thead><tbody></tbody></table>
+      <p class="hint">Click a session to watch it. Sessions this page opens close when it
+      watches another one or closes.</p>
+      <h2 id="open-title">Open a transition</h2>
+      <form id="open-form">
+        <label>transition <select id="open-transition"></select></label>
+        <label>session <input id="open-session" placeholder="(a new name)"
+          pattern="[A-Za-z0-9_.\\-]{1,64}"></label>
+        <fieldset id="params"><legend>parameters</legend></fieldset>
+        <button type="submit" id="open-button">Open</button>
+        <button type="button" id="reopen-button" disabled>Re-open the watched session with
+        these values</button>
+      </form>
+      <section id="behaviors-panel" hidden><h2>Behaviors</h2>
+        <p class="hint">Changes are sent as <code>set_behavior</code> when a field changes.</p>
+        <div id="behaviors"></div></section>
+    </aside>
+    <section id="view">
+      <div id="status">No session watched.</div>
+      <div id="stage-row"><canvas id="stage" width="380" height="620"></canvas>
+        <div id="side">
+          <div id="summary">
+            <div>outcome <b id="outcome">—</b></div>
+            <div>handoff to <b id="handoff-item">—</b></div>
+            <div>gesture velocity <b id="gesture-velocity">—</b></div>
+            <div>item velocity <b id="item-velocity">—</b></div>
+            <div>velocity error <b id="velocity-error">—</b></div>
+          </div>
+          <div id="legend"></div>
+          <div id="controls">
+            <button id="step-button" hidden>Run the manual clock</button>
+            <button id="record-button" disabled>Record</button>
+            <button id="download-button" disabled>Download trace</button>
+            <span id="record-state"></span>
+          </div>
+        </div>
+      </div>
+      <canvas id="plot" width="720" height="180"></canvas>
+      <ul class="dynd-legend plot-legend">
+        <li><span class="key" style="border-color:#1c7ed6"></span>vx</li>
+        <li><span class="key" style="border-color:#7048e8"></span>vy</li>
+        <li><span class="key band"></span>gesture (finger down)</li>
+        <li><span class="key dashed" style="border-color:#e03131"></span>release (the handoff)</li>
+        <li><span class="key" style="border-color:#2b8a3e"></span>done, with the outcome</li>
+        <li><span class="key dotted" style="border-color:#868e96"></span>tap</li>
+      </ul>
+      <p class="hint">Drag an item with the mouse or a finger: the page sends
+      <code>gesture</code> began/changed/ended with each pointer event's own timestamp (all
+      coalesced events included) and lets dynd estimate the release velocity; a press that
+      does not move 8 px is a <code>tap</code>. The plot shows the watched item's velocity over
+      the last 4 s: the grey band is the gesture, the red line the release.</p>
+    </section>
+    </main>
+    <script>\(StageScript.source)</script>
+    <script>\(PlotScript.source)</script>
+    <script>\(InspectorScript.source)</script>
+    <script>\(InspectorControls.source)</script>
+    </body></html>
+
+    """
+
+  static let style = """
+    body{font:14px system-ui,sans-serif;margin:0;color:#212529}
+    header{display:flex;gap:16px;align-items:baseline;padding:8px 16px;border-bottom:1px solid #dee2e6}
+    h1{font-size:18px;margin:0}h2{font-size:15px;margin:16px 0 6px}
+    #link-state{color:#495057}#error{color:#c92a2a}
+    main{display:flex;gap:16px;padding:0 16px}aside{width:330px;flex:none}
+    table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:2px 6px;font-size:13px}
+    tbody tr{cursor:pointer}tbody tr:hover{background:#f1f3f5}tr.watched{background:#e7f5ff}
+    .hint{color:#868e96;font-size:12px}form label{display:block;margin:4px 0}
+    fieldset{border:1px solid #dee2e6;margin:6px 0}fieldset label{display:flex;gap:6px;align-items:center}
+    fieldset input{width:90px}.unit{color:#868e96;font-size:12px}
+    #stage-row{display:flex;gap:16px;align-items:flex-start}
+    #stage{border:1px solid #ced4da;touch-action:none;cursor:grab}
+    #summary div{margin:2px 0;font-variant-numeric:tabular-nums}
+    #controls{display:flex;gap:8px;flex-wrap:wrap;margin-top:10px}
+    .dynd-legend{list-style:none;padding:0;margin:8px 0;font-size:12px}
+    .dynd-legend li{display:flex;gap:6px;align-items:center;margin:2px 0}
+    .plot-legend{display:flex;gap:14px;margin:0 0 4px 64px}
+    .plot-legend .key{display:inline-block;width:18px;border-top:2px solid;vertical-align:middle}
+    .plot-legend .key.band{border:none;height:10px;background:rgba(134,142,150,0.3)}
+    .plot-legend .key.dashed{border-top-style:dashed}.plot-legend .key.dotted{border-top-style:dotted}
+    .behavior{border:1px solid #dee2e6;padding:4px 8px;margin:6px 0}
+    .behavior label{display:flex;gap:6px;align-items:center;margin:2px 0}
+    .behavior input[type=number]{width:80px}.field-error{color:#c92a2a;font-size:12px}
+    """
 }

@@ -1,0 +1,273 @@
+/// The inspector page's core script: its connections to dynd (through the inspector's
+/// WebSocket), the live session list, the watched session's stage and plot, and the pointer
+/// turned into gestures and taps. Plain ES2017, no dependencies but the stage and plot drawers.
+enum InspectorScript {
+  static let source = #"""
+    "use strict";
+    // Script errors are counted on <body data-errors> so that a browser test can report them.
+    document.body.dataset.errors = "0";
+    window.addEventListener("error", () => {
+      document.body.dataset.errors = String(Number(document.body.dataset.errors) + 1);
+    });
+    const $ = id => document.getElementById(id);
+    const TOKEN = new URLSearchParams(location.search).get("token") || "";
+    const WS_URL = "ws://" + location.host + "/ws?token=" + encodeURIComponent(TOKEN);
+    const SLOP = 8;            // CSS pixels a press moves before it is a pan, not a tap
+    const PLOT_SECONDS = 4;    // the velocity plot's window
+    const LIST_PERIOD = 300;   // ms between two `list` requests
+    // The replay page's colours (dynctl render): x blue, y violet; release red, done green.
+    const AXIS_COLORS = { x: "#1c7ed6", y: "#7048e8" };
+    const MARK_COLORS = { handoff: "#e03131", done: "#2b8a3e", tap: "#868e96" };
+
+    function showError(text) { $("error").textContent = text || ""; }
+    function fmt(v, digits) { return Number(v).toFixed(digits === undefined ? 1 : digits); }
+    function vec(v) { return v ? "(" + fmt(v[0]) + ", " + fmt(v[1]) + ") pt/s" : "—"; }
+
+    /* One connection to dynd: a WebSocket the inspector bridges line for line to a new dynd
+       connection. request(op) sends op with a fresh id and resolves with its reply; events go
+       to onEvent; listeners hear every line sent and received (the recorder). */
+    class Link {
+      constructor(onEvent, onClose) {
+        this.ws = new WebSocket(WS_URL);
+        this.nextID = 1; this.pending = new Map(); this.listeners = new Set();
+        this.ready = new Promise((resolve, reject) => {
+          this.ws.onopen = resolve;
+          this.ws.onerror = () => reject(new Error("the inspector refused the WebSocket"));
+        });
+        this.ws.onmessage = message => {
+          const line = JSON.parse(message.data);
+          for (const listener of this.listeners) listener("received", line);
+          if ("ok" in line) {
+            const resolve = this.pending.get(line.id);
+            if (resolve) { this.pending.delete(line.id); resolve(line); }
+          } else if (onEvent) onEvent(line);
+        };
+        this.ws.onclose = event => {
+          for (const resolve of this.pending.values())
+            resolve({ ok: false, error: { code: "disconnected", message: event.reason || "the connection closed" } });
+          this.pending.clear();
+          if (onClose) onClose(event);
+        };
+      }
+      async request(op) {
+        await this.ready;
+        const message = Object.assign({}, op, { id: this.nextID++ });
+        for (const listener of this.listeners) listener("sent", message);
+        this.ws.send(JSON.stringify(message));
+        return new Promise(resolve => this.pending.set(message.id, resolve));
+      }
+      close() { this.ws.onclose = null; this.ws.close(); }
+    }
+
+    /* Replies that are errors are shown; the reply is returned either way. */
+    async function ask(link, op) {
+      const reply = await link.request(op);
+      if (!reply.ok) showError(op.op + ": " + reply.error.code + " — " + reply.error.message);
+      return reply;
+    }
+
+    const app = window.dyndInspector = {
+      hello: null, sessions: [], watched: null, opened: new Set(),
+      view: null,    // the watched session: see watch()
+    };
+
+    // ---- the session list ------------------------------------------------------------------
+    const control = new Link(null, event => {
+      $("link-state").textContent = "disconnected: " + (event.reason || "the inspector stopped");
+    });
+    async function start() {
+      try { await control.ready; } catch (e) { $("link-state").textContent = e.message; return; }
+      const hello = await ask(control, { op: "hello" });
+      if (!hello.ok) return;
+      app.hello = hello;
+      $("link-state").textContent = "connected to dynd " + hello.version;
+      window.dyndControls.setUp(hello);
+      refreshList();
+    }
+    async function refreshList() {
+      const reply = await control.request({ op: "list" });
+      if (reply.ok) { app.sessions = reply.sessions; drawList(); }
+      if (reply.ok || reply.error.code !== "disconnected") setTimeout(refreshList, LIST_PERIOD);
+    }
+    function drawList() {
+      const body = $("sessions").tBodies[0];
+      body.textContent = "";
+      for (const s of app.sessions) {
+        const row = body.insertRow();
+        row.dataset.session = s.session;
+        if (app.view && app.view.name === s.session) row.className = "watched";
+        const state = s.running ? "running" : "at rest";
+        for (const text of [s.session, s.transition || "scene", s.clock, state])
+          row.insertCell().textContent = text;
+        row.onclick = () => watch(s.session);
+      }
+      document.body.dataset.sessions = app.sessions.map(s => s.session + ":" + (s.running ? "running" : "rest")).join(",");
+    }
+
+    // ---- the watched session ---------------------------------------------------------------
+    /* Watches `name` on a new connection (or opens it there with `openOp`), with the debug
+       stream on. The previous watch's connection closes, and with it a session it opened. */
+    async function watch(name, openOp) {
+      if (app.view) app.view.link.close();
+      const view = app.view = {
+        name, link: null, sizes: [], stage: null, frame: null, debug: null, samples: [],
+        marks: [], dragged: null, entry: null, closed: false, manual: false, stepping: null,
+        transition: null, bounds: [0, 0, 320, 568], params: null,
+      };
+      view.link = new Link(event => onEvent(view, event));
+      window.dyndControls.resetView();
+      const first = await ask(view.link, openOp || { op: "watch", session: name });
+      if (!first.ok || app.view !== view) return false;
+      if (openOp) { view.name = first.session; app.opened.add(first.session); }
+      const state = await ask(view.link, { op: "get", session: view.name });
+      const debug = await ask(view.link, { op: "debug", session: view.name });
+      if (!state.ok || app.view !== view) return false;
+      view.entry = app.sessions.find(s => s.session === view.name) || null;
+      if (!view.entry) {
+        const listed = await control.request({ op: "list" });
+        if (listed.ok) view.entry = listed.sessions.find(s => s.session === view.name) || null;
+      }
+      view.transition = view.entry ? view.entry.transition : (openOp ? openOp.transition : null);
+      view.manual = view.entry ? view.entry.clock === "manual" : false;
+      if (state.bounds) view.bounds = state.bounds;
+      view.params = state.params || null;
+      view.sizes = state.items.map(i => ({ id: i.id, w: i.size[0], h: i.size[1], shape: i.shape, path: i.path }));
+      view.frame = { t: state.t, items: state.items };
+      view.debug = debug.ok ? debug.debug : null;
+      view.stage = makeDyndStage($("stage"), { bounds: view.bounds, sizes: view.sizes });
+      drawLegend(view);
+      $("status").textContent = "watching " + view.name + " (" + (view.transition || "scene") + ", "
+        + (view.entry ? view.entry.clock : "realtime") + " clock)";
+      document.body.dataset.watching = view.name;
+      window.dyndControls.viewReady(view);
+      drawList();
+      draw();
+      return true;
+    }
+    function drawLegend(view) {
+      const legend = $("legend");
+      legend.textContent = "";
+      legend.appendChild(view.stage.legendElement({}));
+    }
+    function onEvent(view, event) {
+      if (app.view !== view) return;
+      if (event.ev === "frame") {
+        view.frame = event;
+        const item = event.items.find(i => i.id === (view.dragged || (view.sizes[0] && view.sizes[0].id)));
+        if (item) view.samples.push({ t: event.t, vx: item.velocity[0], vy: item.velocity[1] });
+        while (view.samples.length && view.samples[0].t < event.t - PLOT_SECONDS) view.samples.shift();
+        scheduleDraw();
+      } else if (event.ev === "debug") {
+        view.debug = event;
+      } else if (event.ev === "handoff") {
+        view.dragged = event.item;
+        view.marks.push({ kind: "handoff", t: view.frame ? view.frame.t : 0 });
+        $("handoff-item").textContent = event.item;
+        $("gesture-velocity").textContent = vec(event.gesture_velocity);
+        $("item-velocity").textContent = vec(event.item_velocity);
+        $("velocity-error").textContent = fmt(event.velocity_error, 3) + " pt/s";
+        document.body.dataset.handoff = JSON.stringify(event);
+      } else if (event.ev === "done") {
+        view.marks.push({ kind: "done", outcome: event.outcome, t: view.frame ? view.frame.t : 0 });
+        $("outcome").textContent = event.outcome;
+        document.body.dataset.outcome = event.outcome;
+      } else if (event.ev === "closed") {
+        view.closed = true;
+        $("status").textContent = view.name + " closed (" + event.reason + ").";
+      } else if (event.ev === "pause") {
+        $("status").dataset.rest = "true";
+      }
+      window.dyndControls.onEvent(view, event);
+    }
+
+    let drawPending = false;
+    function scheduleDraw() {
+      if (drawPending) return;
+      drawPending = true;
+      requestAnimationFrame(() => { drawPending = false; draw(); });
+    }
+    function draw() {
+      const view = app.view;
+      if (!view || !view.stage || !view.frame) return;
+      view.stage.draw(view.frame, view.debug, { dragged: view.dragged, finger: pan && pan.began ? [pan.last.x, pan.last.y] : null });
+      drawPlot(view);
+    }
+    function drawPlot(view) {
+      const now = view.frame.t, t0 = Math.max(0, now - PLOT_SECONDS);
+      const rel = t => t - t0;
+      const series = [
+        { panel: 0, label: "vx", color: AXIS_COLORS.x, points: view.samples.map(s => [rel(s.t), s.vx]) },
+        { panel: 0, label: "vy", color: AXIS_COLORS.y, points: view.samples.map(s => [rel(s.t), s.vy]) },
+      ];
+      const marks = view.marks.filter(m => m.kind !== "gesture" && m.t >= t0).map(m => ({
+        kind: m.kind, t: rel(m.t), color: MARK_COLORS[m.kind],
+        label: m.kind === "handoff" ? "release" : m.kind === "done" ? "done: " + m.outcome : m.kind }));
+      const bands = view.marks.filter(m => m.kind === "gesture" && m.to >= t0)
+        .map(m => ({ from: rel(Math.max(t0, m.t)), to: rel(m.to) }));
+      const who = view.dragged || (view.sizes[0] ? view.sizes[0].id : "");
+      const plot = makeDyndPlot($("plot"), { panels: [{ title: who + " velocity", unit: "pt/s" }],
+        series, marks, bands, tmax: PLOT_SECONDS });
+      plot.draw(null);
+    }
+
+    // ---- the pointer: gestures and taps ----------------------------------------------------
+    let pan = null;
+    function sample(view, e) {
+      const [x, y] = view.stage.fromEvent(e);
+      return { x, y, t: e.timeStamp / 1000, px: e.clientX, py: e.clientY };
+    }
+    function gesture(view, phase, s) {
+      return view.link.request({ op: "gesture", session: view.name, phase, x: s.x, y: s.y, t: s.t });
+    }
+    const stageCanvas = $("stage");
+    stageCanvas.addEventListener("pointerdown", e => {
+      const view = app.view;
+      if (!view || !view.stage || view.closed || pan) return;
+      e.preventDefault();
+      stageCanvas.setPointerCapture(e.pointerId);
+      const first = sample(view, e);
+      pan = { id: e.pointerId, view, first, last: first, began: false, mark: null };
+    });
+    stageCanvas.addEventListener("pointermove", e => {
+      if (!pan || e.pointerId !== pan.id || app.view !== pan.view) return;
+      const events = e.getCoalescedEvents ? e.getCoalescedEvents() : [];
+      for (const c of (events.length ? events : [e])) {
+        const s = sample(pan.view, c);
+        if (!pan.began) {
+          if (Math.hypot(s.px - pan.first.px, s.py - pan.first.py) < SLOP) continue;
+          if (!pan.view.transition) { showError("a scene session takes no gestures; edit its behaviors instead"); pan = null; return; }
+          pan.began = true;
+          pan.mark = { kind: "gesture", t: pan.view.frame ? pan.view.frame.t : 0, to: Infinity };
+          pan.view.marks.push(pan.mark);
+          gesture(pan.view, "began", pan.first).then(checkReply);
+        }
+        gesture(pan.view, "changed", s).then(checkReply);
+        pan.last = s;
+      }
+      scheduleDraw();
+    });
+    function finishPan(e, phase) {
+      if (!pan || e.pointerId !== pan.id) return;
+      const view = pan.view, s = sample(view, e);
+      if (app.view === view) {
+        if (pan.began) {
+          pan.mark.to = view.frame ? view.frame.t : pan.mark.t;
+          gesture(view, phase, s).then(checkReply);
+        } else if (phase === "ended" && view.transition) {
+          view.marks.push({ kind: "tap", t: view.frame ? view.frame.t : 0 });
+          view.link.request({ op: "tap", session: view.name, x: pan.first.x, y: pan.first.y }).then(checkReply);
+        }
+      }
+      pan = null;
+      scheduleDraw();
+    }
+    function checkReply(reply) {
+      if (!reply.ok) showError(reply.error.code + " — " + reply.error.message);
+    }
+    stageCanvas.addEventListener("pointerup", e => finishPan(e, "ended"));
+    stageCanvas.addEventListener("pointercancel", e => finishPan(e, "cancelled"));
+
+    Object.assign(app, { Link, ask, watch, control, draw, drawList });
+    window.addEventListener("load", start);
+    """#
+}
