@@ -31,8 +31,12 @@ struct TransportOutputBudgetTests {
     #expect(log.wait { $0.filter(\.isLineEvent).count == 12 })
     let closedEarly = log.value.contains { $0.isClose }
     #expect(!closedEarly, "under the budget nothing is closed")
+    // The daemon may close one of them (that is the point) before the second has written all
+    // its requests: a write that meets the closed socket ends the loop.
     let second = try TestClient(path: path)
-    for _ in 0..<12 { try second.write("more\n") }
+    for _ in 0..<12 {
+      do { try second.write("more\n") } catch { break }
+    }
     #expect(log.wait { $0.contains(.closed(.outputLimitExceeded)) })
     // A peer that reads what it asked for is served whatever the others hold.
     let reader = try TestClient(path: path)
