@@ -119,11 +119,11 @@ class InspectorTest(unittest.TestCase):
     # ---- helpers ----------------------------------------------------------------------------
 
     @classmethod
-    def browser_page(cls):
+    def browser_page(cls, touch=False):
         if cls.browser is None:
             cls.manager, cls.browser = start_browser()
         context = cls.browser.new_context(viewport={"width": 1300, "height": 1000},
-                                          accept_downloads=True)
+                                          accept_downloads=True, has_touch=touch)
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
@@ -294,6 +294,36 @@ class InspectorTest(unittest.TestCase):
         rendered = subprocess.run([os.path.join(BIN, "dynctl"), "render", trace_path,
                                    "--html", html], capture_output=True, text=True)
         self.assertEqual(rendered.returncode, 0, rendered.stderr)
+        self.assertEqual(page.errors, [])
+        page.context.close()
+
+    def test_drag_with_a_finger_on_a_touch_screen(self):
+        """A touch screen's finger: touch events with their timestamps become pointer events
+        of type touch, and the same gestures."""
+        page = self.browser_page(touch=True)
+        name = self.open_in_page(page, "lock-screen")
+        watcher = Client(self.socket)
+        watcher.watch(name)
+        to_page = self.stage_mapping(page)
+        cdp = page.context.new_cdp_session(page)
+        base = time.time()
+        speed = 700.0
+
+        def touch(kind, y, t):
+            x, py = to_page(160, y)
+            points = [] if kind == "touchEnd" else [{"x": x, "y": py, "id": 1}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points,
+                                                  "timestamp": base + t})
+
+        touch("touchStart", 480, 0)
+        for i in range(1, 16):
+            touch("touchMove", 480 - speed * SAMPLE_DT * i, SAMPLE_DT * i)
+        touch("touchEnd", 0, SAMPLE_DT * 15)
+        handoff = watcher.wait_for("handoff", session=name, timeout=10)
+        self.assertAlmostEqual(handoff.gesture_velocity[1], -speed, delta=speed * 0.02,
+                               msg=str(handoff.raw))
+        self.assertEqual(watcher.wait_for("done", session=name, timeout=10).outcome, "opened")
+        watcher.close()
         self.assertEqual(page.errors, [])
         page.context.close()
 

@@ -108,6 +108,7 @@ enum InspectorControls {
         $("record-state").textContent = "";
         $("record-button").textContent = "Record";
         $("behaviors-panel").hidden = true;
+        $("open-title").textContent = "Open a transition";
         $("reopen-button").disabled = true;
         $("record-button").disabled = true;
         delete document.body.dataset.outcome;
@@ -217,8 +218,10 @@ enum InspectorControls {
         };
         view.link.listeners.add(rec.listener);
         recording = rec;
-        // A `get` first: the trace needs the items' sizes, as `dynctl record --session` does.
+        // As `dynctl record --session` does: `get` for the items' sizes, the bounds and the
+        // parameters the session was opened with, `hello` for their units and defaults.
         view.link.request({ op: "get", session: view.name });
+        if (view.transition) view.link.request({ op: "hello" });
         $("record-button").textContent = "Stop recording";
         $("download-button").disabled = true;
         $("record-state").textContent = "recording…";
@@ -226,7 +229,9 @@ enum InspectorControls {
       function download() {
         if (!recorded) return;
         const view = recorded.view;
-        const header = { trace: 1, transition: view.transition, session: view.name, bounds: view.bounds };
+        // "session": recorded from a running session, as `dynctl record --session` does.
+        const header = { trace: 1, source: "session", transition: view.transition, session: view.name,
+          bounds: view.bounds };
         if (view.params) header.params = view.params;
         const text = [header].concat(recorded.lines).map(l => JSON.stringify(l)).join("\n") + "\n";
         const link = document.createElement("a");

@@ -14,7 +14,8 @@ enum InspectorScript {
     const WS_URL = "ws://" + location.host + "/ws?token=" + encodeURIComponent(TOKEN);
     const SLOP = 8;            // CSS pixels a press moves before it is a pan, not a tap
     const PLOT_SECONDS = 4;    // the velocity plot's window
-    const LIST_PERIOD = 300;   // ms between two `list` requests
+    const LIST_PERIOD = 300;   // ms between a `list` reply and the next request
+    const LIST_ROWS = 200;     // rows drawn; a daemon may hold 20 000 sessions
     // The replay page's colours (dynctl render): x blue, y violet; release red, done green.
     const AXIS_COLORS = { x: "#1c7ed6", y: "#7048e8" };
     const MARK_COLORS = { handoff: "#e03131", done: "#2b8a3e", tap: "#868e96" };
@@ -92,7 +93,9 @@ enum InspectorScript {
     function drawList() {
       const body = $("sessions").tBodies[0];
       body.textContent = "";
-      for (const s of app.sessions) {
+      const shown = app.sessions.filter(s => app.view && s.session === app.view.name)
+        .concat(app.sessions.filter(s => !app.view || s.session !== app.view.name)).slice(0, LIST_ROWS);
+      for (const s of shown) {
         const row = body.insertRow();
         row.dataset.session = s.session;
         if (app.view && app.view.name === s.session) row.className = "watched";
@@ -101,7 +104,12 @@ enum InspectorScript {
           row.insertCell().textContent = text;
         row.onclick = () => watch(s.session);
       }
-      document.body.dataset.sessions = app.sessions.map(s => s.session + ":" + (s.running ? "running" : "rest")).join(",");
+      if (app.sessions.length > shown.length) {
+        const cell = body.insertRow().insertCell();
+        cell.colSpan = 4; cell.className = "hint";
+        cell.textContent = "… and " + (app.sessions.length - shown.length) + " more (the first " + LIST_ROWS + " are shown)";
+      }
+      document.body.dataset.sessions = shown.map(s => s.session + ":" + (s.running ? "running" : "rest")).join(",");
     }
 
     // ---- the watched session ---------------------------------------------------------------
