@@ -388,10 +388,22 @@ class InspectorTest(unittest.TestCase):
         # The form shows the re-opened session's values.
         self.assertEqual(float(page.evaluate(
             "document.querySelector(\"#params [data-param='gravity']\").value")), 8)
-        # Out of range: dynd's error is shown and nothing is re-opened.
+        # Out of range: the error is shown and the session is left as it was.
         page.fill("#params [data-param='gravity']", "500")
         page.click("#reopen-button")
         self.wait(page, "document.getElementById('error').textContent.includes('out_of_range')")
+        self.assertIn("nothing was re-opened", page.evaluate(
+            "document.getElementById('error').textContent"))
+        self.assertEqual(self.client.get(name).params["gravity"], 8)
+        # A new session under a name in use: dynd's own error is shown, and the page still
+        # watches the session it had.
+        page.fill("#params [data-param='gravity']", "2")
+        page.fill("#open-session", name)
+        page.click("#open-button")
+        self.wait(page, "document.getElementById('error').textContent"
+                        ".startsWith('open: session_exists')")
+        self.assertEqual(page.evaluate("window.dyndInspector.view.name"), name)
+        self.assertEqual(self.client.get(name).params["gravity"], 8)
         self.assertEqual(page.errors, [])
         page.context.close()
 

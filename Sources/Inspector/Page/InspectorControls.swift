@@ -78,6 +78,19 @@ enum InspectorControls {
         }
         return params;
       }
+      /* Why `params` would be refused by `open` of `transition`, in dynd's words, or null. */
+      function paramFault(transition, params) {
+        const table = (app().hello.parameters || {})[transition] || [];
+        for (const [name, value] of Object.entries(params)) {
+          const p = table.find(q => q.name === name);
+          if (!p) return "unknown_field — unknown parameter '" + name + "'";
+          if (p.choices && !p.choices.includes(value))
+            return "out_of_range — parameter '" + name + "' must be one of " + p.choices.join(", ");
+          if (!p.choices && !(Number.isFinite(value) && value >= p.min && value <= p.max))
+            return "out_of_range — parameter '" + name + "' must be within " + p.min + "…" + p.max;
+        }
+        return null;
+      }
       async function openFromForm(reopen) {
         const a = app();
         const view = a.view;
@@ -87,11 +100,17 @@ enum InspectorControls {
           op.transition = view.transition;
           op.session = view.name;
           if (view.entry && view.entry.clock === "manual") op.clock = "manual";
+          // Checked against hello's tables (what open checks) before the session is closed, so
+          // that a value out of range does not leave the person with no session at all.
+          const fault = paramFault(op.transition, op.params);
+          if (fault) { window.dyndInspector.showError(fault + "; nothing was re-opened"); return; }
           const closed = await a.ask(a.control, { op: "close", session: view.name });
           if (!closed.ok && closed.error.code !== "unknown_session") return;
         } else {
           const name = $("open-session").value.trim();
           if (name) op.session = name;
+          const fault = paramFault(op.transition, op.params);
+          if (fault) { window.dyndInspector.showError(fault + "; nothing was opened"); return; }
         }
         document.body.dataset.opening = "true";
         const ok = await a.watch(op.session || null, op);

@@ -114,18 +114,24 @@ enum InspectorScript {
 
     // ---- the watched session ---------------------------------------------------------------
     /* Watches `name` on a new connection (or opens it there with `openOp`), with the debug
-       stream on. The previous watch's connection closes, and with it a session it opened. */
+       stream on. Once that succeeds the previous watch's connection closes, and with it a
+       session it opened; a refused watch or open leaves the previous one as it was. The last
+       call wins when several are under way. */
+    let watchTicket = 0;
     async function watch(name, openOp) {
-      if (app.view) app.view.link.close();
-      const view = app.view = {
+      const ticket = ++watchTicket;
+      const view = {
         name, link: null, sizes: [], stage: null, frame: null, debug: null, samples: [],
         marks: [], dragged: null, entry: null, closed: false, manual: false, stepping: null,
         transition: null, bounds: [0, 0, 320, 568], params: null,
       };
       view.link = new Link(event => onEvent(view, event));
-      window.dyndControls.resetView();
       const first = await ask(view.link, openOp || { op: "watch", session: name });
-      if (!first.ok || app.view !== view) return false;
+      if (!first.ok || ticket !== watchTicket) { view.link.close(); return false; }
+      if (app.view) app.view.link.close();
+      app.view = view;
+      window.dyndControls.resetView();
+      showError("");
       if (openOp) { view.name = first.session; app.opened.add(first.session); }
       const state = await ask(view.link, { op: "get", session: view.name });
       const debug = await ask(view.link, { op: "debug", session: view.name });
@@ -275,7 +281,7 @@ enum InspectorScript {
     stageCanvas.addEventListener("pointerup", e => finishPan(e, "ended"));
     stageCanvas.addEventListener("pointercancel", e => finishPan(e, "cancelled"));
 
-    Object.assign(app, { Link, ask, watch, control, draw, drawList });
+    Object.assign(app, { Link, ask, watch, control, draw, drawList, showError });
     window.addEventListener("load", start);
     """#
 }
