@@ -108,7 +108,8 @@ bench: release
 	  $$B/dynbench idle --sessions 1000 && \
 	  $$B/dynbench idle --sessions 1000 --per-connection 1000 && \
 	  python3 tools/isolation_bench.py $$B --markdown && \
-	  for n in 10 100 101 1000; do python3 tools/suggestion_bench.py $$B --sessions $$n || exit 1; done
+	  for n in 10 100 101 1000; do python3 tools/suggestion_bench.py $$B --sessions $$n || exit 1; done && \
+	  python3 tools/inspector_bench.py $$B
 
 clean:
 	rm -rf .build

@@ -282,7 +282,8 @@ class InspectorTest(unittest.TestCase):
             page.click("#download-button")
         trace_path = os.path.join(self.dir, "inspected.trace.jsonl")
         download_info.value.save_as(trace_path)
-        lines = [json.loads(line) for line in open(trace_path)]
+        with open(trace_path) as trace:
+            lines = [json.loads(line) for line in trace]
         self.assertEqual(lines[0]["trace"], 1)
         self.assertEqual(lines[0]["transition"], "lock-screen")
         gestures = [l["sent"] for l in lines if "sent" in l and l["sent"]["op"] == "gesture"]
