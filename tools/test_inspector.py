@@ -204,6 +204,15 @@ class InspectorTest(unittest.TestCase):
                                capture_output=True, text=True, timeout=20)
         self.assertEqual(taken.returncode, 71, taken.stderr)
         self.assertIn("could not run on 127.0.0.1:%d" % port, taken.stderr)
+        # SIGTERM (and Ctrl-C) stop it with exit 0.
+        second = subprocess.Popen([inspect, "--socket", self.socket], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        self.assertTrue(second.stdout.readline().startswith("dynd-inspect: serving"))
+        self.assertTrue(second.stdout.readline().startswith("dynd-inspect: open http://127.0.0.1:"))
+        second.send_signal(signal.SIGTERM)
+        self.assertEqual(second.wait(10), 0)
+        second.stdout.close()
+        second.stderr.close()
 
     @staticmethod
     def upgrade_status(address, host, origin, query):

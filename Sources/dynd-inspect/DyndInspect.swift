@@ -27,7 +27,7 @@ struct DyndInspect: AsyncParsableCommand {
 
   @Option(
     parsing: .unconditional,
-    help: "The port to listen on at 127.0.0.1 (default: 0, a free port the system chooses).")
+    help: "The port to listen on at 127.0.0.1; 0 lets the system choose a free one.")
   var port: Int = 0
 
   func validate() throws {
