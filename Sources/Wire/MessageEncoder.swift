@@ -445,6 +445,14 @@ public struct MessageEncoder: Sendable {
         self.value(field.value)
       }
       writer.byte("}")
+    case .encoded(let text): writer.bytes.append(contentsOf: text)
     }
+  }
+
+  /// One value alone, as JSON text (for `ReplyValue.encoded`).
+  static func text(of value: ReplyValue) -> [UInt8] {
+    var encoder = MessageEncoder(capacity: 8 * 1024)
+    encoder.value(value)
+    return encoder.bytes
   }
 }

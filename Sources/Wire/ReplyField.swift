@@ -53,4 +53,7 @@ public enum ReplyValue: Sendable {
   case items([ItemState], size: Bool)
   case array([ReplyValue])
   case object([ReplyField])
+  /// JSON text this encoder wrote before, appended verbatim (a value that seldom changes and is
+  /// costly to write again, such as hello's parameter tables).
+  case encoded([UInt8])
 }

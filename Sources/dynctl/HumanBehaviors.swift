@@ -33,6 +33,7 @@ extension HumanFormat {
     case .object(let fields):
       return "{" + fields.map { "\($0.name) \(self.value($0.value))" }.joined(separator: ", ")
         + "}"
+    case .encoded(let json): return text(String(decoding: json, as: UTF8.self))
     }
   }
 

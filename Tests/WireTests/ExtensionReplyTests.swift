@@ -136,6 +136,20 @@ struct ExtensionReplyTests {
     #expect(!encoded(.hello(version: "1", transitions: [])).contains("parameters"))
   }
 
+  @Test("hello's tables are written once and again only when they change")
+  func parametersCache() throws {
+    let other = [ParameterTable(transition: "snap", parameters: [parameterTables[0].parameters[0]])]
+    let first = encoded(.hello(version: "1", transitions: [], parameters: parameterTables))
+    let changed = encoded(.hello(version: "1", transitions: [], parameters: other))
+    let again = encoded(.hello(version: "1", transitions: [], parameters: parameterTables))
+    #expect(first == again && first != changed)
+    #expect(changed.contains(#""parameters":{"snap":[{"name":"gravity","default":4,"#))
+    let decoder = ServerMessageDecoder()
+    #expect(
+      try decoder.decode(again, answering: .hello).replyBody
+        == .hello(version: "1", transitions: [], parameters: parameterTables))
+  }
+
   @Test("get's bounds and params are written after the items and read back; older gets have none")
   func getDetails() throws {
     let details = SessionDetails(

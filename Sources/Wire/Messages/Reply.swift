@@ -65,7 +65,7 @@ extension MessageEncoder {
           .strings("transitions", transitions),
         ]
         if !parameters.isEmpty {
-          fields.append(ReplyField("parameters", ParameterTable.replyValue(parameters)))
+          fields.append(ReplyField("parameters", ParameterTable.encodedReplyValue(parameters)))
         }
         self.reply(id: reply.id, fields)
       case .open(let session, let items): openReply(id: reply.id, session: session, items: items)
