@@ -68,7 +68,7 @@ enum InspectorScript {
     }
 
     const app = window.dyndInspector = {
-      hello: null, sessions: [], watched: null, opened: new Set(),
+      hello: null, sessions: [],
       view: null,    // the watched session: see watch()
     };
 
@@ -122,7 +122,7 @@ enum InspectorScript {
       const ticket = ++watchTicket;
       const view = {
         name, link: null, sizes: [], stage: null, frame: null, debug: null, samples: [],
-        marks: [], dragged: null, entry: null, closed: false, manual: false, stepping: null,
+        marks: [], dragged: null, entry: null, closed: false, manual: false,
         transition: null, bounds: [0, 0, 320, 568], params: null,
       };
       view.link = new Link(event => onEvent(view, event));
@@ -132,7 +132,7 @@ enum InspectorScript {
       app.view = view;
       window.dyndControls.resetView();
       showError("");
-      if (openOp) { view.name = first.session; app.opened.add(first.session); }
+      if (openOp) view.name = first.session;
       const state = await ask(view.link, { op: "get", session: view.name });
       const debug = await ask(view.link, { op: "debug", session: view.name });
       if (!state.ok || app.view !== view) return false;
