@@ -111,6 +111,11 @@ public enum Limits {
   public static let maxItemsPerScene = 1_000
   /// Most behaviors in a scene.
   public static let maxBehaviorsPerScene = 1_000
+  /// The largest `behaviors` reply. A scene may hold 1 000 behaviors each listing 1 000 items
+  /// of 64-byte ids: 67 MB, whose encoding held the loop for 340 ms and then passed the
+  /// connection's output limit; such a scene's list is `out_of_range` instead (BENCHMARKS,
+  /// "Isolation").
+  public static let maxBehaviorsReplyBytes = 1 << 20
   /// Vertices of an item's convex `path`. Box2D polygons have at most 8; the engine splits larger
   /// paths into several fixtures, so the count stays small.
   public static let pathVertices = 3...64

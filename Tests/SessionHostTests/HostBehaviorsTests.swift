@@ -161,6 +161,35 @@ struct HostBehaviorsTests {
     let reply = try client.expectOK(#"{"op":"behaviors","session":""# + session + #""}"#).reply
     return try #require(reply.object["behaviors"] as? [[String: Any]], "\(reply)")
   }
+  @Test("a scene whose behaviors would make a reply over 1 MiB is out_of_range, told at once")
+  func largestReply() throws {
+    let rig = HostRig()
+    let peer = rig.connect()
+    // 1 000 items with 64-byte ids; gravity behaviors listing all of them (67 kB each).
+    let ids = (0..<1000).map { "i" + String(repeating: "0", count: 63 - "\($0)".count) + "\($0)" }
+    let items = ids.enumerated().map { k, id in
+      #"{"id":"\#(id)","center":[\#(10 + k % 300),\#(10 + k / 4)],"size":[2,2]}"#
+    }
+    try peer.expectOK(
+      #"{"op":"open","session":"big","clock":"manual","scene":{"items":["#
+        + items.joined(separator: ",") + "]}}")
+    let list = "[" + ids.map { #""\#($0)""# }.joined(separator: ",") + "]"
+    for b in 0..<15 {
+      try peer.expectOK(
+        #"{"op":"add_behavior","session":"big","behavior":{"type":"gravity","id":"g\#(b)","#
+          + #""items":\#(list)}}"#)
+    }
+    // 15 fit: the reply is about 1 MB, within the bound.
+    let fits = try peer.expectOK(#"{"op":"behaviors","session":"big"}"#).reply
+    #expect(
+      fits.text.utf8.count > 1_000_000 && fits.text.utf8.count <= Limits.maxBehaviorsReplyBytes)
+    try peer.expectOK(
+      #"{"op":"add_behavior","session":"big","behavior":{"type":"gravity","id":"g15","#
+        + #""items":\#(list)}}"#)
+    let refused = try peer.expectError("out_of_range", #"{"op":"behaviors","session":"big"}"#)
+    #expect(
+      refused.errorMessage?.contains("more than the 1048576 a behaviors reply may be") == true)
+  }
 }
 
 /// A JSON object parsed by Foundation.
@@ -191,4 +220,5 @@ private func jsonNumber(_ value: Any) -> Double? {
   case let b as Bool: return b ? 1 : 0
   default: return nil
   }
+
 }

@@ -4,6 +4,15 @@ extension SessionHost {
   /// `behaviors` (extension): a scene's behaviors in the order they were added, each with the
   /// current value of every field `set_behavior` can set.
   func behaviors(_ name: String, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
-    .behaviors(try c.scene(name).behaviorStates())
+    let scene = try c.scene(name)
+    let bound = scene.behaviorsReplyBound()
+    guard bound <= Limits.maxBehaviorsReplyBytes else {
+      throw ProtocolError(
+        .outOfRange,
+        "the behaviors of '\(name)' would make a reply of up to \(bound) bytes, more than the "
+          + "\(Limits.maxBehaviorsReplyBytes) a behaviors reply may be (their item lists are "
+          + "long); read them from the scene you sent, or remove some")
+    }
+    return .behaviors(scene.behaviorStates())
   }
 }

@@ -11,6 +11,25 @@ extension SceneModel {
     behaviors.compactMap { entry in Self.state(of: entry.behavior, id: entry.id) }
   }
 
+  /// An upper bound of the `behaviors` reply's size, counted without building it: 400 bytes a
+  /// behavior for its numbers and words, each item id it lists with its quotes and comma, 80
+  /// bytes a boundary shape.
+  func behaviorsReplyBound() -> Int {
+    behaviors.reduce(0) { total, entry in
+      let items: [DynamicItem]
+      switch entry.behavior {
+      case let g as GravityBehavior: items = g.items
+      case let c as CollisionBehavior: items = c.items
+      case let p as PushBehavior: items = p.items
+      case let d as DynamicItemBehavior: items = d.items
+      default: items = []
+      }
+      return total + 400 + entry.id.utf8.count
+        + items.reduce(0) { $0 + $1.identifier.utf8.count + 3 }
+        + 80 * Self.boundaryShapeCount(of: entry.behavior)
+    }
+  }
+
   private static func state(of behavior: DynamicBehavior, id: String) -> BehaviorSpec? {
     switch behavior {
     case let g as GravityBehavior:

@@ -115,7 +115,7 @@ final class SceneModel {
     behaviors = []
   }
 
-  private static func boundaryShapeCount(of behavior: DynamicBehavior) -> Int {
+  static func boundaryShapeCount(of behavior: DynamicBehavior) -> Int {
     (behavior as? CollisionBehavior)?.boundaryShapeCount ?? 0
   }
 
