@@ -6,31 +6,12 @@ set -eu
 
 bin=${1:?usage: examples/demo.sh BIN_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
-dir=$(mktemp -d /tmp/dynd-demo.XXXXXX)
-DYND_SOCKET=$dir/dynd.sock
-export DYND_SOCKET
-pid=""
-
-cleanup() {
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid"; wait "$pid" || true; fi
-  rm -rf "$dir"
-}
-trap cleanup EXIT INT TERM
+. "$here/private-dynd.sh"
 
 say() { printf '\n== %s\n' "$*"; }
 dynctl() { echo "\$ dynctl $*"; "$bin/dynctl" "$@"; }
 
-"$bin/dynd" --log-level warning &
-pid=$!
-tries=0
-until [ -S "$DYND_SOCKET" ]; do
-  tries=$((tries + 1))
-  if [ "$tries" -gt 100 ] || ! kill -0 "$pid" 2>/dev/null; then
-    echo "demo: dynd did not start" >&2
-    exit 1
-  fi
-  sleep 0.05
-done
+start_private_dynd dynd-demo
 
 say "dynd on $DYND_SOCKET"
 dynctl hello

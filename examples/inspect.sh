@@ -9,28 +9,8 @@ set -eu
 bin=${1:?usage: examples/inspect.sh BIN_DIR [PORT]}
 port=${2:-0}
 here=$(cd "$(dirname "$0")" && pwd)
-dir=$(mktemp -d /tmp/dynd-inspect.XXXXXX)
-DYND_SOCKET=$dir/dynd.sock
-export DYND_SOCKET
-pid=""
-
-cleanup() {
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid"; wait "$pid" || true; fi
-  rm -rf "$dir"
-}
-trap cleanup EXIT INT TERM
-
-"$bin/dynd" --log-level warning &
-pid=$!
-tries=0
-until [ -S "$DYND_SOCKET" ]; do
-  tries=$((tries + 1))
-  if [ "$tries" -gt 100 ] || ! kill -0 "$pid" 2>/dev/null; then
-    echo "inspect: dynd did not start" >&2
-    exit 1
-  fi
-  sleep 0.05
-done
+. "$here/private-dynd.sh"
+start_private_dynd dynd-inspect
 
 # Kept sessions (dynctl open keeps them) for the page to list and watch.
 "$bin/dynctl" open lock-screen --session lock >/dev/null

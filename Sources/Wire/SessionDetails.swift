@@ -30,17 +30,8 @@ public struct SessionDetails: Equatable, Sendable {
       fields.append(
         ReplyField(
           "params",
-          .object(params.entries.map { ReplyField($0.name, Self.value($0.value)) })))
+          .object(params.entries.map { ReplyField($0.name, $0.value.replyValue) })))
     }
     return fields
-  }
-
-  /// A parameter's value as written: numbers as declared (`ParameterTable.decimals`).
-  static func value(_ value: ParameterValue) -> ReplyValue {
-    switch value {
-    case .number(let number): .number(number, decimals: ParameterTable.decimals)
-    case .bool(let flag): .bool(flag)
-    case .string(let text): .string(text)
-    }
   }
 }

@@ -69,6 +69,7 @@ enum InspectorPage {
       the last 4 s: the grey band is the gesture, the red line the release.</p>
     </section>
     </main>
+    <script>\(PageBasics.source)</script>
     <script>\(StageScript.source)</script>
     <script>\(PlotScript.source)</script>
     <script>\(InspectorScript.source)</script>

@@ -4,11 +4,7 @@
 enum InspectorScript {
   static let source = #"""
     "use strict";
-    // Script errors are counted on <body data-errors> so that a browser test can report them.
-    document.body.dataset.errors = "0";
-    window.addEventListener("error", () => {
-      document.body.dataset.errors = String(Number(document.body.dataset.errors) + 1);
-    });
+    // The error counter, AXIS_COLORS and MARK_COLORS come first, from PageBasics.
     const $ = id => document.getElementById(id);
     const TOKEN = new URLSearchParams(location.search).get("token") || "";
     const WS_URL = "ws://" + location.host + "/ws?token=" + encodeURIComponent(TOKEN);
@@ -16,9 +12,6 @@ enum InspectorScript {
     const PLOT_SECONDS = 4;    // the velocity plot's window
     const LIST_PERIOD = 300;   // ms between a `list` reply and the next request
     const LIST_ROWS = 200;     // rows drawn; a daemon may hold 20 000 sessions
-    // The replay page's colours (dynctl render): x blue, y violet; release red, done green.
-    const AXIS_COLORS = { x: "#1c7ed6", y: "#7048e8" };
-    const MARK_COLORS = { handoff: "#e03131", done: "#2b8a3e", tap: "#868e96" };
 
     function showError(text) { $("error").textContent = text || ""; }
     function fmt(v, digits) { return Number(v).toFixed(digits === undefined ? 1 : digits); }

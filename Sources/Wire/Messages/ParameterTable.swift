@@ -75,7 +75,9 @@ extension ParameterTable {
 extension ParameterDeclaration {
   /// The members of the parameter's object.
   var fields: [ReplyField] {
-    var fields: [ReplyField] = [.string("name", name), ReplyField("default", value(defaultValue))]
+    var fields: [ReplyField] = [
+      .string("name", name), ReplyField("default", defaultValue.replyValue),
+    ]
     switch kind {
     case .number(let min, let max, let unit):
       fields += [
@@ -90,12 +92,16 @@ extension ParameterDeclaration {
     fields.append(.string("source", source))
     return fields
   }
+}
 
-  private func value(_ value: ParameterValue) -> ReplyValue {
-    switch value {
-    case .number(let number): return .number(number, decimals: ParameterTable.decimals)
-    case .bool(let flag): return .bool(flag)
-    case .string(let text): return .string(text)
+extension ParameterValue {
+  /// The value as a reply writes it: numbers as declared (`ParameterTable.decimals`), for
+  /// hello's tables and get's `params` alike.
+  var replyValue: ReplyValue {
+    switch self {
+    case .number(let number): .number(number, decimals: ParameterTable.decimals)
+    case .bool(let flag): .bool(flag)
+    case .string(let text): .string(text)
     }
   }
 }

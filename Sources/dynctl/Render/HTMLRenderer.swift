@@ -32,7 +32,8 @@ enum HTMLRenderer {
     // "</" would end the script element early.
     let embedded = data.jsonText.replacingAll("</", with: "<\\/")
     let scripts = [
-      StageScript.source, TraceModelScript.source, PlotScript.source, SummaryScript.source,
+      PageBasics.source, StageScript.source, TraceModelScript.source, PlotScript.source,
+      SummaryScript.source,
       PlayerScript.source,
     ]
     return """

@@ -5,14 +5,8 @@
 enum PlayerScript {
   static let source = #"""
     "use strict";
-    // Errors are counted on <body data-errors> so that a headless browser can report them.
-    document.body.dataset.errors = "0";
-    window.addEventListener("error", () => {
-      document.body.dataset.errors = String(Number(document.body.dataset.errors) + 1);
-    });
+    // The error counter, AXIS_COLORS and MARK_COLORS come first, from PageBasics.
     const TRACE_COLORS = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599"];
-    const AXIS_COLORS = { x: "#1c7ed6", y: "#7048e8" };
-    const MARK_COLORS = { handoff: "#e03131", done: "#2b8a3e", contact: "#495057", tap: "#868e96" };
     const pageOptions = JSON.parse(document.getElementById("dynd-options").textContent);
     const models = JSON.parse(document.getElementById("dynd-traces").textContent)
       .map(t => Object.assign(dyndTraceModel(t.lines), { name: t.name }));
