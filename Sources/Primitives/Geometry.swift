@@ -70,6 +70,10 @@ public struct Rect: Hashable, Sendable {
   public func intersects(_ other: Rect) -> Bool {
     minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
   }
+  /// True when `point` is inside the rectangle or on its edge (CGRectContainsPoint, closed).
+  public func contains(_ point: Point) -> Bool {
+    minX <= point.x && point.x <= maxX && minY <= point.y && point.y <= maxY
+  }
   /// The rectangle shrunk by insets (negative insets grow it), as UIEdgeInsetsInsetRect.
   public func inset(by insets: EdgeInsets) -> Rect {
     Rect(

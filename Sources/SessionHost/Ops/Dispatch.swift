@@ -71,6 +71,10 @@ extension SessionHost {
     case .setItem(let set): return try setItem(set, c)
     case .addVelocity(let add): return try addVelocity(add, c)
     case .behaviors(let name): return try behaviors(name, c)
+    case .addGroup(let name, let group): return try addGroup(group, to: name, c)
+    case .removeGroup(let name, let group): return try removeGroup(group, from: name, c)
+    case .itemsInRect(let name, let rect): return try itemsInRect(rect, of: name, c)
+    case .setBounds(let name, let bounds): return try setBounds(bounds, of: name, c)
     }
   }
 }

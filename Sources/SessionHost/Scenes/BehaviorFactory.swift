@@ -7,11 +7,11 @@ import Wire
 struct BehaviorFactory {
   let scene: SceneModel
 
-  private func items(_ ids: [String]) throws(ProtocolError) -> [DynamicItem] {
+  func items(_ ids: [String]) throws(ProtocolError) -> [DynamicItem] {
     var out: [DynamicItem] = []
     for id in ids {
-      guard let item = scene.itemsByID[id] else {
-        throw ProtocolError(.unknownItem, "no item named '\(id)' in this scene")
+      guard let item = scene.itemsByID[id] ?? scene.groupsByID[id] else {
+        throw ProtocolError(.unknownItem, "no item or group named '\(id)' in this scene")
       }
       out.append(item)
     }
@@ -63,6 +63,11 @@ struct BehaviorFactory {
       if let v = s.anchored { b.anchored = v }
       if let v = s.charge { b.charge = v }
       return b
+    case .field(let s):
+      return try field(s)
+    case .composite:
+      // Organizational only: the animator flattens the tree; `SceneModel` adds the children.
+      return DynamicBehavior()
     }
   }
 
@@ -151,6 +156,8 @@ struct BehaviorFactory {
       }
       if let o = u.offset { for it in p.items { p.setTargetOffsetFromCenter(o, for: it) } }
       if let a = u.active { p.active = a }
+    case let f as FieldBehavior:
+      try apply(u, to: f)
     case let b as DynamicItemBehavior:
       if let ids = u.items {
         replaceItems(try items(ids), b.items, add: b.addItem, remove: b.removeItem)
@@ -168,7 +175,7 @@ struct BehaviorFactory {
     }
   }
 
-  private func replaceItems(
+  func replaceItems(
     _ new: [DynamicItem], _ old: [DynamicItem], add: (DynamicItem) -> Void,
     remove: (DynamicItem) -> Void
   ) {

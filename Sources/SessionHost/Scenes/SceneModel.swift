@@ -2,24 +2,39 @@ import Dynamics
 import Primitives
 import Wire
 
-/// A scripted scene: items and behaviors by id, built from wire specs onto an animator.
+/// A scripted scene: items, groups and behaviors by id, built from wire specs onto an animator.
 ///
 /// This is the remote UIKit Dynamics API of the scene ops. Every method validates completely
-/// before changing anything, so a refused request leaves the scene as it was.
+/// before changing anything, so a refused request leaves the scene as it was. Behaviors are in
+/// `SceneBehaviors.swift`, groups in `SceneGroups.swift`, action rules in `ActionRules.swift`.
 final class SceneModel {
   let animator: DynamicAnimator
   /// Items in the order they were added (the order of `items` in frames).
   private(set) var items: [DynamicItem] = []
   private(set) var itemsByID: [String: DynamicItem] = [:]
-  /// Behaviors in the order they were added, with their ids and types.
-  private(set) var behaviors: [(id: String, type: BehaviorType, behavior: DynamicBehavior)] = []
-  private var nextBehaviorNumber = 1
-  /// Box2D shapes the scene holds or will hold: every item's pieces (animated or not) and the
-  /// boundaries of its collision behaviors. Checked against `Limits.maxShapesPerSession` and
-  /// `shapeRoom` before anything is built.
+  /// Groups (UIDynamicItemGroup) in the order they were added; each is an engine item whose
+  /// members are scene items.
+  var groups: [DynamicItem] = []
+  var groupsByID: [String: DynamicItem] = [:]
+  /// The group each grouped item belongs to, by the item's id.
+  var groupOfItem: [String: DynamicItem] = [:]
+  /// Top-level behaviors in the order they were added.
+  var behaviors: [SceneBehavior] = []
+  /// Every behavior of the scene, children of composites included, by id.
+  var behaviorsByID: [String: SceneBehavior] = [:]
+  var nextBehaviorNumber = 1
+  /// The `order` of the next behavior registered.
+  var nextOrder = 0
+  /// Action rules by the id of the behavior that carries them, and what they emitted during the
+  /// steps not yet published (`takeActionEvents`).
+  var actions: [String: [ActionRuleState]] = [:]
+  var emitted: [EmittedAction] = []
+  /// Box2D shapes the scene holds or will hold: every item's pieces (animated or not), every
+  /// group's pieces, and the boundaries of its collision behaviors. Checked against
+  /// `Limits.maxShapesPerSession` and `shapeRoom` before anything is built.
   var shapeCount: Int {
-    items.reduce(0) { $0 + $1.shapeCount }
-      + behaviors.reduce(0) { $0 + Self.boundaryShapeCount(of: $1.behavior) }
+    items.reduce(0) { $0 + $1.shapeCount } + groups.reduce(0) { $0 + $1.shapeCount }
+      + behaviorsByID.values.reduce(0) { $0 + Self.boundaryShapeCount(of: $1.behavior) }
   }
   /// How many more shapes the daemon as a whole has room for; the daemon sets it before each
   /// request (`Limits.maxShapesTotal`).
@@ -30,9 +45,10 @@ final class SceneModel {
 
   init(_ spec: SceneSpec, shapeRoom: Int = .max) throws(ProtocolError) {
     self.shapeRoom = shapeRoom
-    let bounds = spec.bounds ?? Self.defaultBounds
-    animator = DynamicAnimator(referenceBounds: bounds)
+    animator = DynamicAnimator(
+      referenceBounds: spec.withoutBounds ? nil : spec.bounds ?? Self.defaultBounds)
     for item in spec.items { try addItem(item) }
+    for group in spec.groups { try addGroup(group) }
     for behavior in spec.behaviors { _ = try addBehavior(behavior) }
   }
 
@@ -42,8 +58,8 @@ final class SceneModel {
   }
 
   func addItem(_ spec: ItemSpec) throws(ProtocolError) {
-    guard itemsByID[spec.id] == nil else {
-      throw ProtocolError(.invalidScene, "an item with id '\(spec.id)' already exists")
+    guard itemsByID[spec.id] == nil, groupsByID[spec.id] == nil else {
+      throw ProtocolError(.invalidScene, "an item or group with id '\(spec.id)' already exists")
     }
     guard items.count < Limits.maxItemsPerScene else {
       throw ProtocolError(.outOfRange, "a scene holds at most \(Limits.maxItemsPerScene) items")
@@ -65,63 +81,43 @@ final class SceneModel {
   }
 
   /// Removes the item from the scene and from every behavior; attachments and snaps that
-  /// cannot exist without it are removed with it.
+  /// cannot exist without it are removed with it. A grouped item leaves with its group only.
   func removeItem(_ id: String, session: String) throws(ProtocolError) {
     let item = try self.item(id, session: session)
-    for entry in behaviors.reversed() {
-      switch entry.behavior {
-      case let b as GravityBehavior: b.removeItem(item)
-      case let b as CollisionBehavior: b.removeItem(item)
-      case let b as PushBehavior: b.removeItem(item)
-      case let b as DynamicItemBehavior: b.removeItem(item)
-      case let b as AttachmentBehavior where b.items.contains(where: { $0 === item }):
-        try? removeBehavior(entry.id, session: session)
-      case let b as SnapBehavior where b.item === item:
-        try? removeBehavior(entry.id, session: session)
-      default: break
-      }
+    if let group = groupOfItem[id] {
+      throw ProtocolError(
+        .invalidScene,
+        "item '\(id)' is in group '\(group.identifier)'; remove the group first")
     }
+    detach(item, session: session)
     items.removeAll { $0 === item }
     itemsByID[id] = nil
   }
 
-  func addBehavior(_ spec: BehaviorSpec) throws(ProtocolError) -> String {
-    let id = spec.id ?? freshBehaviorID()
-    guard !behaviors.contains(where: { $0.id == id }) else {
-      throw ProtocolError(.invalidScene, "a behavior with id '\(id)' already exists")
-    }
-    guard behaviors.count < Limits.maxBehaviorsPerScene else {
-      throw ProtocolError(
-        .outOfRange, "a scene holds at most \(Limits.maxBehaviorsPerScene) behaviors")
-    }
-    let added = spec.boundaryShapeCount
-    try admitShapes(added)
-    let behavior = try BehaviorFactory(scene: self).make(spec)
-    behaviors.append((id, spec.type, behavior))
-    animator.addBehavior(behavior)
-    return id
+  /// Replaces the reference bounds (`set_bounds`); collision behaviors that use them collide
+  /// with the new ones from the next step.
+  func setBounds(_ bounds: Rect?) throws(ProtocolError) {
+    try engine { try animator.setReferenceBounds(bounds) }
   }
 
-  func removeBehavior(_ id: String, session: String) throws(ProtocolError) {
-    guard let index = behaviors.firstIndex(where: { $0.id == id }) else {
-      throw .unknownBehavior(id, session: session)
+  /// The scene's animated items whose frames intersect `rect` (UIKit's itemsInRect:), in the
+  /// scene's order; a group's members count by their own frames.
+  func items(in rect: Rect) -> [String] {
+    var animated = Set<ObjectIdentifier>()
+    for item in animator.items {
+      if item.isGroup {
+        for member in item.groupMembers { animated.insert(ObjectIdentifier(member)) }
+      } else {
+        animated.insert(ObjectIdentifier(item))
+      }
     }
-    animator.removeBehavior(behaviors[index].behavior)
-    behaviors.remove(at: index)
-  }
-
-  func removeAllBehaviors() {
-    animator.removeAllBehaviors()
-    behaviors = []
-  }
-
-  static func boundaryShapeCount(of behavior: DynamicBehavior) -> Int {
-    (behavior as? CollisionBehavior)?.boundaryShapeCount ?? 0
+    return items.filter { animated.contains(ObjectIdentifier($0)) && $0.frame.intersects(rect) }
+      .map(\.identifier)
   }
 
   /// Refuses a change that would add `added` shapes (net) beyond the session's or the daemon's
   /// bound.
-  private func admitShapes(_ added: Int) throws(ProtocolError) {
+  func admitShapes(_ added: Int) throws(ProtocolError) {
     guard added > 0 else { return }
     let total = shapeCount + added
     guard total <= Limits.maxShapesPerSession else {
@@ -138,31 +134,16 @@ final class SceneModel {
     }
   }
 
-  func setBehavior(_ request: SetBehaviorRequest) throws(ProtocolError) {
-    guard let entry = behaviors.first(where: { $0.id == request.behavior }) else {
-      throw .unknownBehavior(request.behavior, session: request.session)
-    }
-    try request.update.check(for: entry.type)
-    guard let c = entry.behavior as? CollisionBehavior else {
-      try BehaviorFactory(scene: self).apply(request.update, to: entry.behavior)
-      return
-    }
-    let before = c.boundaryShapeCount
-    let u = request.update
-    let referenceBounds =
-      u.insets != nil || (u.referenceBounds ?? c.translatesReferenceBoundsIntoBoundary)
-    let named =
-      u.boundaries.map {
-        CollisionBehavior.boundaryShapeCount(
-          referenceBounds: false, pathPointCounts: $0.map(\.shape.pointCount))
-      } ?? (before - (c.translatesReferenceBoundsIntoBoundary ? 4 : 0))
-    try admitShapes(named + (referenceBounds ? 4 : 0) - before)
-    try BehaviorFactory(scene: self).apply(u, to: c)
-  }
-
-  /// Moves an item (UIKit's updateItemUsingCurrentState); its velocity is kept.
+  /// Moves an item (UIKit's updateItemUsingCurrentState); its velocity is kept. A grouped
+  /// item moves with its group only.
   func setItem(_ request: SetItemRequest) throws(ProtocolError) {
     let item = try self.item(request.item, session: request.session)
+    if let group = groupOfItem[request.item] {
+      throw ProtocolError(
+        .invalidScene,
+        "item '\(request.item)' moves with its group '\(group.identifier)'; it cannot be "
+          + "placed on its own")
+    }
     let center = request.center ?? item.center
     let angle = request.angle ?? item.angle
     let old = (item.center, item.angle)
@@ -180,13 +161,20 @@ final class SceneModel {
   /// one with default properties (the item has no other, so it changes no property).
   func addVelocity(_ request: AddVelocityRequest) throws(ProtocolError) {
     let item = try self.item(request.item, session: request.session)
+    if let group = groupOfItem[request.item] {
+      throw ProtocolError(
+        .invalidScene,
+        "item '\(request.item)' moves with its group '\(group.identifier)'; a velocity is "
+          + "given to the group through a dynamic_item behavior holding it")
+    }
     guard animator.items.contains(where: { $0 === item }) else {
       throw ProtocolError(
         .invalidScene,
         "item '\(request.item)' is in no behavior, so nothing animates it; add a behavior first")
     }
     let carrier =
-      behaviors.reversed().compactMap { $0.behavior as? DynamicItemBehavior }
+      behaviorsByID.values.sorted { $0.order > $1.order }
+      .compactMap { $0.behavior as? DynamicItemBehavior }
       .first { $0.items.contains { $0 === item } } ?? velocityCarrier(for: item)
     if let v = request.velocity { carrier.addLinearVelocity(v, for: item) }
     if let w = request.angular { carrier.addAngularVelocity(w, for: item) }
@@ -197,33 +185,6 @@ final class SceneModel {
     let carrier = DynamicItemBehavior(items: [item])
     animator.addBehavior(carrier)
     return carrier
-  }
-
-  private func freshBehaviorID() -> String {
-    while true {
-      let id = "b\(nextBehaviorNumber)"
-      nextBehaviorNumber += 1
-      if !behaviors.contains(where: { $0.id == id }) { return id }
-    }
-  }
-}
-
-extension BehaviorSpec {
-  /// Box2D shapes the behavior's boundaries make (collision behaviors only).
-  var boundaryShapeCount: Int {
-    guard case .collision(let c) = self else { return 0 }
-    return CollisionBehavior.boundaryShapeCount(
-      referenceBounds: c.insets != nil || c.referenceBounds == true,
-      pathPointCounts: c.boundaries.map(\.shape.pointCount))
-  }
-}
-
-extension BoundaryShape {
-  var pointCount: Int {
-    switch self {
-    case .segment: return 2
-    case .path(let points): return points.count
-    }
   }
 }
 

@@ -205,7 +205,11 @@ final class Session: DynamicAnimatorDelegate {
   /// The behaviors as geometry now (`debug` reply and events).
   var debugGeometry: DebugGeometry {
     let touches = activeContacts.values.sorted { $0.order < $1.order }.map(\.touch)
-    return DebugGeometry(of: animator, contacts: touches)
+    var ids: [ObjectIdentifier: String] = [:]
+    if case .scene(let scene) = content {
+      for entry in scene.behaviorsByID.values { ids[ObjectIdentifier(entry.behavior)] = entry.id }
+    }
+    return DebugGeometry(of: animator, contacts: touches, behaviorIDs: ids)
   }
 
   /// The watchers, and `requester` too if it does not watch, as recipients of events that are

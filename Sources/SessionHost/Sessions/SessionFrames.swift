@@ -17,6 +17,8 @@ struct FrameResult: @unchecked Sendable {
   var debug: DebugGeometry?
   /// Pairs the contact limit has refused so far.
   var refusedContacts: Int64
+  /// What the scene's action rules emitted during the steps, in order.
+  var actions: [EmittedAction] = []
 }
 
 /// How a session's frames are computed on a worker and published on the host's thread.
@@ -148,8 +150,10 @@ extension Session {
     stepping = true
     let taken = animator.step(dt)
     var transitionEvents: [TransitionEvent] = []
-    if case .transition(let t) = content {
-      transitionEvents = t.afterStep()
+    var actions: [EmittedAction] = []
+    switch content {
+    case .transition(let t): transitionEvents = t.afterStep()
+    case .scene(let scene): actions = scene.takeActionEvents()
     }
     stepping = false
     let events = stepEvents
@@ -164,7 +168,7 @@ extension Session {
     return FrameResult(
       taken: taken, events: events, state: state, transitionEvents: transitionEvents,
       debug: debug && taken > 0 ? debugGeometry : nil,
-      refusedContacts: animator.refusedContactCount)
+      refusedContacts: animator.refusedContactCount, actions: actions)
   }
 
   // MARK: publishing, on the host's thread
@@ -212,6 +216,14 @@ extension Session {
         frameClock?.add(self)
         outbox.event(.resume(session: name, t: t), to: always)
       }
+    }
+    for action in result.actions {
+      outbox.event(
+        .action(
+          ActionEvent(
+            session: name, seq: seq, t: action.t, behavior: action.behavior, name: action.name,
+            item: action.item)),
+        to: always)
     }
     for event in result.transitionEvents { outbox.event(self.event(event), to: always) }
     if result.refusedContacts > 0, !contactLimitReported {

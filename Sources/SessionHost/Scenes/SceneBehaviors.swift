@@ -1,0 +1,257 @@
+import Dynamics
+import Primitives
+import Wire
+
+/// A behavior of a scene: its id and type, and the composite it is a child of (nil at the top).
+struct SceneBehavior {
+  let id: String
+  let type: BehaviorType
+  let behavior: DynamicBehavior
+  let parent: String?
+  /// Its place in the animator's depth-first walk of the behavior tree: a behavior met later
+  /// wins where UIKit says the last one wins (item properties).
+  let order: Int
+}
+
+extension SceneModel {
+  /// Adds a behavior and, for a composite, its whole tree, as a unit: every check (ids unique in
+  /// the scene, the behavior limit counting every node, the items and groups named, shapes,
+  /// field pairs, action rules) passes before anything is built. Returns the top id.
+  func addBehavior(_ spec: BehaviorSpec) throws(ProtocolError) -> String {
+    let nodes = spec.allSpecs
+    var ids: [String] = []
+    var seen = Set(behaviorsByID.keys)
+    var fresh = nextBehaviorNumber
+    for node in nodes {
+      let id: String
+      if let given = node.id {
+        id = given
+      } else {
+        repeat {
+          id = "b\(fresh)"
+          fresh += 1
+        } while seen.contains(id)
+      }
+      guard seen.insert(id).inserted else {
+        throw ProtocolError(.invalidScene, "a behavior with id '\(id)' already exists")
+      }
+      ids.append(id)
+    }
+    guard behaviorsByID.count + nodes.count <= Limits.maxBehaviorsPerScene else {
+      throw ProtocolError(
+        .outOfRange,
+        "a scene holds at most \(Limits.maxBehaviorsPerScene) behaviors (children of "
+          + "composites count); it has \(behaviorsByID.count) and this adds \(nodes.count)")
+    }
+    for node in nodes { try checkNames(node.itemIDs) }
+    try admitShapes(nodes.reduce(0) { $0 + $1.boundaryShapeCount })
+    try admitFieldPairs(nodes.reduce(0) { $0 + $1.fieldPairCount })
+    var known = Dictionary(uniqueKeysWithValues: behaviorsByID.map { ($0.key, $0.value.type) })
+    for (node, id) in zip(nodes, ids) { known[id] = node.type }
+    for (node, id) in zip(nodes, ids) {
+      try checkActionRules(node.action, owner: id, known: known)
+    }
+    try checkActionRuleCount(adding: nodes.reduce(0) { $0 + $1.action.count })
+
+    var built: [(SceneBehavior, [ActionRule])] = []
+    var index = 0
+    let root = try build(
+      spec, ids: ids, index: &index, parent: nil, factory: BehaviorFactory(scene: self),
+      into: &built)
+    nextBehaviorNumber = fresh
+    nextOrder += built.count
+    for (entry, rules) in built {
+      behaviorsByID[entry.id] = entry
+      if entry.parent == nil { behaviors.append(entry) }
+      setActionRules(rules, of: entry)
+    }
+    animator.addBehavior(root)
+    return ids[0]
+  }
+
+  /// Builds `spec` (ids in depth-first order from `index`), appending each node to `built`;
+  /// nothing is registered, so a refusal half way leaves the scene as it was.
+  private func build(
+    _ spec: BehaviorSpec, ids: [String], index: inout Int, parent: String?,
+    factory: BehaviorFactory, into built: inout [(SceneBehavior, [ActionRule])]
+  ) throws(ProtocolError) -> DynamicBehavior {
+    let id = ids[index]
+    index += 1
+    let behavior = try factory.make(spec)
+    built.append(
+      (
+        SceneBehavior(
+          id: id, type: spec.type, behavior: behavior, parent: parent,
+          order: nextOrder + built.count),
+        spec.action
+      ))
+    if case .composite(let composite) = spec {
+      for child in composite.children {
+        behavior.addChildBehavior(
+          try build(child, ids: ids, index: &index, parent: id, factory: factory, into: &built))
+      }
+    }
+    return behavior
+  }
+
+  /// Removes a behavior by id with its children: from the animator at the top, from its
+  /// composite otherwise (UIKit's removeChildBehavior:).
+  func removeBehavior(_ id: String, session: String) throws(ProtocolError) {
+    guard let entry = behaviorsByID[id] else { throw .unknownBehavior(id, session: session) }
+    if let parent = entry.parent, let composite = behaviorsByID[parent] {
+      composite.behavior.removeChildBehavior(entry.behavior)
+    } else {
+      animator.removeBehavior(entry.behavior)
+      behaviors.removeAll { $0.id == id }
+    }
+    unregister(entry)
+  }
+
+  private func unregister(_ entry: SceneBehavior) {
+    for child in entry.behavior.childBehaviors {
+      if let childEntry = behaviorsByID.values.first(where: { $0.behavior === child }) {
+        unregister(childEntry)
+      }
+    }
+    entry.behavior.action = nil
+    behaviorsByID[entry.id] = nil
+    actions[entry.id] = nil
+  }
+
+  func removeAllBehaviors() {
+    animator.removeAllBehaviors()
+    for entry in behaviorsByID.values { entry.behavior.action = nil }
+    behaviors = []
+    behaviorsByID = [:]
+    actions = [:]
+  }
+
+  func setBehavior(_ request: SetBehaviorRequest) throws(ProtocolError) {
+    guard let entry = behaviorsByID[request.behavior] else {
+      throw .unknownBehavior(request.behavior, session: request.session)
+    }
+    try apply(request.update, to: entry)
+  }
+
+  /// Applies a checked `set_behavior` update (also an action rule's `set`).
+  func apply(_ u: BehaviorUpdate, to entry: SceneBehavior) throws(ProtocolError) {
+    try u.check(for: entry.type)
+    if let ids = u.items { try checkNames(ids) }
+    if let rules = u.action {
+      var known = Dictionary(uniqueKeysWithValues: behaviorsByID.map { ($0.key, $0.value.type) })
+      known[entry.id] = entry.type
+      try checkActionRules(rules, owner: entry.id, known: known)
+      try checkActionRuleCount(adding: rules.count - (actions[entry.id]?.count ?? 0))
+    }
+    if let field = entry.behavior as? FieldBehavior, let ids = u.items {
+      try admitFieldPairs(ids.count - field.items.count)
+    }
+    if let c = entry.behavior as? CollisionBehavior {
+      let before = c.boundaryShapeCount
+      let referenceBounds =
+        u.insets != nil || (u.referenceBounds ?? c.translatesReferenceBoundsIntoBoundary)
+      let named =
+        u.boundaries.map {
+          CollisionBehavior.boundaryShapeCount(
+            referenceBounds: false, pathPointCounts: $0.map(\.shape.pointCount))
+        } ?? (before - (c.translatesReferenceBoundsIntoBoundary ? 4 : 0))
+      try admitShapes(named + (referenceBounds ? 4 : 0) - before)
+    }
+    try BehaviorFactory(scene: self).apply(u, to: entry.behavior)
+    if let rules = u.action { setActionRules(rules, of: entry) }
+  }
+
+  /// Takes `item` (an item or a group) out of every behavior; attachments and snaps that
+  /// cannot exist without it are removed.
+  func detach(_ item: DynamicItem, session: String) {
+    for entry in behaviorsByID.values.sorted(by: { $0.order > $1.order }) {
+      guard behaviorsByID[entry.id] != nil else { continue }  // gone with its composite
+      switch entry.behavior {
+      case let b as GravityBehavior: b.removeItem(item)
+      case let b as CollisionBehavior: b.removeItem(item)
+      case let b as PushBehavior: b.removeItem(item)
+      case let b as DynamicItemBehavior: b.removeItem(item)
+      case let b as FieldBehavior: b.removeItem(item)
+      case let b as AttachmentBehavior where b.items.contains(where: { $0 === item }):
+        try? removeBehavior(entry.id, session: session)
+      case let b as SnapBehavior where b.item === item:
+        try? removeBehavior(entry.id, session: session)
+      default: break
+      }
+    }
+  }
+
+  /// Every item or group a behavior holds.
+  static func heldItems(of behavior: DynamicBehavior) -> [DynamicItem] {
+    switch behavior {
+    case let g as GravityBehavior: return g.items
+    case let c as CollisionBehavior: return c.items
+    case let p as PushBehavior: return p.items
+    case let d as DynamicItemBehavior: return d.items
+    case let f as FieldBehavior: return f.items
+    case let a as AttachmentBehavior: return a.items
+    case let s as SnapBehavior: return [s.item]
+    default: return []
+    }
+  }
+
+  /// Checks names a behavior gives for items: each is an item or a group of the scene, and a
+  /// grouped item is never named on its own (it moves with its group).
+  func checkNames(_ names: [String]) throws(ProtocolError) {
+    for name in names {
+      if let group = groupOfItem[name] {
+        throw ProtocolError(
+          .invalidScene,
+          "item '\(name)' is in group '\(group.identifier)', which moves it as one body with "
+            + "the group's other items; name the group instead")
+      }
+      guard itemsByID[name] != nil || groupsByID[name] != nil else {
+        throw ProtocolError(.unknownItem, "no item or group named '\(name)' in this scene")
+      }
+    }
+  }
+
+  /// Refuses behaviors that would make fields act on more than `Limits.maxFieldItemPairs`
+  /// items in all (each field costs a force per item it holds at every step).
+  private func admitFieldPairs(_ added: Int) throws(ProtocolError) {
+    guard added > 0 else { return }
+    let now = behaviorsByID.values.reduce(0) {
+      $0 + (($1.behavior as? FieldBehavior)?.items.count ?? 0)
+    }
+    guard now + added <= Limits.maxFieldItemPairs else {
+      throw ProtocolError(
+        .outOfRange,
+        "the scene's fields would act on \(now + added) items in all (counting an item once per "
+          + "field); a scene's fields act on at most \(Limits.maxFieldItemPairs)")
+    }
+  }
+
+  static func boundaryShapeCount(of behavior: DynamicBehavior) -> Int {
+    (behavior as? CollisionBehavior)?.boundaryShapeCount ?? 0
+  }
+}
+
+extension BehaviorSpec {
+  /// Box2D shapes the behavior's own boundaries make (collision behaviors only).
+  var boundaryShapeCount: Int {
+    guard case .collision(let c) = self else { return 0 }
+    return CollisionBehavior.boundaryShapeCount(
+      referenceBounds: c.insets != nil || c.referenceBounds == true,
+      pathPointCounts: c.boundaries.map(\.shape.pointCount))
+  }
+
+  /// Items a field behavior acts on (0 for other types).
+  var fieldPairCount: Int {
+    guard case .field(let f) = self else { return 0 }
+    return f.items.count
+  }
+}
+
+extension BoundaryShape {
+  var pointCount: Int {
+    switch self {
+    case .segment: return 2
+    case .path(let points): return points.count
+    }
+  }
+}
