@@ -15,7 +15,7 @@ struct HostFieldsGroupsTests {
 
   /// Steps `m` by `frames` frames of 1/60 s and returns the last frame's message.
   private func step(_ client: HostClient, frames: Int) throws -> Message {
-    client.send(#"{"op":"step","id":"s","session":"m","frames":\#(frames)}"#)
+    client.send(#"{"op":"step","id":"s","session":"m","count":\#(frames)}"#)
     let messages = try client.read { $0.isReply && $0.id == "s" }
     guard let frame = messages.last(where: { $0.event == "frame" }) else {
       throw TestFailure("no frame in \(messages.map(\.text))")
@@ -154,7 +154,7 @@ struct HostFieldsGroupsTests {
         + #"{"type":"dynamic_item","id":"p","items":["ball"],"action":["#
         + #"{"when":{"item":"ball","speed_above":100},"then":[{"emit":"fast"}],"repeat":true}]}]}"#,
       rig)
-    client.send(#"{"op":"step","id":"s","session":"m","frames":60}"#)
+    client.send(#"{"op":"step","id":"s","session":"m","count":60}"#)
     let messages = try client.read { $0.isReply && $0.id == "s" }
     let fell = messages.filter { $0.event == "action" && $0.string("name") == "fell" }
     #expect(fell.count == 1)
@@ -243,7 +243,7 @@ struct HostFieldsGroupsTests {
         #"{"items":[{"id":"a","center":[100,100],"size":[20,20]}],"#
           + #""behaviors":[{"type":"field","kind":"noise","items":["a"],"smoothness":0.5,"#
           + #""animation_speed":2,"strength":3,"seed":7}]}"#, rig)
-      client.send(#"{"op":"step","id":"s","session":"m","frames":30}"#)
+      client.send(#"{"op":"step","id":"s","session":"m","count":30}"#)
       return try client.read { $0.isReply && $0.id == "s" }.map(\.text)
     }
     let first = try run()
