@@ -31,8 +31,11 @@ public final class DynamicAnimator {
   /// How long every item must stay still before the animator pauses (b2_timeToSleep).
   public static let restDuration = 0.5
 
-  /// The reference bounds (UIKit's reference view bounds); nil for an abstract space.
-  public let referenceBounds: Rect?
+  /// The reference bounds (UIKit's reference view bounds); nil for an abstract space, as UIKit's
+  /// animator made without a reference view: it has no reference bounds, so a collision behavior
+  /// that translates them into a boundary makes no walls (its named boundaries still act).
+  /// Change them with `setReferenceBounds(_:)`.
+  public private(set) var referenceBounds: Rect?
   public weak var delegate: DynamicAnimatorDelegate?
   /// Top-level behaviors, in the order they were added.
   public private(set) var behaviors: [DynamicBehavior] = []
@@ -116,21 +119,76 @@ public final class DynamicAnimator {
   /// Overlapping pairs the contact limit has kept from colliding so far.
   public var refusedContactCount: Int64 { world.refusedContacts }
 
-  /// Items whose frame intersects `rect` (UIKit's itemsInRect:).
-  public func items(in rect: Rect) -> [DynamicItem] {
-    items.filter { $0.frame.intersects(rect) }
+  /// Items whose frame intersects `rect` (UIKit's itemsInRect:), in the order of `items`. With
+  /// `expandingGroups` (the default) an animated group is replaced by those of its members whose
+  /// own frames intersect `rect`; without it the group itself is listed when its frame does.
+  public func items(in rect: Rect, expandingGroups: Bool = true) -> [DynamicItem] {
+    var found: [DynamicItem] = []
+    for item in items {
+      if expandingGroups && item.isGroup {
+        found += item.groupMembers.filter { $0.frame.intersects(rect) }
+      } else if item.frame.intersects(rect) {
+        found.append(item)
+      }
+    }
+    return found
   }
 
   /// Re-reads `center` and `angle` after the caller moved an animated item; velocity is kept.
+  /// A group moves with its members. A member of an animated group moves its group, so that the
+  /// member is where the caller put it and the other members keep their places in the group.
   public func updateItem(usingCurrentState item: DynamicItem) throws {
     try DynamicItem.validate(center: item.center, angle: item.angle)
     prepare()
-    guard let body = body(for: item) else { return }
-    world.setTransform(body.handle, center: item.center, angle: item.angle)
+    var moved = item
+    var center = item.center
+    var angle = item.angle
+    if body(for: item) == nil, let group = item.group, body(for: group) != nil,
+      let member = group.placement(of: item)
+    {
+      angle = item.angle - member.angle
+      center = item.center - member.offset.rotated(by: angle)
+      try DynamicItem.validate(center: center, angle: angle)
+      moved = group
+    }
+    guard let body = body(for: moved) else { return }
+    world.setTransform(body.handle, center: center, angle: angle)
     world.wake(body.handle)
-    body.state.center = item.center
-    body.state.angle = item.angle
+    moved.center = center
+    moved.angle = angle
+    body.state.center = center
+    body.state.angle = angle
     body.state.pose = world.state(body.handle).pose
+    body.publishMembers()
+    resume()
+  }
+
+  /// Changes the reference bounds (nil: none). Collision behaviors that translate them into a
+  /// boundary move their walls at once, so the next step collides with the new bounds; other
+  /// boundaries and their contacts are untouched. The animator resumes when the bounds change.
+  /// Items outside the new bounds are left where they are, as UIKit leaves them; one that
+  /// overlaps a new wall is pushed out of it by the contact solver over a few steps, without
+  /// being given speed, through the wall's nearer face (inward, unless it lies more than halfway
+  /// into the wall's thickness). Throws for a non-finite rectangle, a side that is not positive,
+  /// or a corner beyond ±`DynamicItem.maximumCoordinate`.
+  public func setReferenceBounds(_ bounds: Rect?) throws {
+    if let b = bounds {
+      guard b.origin.isFinite, b.size.width.isFinite, b.size.height.isFinite else {
+        throw DynamicsError(.nonFinite, "reference bounds \(b) are not finite")
+      }
+      guard b.size.width > 0, b.size.height > 0 else {
+        throw DynamicsError(.outOfRange, "reference bounds \(b) must have a positive size")
+      }
+      let limit = DynamicItem.maximumCoordinate
+      guard [b.minX, b.minY, b.maxX, b.maxY].allSatisfy({ abs($0) <= limit }) else {
+        throw DynamicsError(.outOfRange, "reference bounds \(b) reach beyond ±\(limit) pt")
+      }
+    }
+    guard bounds != referenceBounds else { return }
+    referenceBounds = bounds
+    for case let collision as CollisionBehavior in Self.flatten(behaviors) {
+      collision.referenceBoundsDidChange(self)
+    }
     resume()
   }
 
@@ -221,10 +279,7 @@ public final class DynamicAnimator {
       if s.pose.y == body.state.pose.y { s.center.y = body.state.center.y }
       if s.pose.z == body.state.pose.z { s.angle = body.state.angle }
       body.state = s
-      body.item.center = s.center
-      body.item.angle = s.angle
-      body.item.velocity = s.velocity
-      body.item.angularVelocity = s.angularVelocity
+      body.publish()
     }
   }
 
@@ -238,6 +293,8 @@ public final class DynamicAnimator {
   private func pause() {
     guard isRunning else { return }
     isRunning = false
+    // Resting bodies were stopped: their groups' members stop too.
+    for body in bodyOrder { body.publishMembers() }
     pendingSteps = 0
     delegate?.dynamicAnimatorDidPause(self)
   }
@@ -295,6 +352,7 @@ public final class DynamicAnimator {
     body.state.angularVelocity = s.angularVelocity
     body.item.velocity = s.velocity
     body.item.angularVelocity = s.angularVelocity
+    body.publishMembers()
     if resuming { resume() }
   }
 
@@ -331,6 +389,12 @@ public final class DynamicAnimator {
         wanted.append(item)
       }
     }
+    // A member whose group is animated has no body of its own: the group's body moves it.
+    let grouped = wanted.filter { $0.group.map { seen.contains(ObjectIdentifier($0)) } ?? false }
+    if !grouped.isEmpty {
+      for member in grouped { seen.remove(ObjectIdentifier(member)) }
+      wanted.removeAll { !seen.contains(ObjectIdentifier($0)) }
+    }
     for body in bodyOrder where !seen.contains(ObjectIdentifier(body.item)) {
       destroy(body)
     }
@@ -343,6 +407,7 @@ public final class DynamicAnimator {
         bodies[ObjectIdentifier(item)] = body
         bodiesByHandle[body.handle] = body
         order.append(body)
+        body.publishMembers()  // a group places its members from its own pose
       }
     }
     bodyOrder = order

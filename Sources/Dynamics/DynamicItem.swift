@@ -16,6 +16,9 @@ public enum CollisionShape: Hashable, Sendable {
 /// Like a UIView handed to UIKit Dynamics, the animator reads the item's state when it joins and
 /// writes `center`, `angle` and the velocities back after every step. Changing `center` or `angle`
 /// while the item is animated has no effect until `DynamicAnimator.updateItem(usingCurrentState:)`.
+///
+/// An item made with `init(group:items:)` is a group (UIDynamicItemGroup): several items moved as
+/// one rigid body. See `DynamicItemGroup.swift` for its rules.
 public final class DynamicItem {
   /// The smallest side accepted, in points. Box2D welds points closer than a quarter point and
   /// aborts on degenerate polygons, so items must be comfortably larger than that.
@@ -41,8 +44,14 @@ public final class DynamicItem {
   public internal(set) var velocity: Vector = .zero
   /// Angular velocity in rad/s after the last step.
   public internal(set) var angularVelocity: Double = 0
+  /// The group this item belongs to, if any (while that group exists); nil for a group.
+  public internal(set) weak var group: DynamicItem?
+  /// A group's members and where they sit in it; empty for a plain item.
+  let members: [GroupMember]
   /// The Box2D fixtures that make up the shape, checked when the item was created.
   let fixtures: [FixtureShape]
+  /// Centre of mass and inertia of the shape (a group's: of its members together).
+  let massModel: MassModel
   /// How many Box2D shapes the item is made of: 1 for a rectangle or ellipse, one per convex
   /// piece of a path. Known before the item reaches Box2D.
   public var shapeCount: Int { fixtures.count }
@@ -81,6 +90,21 @@ public final class DynamicItem {
     self.size = size
     self.angle = angle
     self.shape = shape
+    members = []
+    massModel = MassModel.of(shape, size: size)
+  }
+
+  /// A group item from its plan (`DynamicItem.init(group:items:)` checked it).
+  init(groupIdentifier identifier: String, plan: GroupPlan) {
+    self.identifier = identifier
+    center = plan.center
+    size = plan.size
+    angle = 0
+    shape = .rectangle
+    members = plan.members
+    fixtures = plan.fixtures
+    massModel = plan.massModel
+    for member in plan.members { member.item.group = self }
   }
 
   /// Checks a center and an angle the caller wants to give an item.
@@ -106,8 +130,30 @@ public final class DynamicItem {
 /// One Box2D fixture of an item's shape, in points relative to the item's center.
 enum FixtureShape {
   case box(Size)
-  case circle(radius: Double)
+  case circle(radius: Double, center: Point = .zero)
   case polygon([Point])
+
+  /// The fixture turned by `angle` about the item's center and then moved by `offset`: where it
+  /// sits in a group. A box becomes its four corners.
+  func placed(at offset: Vector, angle: Double) -> FixtureShape {
+    func place(_ p: Point) -> Point {
+      let v = offset + Vector(dx: p.x, dy: p.y).rotated(by: angle)
+      return Point(x: v.dx, y: v.dy)
+    }
+    switch self {
+    case .box(let size):
+      let w = size.width / 2
+      let h = size.height / 2
+      return .polygon(
+        [
+          Point(x: -w, y: -h), Point(x: w, y: -h), Point(x: w, y: h), Point(x: -w, y: h),
+        ].map(place))
+    case .circle(let radius, let center):
+      return .circle(radius: radius, center: place(center))
+    case .polygon(let vertices):
+      return .polygon(vertices.map(place))
+    }
+  }
 
   /// Rectangle: one box. Ellipse: a circle when round (within 1%), else a 24-gon (8-gon when
   /// small) in fans of at most 8 vertices. Path: the polygon, in fans when over 8 vertices.

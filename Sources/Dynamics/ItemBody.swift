@@ -30,20 +30,9 @@ final class ItemBody {
   init(item: DynamicItem, world: PhysicsWorld) throws {
     self.item = item
     self.world = world
-    let w = item.size.width
-    let h = item.size.height
-    switch item.shape {
-    case .rectangle:
-      massCenter = .zero
-      inertiaPerMass = (w * w + h * h) / 12
-    case .ellipse:
-      massCenter = .zero
-      inertiaPerMass = (w * w + h * h) / 16
-    case .path(let vertices):
-      massCenter = ConvexPolygon.centroid(vertices)
-      inertiaPerMass = ConvexPolygon.inertiaPerMass(vertices)
-    }
-    mass = Units.mass(density: ItemProperties.defaults.density, size: item.size)
+    massCenter = item.massModel.center
+    inertiaPerMass = item.massModel.inertiaPerMass
+    mass = item.massModel.mass(density: ItemProperties.defaults.density, size: item.size)
     handle = try world.createBody(CBOX2D_BODY_DYNAMIC, center: item.center, angle: item.angle)
     state = BodyState(
       center: item.center, angle: item.angle, velocity: .zero, angularVelocity: 0, isAwake: true)
@@ -68,6 +57,32 @@ final class ItemBody {
   /// Radius of gyration (pt): springs this far from the center pull rotation as hard as position.
   var radiusOfGyration: Double { inertiaPerMass.squareRoot() }
 
+  /// Writes the body's state into its item and, for a group, into every member: its place at its
+  /// offset, its angle, the velocity of that point of the body (v + ω × r, r from the centre of
+  /// mass) and the body's angular velocity.
+  func publish() {
+    item.center = state.center
+    item.angle = state.angle
+    item.velocity = state.velocity
+    item.angularVelocity = state.angularVelocity
+    publishMembers()
+  }
+
+  /// Writes the body's state into a group's members (nothing for a plain item).
+  func publishMembers() {
+    guard item.isGroup else { return }
+    let w = state.angularVelocity
+    let massPoint = worldCenterOfMass
+    for member in item.members {
+      let p = worldPoint(offset: member.offset)
+      let r = p - massPoint
+      member.item.center = p
+      member.item.angle = state.angle + member.angle
+      member.item.velocity = state.velocity + Vector(dx: -w * r.dy, dy: w * r.dx)
+      member.item.angularVelocity = w
+    }
+  }
+
   /// Applies properties that differ from the ones in force; returns true if the mass changed.
   @discardableResult
   func apply(_ new: ItemProperties, in world: PhysicsWorld) -> Bool {
@@ -87,7 +102,7 @@ final class ItemBody {
       if !new.anchored { world.wake(handle) }
     }
     guard new.density != old.density else { return false }
-    mass = Units.mass(density: new.density, size: item.size)
+    mass = item.massModel.mass(density: new.density, size: item.size)
     // The density was validated by DynamicItemBehavior, so the shim accepts this mass.
     try? world.setMass(handle, mass: mass, center: massCenter, inertia: mass * inertiaPerMass)
     return true
@@ -108,7 +123,8 @@ final class ItemBody {
     for fixture in item.fixtures {
       switch fixture {
       case .box(let size): try world.addBox(body, size: size)
-      case .circle(let radius): try world.addCircle(body, radius: radius)
+      case .circle(let radius, let center):
+        try world.addCircle(body, radius: radius, center: center)
       case .polygon(let vertices): try world.addPolygon(body, vertices)
       }
     }

@@ -116,9 +116,9 @@ final class PhysicsWorld {
     try check(s, "build a \(size.width)×\(size.height) box")
   }
 
-  func addCircle(_ body: BodyHandle, radius: Double, tag: Int32 = 0) throws {
-    let s = cbox2d_body_add_circle(
-      world, body.raw, cbox2d_vec2(x: 0, y: 0), radius.meters, tag)
+  /// A circle of `radius` around `center` (pt, relative to the body origin).
+  func addCircle(_ body: BodyHandle, radius: Double, center: Point = .zero, tag: Int32 = 0) throws {
+    let s = cbox2d_body_add_circle(world, body.raw, center.vec2, radius.meters, tag)
     try check(s, "build a circle of radius \(radius)")
   }
 

@@ -5,7 +5,8 @@ import Primitives
 ///
 /// Items of different collision behaviors ignore each other; an item meets only the boundaries of
 /// behaviors that hold it with mode `boundaries` or `everything`. The reference-bounds boundary
-/// has the identifier nil in contact events.
+/// has the identifier nil in contact events; in an animator without reference bounds it makes no
+/// walls, and it follows `DynamicAnimator.setReferenceBounds(_:)` as soon as they change.
 public final class CollisionBehavior: DynamicBehavior {
   /// A named boundary: a segment or an open or closed polyline.
   public struct Boundary: Equatable, Sendable {
@@ -150,6 +151,20 @@ public final class CollisionBehavior: DynamicBehavior {
       addWalls(around: bounds.inset(by: referenceBoundsInsets), to: body, in: animator.world)
     }
     for boundary in namedBoundaries { addFixtures(boundary, to: body, in: animator.world) }
+  }
+
+  /// The animator's reference bounds changed: the walls move to them (or go, or come), and the
+  /// contacts with the old walls end. Named boundaries keep their fixtures and contacts.
+  func referenceBoundsDidChange(_ animator: DynamicAnimator) {
+    guard translatesReferenceBoundsIntoBoundary, let body = boundaryBody, !needsRebuild else {
+      return
+    }
+    animator.world.removeFixtures(body, tag: 0)
+    animator.flushContacts()  // report the walls' contacts while the tag is still known
+    if let bounds = animator.referenceBounds {
+      addWalls(around: bounds.inset(by: referenceBoundsInsets), to: body, in: animator.world)
+    }
+    parameterDidChange()  // wakes this behavior's items, so that sleeping ones meet the walls
   }
 
   override func detachPhysics(_ animator: DynamicAnimator) {
