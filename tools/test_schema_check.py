@@ -233,9 +233,68 @@ VALID = [
               '"item":"b","item_point":[200,100],"to":null,"to_point":[200,50],"spring":true,'
               '"length":50}],"snaps":[{"item":"b","point":[250,90]}],"pushes":[{"items":["a"],'
               '"mode":"continuous","vector":[0.5,0],"active":true}],"gravity":[{"items":["a"],'
-              '"vector":[0,1]}],"contacts":[{"item":"a","boundary":null,"point":[319.75,238.1]}]}}'),
+              '"vector":[0,1]}],"fields":[],"groups":[],'
+              '"contacts":[{"item":"a","boundary":null,"point":[319.75,238.1]}]}}'),
     ("event", '{"ev":"debug","session":"S","seq":41,"t":0.683,"boundaries":[],"attachments":[],'
-              '"snaps":[],"pushes":[],"gravity":[],"contacts":[{"item":"a","with":"b"}]}'),
+              '"snaps":[],"pushes":[],"gravity":[],"fields":[],"groups":[],"contacts":[{"item":"a","with":"b"}]}'),
+    # --- fields, regions, groups, composites, action rules (extensions)
+    (
+        "request",
+        '{"op":"open","scene":{"bounds":[320,568],"items":[{"id":"a","size":[10,10]},{"id":"b","size":[10,10]}],'
+        '"groups":[{"id":"pair","items":["a","b"]}],"behaviors":['
+        '{"type":"field","id":"pull","kind":"radial_gravity","items":["pair"],"position":[160,284],'
+        '"region":{"difference":[{"radius":100},{"inverse":{"size":[20,0]}}]},"strength":-2,"falloff":2,'
+        '"minimum_radius":1,"direction":[0,0],"smoothness":0,"animation_speed":1,"seed":9007199254740992},'
+        '{"type":"composite","id":"c","children":[{"type":"field","kind":"noise","region":{"infinite":true}},'
+        '{"type":"composite","children":[]}],"action":[{"when":{"always":true},"then":[{"emit":"tick"}],"repeat":true}]},'
+        '{"type":"gravity","items":["a"],"action":[{"when":{"item":"a","inside":[0,500,320,0]},'
+        '"then":[{"set":{"behavior":"pull","strength":0,"region":{"union":[{"radius":1},{"radius":2}]}}},'
+        '{"remove_behavior":"c"}]},{"when":{"item":"b","speed_below":0.5},"then":[{"emit":"rest"}]},'
+        '{"when":{"item":"b","outside":[0,0,320,568]},"then":[{"emit":"out"}]},'
+        '{"when":{"item":"b","speed_above":1000},"then":[{"emit":"fast"}]}]}]},"clock":"manual"}',
+    ),
+    (
+        "request",
+        '{"op":"add_behavior","session":"s","behavior":{"type":"field","kind":"vortex","items":["a"],'
+        '"region":{"intersection":[{"radius":50},{"size":[10,10]}]}}}',
+    ),
+    (
+        "request",
+        '{"op":"set_behavior","session":"s","behavior":"pull","position":[1,2],"region":{"radius":3},"strength":4,'
+        '"falloff":1,"minimum_radius":0,"smoothness":1,"animation_speed":0,"seed":7,"items":["a"]}',
+    ),
+    ("request", '{"op":"set_behavior","session":"s","behavior":"c","action":[]}'),
+    ("request", '{"op":"add_group","session":"s","group":{"id":"g","items":["a"]}}'),
+    ("request", '{"op":"remove_group","id":3,"session":"s","group":"g"}'),
+    ("request", '{"op":"items_in_rect","session":"s","rect":[0,0,160,0]}'),
+    ("request", '{"op":"set_bounds","session":"s","bounds":[320,568]}'),
+    ("request", '{"op":"set_bounds","session":"s","bounds":[-10,0,300,500]}'),
+    ("reply", '{"ok":true,"id":5,"items":["a","b"]}'),
+    ("reply", '{"ok":true,"items":[]}'),
+    ("reply", '{"ok":true,"t":0,"running":false,"items":[' + S_A_SIZED + '],"groups":[{"id":"g","items":["screen"]}]}'),
+    (
+        "reply",
+        '{"ok":true,"behaviors":[{"type":"field","id":"pull","kind":"spring","items":["a"],"position":[1,2],'
+        '"region":{"radius":3},"strength":1,"falloff":0,"minimum_radius":0.001,"direction":[0,0],"smoothness":0,'
+        '"animation_speed":1,"seed":0,"action":[{"when":{"always":true},"then":[{"emit":"x"}]}]},'
+        '{"type":"composite","id":"c","children":[{"type":"snap","id":"s","item":"a","point":[1,2],"damping":0.5}],'
+        '"action":[{"when":{"item":"a","speed_above":10},"then":[{"set":{"behavior":"s","damping":1}}],"repeat":true}]}]}',
+    ),
+    (
+        "reply",
+        '{"ok":true,"debug":{"boundaries":[],"attachments":[],"snaps":[],"pushes":[],"gravity":[],'
+        '"fields":[{"id":"pull","kind":"radial_gravity","position":[160,284],"region":{"inverse":{"radius":10}},'
+        '"strength":-2,"items":["a"],"samples":[[0,0,1.5,-2],[10,0,0,0]]}],'
+        '"groups":[{"id":"g","items":["a","b"],"center":[5,6],"angle":0.1,"size":[20,10]}],"contacts":[]}}',
+    ),
+    ("event", '{"ev":"action","session":"S","seq":12,"t":0.2,"behavior":"drop","name":"landed","item":"ball"}'),
+    ("event", '{"ev":"action","session":"S","seq":1,"t":0,"behavior":"b1","name":"tick","item":null}'),
+    (
+        "event",
+        '{"ev":"debug","session":"S","seq":2,"t":0.033,"boundaries":[],"attachments":[],"snaps":[],"pushes":[],'
+        '"gravity":[],"fields":[{"id":"w","kind":"noise","position":[0,0],"region":{"infinite":true},"strength":1,'
+        '"items":[],"samples":[]}],"groups":[],"contacts":[]}',
+    ),
 ]
 
 # (kind, line, why). Every one must fail when checked as its kind.
@@ -491,6 +550,57 @@ INVALID = [
         "parameters: a choice with a unit",
     ),
     ("reply", '{"ok":true,"parameters":{}}', "parameters without the rest of hello"),
+    # --- fields, regions, groups, composites, action rules
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"field","items":["a"]}}', "field without kind"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"field","kind":"custom"}}', "field of the custom kind"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"field","kind":"drag","mode":"x"}}', "field with a push's mode"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"field","kind":"drag","smoothness":2}}', "smoothness above 1"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"field","kind":"noise","seed":1.5}}', "seed not a whole number"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"field","kind":"drag","region":{}}}', "empty region"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"field","kind":"drag","region":{"radius":1,"size":[1,1]}}}', "region with two keys"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"field","kind":"drag","region":{"infinite":false}}}', "infinite false"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"field","kind":"drag","region":{"union":[{"radius":1}]}}}', "union of one region"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"field","kind":"drag","region":{"radius":-1}}}', "negative radius"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"composite","children":{}}}', "children not a list"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"composite","items":["a"]}}', "composite with items"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":[],"action":[{"when":{"always":true},"then":[]}]}}', "rule without effects"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":[],"action":[{"when":{"always":true,"item":"a"},"then":[{"emit":"x"}]}]}}', "always with an item"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":[],"action":[{"when":{"item":"a","inside":[0,0,1,1],"speed_below":1},"then":[{"emit":"x"}]}]}}', "two conditions"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":[],"action":[{"when":{"item":"a","speed_below":-1},"then":[{"emit":"x"}]}]}}', "negative speed"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":[],"action":[{"when":{"always":true},"then":[{"emit":"x","remove_behavior":"b"}]}]}}', "effect with two keys"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":[],"action":[{"when":{"always":true},"then":[{"set":{"behavior":"b","action":[]}}]}]}}', "a rule setting rules"),
+    ("request", '{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":[],"action":[{"when":{"always":true},"then":[{"set":{"strength":1}}]}]}}', "set without behavior"),
+    ("request", '{"op":"open","scene":{"groups":[{"id":"g","items":[]}]}}', "group without items"),
+    ("request", '{"op":"open","scene":{"groups":[{"id":"g"}]}}', "group without its items field"),
+    ("request", '{"op":"add_group","session":"s","group":"g"}', "add_group with a name"),
+    ("request", '{"op":"remove_group","session":"s"}', "remove_group without group"),
+    ("request", '{"op":"items_in_rect","session":"s","rect":[0,0,1]}', "items_in_rect rect of 3"),
+    ("request", '{"op":"items_in_rect","session":"s","rect":[0,0,-1,1]}', "items_in_rect negative width"),
+    ("request", '{"op":"set_bounds","session":"s","bounds":[0,1]}', "set_bounds of zero width"),
+    ("request", '{"op":"set_bounds","session":"s"}', "set_bounds without bounds"),
+    ("reply", '{"ok":true,"items":["a",{"id":"b"}]}', "items of names and states"),
+    ("reply", '{"ok":true,"groups":[{"id":"g","items":["a"]}]}', "groups without the rest of get"),
+    (
+        "reply",
+        '{"ok":true,"behaviors":[{"type":"field","id":"f","kind":"drag","items":[],"position":[0,0],"strength":1}]}',
+        "behaviors: a field without its settable fields",
+    ),
+    ("reply", '{"ok":true,"behaviors":[{"type":"composite","id":"c"}]}', "behaviors: a composite without children"),
+    ("event", '{"ev":"action","session":"S","seq":1,"t":0,"behavior":"b","name":"n"}', "action without item"),
+    ("event", '{"ev":"action","session":"S","seq":1,"t":0,"name":"n","item":null}', "action without behavior"),
+    (
+        "event",
+        '{"ev":"debug","session":"S","seq":1,"t":0,"boundaries":[],"attachments":[],"snaps":[],"pushes":[],'
+        '"gravity":[],"fields":[{"id":"f","kind":"drag","position":[0,0],"region":{"radius":1},"strength":1,'
+        '"items":[],"samples":[[0,0,1]]}],"groups":[],"contacts":[]}',
+        "debug field sample of three numbers",
+    ),
+    (
+        "event",
+        '{"ev":"debug","session":"S","seq":1,"t":0,"boundaries":[],"attachments":[],"snaps":[],"pushes":[],'
+        '"gravity":[],"contacts":[]}',
+        "debug without fields and groups",
+    ),
 ]
 
 # Codes dynd adds to the core's (PROTOCOL.md section 8).
@@ -512,6 +622,12 @@ EXTENSION_NAMES = {
     "estimator", "platform", "linear",
     "slow", "on_time", "contact_limit", "line_timeout", "frame_ms", "budget_ms", "limit", "dropped_contacts",
     "parameters", "name", "default", "min", "max", "unit", "source", "choices", "behaviors",
+    # fields, regions, item groups, composites, action rules
+    "composite", "linear_gravity", "radial_gravity", "noise", "turbulence", "electric", "magnetic",
+    "vortex", "region", "strength", "falloff", "minimum_radius", "smoothness", "animation_speed",
+    "infinite", "radius", "inverse", "union", "intersection", "difference", "groups",
+    "add_group", "remove_group", "items_in_rect", "set_bounds", "emit", "speed_below",
+    "speed_above",
 }
 
 
@@ -637,7 +753,8 @@ class Samples(unittest.TestCase):
             behaviors = [obj.get("behavior")] + obj.get("scene", {}).get("behaviors", [])
             seen_types.update(b["type"] for b in behaviors if isinstance(b, dict))
         self.assertEqual(
-            seen_types, {"gravity", "collision", "attachment", "snap", "push", "dynamic_item"}
+            seen_types,
+            {"gravity", "collision", "attachment", "snap", "push", "dynamic_item", "field", "composite"},
         )
 
     def test_messages_name_the_problem(self):

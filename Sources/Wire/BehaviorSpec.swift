@@ -4,7 +4,7 @@ import Primitives
 ///
 /// Every spec keeps UIKit's optional properties as optionals (`nil` = not sent), so the engine
 /// applies UIKit's defaults, some of which depend on the scene (an attachment's length is the
-/// distance at creation).
+/// distance at creation). Every type may carry `action` rules (`ActionRule`).
 public enum BehaviorSpec: Equatable, Sendable {
   case gravity(GravitySpec)
   case collision(CollisionSpec)
@@ -12,6 +12,8 @@ public enum BehaviorSpec: Equatable, Sendable {
   case snap(SnapSpec)
   case push(PushSpec)
   case dynamicItem(DynamicItemSpec)
+  case field(FieldSpec)
+  case composite(CompositeSpec)
 
   /// The behavior's id, if the client named it (otherwise the daemon assigns one).
   public var id: String? {
@@ -22,6 +24,8 @@ public enum BehaviorSpec: Equatable, Sendable {
     case .snap(let spec): return spec.id
     case .push(let spec): return spec.id
     case .dynamicItem(let spec): return spec.id
+    case .field(let spec): return spec.id
+    case .composite(let spec): return spec.id
     }
   }
 
@@ -34,10 +38,14 @@ public enum BehaviorSpec: Equatable, Sendable {
     case .snap: return .snap
     case .push: return .push
     case .dynamicItem: return .dynamicItem
+    case .field: return .field
+    case .composite: return .composite
     }
   }
 
-  /// Every item id the behavior refers to, in wire order, for reference checks.
+  /// Every item (or group) id the behavior itself refers to, in wire order, for reference
+  /// checks: none for a composite (its children name their own; see `allSpecs`), and not the
+  /// ids its `action` rules name.
   public var itemIDs: [String] {
     switch self {
     case .gravity(let spec): return spec.items
@@ -46,7 +54,67 @@ public enum BehaviorSpec: Equatable, Sendable {
     case .snap(let spec): return [spec.item]
     case .push(let spec): return spec.items
     case .dynamicItem(let spec): return spec.items
+    case .field(let spec): return spec.items
+    case .composite: return []
     }
+  }
+
+  /// The behavior's `action` rules (empty when it has none).
+  public var action: [ActionRule] {
+    get {
+      switch self {
+      case .gravity(let spec): return spec.action
+      case .collision(let spec): return spec.action
+      case .attachment(let spec): return spec.action
+      case .snap(let spec): return spec.action
+      case .push(let spec): return spec.action
+      case .dynamicItem(let spec): return spec.action
+      case .field(let spec): return spec.action
+      case .composite(let spec): return spec.action
+      }
+    }
+    set {
+      switch self {
+      case .gravity(var spec):
+        spec.action = newValue
+        self = .gravity(spec)
+      case .collision(var spec):
+        spec.action = newValue
+        self = .collision(spec)
+      case .attachment(var spec):
+        spec.action = newValue
+        self = .attachment(spec)
+      case .snap(var spec):
+        spec.action = newValue
+        self = .snap(spec)
+      case .push(var spec):
+        spec.action = newValue
+        self = .push(spec)
+      case .dynamicItem(var spec):
+        spec.action = newValue
+        self = .dynamicItem(spec)
+      case .field(var spec):
+        spec.action = newValue
+        self = .field(spec)
+      case .composite(var spec):
+        spec.action = newValue
+        self = .composite(spec)
+      }
+    }
+  }
+
+  /// The behavior and, for a composite, every behavior of its tree: depth first, each
+  /// composite before its children (UIKit's order for "the last one in the behavior tree wins").
+  public var allSpecs: [BehaviorSpec] {
+    var specs: [BehaviorSpec] = []
+    appendTree(to: &specs)
+    return specs
+  }
+
+  private func appendTree(to specs: inout [BehaviorSpec]) {
+    specs.append(self)
+    guard case .composite(let composite) = self else { return }
+    for child in composite.children { child.appendTree(to: &specs) }
   }
 }
 
@@ -54,11 +122,43 @@ public enum BehaviorSpec: Equatable, Sendable {
 public enum BehaviorType: String, CaseIterable, Sendable {
   case gravity, collision, attachment, snap, push
   case dynamicItem = "dynamic_item"
+  /// A field behavior (iOS 9 UIFieldBehavior).
+  case field
+  /// A behavior with child behaviors.
+  case composite
+}
+
+/// What reading one behavior tree (a scene's behaviors, or one `add_behavior`) has used so
+/// far: it bounds the count of behaviors, composites' children included, and the depth of
+/// composites while they are read, before more is read.
+struct BehaviorTreeBudget {
+  /// Behaviors read so far, composites and their children included.
+  var count = 0
+  /// Composites around the behavior being read (1 inside a top-level composite).
+  var depth = 0
 }
 
 extension BehaviorSpec {
-  /// Reads a behavior object: its `type` first, then the fields that type defines.
+  /// Reads one behavior object (with its tree, for a composite), and checks that the tree's ids
+  /// are distinct (`invalid_scene`).
   init(_ fields: ObjectReader) throws(ProtocolError) {
+    var tree = BehaviorTreeBudget()
+    try self.init(fields, tree: &tree)
+    if case .composite = self {
+      try checkDistinct(allSpecs.compactMap(\.id), path: fields.path, what: "behavior id")
+    }
+  }
+
+  /// Reads a behavior object: its `type` first, then the fields that type defines. `tree`
+  /// counts it (a tree may hold `Limits.maxBehaviorsPerScene` behaviors).
+  init(_ fields: ObjectReader, tree: inout BehaviorTreeBudget) throws(ProtocolError) {
+    tree.count += 1
+    guard tree.count <= Limits.maxBehaviorsPerScene else {
+      throw ProtocolError(
+        .outOfRange,
+        "behavior '\(fields.path)' is one too many: a scene holds at most "
+          + "\(Limits.maxBehaviorsPerScene) behaviors, composites' children included")
+    }
     guard let type = try fields.word("type", as: BehaviorType.self) else {
       throw fields.missing("type")
     }
@@ -71,6 +171,11 @@ extension BehaviorSpec {
     case .snap: self = .snap(try SnapSpec(typed))
     case .push: self = .push(try PushSpec(typed))
     case .dynamicItem: self = .dynamicItem(try DynamicItemSpec(typed))
+    case .field: self = .field(try FieldSpec(typed))
+    case .composite:
+      tree.depth += 1
+      self = .composite(try CompositeSpec(typed, tree: &tree))
+      tree.depth -= 1
     }
   }
 }

@@ -19,6 +19,11 @@ import Primitives
 /// | snap | `point`, `damping` |
 /// | push | `items`, `direction`, `angle`, `magnitude`, `offset`, `active` |
 /// | dynamic_item | `items`, `elasticity`, `friction`, `density`, `resistance`, `angular_resistance`, `allows_rotation`, `anchored`, `charge` |
+/// | field | `items`, `position`, `region`, `strength`, `falloff`, `minimum_radius`, `direction`, `smoothness`, `animation_speed`, `seed` |
+/// | composite | — |
+///
+/// Every type also takes `action` (extension): the behavior's rules, replaced as a whole (`[]`
+/// removes them). A field's `kind`, like a push's `mode`, never changes.
 ///
 /// An attachment's `range` must include 0 for a sliding attachment; only the engine knows the
 /// kind, so that check is the daemon's.
@@ -48,6 +53,16 @@ public struct BehaviorUpdate: Equatable, Sendable {
   public var allowsRotation: Bool?
   public var anchored: Bool?
   public var charge: Double?
+  public var position: Point?
+  public var region: RegionSpec?
+  public var strength: Double?
+  public var falloff: Double?
+  public var minimumRadius: Double?
+  public var smoothness: Double?
+  public var animationSpeed: Double?
+  public var seed: UInt64?
+  /// The behavior's new rules, replacing all of its rules (`[]` removes them).
+  public var action: [ActionRule]?
 
   public init() {}
 
@@ -80,11 +95,24 @@ public struct BehaviorUpdate: Equatable, Sendable {
     note(allowsRotation, "allows_rotation")
     note(anchored, "anchored")
     note(charge, "charge")
+    note(position, "position")
+    note(region, "region")
+    note(strength, "strength")
+    note(falloff, "falloff")
+    note(minimumRadius, "minimum_radius")
+    note(smoothness, "smoothness")
+    note(animationSpeed, "animation_speed")
+    note(seed, "seed")
+    note(action, "action")
     return names
   }
 
-  /// The fields settable on a behavior of `type`.
+  /// The fields settable on a behavior of `type` (`action` on every type).
   public static func settableFields(of type: BehaviorType) -> [String] {
+    typeFields(of: type) + ["action"]
+  }
+
+  private static func typeFields(of type: BehaviorType) -> [String] {
     switch type {
     case .gravity: return ["items", "direction", "angle", "magnitude"]
     case .collision: return ["items", "mode", "reference_bounds", "insets", "boundaries"]
@@ -97,6 +125,12 @@ public struct BehaviorUpdate: Equatable, Sendable {
         "items", "elasticity", "friction", "density", "resistance", "angular_resistance",
         "allows_rotation", "anchored", "charge",
       ]
+    case .field:
+      return [
+        "items", "position", "region", "strength", "falloff", "minimum_radius", "direction",
+        "smoothness", "animation_speed", "seed",
+      ]
+    case .composite: return []
     }
   }
 
@@ -120,6 +154,10 @@ public struct BehaviorUpdate: Equatable, Sendable {
         try Self.check(direction.dy, "direction[1]", in: Limits.gravityMagnitude)
       }
     }
+    if type == .field, let direction {
+      try Self.check(direction.dx, "direction[0]", in: Limits.fieldDirection)
+      try Self.check(direction.dy, "direction[1]", in: Limits.fieldDirection)
+    }
   }
 
   private static func check(_ value: Double, _ path: String, in range: NumberRange)
@@ -138,7 +176,8 @@ extension BehaviorUpdate {
     "items", "direction", "angle", "magnitude", "mode", "reference_bounds", "insets", "boundaries",
     "anchor", "length", "damping", "frequency", "friction_torque", "range", "point", "active",
     "offset", "elasticity", "friction", "density", "resistance", "angular_resistance",
-    "allows_rotation", "anchored", "charge",
+    "allows_rotation", "anchored", "charge", "position", "region", "strength", "falloff",
+    "minimum_radius", "smoothness", "animation_speed", "seed", "action",
   ]
 
   /// Reads the settable fields of a `set_behavior` request (unknown names were rejected already).
@@ -176,5 +215,14 @@ extension BehaviorUpdate {
     allowsRotation = try fields.bool("allows_rotation")
     anchored = try fields.bool("anchored")
     charge = try fields.number("charge", in: Limits.charge)
+    position = try fields.point("position")
+    region = try fields.region("region")
+    strength = try fields.number("strength", in: Limits.fieldStrength)
+    falloff = try fields.number("falloff", in: Limits.falloff)
+    minimumRadius = try fields.number("minimum_radius", in: Limits.minimumRadius)
+    smoothness = try fields.number("smoothness", in: Limits.smoothness)
+    animationSpeed = try fields.number("animation_speed", in: Limits.animationSpeed)
+    seed = try fields.seed("seed")
+    action = try fields.actionRules()
   }
 }

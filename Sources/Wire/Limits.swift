@@ -47,9 +47,12 @@ public enum Limits {
   /// Default longest request line in bytes, without the `\n` (`dynd --max-line` changes it).
   /// One MiB holds a scene of the maximum item count with long paths many times over.
   public static let defaultMaxLineBytes = 1 << 20
-  /// Deepest nesting of arrays and objects. The deepest valid request (a boundary path point inside
-  /// a collision behavior inside a scene) is 8 levels; json-c's own default is 32.
-  public static let maxNestingDepth = 32
+  /// Deepest nesting of arrays and objects. The deepest valid request is 57 levels: a scene's
+  /// field behavior inside `maxCompositeDepth` composites, with an action rule whose `set` effect
+  /// gives a region `maxRegionDepth` levels deep made of unions, and that region's `size` (each
+  /// composite and each union is an object and an array). 64 keeps that within reach and still
+  /// bounds the parser's work on hostile nesting (json-c's own default is 32).
+  public static let maxNestingDepth = 64
   /// Length in UTF-8 bytes of every name (session, item, behavior, boundary, transition, param).
   /// Names appear in every frame, so they stay short; empty names could not be addressed. Which
   /// characters a name may not contain is `NameCharacters`.
@@ -172,6 +175,60 @@ public enum Limits {
   public static let length = NumberRange.closed(0, 1e7)
   /// Attachment friction torque (iOS 9); UIKit gives no unit.
   public static let frictionTorque = NumberRange.closed(0, 1e6)
+
+  // MARK: Fields and regions (iOS 9)
+
+  /// A field's `strength` (UIKit's default 1; negative reverses radial gravity, a spring, an
+  /// electric field, a vortex's turn). Capped like `pushMagnitude`; the engine also bounds the
+  /// force it applies.
+  public static let fieldStrength = NumberRange.magnitude(1e6)
+  /// A field's `falloff`: the exponent of the distance its strength decays with (0, UIKit's
+  /// default, is uniform; 2 is an inverse square). Never negative, so a field never grows with
+  /// distance across the ±1e6 pt coordinate space; 16 is far beyond any physical law.
+  public static let falloff = NumberRange.closed(0, 16)
+  /// A field's `minimum_radius` in points, where the falloff starts: at most the diagonal of
+  /// the coordinate space, like `length`.
+  public static let minimumRadius = NumberRange.closed(0, 1e7)
+  /// Each component of a field's `direction` (linear gravity, velocity fields).
+  public static let fieldDirection = NumberRange.magnitude(1e6)
+  /// A field's `smoothness` (noise, turbulence): 0 noisiest … 1 smoothest, as UIKit documents.
+  public static let smoothness = NumberRange.closed(0, 1)
+  /// A field's `animation_speed` in Hz (noise, turbulence); 0 freezes the noise.
+  public static let animationSpeed = NumberRange.closed(0, 1_000)
+  /// A field's `seed` (noise, turbulence; an extension): a whole number up to 2^53, the largest
+  /// range in which every whole number is a distinct double (every JSON number is a double).
+  public static let fieldSeed = NumberRange.closed(0, 9_007_199_254_740_992)
+  /// A region's `radius` and each side of its `size`, in points: 0 (an empty region) up to the
+  /// diagonal of the coordinate space.
+  public static let regionExtent = NumberRange.closed(0, 1e7)
+  /// Deepest region: a region object is level 1, each `inverse`, `union`, `intersection` or
+  /// `difference` adds a level for its operands.
+  public static let maxRegionDepth = 16
+  /// Most region objects in one region, operands included (a full tree 16 deep would have
+  /// 65 535; the engine tests every item against the region every step).
+  public static let maxRegionNodes = 64
+  /// Fields × the items each acts on, summed over one session: each pair is a force evaluated
+  /// every internal step. `out_of_range` beyond it (the daemon counts; groups count as one item).
+  public static let maxFieldItemPairs = 16_384
+
+  // MARK: Groups, composites, action rules
+
+  /// Most item groups (UIDynamicItemGroup) in a scene.
+  public static let maxGroupsPerScene = 1_000
+  /// Deepest composite: a composite in a scene's `behaviors` (or `add_behavior`) is level 1, a
+  /// composite among its `children` level 2, and so on. Every behavior of the tree counts toward
+  /// `maxBehaviorsPerScene`.
+  public static let maxCompositeDepth = 8
+  /// Most rules in one behavior's `action`.
+  public static let maxActionRules = 16
+  /// Most effects in one rule's `then`.
+  public static let maxActionEffects = 8
+  /// The speed of a rule's `speed_below` and `speed_above`, pt/s (as `speed`, never negative).
+  public static let actionSpeed = NumberRange.closed(0, 1e6)
+  /// Width and height of a rectangle that selects items (`items_in_rect`, a rule's `inside` and
+  /// `outside`), in points: 0 up to the width of the coordinate space, so one rectangle can cover
+  /// all of it.
+  public static let selectionSide = NumberRange.closed(0, 2e6)
 }
 
 /// A number for a message: integers without ".0", others in Swift's shortest form.

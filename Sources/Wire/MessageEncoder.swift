@@ -339,6 +339,29 @@ public struct MessageEncoder: Sendable {
     endLine()
   }
 
+  /// `action` (extension): `seq` and `t` of the step whose rule fired, the `behavior`, the
+  /// `name` emitted, and the `item` the rule watches (`null` for `always`).
+  public mutating func action(
+    session: String, seq: UInt64, t: Double, behavior: String, name: String, item: String?
+  ) {
+    beginEvent("action", session: session)
+    writer.raw(#","seq":"#)
+    writer.integer(seq)
+    writer.raw(#","t":"#)
+    writer.number(t, decimals: WireProtocol.linearDecimals)
+    writer.raw(#","behavior":"#)
+    writer.string(behavior)
+    writer.raw(#","name":"#)
+    writer.string(name)
+    if let item {
+      writer.raw(#","item":"#)
+      writer.string(item)
+    } else {
+      writer.raw(#","item":null"#)
+    }
+    endLine()
+  }
+
   // MARK: Pieces
 
   private mutating func beginReply(id: RequestID?, ok: Bool) {

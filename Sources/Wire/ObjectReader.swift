@@ -14,15 +14,22 @@ struct ObjectReader {
   let path: String
   /// What defines this object's fields, for messages: "op 'tap'", "a 'snap' behavior", "an item".
   var owner: String
+  /// Whether fields nobody defined are ignored rather than refused: for reading the daemon's
+  /// replies, which a newer daemon may extend (`ServerMessageDecoder`). Objects read from this
+  /// one inherit it.
+  let lenient: Bool
 
   /// Wraps `node`, which must be an object.
-  init(_ node: JSONNode, path: String, owner: String) throws(ProtocolError) {
+  init(_ node: JSONNode, path: String, owner: String, lenient: Bool = false)
+    throws(ProtocolError)
+  {
     guard node.kind == .object else {
       throw wrongType(path, expected: "an object", got: node)
     }
     self.node = node
     self.path = path
     self.owner = owner
+    self.lenient = lenient
   }
 
   /// The path of the field `key` of this object.
@@ -37,6 +44,7 @@ struct ObjectReader {
 
   /// Throws `unknown_field` for the first key (in wire order) that is not in `allowed`.
   func rejectUnknownFields(_ allowed: [StaticString]) throws(ProtocolError) {
+    if lenient { return }
     try node.forEachMember { (key, _) throws(ProtocolError) in
       guard !allowed.contains(where: { equals($0, key) }) else { return }
       let name = String(decoding: key, as: UTF8.self)
@@ -232,7 +240,7 @@ struct ObjectReader {
   /// The object in field `key`, read as defined by `owner`.
   func object(_ key: StaticString, owner: String) throws(ProtocolError) -> ObjectReader? {
     guard let value = node.member(key) else { return nil }
-    return try ObjectReader(value, path: fieldPath(key), owner: owner)
+    return try ObjectReader(value, path: fieldPath(key), owner: owner, lenient: lenient)
   }
 
   func requiredObject(_ key: StaticString, owner: String) throws(ProtocolError) -> ObjectReader {
@@ -244,12 +252,20 @@ struct ObjectReader {
   func objects(_ key: StaticString, maxCount: Int, owner: String) throws(ProtocolError)
     -> [ObjectReader]?
   {
-    guard let list = try array(key, count: 0...maxCount, noun: "elements") else { return nil }
+    try objects(key, count: 0...maxCount, owner: owner)
+  }
+
+  /// The objects in the array in field `key`, whose number must be in `count`.
+  func objects(_ key: StaticString, count: ClosedRange<Int>, owner: String) throws(ProtocolError)
+    -> [ObjectReader]?
+  {
+    guard let list = try array(key, count: count, noun: "elements") else { return nil }
     var objects: [ObjectReader] = []
     objects.reserveCapacity(list.count)
     for index in 0..<list.count {
       objects.append(
-        try ObjectReader(list[index], path: "\(fieldPath(key))[\(index)]", owner: owner))
+        try ObjectReader(
+          list[index], path: "\(fieldPath(key))[\(index)]", owner: owner, lenient: lenient))
     }
     return objects
   }

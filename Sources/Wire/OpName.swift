@@ -15,4 +15,12 @@ public enum OpName: String, CaseIterable, Sendable {
   case addVelocity = "add_velocity"
   /// Extension: a scene's behaviors with their current values.
   case behaviors
+  /// Extension: add an item group (UIDynamicItemGroup) to a scene.
+  case addGroup = "add_group"
+  /// Extension: remove an item group.
+  case removeGroup = "remove_group"
+  /// Extension: the items whose frames meet a rectangle (UIDynamicAnimator itemsInRect:).
+  case itemsInRect = "items_in_rect"
+  /// Extension: change a scene's reference bounds.
+  case setBounds = "set_bounds"
 }

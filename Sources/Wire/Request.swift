@@ -77,6 +77,15 @@ public enum Op: Equatable, Sendable {
   /// `behaviors` (extension): a scene's behaviors, each with the current value of every field
   /// `set_behavior` can set.
   case behaviors(session: String)
+  /// `add_group` (extension): add an item group; its members move as one rigid body from then on.
+  case addGroup(session: String, group: GroupSpec)
+  /// `remove_group` (extension): remove an item group by id; its members move on their own.
+  case removeGroup(session: String, group: String)
+  /// `items_in_rect` (extension): the ids of the items whose frames meet `rect` `[x, y, w, h]`
+  /// (UIDynamicAnimator itemsInRect:; `w`, `h` in `Limits.selectionSide`).
+  case itemsInRect(session: String, rect: Rect)
+  /// `set_bounds` (extension): new reference bounds, `[w, h]` or `[x, y, w, h]` as a scene's.
+  case setBounds(session: String, bounds: Rect)
 
   /// The `op` word on the wire (`OpName` is the one list of them).
   public var name: String { kind.rawValue }
@@ -104,6 +113,10 @@ public enum Op: Equatable, Sendable {
     case .setItem: return .setItem
     case .addVelocity: return .addVelocity
     case .behaviors: return .behaviors
+    case .addGroup: return .addGroup
+    case .removeGroup: return .removeGroup
+    case .itemsInRect: return .itemsInRect
+    case .setBounds: return .setBounds
     }
   }
 
@@ -121,7 +134,8 @@ public enum Op: Equatable, Sendable {
       .removeAllBehaviors(let session), .behaviors(let session):
       return session
     case .addItem(let session, _), .removeItem(let session, _), .addBehavior(let session, _),
-      .removeBehavior(let session, _):
+      .removeBehavior(let session, _), .addGroup(let session, _), .removeGroup(let session, _),
+      .itemsInRect(let session, _), .setBounds(let session, _):
       return session
     case .setBehavior(let request): return request.session
     case .setItem(let request): return request.session

@@ -108,6 +108,9 @@ extension OpName {
     case .setBehavior: return common + ["session", "behavior"] + BehaviorUpdate.fields
     case .setItem: return common + ["session", "item", "center", "angle"]
     case .addVelocity: return common + ["session", "item", "velocity", "angular"]
+    case .addGroup, .removeGroup: return common + ["session", "group"]
+    case .itemsInRect: return common + ["session", "rect"]
+    case .setBounds: return common + ["session", "bounds"]
     }
   }
 
@@ -187,6 +190,21 @@ extension OpName {
           session: try fields.requiredName("session"), item: try fields.requiredName("item"),
           velocity: try fields.vector("velocity", in: Limits.speed),
           angular: try fields.number("angular", in: Limits.angularSpeed)))
+    case .addGroup:
+      let session = try fields.requiredName("session")
+      let group = try fields.requiredObject("group", owner: "a group")
+      return .addGroup(session: session, group: try GroupSpec(group))
+    case .removeGroup:
+      return .removeGroup(
+        session: try fields.requiredName("session"), group: try fields.requiredName("group"))
+    case .itemsInRect:
+      return .itemsInRect(
+        session: try fields.requiredName("session"),
+        rect: try fields.requiredSelectionRect("rect"))
+    case .setBounds:
+      let session = try fields.requiredName("session")
+      guard let bounds = try fields.rect("bounds") else { throw fields.missing("bounds") }
+      return .setBounds(session: session, bounds: bounds)
     }
   }
 }

@@ -7,7 +7,9 @@ import Primitives
 /// order PROTOCOL.md lists them, with `session` first. A field is left out when it holds the
 /// value the decoder assumes without it: an absent optional, `clock` realtime, `fps` 60, `keep`
 /// false, `count` 1, `enable` true, `estimator` platform, an item's `angle` 0 and `shape`
-/// rectangle, an attachment's `kind` distance, empty `params`, scene lists and boundaries.
+/// rectangle, an attachment's `kind` distance, empty `params`, scene lists and boundaries, a
+/// field's empty `items`, a composite's empty `children`, empty `action` rules and a rule's
+/// `repeat` false.
 ///
 /// Numbers are written as the shortest text that reads back as the same double (`0.1`,
 /// `0.016666666666666666`), so nothing is rounded on the way; a number `id` is written as its
@@ -103,6 +105,19 @@ public struct RequestEncoder: Sendable {
       word("item", add.item)
       pair("velocity", add.velocity.map { ($0.dx, $0.dy) })
       number("angular", add.angular)
+    case .addGroup(_, let group):
+      key("group")
+      object {
+        $0.word("id", group.id)
+        $0.names("items", group.items)
+      }
+    case .removeGroup(_, let group):
+      word("group", group)
+    case .itemsInRect(_, let rect):
+      key("rect")
+      numbers([rect.minX, rect.minY, rect.size.width, rect.size.height])
+    case .setBounds(_, let bounds):
+      self.rect("bounds", bounds)
     }
   }
 
@@ -139,18 +154,19 @@ public struct RequestEncoder: Sendable {
 
   private mutating func scene(_ scene: SceneSpec) {
     object {
-      if let bounds = scene.bounds {
-        let r = bounds
-        $0.key("bounds")
-        if r.minX == 0, r.minY == 0 {
-          $0.numbers([r.size.width, r.size.height])
-        } else {
-          $0.numbers([r.minX, r.minY, r.size.width, r.size.height])
-        }
-      }
+      if let bounds = scene.bounds { $0.rect("bounds", bounds) }
       if !scene.items.isEmpty {
         $0.key("items")
         $0.array(scene.items) { $0.item($1) }
+      }
+      if !scene.groups.isEmpty {
+        $0.key("groups")
+        $0.array(scene.groups) { encoder, group in
+          encoder.object {
+            $0.word("id", group.id)
+            $0.names("items", group.items)
+          }
+        }
       }
       if !scene.behaviors.isEmpty {
         $0.key("behaviors")
@@ -226,6 +242,111 @@ public struct RequestEncoder: Sendable {
         if let allows = d.allowsRotation { $0.bool("allows_rotation", allows) }
         if let anchored = d.anchored { $0.bool("anchored", anchored) }
         $0.number("charge", d.charge)
+      case .field(let f):
+        $0.word("kind", f.kind.rawValue)
+        if !f.items.isEmpty { $0.names("items", f.items) }
+        $0.point("position", f.position)
+        if let region = f.region { $0.region("region", region) }
+        $0.number("strength", f.strength)
+        $0.number("falloff", f.falloff)
+        $0.number("minimum_radius", f.minimumRadius)
+        $0.pair("direction", f.direction.map { ($0.dx, $0.dy) })
+        $0.number("smoothness", f.smoothness)
+        $0.number("animation_speed", f.animationSpeed)
+        if let seed = f.seed { $0.seed("seed", seed) }
+      case .composite(let c):
+        if !c.children.isEmpty {
+          $0.key("children")
+          $0.array(c.children) { $0.behavior($1) }
+        }
+      }
+      if !behavior.action.isEmpty { $0.actionRules(behavior.action) }
+    }
+  }
+
+  /// A rectangle as `[w, h]` when its origin is (0, 0), else `[x, y, w, h]`.
+  private mutating func rect(_ name: StaticString, _ r: Rect) {
+    key(name)
+    if r.minX == 0, r.minY == 0 {
+      numbers([r.size.width, r.size.height])
+    } else {
+      numbers([r.minX, r.minY, r.size.width, r.size.height])
+    }
+  }
+
+  private mutating func region(_ name: StaticString, _ region: RegionSpec) {
+    key(name)
+    regionObject(region)
+  }
+
+  private mutating func regionObject(_ region: RegionSpec) {
+    object {
+      switch region {
+      case .infinite: $0.bool("infinite", true)
+      case .radius(let r): $0.number("radius", r)
+      case .size(let s): $0.pair("size", (s.width, s.height))
+      case .inverse(let r): $0.region("inverse", r)
+      case .union(let a, let b): $0.regionPair("union", a, b)
+      case .intersection(let a, let b): $0.regionPair("intersection", a, b)
+      case .difference(let a, let b): $0.regionPair("difference", a, b)
+      }
+    }
+  }
+
+  private mutating func regionPair(_ name: StaticString, _ a: RegionSpec, _ b: RegionSpec) {
+    key(name)
+    array([a, b]) { $0.regionObject($1) }
+  }
+
+  /// A whole number (a field's `seed`), exactly.
+  private mutating func seed(_ name: StaticString, _ value: UInt64) {
+    key(name)
+    writer.bytes.append(contentsOf: String(value).utf8)
+  }
+
+  private mutating func actionRules(_ rules: [ActionRule]) {
+    key("action")
+    array(rules) { encoder, rule in
+      encoder.object {
+        $0.key("when")
+        $0.condition(rule.when)
+        $0.key("then")
+        $0.array(rule.then) { $0.effect($1) }
+        if rule.repeats { $0.bool("repeat", true) }
+      }
+    }
+  }
+
+  private mutating func condition(_ condition: ActionCondition) {
+    object {
+      switch condition {
+      case .always:
+        $0.bool("always", true)
+      case .inside(let item, let r), .outside(let item, let r):
+        $0.word("item", item)
+        if case .inside = condition { $0.key("inside") } else { $0.key("outside") }
+        $0.numbers([r.minX, r.minY, r.size.width, r.size.height])
+      case .speedBelow(let item, let speed):
+        $0.word("item", item)
+        $0.number("speed_below", speed)
+      case .speedAbove(let item, let speed):
+        $0.word("item", item)
+        $0.number("speed_above", speed)
+      }
+    }
+  }
+
+  private mutating func effect(_ effect: ActionEffect) {
+    object {
+      switch effect {
+      case .emit(let name): $0.word("emit", name)
+      case .removeBehavior(let id): $0.word("remove_behavior", id)
+      case .set(let behavior, let update):
+        $0.key("set")
+        $0.object {
+          $0.word("behavior", behavior)
+          $0.update(update)
+        }
       }
     }
   }
@@ -273,6 +394,22 @@ public struct RequestEncoder: Sendable {
     if let allows = u.allowsRotation { bool("allows_rotation", allows) }
     if let anchored = u.anchored { bool("anchored", anchored) }
     number("charge", u.charge)
+    point("position", u.position)
+    if let region = u.region { self.region("region", region) }
+    number("strength", u.strength)
+    number("falloff", u.falloff)
+    number("minimum_radius", u.minimumRadius)
+    number("smoothness", u.smoothness)
+    number("animation_speed", u.animationSpeed)
+    if let seed = u.seed { self.seed("seed", seed) }
+    if let rules = u.action {
+      if rules.isEmpty {
+        key("action")
+        writer.raw("[]")
+      } else {
+        actionRules(rules)
+      }
+    }
   }
 
   // MARK: Members

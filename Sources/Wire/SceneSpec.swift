@@ -1,28 +1,38 @@
 import Primitives
 
-/// A scene for `open`: `{"bounds", "items", "behaviors"}`.
+/// A scene for `open`: `{"bounds", "items", "groups", "behaviors"}`.
 ///
-/// Decoding checks the scene as a whole (`invalid_scene`): item ids and behavior ids are unique,
-/// and every item a behavior names is one of the scene's items.
+/// Decoding checks the scene as a whole (`invalid_scene`): item ids are unique; group ids are
+/// unique and not item ids, their members are items of the scene and each item is in at most one
+/// group (`GroupSpec`); behavior ids are unique across every behavior tree (composites'
+/// children included); every id a behavior names is an item or a group of the scene, and every
+/// item a rule's condition watches is an item (not a group). A rule's `set` effect aimed at a
+/// behavior of the scene is checked as `set_behavior` checks it for that behavior's type.
 public struct SceneSpec: Equatable, Sendable {
   /// The reference bounds, `[w, h]` (origin 0, 0) or `[x, y, w, h]`. `nil` when omitted: the
   /// daemon decides (UIKit's animator without a reference view has no reference bounds).
   public var bounds: Rect?
   /// The items, in order (at most `Limits.maxItemsPerScene`).
   public var items: [ItemSpec]
-  /// The behaviors, in order (at most `Limits.maxBehaviorsPerScene`); later dynamic-item
-  /// behaviors win, as in UIKit's behavior tree.
+  /// The item groups, in order (at most `Limits.maxGroupsPerScene`).
+  public var groups: [GroupSpec]
+  /// The behaviors, in order (at most `Limits.maxBehaviorsPerScene`, counting every behavior of
+  /// composites' trees); later dynamic-item behaviors win, as in UIKit's behavior tree.
   public var behaviors: [BehaviorSpec]
 
-  public init(bounds: Rect? = nil, items: [ItemSpec] = [], behaviors: [BehaviorSpec] = []) {
+  public init(
+    bounds: Rect? = nil, items: [ItemSpec] = [], groups: [GroupSpec] = [],
+    behaviors: [BehaviorSpec] = []
+  ) {
     self.bounds = bounds
     self.items = items
+    self.groups = groups
     self.behaviors = behaviors
   }
 }
 
 extension SceneSpec {
-  static let fields: [StaticString] = ["bounds", "items", "behaviors"]
+  static let fields: [StaticString] = ["bounds", "items", "groups", "behaviors"]
 
   /// Reads a scene object and checks its references.
   init(_ fields: ObjectReader) throws(ProtocolError) {
@@ -33,24 +43,119 @@ extension SceneSpec {
     var items: [ItemSpec] = []
     items.reserveCapacity(itemObjects.count)
     for object in itemObjects { items.append(try ItemSpec(object)) }
+    let groupObjects =
+      try fields.objects("groups", maxCount: Limits.maxGroupsPerScene, owner: "a group") ?? []
+    var groups: [GroupSpec] = []
+    groups.reserveCapacity(groupObjects.count)
+    for object in groupObjects { groups.append(try GroupSpec(object)) }
     let behaviorObjects =
       try fields.objects("behaviors", maxCount: Limits.maxBehaviorsPerScene, owner: "a behavior")
       ?? []
     var behaviors: [BehaviorSpec] = []
     behaviors.reserveCapacity(behaviorObjects.count)
-    for object in behaviorObjects { behaviors.append(try BehaviorSpec(object)) }
-    self.init(bounds: bounds, items: items, behaviors: behaviors)
+    var tree = BehaviorTreeBudget()
+    for object in behaviorObjects { behaviors.append(try BehaviorSpec(object, tree: &tree)) }
+    self.init(bounds: bounds, items: items, groups: groups, behaviors: behaviors)
 
     try checkDistinct(items.map(\.id), path: fields.fieldPath("items"), what: "item id")
-    try checkDistinct(
-      behaviors.compactMap(\.id), path: fields.fieldPath("behaviors"), what: "behavior id")
     let itemIDs = Set(items.map(\.id))
-    for (index, behavior) in behaviors.enumerated() {
-      for name in behavior.itemIDs where !itemIDs.contains(name) {
+    try checkGroups(itemIDs: itemIDs, path: fields.fieldPath("groups"))
+    try checkBehaviors(itemIDs: itemIDs, path: fields.fieldPath("behaviors"))
+  }
+
+  private func checkGroups(itemIDs: Set<String>, path: @autoclosure () -> String)
+    throws(ProtocolError)
+  {
+    try checkDistinct(groups.map(\.id), path: path(), what: "group id")
+    let groupIDs = Set(groups.map(\.id))
+    var groupOf: [String: String] = [:]
+    for group in groups {
+      if itemIDs.contains(group.id) {
         throw ProtocolError(
           .invalidScene,
-          "behavior \(fields.fieldPath("behaviors"))[\(index)] names item '\(quoted(name))', "
-            + "which is not in the scene")
+          "group id '\(quoted(group.id))' is also an item id; ids of items and groups are distinct")
+      }
+      for member in group.items {
+        if groupIDs.contains(member) {
+          throw ProtocolError(
+            .invalidScene,
+            "group '\(quoted(group.id))' names group '\(quoted(member))'; a group cannot contain "
+              + "a group")
+        }
+        guard itemIDs.contains(member) else {
+          throw ProtocolError(
+            .invalidScene,
+            "group '\(quoted(group.id))' names item '\(quoted(member))', which is not in the scene")
+        }
+        if let other = groupOf.updateValue(group.id, forKey: member) {
+          throw ProtocolError(
+            .invalidScene,
+            "item '\(quoted(member))' is in groups '\(quoted(other))' and '\(quoted(group.id))'; "
+              + "an item may be in one group only")
+        }
+      }
+    }
+  }
+
+  private func checkBehaviors(itemIDs: Set<String>, path: @autoclosure () -> String)
+    throws(ProtocolError)
+  {
+    var types: [String: BehaviorType] = [:]
+    var ids: [String] = []
+    for behavior in behaviors {
+      for spec in behavior.allSpecs {
+        guard let id = spec.id else { continue }
+        ids.append(id)
+        types[id] = spec.type
+      }
+    }
+    try checkDistinct(ids, path: path(), what: "behavior id")
+    let groupIDs = Set(groups.map(\.id))
+    func check(_ spec: BehaviorSpec, _ location: () -> String) throws(ProtocolError) {
+      for name in spec.itemIDs where !itemIDs.contains(name) && !groupIDs.contains(name) {
+        throw ProtocolError(
+          .invalidScene,
+          "behavior \(location()) names item '\(quoted(name))', which is not in the scene")
+      }
+      for (index, rule) in spec.action.enumerated() {
+        try checkRule(
+          rule, itemIDs: itemIDs, groupIDs: groupIDs, types: types,
+          path: "\(location()).action[\(index)]")
+      }
+      guard case .composite(let composite) = spec else { return }
+      for (index, child) in composite.children.enumerated() {
+        try check(child) { "\(location()).children[\(index)]" }
+      }
+    }
+    for (index, behavior) in behaviors.enumerated() {
+      try check(behavior) { "\(path())[\(index)]" }
+    }
+  }
+
+  private func checkRule(
+    _ rule: ActionRule, itemIDs: Set<String>, groupIDs: Set<String>,
+    types: [String: BehaviorType], path: @autoclosure () -> String
+  ) throws(ProtocolError) {
+    if let item = rule.when.item, !itemIDs.contains(item) {
+      throw ProtocolError(
+        .invalidScene,
+        "rule \(path()) watches '\(quoted(item))', which is not an item of the scene"
+          + (groupIDs.contains(item) ? " (it is a group; a rule watches an item)" : ""))
+    }
+    for effect in rule.then {
+      guard case .set(let behavior, let update) = effect else { continue }
+      for name in update.items ?? [] where !itemIDs.contains(name) && !groupIDs.contains(name) {
+        throw ProtocolError(
+          .invalidScene,
+          "rule \(path()) sets items of '\(quoted(behavior))' to '\(quoted(name))', which is not "
+            + "in the scene")
+      }
+      guard let type = types[behavior] else { continue }
+      do {
+        try update.check(for: type)
+      } catch {
+        throw ProtocolError(
+          error.code, "rule \(path()) sets '\(quoted(behavior))': \(error.message)")
       }
     }
   }

@@ -53,7 +53,7 @@ struct BehaviorUpdateTests {
       #expect(
         error.message
           == "field 'point' is not settable on a 'gravity' behavior (settable: items, direction, "
-          + "angle, magnitude)")
+          + "angle, magnitude, action)")
     }
   }
 
@@ -81,7 +81,10 @@ struct BehaviorUpdateTests {
       "friction_torque": "1", "range": "[0,1]", "point": "[0,0]", "active": "true",
       "offset": "[0,0]", "elasticity": "0.5", "friction": "1", "density": "1",
       "resistance": "1", "angular_resistance": "1", "allows_rotation": "false",
-      "anchored": "false", "charge": "1",
+      "anchored": "false", "charge": "1", "position": "[1,2]", "region": #"{"radius":5}"#,
+      "strength": "-2", "falloff": "2", "minimum_radius": "1", "smoothness": "0.5",
+      "animation_speed": "2", "seed": "7",
+      "action": #"[{"when":{"always":true},"then":[{"emit":"tick"}]}]"#,
     ]
     for type in BehaviorType.allCases {
       for name in BehaviorUpdate.settableFields(of: type) {

@@ -67,7 +67,50 @@ let behaviorStates: [BehaviorSpec] = [
     DynamicItemSpec(
       id: "props", items: ["tri"], elasticity: 0.5, friction: 0.25, density: 0.000001,
       resistance: 3, angularResistance: 4, allowsRotation: false, anchored: true, charge: -1)),
+  .field(
+    FieldSpec(
+      id: "whirl", kind: .vortex, items: ["box", "pair"], position: Point(x: 160, y: 284.125),
+      region: .union(.radius(120.5), .inverse(.size(Size(width: 10, height: 20)))),
+      strength: -0.25, falloff: 2, minimumRadius: 0.001, direction: Vector(dx: 0, dy: 0),
+      smoothness: 0, animationSpeed: 1, seed: 9_007_199_254_740_992)),
+  .composite(
+    CompositeSpec(
+      id: "tree",
+      children: [
+        .gravity(
+          GravitySpec(
+            id: "inner", items: ["ball"], direction: Vector(dx: 0, dy: 1), angle: 1.570796,
+            magnitude: 1,
+            action: [
+              ActionRule(
+                when: .inside(item: "ball", rect: Rect(x: 0, y: 500, width: 320, height: 68.5)),
+                then: [.emit("landed"), .removeBehavior("inner")])
+            ])),
+        .composite(CompositeSpec(id: "empty")),
+      ],
+      action: [
+        ActionRule(
+          when: .speedBelow(item: "box", speed: 0.5),
+          then: [.set(behavior: "whirl", update: fieldUpdate)], repeats: true),
+        ActionRule(when: .always, then: [.emit("tick")]),
+      ])),
 ]
+
+/// A `set_behavior` of a field with every field a field has, at wire precision.
+let fieldUpdate: BehaviorUpdate = {
+  var u = BehaviorUpdate()
+  u.items = ["box"]
+  u.position = Point(x: 1.5, y: -2)
+  u.region = .intersection(.infinite, .radius(3))
+  u.strength = 4.000001
+  u.falloff = 1
+  u.minimumRadius = 0.5
+  u.direction = Vector(dx: 0.5, dy: 0)
+  u.smoothness = 0.25
+  u.animationSpeed = 10
+  u.seed = 42
+  return u
+}()
 
 private func encoded(_ body: ReplyBody, id: RequestID? = nil) -> String {
   var encoder = MessageEncoder()
@@ -182,7 +225,8 @@ struct ExtensionReplyTests {
       answering: .hello)
     #expect(older.replyBody == .hello(version: "0.0.9", transitions: ["snap"], parameters: []))
     let newer = try ServerMessageDecoder().decode(
-      #"{"ok":true,"behaviors":[{"type":"field","id":"f","strength":2},"#
+      #"{"ok":true,"behaviors":[{"type":"magnet","id":"f","strength":2},"#
+        + #"{"type":"field","id":"g","kind":"wormhole","strength":2},"#
         + #"{"type":"snap","id":"s","item":"a","point":[1,2],"damping":0.5,"color":"red"}]}"#,
       answering: .behaviors)
     #expect(

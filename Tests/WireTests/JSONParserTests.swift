@@ -162,9 +162,11 @@ struct JSONParserTests {
   }
 
   @Test func nestingLimitIsExact() throws {
-    let deepest = String(repeating: "[", count: 32) + String(repeating: "]", count: 32)
+    let limit = Limits.maxNestingDepth
+    let deepest = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
     #expect(throws: Never.self) { try parser.parse(deepest) }
-    let tooDeep = String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
+    let tooDeep =
+      String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)
     #expect(code(tooDeep) == .badJSON)
     let shallow = JSONParser(maxDepth: 4)
     #expect(throws: ProtocolError.self) { try shallow.parse("[[[[[]]]]]") }

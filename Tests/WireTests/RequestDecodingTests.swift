@@ -355,8 +355,8 @@ struct RequestDecodingTests {
       rejection(#"{"op":"tap","session":"s","x":1e999,"y":1}"#)
         == ProtocolError(.invalidNumber, "field 'x' is not a finite number (it overflows)"))
     #expect(
-      rejection(String(repeating: "[", count: 40) + String(repeating: "]", count: 40))?.message
-        .contains("nesting deeper than 32 levels") == true)
+      rejection(String(repeating: "[", count: 70) + String(repeating: "]", count: 70))?.message
+        .contains("nesting deeper than 64 levels") == true)
   }
 
   @Test func checksRunInTheDocumentedOrder() {

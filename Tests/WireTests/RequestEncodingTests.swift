@@ -25,6 +25,13 @@ private let hexagon = ItemSpec(
     Point(x: -10, y: -17.32), Point(x: 10, y: -17.32),
   ]))
 
+/// Every field of a field behavior, naming an item of the scenes below.
+private let pullUpdate: BehaviorUpdate = {
+  var u = fieldUpdate
+  u.items = ["a"]
+  return u
+}()
+
 /// Every kind of behavior, with every optional field present in one and absent in another.
 private let behaviors: [BehaviorSpec] = [
   .gravity(GravitySpec(items: items)),
@@ -73,6 +80,40 @@ private let behaviors: [BehaviorSpec] = [
     DynamicItemSpec(
       id: "material", items: items, elasticity: 0.4, friction: 0.3, density: 2.5, resistance: 1,
       angularResistance: 0.25, allowsRotation: false, anchored: true, charge: -1)),
+  .field(FieldSpec(kind: .drag)),
+  .field(
+    FieldSpec(
+      id: "pull", kind: .radialGravity, items: items, position: Point(x: 160.5, y: -1e6),
+      region: .difference(
+        .union(.radius(0), .size(Size(width: 1e7, height: 0.125))),
+        .intersection(.inverse(.infinite), .radius(1.0 / 3))),
+      strength: -1e6, falloff: 16, minimumRadius: 1e-9, direction: Vector(dx: 0.1, dy: -0.2),
+      smoothness: 1, animationSpeed: 1000, seed: 9_007_199_254_740_992)),
+  .field(FieldSpec(kind: .noise, region: .infinite, seed: 0)),
+  .composite(CompositeSpec()),
+  .composite(
+    CompositeSpec(
+      id: "tree",
+      children: [
+        .gravity(
+          GravitySpec(items: ["a"], action: [ActionRule(when: .always, then: [.emit("g")])])),
+        .composite(
+          CompositeSpec(id: "inner", children: [.snap(SnapSpec(item: "b", point: .zero))])),
+      ],
+      action: [
+        ActionRule(
+          when: .inside(item: "a", rect: Rect(x: -1, y: 0.5, width: 0, height: 2e6)),
+          then: [.emit("in"), .removeBehavior("tree")], repeats: true),
+        ActionRule(
+          when: .outside(item: "b", rect: Rect(x: 1, y: 2, width: 3, height: 4)),
+          then: [.set(behavior: "pull", update: pullUpdate)]),
+        ActionRule(when: .speedBelow(item: "a", speed: 0), then: [.emit("stopped")]),
+        ActionRule(when: .speedAbove(item: "b", speed: 0.001), then: [.emit("moving")]),
+      ])),
+  .push(
+    PushSpec(
+      items: ["a"], mode: .instantaneous,
+      action: [ActionRule(when: .always, then: [.removeBehavior("b2")], repeats: true)])),
 ]
 
 private var update: BehaviorUpdate {
@@ -156,6 +197,22 @@ private let requests: [Request] = {
       SetItemRequest(session: "m", item: "a", center: Point(x: 1.5, y: 2.5), angle: 3.14159)),
     .addVelocity(AddVelocityRequest(session: "m", item: "a", velocity: Vector(dx: 10, dy: -20))),
     .addVelocity(AddVelocityRequest(session: "m", item: "a", angular: -2.5)),
+    .addGroup(session: "m", group: GroupSpec(id: "pair", items: ["a", "b"])),
+    .removeGroup(session: "m", group: "pair"),
+    .itemsInRect(session: "m", rect: Rect(x: -5, y: 0, width: 0, height: 100.5)),
+    .itemsInRect(session: "m", rect: Rect(x: 0, y: 0, width: 10, height: 10)),
+    .setBounds(session: "m", bounds: Rect(x: 0, y: 0, width: 320, height: 568)),
+    .setBounds(session: "m", bounds: Rect(x: -10, y: 20, width: 1, height: 1e5)),
+    .open(
+      OpenRequest(
+        source: .scene(
+          SceneSpec(
+            items: [box, ball, hexagon],
+            groups: [
+              GroupSpec(id: "pair", items: ["a", "b"]), GroupSpec(id: "solo", items: ["hex"]),
+            ],
+            behaviors: [.gravity(GravitySpec(items: ["pair", "solo"]))])))),
+    .setBehavior(SetBehaviorRequest(session: "m", behavior: "pull", update: fieldUpdate)),
   ]
   ops += behaviors.map { .addBehavior(session: "m", behavior: $0) }
   var update = BehaviorUpdate()
@@ -166,6 +223,11 @@ private let requests: [Request] = {
     BoundarySpec(id: "floor", shape: .segment(from: Point(x: 0, y: 10), to: Point(x: 10, y: 10)))
   ]
   ops.append(.setBehavior(SetBehaviorRequest(session: "m", behavior: "c", update: update)))
+  var rules = BehaviorUpdate()
+  rules.action = []
+  ops.append(.setBehavior(SetBehaviorRequest(session: "m", behavior: "c", update: rules)))
+  rules.action = [ActionRule(when: .always, then: [.emit("x")], repeats: true)]
+  ops.append(.setBehavior(SetBehaviorRequest(session: "m", behavior: "c", update: rules)))
   let ids: [RequestID?] = [nil, .string("q-1"), .number("7"), .number("1e2"), .number("2.50")]
   return ops.enumerated().map { Request(id: ids[$0.offset % ids.count], op: $0.element) }
 }()
@@ -230,6 +292,53 @@ struct RequestEncodingTests {
           OpenRequest(source: .scene(SceneSpec(bounds: Rect(x: 0, y: 0, width: 320, height: 568)))))
       )
         == #"{"op":"open","scene":{"bounds":[320,568]}}"#)
+    #expect(
+      line(.addGroup(session: "m", group: GroupSpec(id: "g", items: ["a", "b"])))
+        == #"{"op":"add_group","session":"m","group":{"id":"g","items":["a","b"]}}"#)
+    #expect(
+      line(.removeGroup(session: "m", group: "g"))
+        == #"{"op":"remove_group","session":"m","group":"g"}"#)
+    #expect(
+      line(.itemsInRect(session: "m", rect: Rect(x: 0, y: 0, width: 10, height: 20)))
+        == #"{"op":"items_in_rect","session":"m","rect":[0,0,10,20]}"#)
+    #expect(
+      line(.setBounds(session: "m", bounds: Rect(x: 0, y: 0, width: 320, height: 568)))
+        == #"{"op":"set_bounds","session":"m","bounds":[320,568]}"#)
+    #expect(
+      line(
+        .addBehavior(
+          session: "m",
+          behavior: .composite(
+            CompositeSpec(
+              id: "c",
+              children: [
+                .field(
+                  FieldSpec(
+                    kind: .vortex, items: ["a"], region: .inverse(.radius(5)), strength: -1,
+                    seed: 3))
+              ],
+              action: [
+                ActionRule(
+                  when: .speedAbove(item: "a", speed: 100),
+                  then: [.set(behavior: "c", update: update), .emit("fast")])
+              ]))))
+        == #"{"op":"add_behavior","session":"m","behavior":{"type":"composite","id":"c","#
+        + #""children":[{"type":"field","kind":"vortex","items":["a"],"region":{"inverse":"#
+        + #"{"radius":5}},"strength":-1,"seed":3}],"action":[{"when":{"item":"a","#
+        + #""speed_above":100},"then":[{"set":{"behavior":"c","magnitude":2}},{"emit":"fast"}]}]}}"#
+    )
+    var cleared = BehaviorUpdate()
+    cleared.action = []
+    #expect(
+      line(.setBehavior(SetBehaviorRequest(session: "m", behavior: "c", update: cleared)))
+        == #"{"op":"set_behavior","session":"m","behavior":"c","action":[]}"#)
+  }
+
+  /// The update of the golden composite above.
+  private var update: BehaviorUpdate {
+    var u = BehaviorUpdate()
+    u.magnitude = 2
+    return u
   }
 
   @Test(

@@ -50,6 +50,24 @@ private var geometry: DebugGeometry {
       items: ["a", "b"], mode: "instantaneous", vector: Vector(dx: 2, dy: 0), active: false)
   ]
   g.gravity = [DebugGeometry.Gravity(items: ["a"], vector: Vector(dx: 0, dy: 1))]
+  g.fields = [
+    DebugGeometry.Field(
+      id: "pull", kind: "radial_gravity", position: Point(x: 160, y: 284.5),
+      region: .difference(.radius(100), .size(Size(width: 20, height: 10.125))), strength: -2.5,
+      items: ["a", "g"],
+      samples: [
+        DebugGeometry.Sample(point: Point(x: 60, y: 284.5), force: Vector(dx: 2.5, dy: 0)),
+        DebugGeometry.Sample(point: Point(x: 160, y: 184.5), force: Vector(dx: 0, dy: -0.001)),
+      ]),
+    DebugGeometry.Field(
+      id: "wind", kind: "noise", position: .zero, region: .infinite, strength: 1, items: [],
+      samples: []),
+  ]
+  g.groups = [
+    DebugGeometry.Group(
+      id: "g", items: ["b", "c"], center: Point(x: 10, y: 20.5), angle: -0.523599,
+      size: Size(width: 40, height: 30))
+  ]
   g.contacts = [
     DebugGeometry.Touch(item: "a", partner: .item("b"), point: Point(x: 9, y: 10)),
     DebugGeometry.Touch(item: "a", partner: .boundary("floor"), point: nil),
@@ -93,6 +111,9 @@ private let events: [Event] = [
   .slow(session: "s", t: 2.5, frameMilliseconds: 21.125, budgetMilliseconds: 16.667),
   .onTime(session: "s", t: 3),
   .contactLimit(session: "s", t: 4.25, limit: 16384),
+  .action(
+    ActionEvent(session: "s", seq: 12, t: 0.2, behavior: "drop", name: "landed", item: "ball")),
+  .action(ActionEvent(session: "s", seq: 1, t: 0.008, behavior: "b3", name: "tick", item: nil)),
 ]
 
 /// Every reply body, with the op it answers.
@@ -124,6 +145,15 @@ private let bodies: [(OpName, ReplyBody)] = [
   ),
   (.behaviors, .behaviors([])),
   (.behaviors, .behaviors(behaviorStates)),
+  (.itemsInRect, .itemsInRect(items: ["a", "b"])),
+  (.itemsInRect, .itemsInRect(items: [])),
+  (
+    .get,
+    .get(
+      t: 1, running: true, items: sized,
+      details: SessionDetails(groups: [GroupSpec(id: "g", items: ["screen", "b"])]))
+  ),
+  (.addGroup, .empty),
 ]
 
 @Suite("Server message decoding")
@@ -295,6 +325,9 @@ struct ServerMessageTests {
       case .debug(_, let seq, let t, _):
         #expect(head.seq == seq)
         #expect(head.t == t)
+      case .action(let a):
+        #expect(head.seq == a.seq)
+        #expect(head.t == a.t)
       default:
         #expect(head.seq == nil)
         #expect(head.t == nil)

@@ -38,12 +38,15 @@ public struct AttachmentSpec: Equatable, Sendable {
   /// `nil` is unlimited (UIFloatRangeInfinite).
   public var range: FloatRange?
   public var frictionTorque: Double?
+  /// Rules run after every step (`ActionRule`).
+  public var action: [ActionRule]
 
   public init(
     id: String? = nil, kind: AttachmentKind = .distance, item: String, to: String? = nil,
     anchor: Point? = nil, offset: Vector? = nil, toOffset: Vector? = nil,
     length: Double? = nil, damping: Double? = nil, frequency: Double? = nil,
-    axis: Vector? = nil, range: FloatRange? = nil, frictionTorque: Double? = nil
+    axis: Vector? = nil, range: FloatRange? = nil, frictionTorque: Double? = nil,
+    action: [ActionRule] = []
   ) {
     self.id = id
     self.kind = kind
@@ -58,6 +61,7 @@ public struct AttachmentSpec: Equatable, Sendable {
     self.axis = axis
     self.range = range
     self.frictionTorque = frictionTorque
+    self.action = action
   }
 }
 
@@ -82,7 +86,7 @@ public enum AttachmentKind: String, CaseIterable, Sendable {
     uniqueKeysWithValues: allCases.map { ($0, $0.definedFields) })
 
   private var definedFields: [StaticString] {
-    let common: [StaticString] = ["type", "id", "kind", "item"]
+    let common: [StaticString] = ["type", "id", "kind", "item", "action"]
     switch self {
     case .distance:
       return common + [
@@ -149,6 +153,7 @@ extension AttachmentSpec {
       damping: try typed.number("damping", in: Limits.attachmentDamping),
       frequency: try typed.number("frequency", in: Limits.frequency),
       axis: axis, range: range,
-      frictionTorque: try typed.number("friction_torque", in: Limits.frictionTorque))
+      frictionTorque: try typed.number("friction_torque", in: Limits.frictionTorque),
+      action: try typed.actionRules() ?? [])
   }
 }

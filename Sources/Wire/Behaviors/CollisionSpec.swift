@@ -16,10 +16,12 @@ public struct CollisionSpec: Equatable, Sendable {
   public var insets: EdgeInsets?
   /// Named boundaries, in order (at most `Limits.maxBoundariesPerBehavior`, unique ids).
   public var boundaries: [BoundarySpec]
+  /// Rules run after every step (`ActionRule`).
+  public var action: [ActionRule]
 
   public init(
     id: String? = nil, items: [String], mode: CollisionMode? = nil, referenceBounds: Bool? = nil,
-    insets: EdgeInsets? = nil, boundaries: [BoundarySpec] = []
+    insets: EdgeInsets? = nil, boundaries: [BoundarySpec] = [], action: [ActionRule] = []
   ) {
     self.id = id
     self.items = items
@@ -27,6 +29,7 @@ public struct CollisionSpec: Equatable, Sendable {
     self.referenceBounds = referenceBounds
     self.insets = insets
     self.boundaries = boundaries
+    self.action = action
   }
 }
 
@@ -54,7 +57,7 @@ public enum BoundaryShape: Equatable, Sendable {
 
 extension CollisionSpec {
   static let fields: [StaticString] = [
-    "type", "id", "items", "mode", "reference_bounds", "insets", "boundaries",
+    "type", "id", "items", "mode", "reference_bounds", "insets", "boundaries", "action",
   ]
 
   init(_ fields: ObjectReader) throws(ProtocolError) {
@@ -69,7 +72,7 @@ extension CollisionSpec {
     }
     self.init(
       id: id, items: items, mode: mode, referenceBounds: referenceBounds, insets: insets,
-      boundaries: try Self.boundaries(fields))
+      boundaries: try Self.boundaries(fields), action: try fields.actionRules() ?? [])
   }
 
   /// Reads the `boundaries` list of a collision behavior (or of a `set_behavior`).

@@ -20,11 +20,14 @@ public struct DynamicItemSpec: Equatable, Sendable {
   public var anchored: Bool?
   /// In `Limits.charge`.
   public var charge: Double?
+  /// Rules run after every step (`ActionRule`).
+  public var action: [ActionRule]
 
   public init(
     id: String? = nil, items: [String], elasticity: Double? = nil, friction: Double? = nil,
     density: Double? = nil, resistance: Double? = nil, angularResistance: Double? = nil,
-    allowsRotation: Bool? = nil, anchored: Bool? = nil, charge: Double? = nil
+    allowsRotation: Bool? = nil, anchored: Bool? = nil, charge: Double? = nil,
+    action: [ActionRule] = []
   ) {
     self.id = id
     self.items = items
@@ -36,13 +39,14 @@ public struct DynamicItemSpec: Equatable, Sendable {
     self.allowsRotation = allowsRotation
     self.anchored = anchored
     self.charge = charge
+    self.action = action
   }
 }
 
 extension DynamicItemSpec {
   static let fields: [StaticString] = [
     "type", "id", "items", "elasticity", "friction", "density", "resistance",
-    "angular_resistance", "allows_rotation", "anchored", "charge",
+    "angular_resistance", "allows_rotation", "anchored", "charge", "action",
   ]
 
   init(_ fields: ObjectReader) throws(ProtocolError) {
@@ -56,6 +60,7 @@ extension DynamicItemSpec {
       angularResistance: try fields.number("angular_resistance", in: Limits.angularResistance),
       allowsRotation: try fields.bool("allows_rotation"),
       anchored: try fields.bool("anchored"),
-      charge: try fields.number("charge", in: Limits.charge))
+      charge: try fields.number("charge", in: Limits.charge),
+      action: try fields.actionRules() ?? [])
   }
 }

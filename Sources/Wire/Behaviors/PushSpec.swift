@@ -19,10 +19,13 @@ public struct PushSpec: Equatable, Sendable {
   public var offset: Vector?
   /// Whether the push acts (default true); an instantaneous push turns itself off after acting.
   public var active: Bool?
+  /// Rules run after every step (`ActionRule`).
+  public var action: [ActionRule]
 
   public init(
     id: String? = nil, items: [String], mode: PushMode, direction: Vector? = nil,
-    angle: Double? = nil, magnitude: Double? = nil, offset: Vector? = nil, active: Bool? = nil
+    angle: Double? = nil, magnitude: Double? = nil, offset: Vector? = nil, active: Bool? = nil,
+    action: [ActionRule] = []
   ) {
     self.id = id
     self.items = items
@@ -32,6 +35,7 @@ public struct PushSpec: Equatable, Sendable {
     self.magnitude = magnitude
     self.offset = offset
     self.active = active
+    self.action = action
   }
 }
 
@@ -43,6 +47,7 @@ public enum PushMode: String, CaseIterable, Sendable {
 extension PushSpec {
   static let fields: [StaticString] = [
     "type", "id", "items", "mode", "direction", "angle", "magnitude", "offset", "active",
+    "action",
   ]
 
   init(_ fields: ObjectReader) throws(ProtocolError) {
@@ -53,6 +58,6 @@ extension PushSpec {
       mode: try fields.requiredWord("mode", as: PushMode.self), direction: force.direction,
       angle: force.angle, magnitude: force.magnitude,
       offset: try fields.vector("offset", in: Limits.coordinate),
-      active: try fields.bool("active"))
+      active: try fields.bool("active"), action: try fields.actionRules() ?? [])
   }
 }

@@ -14,10 +14,17 @@ import Primitives
 /// | snap | `type`, `id`, `item`, `point`, `damping` |
 /// | push | `type`, `id`, `items`, `mode`, `direction`, `angle`, `magnitude`, `offset`, `active` |
 /// | dynamic_item | `type`, `id`, `items`, `elasticity`, `friction`, `density`, `resistance`, `angular_resistance`, `allows_rotation`, `anchored`, `charge` |
+/// | field | `type`, `id`, `kind`, `items`, `position`, `region`, `strength`, `falloff`, `minimum_radius`, `direction`, `smoothness`, `animation_speed`, `seed` |
+/// | composite | `type`, `id`, `children` (each child's entry, recursively) |
+///
+/// Every type then has `action` (its rules, in the form a request gives them) when it has any.
 ///
 /// Positions and lengths (points, anchors, offsets, insets, boundaries, `length`, a sliding
-/// attachment's `range`) have at most 3 decimals, as positions everywhere; every other number
-/// (directions, angles, magnitudes, an axis, material properties, a pin's `range`) at most 6.
+/// attachment's `range`, a field's `position`, `minimum_radius` and region sizes, a rule's
+/// rectangles and speeds) have at most 3 decimals, as positions everywhere; every other number
+/// (directions, angles, magnitudes, an axis, material properties, a pin's `range`, field
+/// strengths and exponents) at most 6; a `seed` is a whole number. In a rule's `set` effect,
+/// whose target's type is not known here, a `range` has 6 decimals.
 extension BehaviorSpec {
   /// The members of the behavior's entry in a `behaviors` reply, in wire order.
   public var stateFields: [ReplyField] {
@@ -35,7 +42,7 @@ extension BehaviorSpec {
       if let mode = c.mode { fields.word("mode", mode.rawValue) }
       if let on = c.referenceBounds { fields.append(.bool("reference_bounds", on)) }
       if let i = c.insets { fields.positions("insets", [i.top, i.left, i.bottom, i.right]) }
-      fields.append(ReplyField("boundaries", .array(c.boundaries.map(Self.boundary))))
+      fields.append(ReplyField("boundaries", .array(c.boundaries.map(\.replyValue))))
     case .attachment(let a):
       attachmentFields(a, into: &fields)
     case .snap(let s):
@@ -60,6 +67,23 @@ extension BehaviorSpec {
       if let allows = d.allowsRotation { fields.append(.bool("allows_rotation", allows)) }
       if let anchored = d.anchored { fields.append(.bool("anchored", anchored)) }
       fields.number("charge", d.charge)
+    case .field(let f):
+      fields.word("kind", f.kind.rawValue)
+      fields.names("items", f.items)
+      fields.point("position", f.position)
+      if let region = f.region { fields.append(ReplyField("region", region.replyValue)) }
+      fields.number("strength", f.strength)
+      fields.number("falloff", f.falloff)
+      fields.position("minimum_radius", f.minimumRadius)
+      fields.vector("direction", f.direction)
+      fields.number("smoothness", f.smoothness)
+      fields.number("animation_speed", f.animationSpeed)
+      if let seed = f.seed { fields.append(ReplyField("seed", .whole(seed))) }
+    case .composite(let c):
+      fields.append(ReplyField("children", .array(c.children.map { .object($0.stateFields) })))
+    }
+    if !action.isEmpty {
+      fields.append(ReplyField("action", .array(action.map(\.replyValue))))
     }
     return fields.list
   }
@@ -87,22 +111,6 @@ extension BehaviorSpec {
         .array([
           .number(range.minimum, decimals: decimals), .number(range.maximum, decimals: decimals),
         ])))
-  }
-
-  private static func boundary(_ boundary: BoundarySpec) -> ReplyValue {
-    var fields = BehaviorStateFields()
-    fields.word("id", boundary.id)
-    switch boundary.shape {
-    case .segment(let from, let to):
-      fields.point("from", from)
-      fields.point("to", to)
-    case .path(let points):
-      fields.append(
-        ReplyField(
-          "path", .array(points.map { BehaviorStateFields.pair($0.x, $0.y, linear: true) }))
-      )
-    }
-    return .object(fields.list)
   }
 }
 

@@ -8,6 +8,10 @@ public struct DebugGeometry: Equatable, Sendable {
   public var snaps: [Snap] = []
   public var pushes: [Push] = []
   public var gravity: [Gravity] = []
+  /// Field behaviors, each with the force it would apply at grid points (extension).
+  public var fields: [Field] = []
+  /// Item groups, each as the frame that encloses its members (extension).
+  public var groups: [Group] = []
   /// The touching pairs now.
   public var contacts: [Touch] = []
 
@@ -78,6 +82,59 @@ public struct DebugGeometry: Equatable, Sendable {
     }
   }
 
+  /// `{id, kind, position, region, strength, items, samples}`: a field behavior, its region
+  /// around `position`, and `samples`, the force (UIKit Newtons) the field applies to a still
+  /// probe of mass 1 and charge 1 at points the daemon picks, each written `[x, y, fx, fy]`.
+  public struct Field: Equatable, Sendable {
+    public var id: String
+    /// The field's `kind` word (`FieldKindName`).
+    public var kind: String
+    public var position: Point
+    public var region: RegionSpec
+    public var strength: Double
+    public var items: [String]
+    public var samples: [Sample]
+    public init(
+      id: String, kind: String, position: Point, region: RegionSpec, strength: Double,
+      items: [String], samples: [Sample]
+    ) {
+      self.id = id
+      self.kind = kind
+      self.position = position
+      self.region = region
+      self.strength = strength
+      self.items = items
+      self.samples = samples
+    }
+  }
+
+  /// One sample of a field: the force on a still probe at `point`.
+  public struct Sample: Equatable, Sendable {
+    public var point: Point
+    public var force: Vector
+    public init(point: Point, force: Vector) {
+      self.point = point
+      self.force = force
+    }
+  }
+
+  /// `{id, items, center, angle, size}`: an item group as one rigid body, its members' enclosing
+  /// frame when it was made, now at `center` turned by `angle`.
+  public struct Group: Equatable, Sendable {
+    public var id: String
+    public var items: [String]
+    public var center: Point
+    public var angle: Double
+    public var size: Size
+    public init(id: String, items: [String], center: Point, angle: Double, size: Size) {
+      self.id = id
+      self.items = items
+      self.center = center
+      self.angle = angle
+      self.size = size
+    }
+  }
+
   /// `{item, with | boundary, point}`.
   public struct Touch: Equatable, Sendable {
     public var item: String
@@ -95,18 +152,20 @@ extension DebugGeometry {
   /// The geometry as the JSON object the daemon writes for it (the `debug` reply's member).
   public var jsonText: String {
     var encoder = MessageEncoder(capacity: 1024)
-    encoder.value(.object(fields))
+    encoder.value(.object(replyFields))
     return String(decoding: encoder.bytes, as: UTF8.self)
   }
 
-  /// The fields as written on the wire, in the protocol's order.
-  var fields: [ReplyField] {
+  /// The members as written on the wire, in the protocol's order.
+  var replyFields: [ReplyField] {
     [
       ReplyField("boundaries", .array(boundaries.map(\.value))),
       ReplyField("attachments", .array(attachments.map(\.value))),
       ReplyField("snaps", .array(snaps.map(\.value))),
       ReplyField("pushes", .array(pushes.map(\.value))),
       ReplyField("gravity", .array(gravity.map(\.value))),
+      ReplyField("fields", .array(fields.map(\.value))),
+      ReplyField("groups", .array(groups.map(\.value))),
       ReplyField("contacts", .array(contacts.map(\.value))),
     ]
   }
@@ -158,6 +217,30 @@ extension DebugGeometry.Push {
 extension DebugGeometry.Gravity {
   fileprivate var value: ReplyValue {
     .object([.strings("items", items), ReplyField("vector", pair(vector))])
+  }
+}
+
+extension DebugGeometry.Field {
+  fileprivate var value: ReplyValue {
+    .object([
+      .string("id", id), .string("kind", kind), ReplyField("position", pair(position)),
+      ReplyField("region", region.replyValue), .number("strength", strength),
+      .strings("items", items),
+      ReplyField(
+        "samples",
+        .array(
+          samples.map { .array([n($0.point.x), n($0.point.y), n($0.force.dx), n($0.force.dy)]) })),
+    ])
+  }
+}
+
+extension DebugGeometry.Group {
+  fileprivate var value: ReplyValue {
+    .object([
+      .string("id", id), .strings("items", items), ReplyField("center", pair(center)),
+      .number("angle", angle, decimals: WireProtocol.angularDecimals),
+      ReplyField("size", .array([n(size.width), n(size.height)])),
+    ])
   }
 }
 

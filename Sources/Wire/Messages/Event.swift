@@ -24,6 +24,8 @@ public enum Event: Equatable, Sendable {
   case onTime(session: String, t: Double)
   /// The session's world holds `limit` contacts; further overlapping pairs pass through.
   case contactLimit(session: String, t: Double, limit: Int)
+  /// A behavior's action rule emitted a name (extension).
+  case action(ActionEvent)
 
   /// The event's `ev` word.
   public var name: String { kind.rawValue }
@@ -43,6 +45,7 @@ public enum Event: Equatable, Sendable {
     case .slow: return .slow
     case .onTime: return .onTime
     case .contactLimit: return .contactLimit
+    case .action: return .action
     }
   }
 
@@ -52,6 +55,7 @@ public enum Event: Equatable, Sendable {
     case .frame(let f): return f.session
     case .contact(let c): return c.session
     case .handoff(let h): return h.session
+    case .action(let a): return a.session
     case .pause(let s, _), .resume(let s, _), .done(let s, _, _), .debug(let s, _, _, _),
       .closed(let s, _), .slow(let s, _, _, _), .onTime(let s, _), .contactLimit(let s, _, _):
       return s
@@ -65,6 +69,33 @@ public enum EventName: String, CaseIterable, Sendable {
   case frame, contact, pause, resume, handoff, done, debug, closed, shutdown, slow
   case onTime = "on_time"
   case contactLimit = "contact_limit"
+  case action
+}
+
+/// `action` (extension): an `emit` effect of a behavior's action rule fired after the step
+/// that ended at simulated time `t`. Sent to the session's watchers with frame `seq` (the frame
+/// of that step, or the next frame written), never coalesced away.
+public struct ActionEvent: Equatable, Sendable {
+  public var session: String
+  public var seq: UInt64
+  public var t: Double
+  /// The id of the behavior whose rule fired.
+  public var behavior: String
+  /// The name the `emit` effect gives.
+  public var name: String
+  /// The item the rule's condition watches; nil for `always`.
+  public var item: String?
+
+  public init(
+    session: String, seq: UInt64, t: Double, behavior: String, name: String, item: String?
+  ) {
+    self.session = session
+    self.seq = seq
+    self.t = t
+    self.behavior = behavior
+    self.name = name
+    self.item = item
+  }
 }
 
 /// `frame`: the items after frame `seq` at animator time `t`.
@@ -158,7 +189,7 @@ extension MessageEncoder {
     case .done(let session, let outcome, let values):
       done(session: session, outcome: outcome, values: values)
     case .debug(let session, let seq, let t, let geometry):
-      debug(session: session, seq: seq, t: t, geometry.fields)
+      debug(session: session, seq: seq, t: t, geometry.replyFields)
     case .closed(let session, let reason): closed(session: session, reason: reason)
     case .shutdown(let reason): shutdown(reason: reason)
     case .slow(let session, let t, let frame, let budget):
@@ -166,6 +197,9 @@ extension MessageEncoder {
     case .onTime(let session, let t): onTime(session: session, t: t)
     case .contactLimit(let session, let t, let limit):
       contactLimit(session: session, t: t, limit: limit)
+    case .action(let a):
+      action(
+        session: a.session, seq: a.seq, t: a.t, behavior: a.behavior, name: a.name, item: a.item)
     }
   }
 }

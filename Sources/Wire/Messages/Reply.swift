@@ -48,6 +48,9 @@ public enum ReplyBody: Equatable, Sendable {
   /// `behaviors` (extension): a scene's behaviors in the order they were added, each with the
   /// current value of every field `set_behavior` can set (`BehaviorSpec.stateFields`).
   case behaviors([BehaviorSpec])
+  /// `items_in_rect` (extension): the ids of the items whose frames meet the rectangle, in the
+  /// scene's item order.
+  case itemsInRect(items: [String])
 }
 
 extension MessageEncoder {
@@ -78,11 +81,13 @@ extension MessageEncoder {
       case .addBehavior(let behavior): addBehaviorReply(id: reply.id, behavior: behavior)
       case .input(let taken): self.reply(id: reply.id, [.bool("taken", taken)])
       case .debug(let geometry):
-        self.reply(id: reply.id, [ReplyField("debug", .object(geometry.fields))])
+        self.reply(id: reply.id, [ReplyField("debug", .object(geometry.replyFields))])
       case .behaviors(let behaviors):
         self.reply(
           id: reply.id, [ReplyField("behaviors", .array(behaviors.map { .object($0.stateFields) }))]
         )
+      case .itemsInRect(let items):
+        self.reply(id: reply.id, [.strings("items", items)])
       }
     }
   }

@@ -12,7 +12,8 @@ import Primitives
 /// sent on a user's behalf), the body is told by its fields, the first that matches winning:
 /// `debug` → `.debug`; `sessions` → `.list`; `transitions` → `.hello`; `behaviors` →
 /// `.behaviors`; `behavior` → `.addBehavior`; `session` → `.open`; `outcome` → `.watch`;
-/// `taken` → `.input`; `t` → `.get` with `items`, else `.step`; nothing else → `.empty`.
+/// `taken` → `.input`; `t` → `.get` with `items`, else `.step`; `items` → `.itemsInRect` when
+/// it is a list of names (or empty), else `.watch`; nothing else → `.empty`.
 ///
 /// **Tolerance.** Fields a message does not define are ignored, an unknown event is
 /// `.unknownEvent` and an error with an unknown code `.unknownError` (a newer daemon's), and a
@@ -107,7 +108,11 @@ public final class ServerMessageDecoder {
     if fields.has("outcome") { return .watch }
     if fields.has("taken") { return .tap }
     if fields.has("t") { return fields.has("items") ? .get : .step }
-    if fields.has("items") { return .watch }
+    if let items = fields.node.member("items") {
+      let names =
+        items.kind == .array && (0..<items.count).allSatisfy { items[$0].kind == .string }
+      return names ? .itemsInRect : .watch
+    }
     return nil
   }
 
@@ -153,8 +158,11 @@ public final class ServerMessageDecoder {
     case .tap?, .swipe?:
       guard fields.has("taken") else { return .empty }
       return .input(taken: try fields.bool("taken"))
+    case .itemsInRect?:
+      return .itemsInRect(items: try fields.strings("items"))
     case nil, .gesture?, .close?, .addItem?, .removeItem?, .removeBehavior?,
-      .removeAllBehaviors?, .setBehavior?, .setItem?, .addVelocity?:
+      .removeAllBehaviors?, .setBehavior?, .setItem?, .addVelocity?, .addGroup?, .removeGroup?,
+      .setBounds?:
       return .empty
     }
   }
@@ -220,6 +228,12 @@ public final class ServerMessageDecoder {
     case .contactLimit:
       return .contactLimit(
         session: session, t: try fields.number("t"), limit: try fields.integer("limit"))
+    case .action:
+      return .action(
+        ActionEvent(
+          session: session, seq: try fields.unsigned("seq"), t: try fields.number("t"),
+          behavior: try fields.string("behavior"), name: try fields.string("name"),
+          item: try fields.optionalString("item")))
     case .shutdown:
       return .shutdown(reason: try fields.optionalString("reason"))
     }
@@ -297,6 +311,26 @@ public final class ServerMessageDecoder {
     for g in try fields.objects("gravity") {
       geometry.gravity.append(
         DebugGeometry.Gravity(items: try g.strings("items"), vector: try g.vector("vector")))
+    }
+    for f in try fields.optionalObjects("fields") ?? [] {
+      var samples: [DebugGeometry.Sample] = []
+      for sample in try f.objects(rawQuadruples: "samples") {
+        samples.append(
+          DebugGeometry.Sample(
+            point: Point(x: sample[0], y: sample[1]), force: Vector(dx: sample[2], dy: sample[3])))
+      }
+      geometry.fields.append(
+        DebugGeometry.Field(
+          id: try f.string("id"), kind: try f.string("kind"), position: try f.point("position"),
+          region: try f.region("region"), strength: try f.number("strength"),
+          items: try f.strings("items"), samples: samples))
+    }
+    for g in try fields.optionalObjects("groups") ?? [] {
+      let size = try g.numbers("size", count: 2)
+      geometry.groups.append(
+        DebugGeometry.Group(
+          id: try g.string("id"), items: try g.strings("items"), center: try g.point("center"),
+          angle: try g.number("angle"), size: Size(width: size[0], height: size[1])))
     }
     for c in try fields.objects("contacts") {
       geometry.contacts.append(
@@ -434,6 +468,18 @@ struct MessageFields {
       strings.append(element.string)
     }
     return strings
+  }
+
+  /// The lists of 4 numbers `[[a, b, c, d], …]` in field `key`.
+  func objects(rawQuadruples key: StaticString) throws(ProtocolError) -> [[Double]] {
+    let list = try array(key)
+    var quadruples: [[Double]] = []
+    quadruples.reserveCapacity(list.count)
+    for index in 0..<list.count {
+      quadruples.append(
+        try readFiniteNumbers(list[index], path: "\(fieldPath(key))[\(index)]", count: 4))
+    }
+    return quadruples
   }
 
   /// The points `[[x, y], …]` in field `key`.

@@ -2,8 +2,9 @@ import Primitives
 
 /// The bodies of the extension replies whose members are behavior objects or parameter tables:
 /// `behaviors`' entries and `hello`'s `parameters`, read as leniently as the rest of
-/// `ServerMessageDecoder` (unknown members ignored; a behavior of a type this version does not
-/// know is left out).
+/// `ServerMessageDecoder` (unknown members ignored; a behavior of a type, or a field of a kind,
+/// this version does not know is left out). Regions and action rules are read by the request's
+/// own readers, ignoring members they do not define.
 extension ServerMessageDecoder {
   /// The `behaviors` of a `behaviors` reply, as `BehaviorSpec`s with the fields present.
   static func behaviorStates(_ fields: MessageFields) throws(ProtocolError) -> [BehaviorSpec] {
@@ -15,6 +16,14 @@ extension ServerMessageDecoder {
   }
 
   private static func behaviorState(_ b: MessageFields) throws(ProtocolError) -> BehaviorSpec? {
+    guard var behavior = try typedBehaviorState(b) else { return nil }
+    behavior.action = try b.actionRules()
+    return behavior
+  }
+
+  private static func typedBehaviorState(_ b: MessageFields) throws(ProtocolError)
+    -> BehaviorSpec?
+  {
     guard let type = BehaviorType(rawValue: try b.string("type")) else { return nil }
     let id = try b.optionalString("id")
     switch type {
@@ -55,6 +64,24 @@ extension ServerMessageDecoder {
           angularResistance: try b.optionalNumber("angular_resistance"),
           allowsRotation: try b.optionalBool("allows_rotation"),
           anchored: try b.optionalBool("anchored"), charge: try b.optionalNumber("charge")))
+    case .field:
+      guard let kind = FieldKindName(rawValue: try b.string("kind")) else { return nil }
+      return .field(
+        FieldSpec(
+          id: id, kind: kind, items: try b.has("items") ? b.strings("items") : [],
+          position: try b.optionalPoint("position"), region: try b.optionalRegion("region"),
+          strength: try b.optionalNumber("strength"), falloff: try b.optionalNumber("falloff"),
+          minimumRadius: try b.optionalNumber("minimum_radius"),
+          direction: try b.optionalVector("direction"),
+          smoothness: try b.optionalNumber("smoothness"),
+          animationSpeed: try b.optionalNumber("animation_speed"),
+          seed: try b.has("seed") ? b.unsigned("seed") : nil))
+    case .composite:
+      var children: [BehaviorSpec] = []
+      for child in try b.optionalObjects("children") ?? [] {
+        if let behavior = try behaviorState(child) { children.append(behavior) }
+      }
+      return .composite(CompositeSpec(id: id, children: children))
     }
   }
 
@@ -115,6 +142,10 @@ extension ServerMessageDecoder {
       }
       details.params = TransitionParams(entries)
     }
+    for group in try fields.optionalObjects("groups") ?? [] {
+      details.groups.append(
+        GroupSpec(id: try group.string("id"), items: try group.strings("items")))
+    }
     return details
   }
 
@@ -162,6 +193,28 @@ extension ServerMessageDecoder {
 }
 
 extension MessageFields {
+  /// This object read by the request readers, ignoring members they do not define.
+  private func lenientReader() throws(ProtocolError) -> ObjectReader {
+    try ObjectReader(node, path: path, owner: "a message", lenient: true)
+  }
+
+  /// The region in field `key`.
+  func region(_ key: StaticString) throws(ProtocolError) -> RegionSpec {
+    guard let region = try lenientReader().region(key) else {
+      throw ProtocolError(.missingField, "field '\(fieldPath(key))' is missing")
+    }
+    return region
+  }
+
+  func optionalRegion(_ key: StaticString) throws(ProtocolError) -> RegionSpec? {
+    try lenientReader().region(key)
+  }
+
+  /// A behavior's `action` rules; empty when absent.
+  func actionRules() throws(ProtocolError) -> [ActionRule] {
+    try lenientReader().actionRules() ?? []
+  }
+
   func optionalNumber(_ key: StaticString) throws(ProtocolError) -> Double? {
     has(key) ? try number(key) : nil
   }

@@ -1,0 +1,146 @@
+import Primitives
+
+/// Regions, action rules and `set_behavior` fields as reply values: the form a request gives
+/// them, for the `behaviors` reply and the debug geometry (positions with 3 decimals, other
+/// numbers with 6; see `BehaviorSpec.stateFields`).
+extension RegionSpec {
+  /// The region as its JSON object (`{"radius": 40}`, `{"union": [R, R]}`, …).
+  public var replyValue: ReplyValue {
+    switch self {
+    case .infinite: return .object([.bool("infinite", true)])
+    case .radius(let r): return .object([.number("radius", r)])
+    case .size(let s): return .object([ReplyField("size", linear(s.width, s.height))])
+    case .inverse(let r): return .object([ReplyField("inverse", r.replyValue)])
+    case .union(let a, let b), .intersection(let a, let b), .difference(let a, let b):
+      return .object([ReplyField(key, .array([a.replyValue, b.replyValue]))])
+    }
+  }
+}
+
+extension ActionRule {
+  /// The rule as its JSON object; `repeat` only when true.
+  public var replyValue: ReplyValue {
+    var fields = [
+      ReplyField("when", when.replyValue), ReplyField("then", .array(then.map(\.replyValue))),
+    ]
+    if repeats { fields.append(.bool("repeat", true)) }
+    return .object(fields)
+  }
+}
+
+extension ActionCondition {
+  var replyValue: ReplyValue {
+    switch self {
+    case .always:
+      return .object([.bool("always", true)])
+    case .inside(let item, let r):
+      return .object([.string("item", item), ReplyField("inside", rect(r))])
+    case .outside(let item, let r):
+      return .object([.string("item", item), ReplyField("outside", rect(r))])
+    case .speedBelow(let item, let speed):
+      return .object([.string("item", item), .number("speed_below", speed)])
+    case .speedAbove(let item, let speed):
+      return .object([.string("item", item), .number("speed_above", speed)])
+    }
+  }
+}
+
+extension ActionEffect {
+  var replyValue: ReplyValue {
+    switch self {
+    case .emit(let name): return .object([.string("emit", name)])
+    case .removeBehavior(let id): return .object([.string("remove_behavior", id)])
+    case .set(let behavior, let update):
+      return .object([
+        ReplyField("set", .object([.string("behavior", behavior)] + update.replyFields))
+      ])
+    }
+  }
+}
+
+extension BehaviorUpdate {
+  /// The fields that are set, in the order of `fieldNames`.
+  var replyFields: [ReplyField] {
+    var fields: [ReplyField] = []
+    func add(_ name: String, _ value: ReplyValue?) {
+      if let value { fields.append(ReplyField(name, value)) }
+    }
+    add("items", items.map { .strings($0) })
+    add("direction", direction.map { angular($0.dx, $0.dy) })
+    add("angle", angle.map(angularNumber))
+    add("magnitude", magnitude.map(angularNumber))
+    add("mode", mode.map { .string($0.rawValue) })
+    add("reference_bounds", referenceBounds.map { .bool($0) })
+    add("insets", insets.map { .array([$0.top, $0.left, $0.bottom, $0.right].map(linearNumber)) })
+    add("boundaries", boundaries.map { .array($0.map(\.replyValue)) })
+    add("anchor", anchor.map { linear($0.x, $0.y) })
+    add("length", length.map(linearNumber))
+    add("damping", damping.map(angularNumber))
+    add("frequency", frequency.map(angularNumber))
+    add("friction_torque", frictionTorque.map(angularNumber))
+    add("range", range.map { angular($0.minimum, $0.maximum) })
+    add("point", point.map { linear($0.x, $0.y) })
+    add("active", active.map { .bool($0) })
+    add("offset", offset.map { linear($0.dx, $0.dy) })
+    add("elasticity", elasticity.map(angularNumber))
+    add("friction", friction.map(angularNumber))
+    add("density", density.map(angularNumber))
+    add("resistance", resistance.map(angularNumber))
+    add("angular_resistance", angularResistance.map(angularNumber))
+    add("allows_rotation", allowsRotation.map { .bool($0) })
+    add("anchored", anchored.map { .bool($0) })
+    add("charge", charge.map(angularNumber))
+    add("position", position.map { linear($0.x, $0.y) })
+    add("region", region.map(\.replyValue))
+    add("strength", strength.map(angularNumber))
+    add("falloff", falloff.map(angularNumber))
+    add("minimum_radius", minimumRadius.map(linearNumber))
+    add("smoothness", smoothness.map(angularNumber))
+    add("animation_speed", animationSpeed.map(angularNumber))
+    add("seed", seed.map { .whole($0) })
+    add("action", action.map { .array($0.map(\.replyValue)) })
+    return fields
+  }
+}
+
+extension BoundarySpec {
+  /// `{id, from, to}` or `{id, path}`.
+  var replyValue: ReplyValue {
+    switch shape {
+    case .segment(let from, let to):
+      return .object([
+        .string("id", id), ReplyField("from", linear(from.x, from.y)),
+        ReplyField("to", linear(to.x, to.y)),
+      ])
+    case .path(let points):
+      return .object([
+        .string("id", id), ReplyField("path", .array(points.map { linear($0.x, $0.y) })),
+      ])
+    }
+  }
+}
+
+extension ReplyValue {
+  /// A whole number written exactly, whatever its size (a field's `seed`).
+  static func whole(_ value: UInt64) -> ReplyValue { .encoded(Array(String(value).utf8)) }
+}
+
+private func linearNumber(_ value: Double) -> ReplyValue {
+  .number(value, decimals: WireProtocol.linearDecimals)
+}
+
+private func angularNumber(_ value: Double) -> ReplyValue {
+  .number(value, decimals: WireProtocol.angularDecimals)
+}
+
+private func linear(_ a: Double, _ b: Double) -> ReplyValue {
+  .array([linearNumber(a), linearNumber(b)])
+}
+
+private func angular(_ a: Double, _ b: Double) -> ReplyValue {
+  .array([angularNumber(a), angularNumber(b)])
+}
+
+private func rect(_ r: Rect) -> ReplyValue {
+  .array([r.minX, r.minY, r.size.width, r.size.height].map(linearNumber))
+}
