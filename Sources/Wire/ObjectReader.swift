@@ -42,6 +42,11 @@ struct ObjectReader {
     node.member(key) != nil
   }
 
+  /// Whether the field `key` is present and `null` (where a field allows it, "none").
+  func isNull(_ key: StaticString) -> Bool {
+    node.member(key)?.kind == .null
+  }
+
   /// Throws `unknown_field` for the first key (in wire order) that is not in `allowed`.
   func rejectUnknownFields(_ allowed: [StaticString]) throws(ProtocolError) {
     if lenient { return }

@@ -85,7 +85,8 @@ public enum Op: Equatable, Sendable {
   /// (UIDynamicAnimator itemsInRect:; `w`, `h` in `Limits.selectionSide`).
   case itemsInRect(session: String, rect: Rect)
   /// `set_bounds` (extension): new reference bounds, `[w, h]` or `[x, y, w, h]` as a scene's.
-  case setBounds(session: String, bounds: Rect)
+  /// `null` removes them (an animator without reference bounds).
+  case setBounds(session: String, bounds: Rect?)
 
   /// The `op` word on the wire (`OpName` is the one list of them).
   public var name: String { kind.rawValue }

@@ -203,6 +203,7 @@ extension OpName {
         rect: try fields.requiredSelectionRect("rect"))
     case .setBounds:
       let session = try fields.requiredName("session")
+      if fields.isNull("bounds") { return .setBounds(session: session, bounds: nil) }
       guard let bounds = try fields.rect("bounds") else { throw fields.missing("bounds") }
       return .setBounds(session: session, bounds: bounds)
     }

@@ -117,7 +117,12 @@ public struct RequestEncoder: Sendable {
       key("rect")
       numbers([rect.minX, rect.minY, rect.size.width, rect.size.height])
     case .setBounds(_, let bounds):
-      self.rect("bounds", bounds)
+      if let bounds {
+        self.rect("bounds", bounds)
+      } else {
+        key("bounds")
+        writer.raw("null")
+      }
     }
   }
 
@@ -154,7 +159,12 @@ public struct RequestEncoder: Sendable {
 
   private mutating func scene(_ scene: SceneSpec) {
     object {
-      if let bounds = scene.bounds { $0.rect("bounds", bounds) }
+      if let bounds = scene.bounds {
+        $0.rect("bounds", bounds)
+      } else if scene.withoutBounds {
+        $0.key("bounds")
+        $0.writer.raw("null")
+      }
       if !scene.items.isEmpty {
         $0.key("items")
         $0.array(scene.items) { $0.item($1) }

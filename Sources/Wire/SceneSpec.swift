@@ -10,8 +10,11 @@ import Primitives
 /// behavior of the scene is checked as `set_behavior` checks it for that behavior's type.
 public struct SceneSpec: Equatable, Sendable {
   /// The reference bounds, `[w, h]` (origin 0, 0) or `[x, y, w, h]`. `nil` when omitted: the
-  /// daemon decides (UIKit's animator without a reference view has no reference bounds).
+  /// daemon gives the default `[0, 0, 320, 568]`, unless `withoutBounds`.
   public var bounds: Rect?
+  /// `"bounds": null` (extension): an animator without reference bounds, as UIKit's made
+  /// without a reference view; a collision behavior's `reference_bounds` then makes no wall.
+  public var withoutBounds = false
   /// The items, in order (at most `Limits.maxItemsPerScene`).
   public var items: [ItemSpec]
   /// The item groups, in order (at most `Limits.maxGroupsPerScene`).
@@ -37,7 +40,8 @@ extension SceneSpec {
   /// Reads a scene object and checks its references.
   init(_ fields: ObjectReader) throws(ProtocolError) {
     try fields.rejectUnknownFields(Self.fields)
-    let bounds = try fields.rect("bounds")
+    let withoutBounds = fields.isNull("bounds")
+    let bounds = withoutBounds ? nil : try fields.rect("bounds")
     let itemObjects =
       try fields.objects("items", maxCount: Limits.maxItemsPerScene, owner: "an item") ?? []
     var items: [ItemSpec] = []
@@ -56,6 +60,7 @@ extension SceneSpec {
     var tree = BehaviorTreeBudget()
     for object in behaviorObjects { behaviors.append(try BehaviorSpec(object, tree: &tree)) }
     self.init(bounds: bounds, items: items, groups: groups, behaviors: behaviors)
+    self.withoutBounds = withoutBounds
 
     try checkDistinct(items.map(\.id), path: fields.fieldPath("items"), what: "item id")
     let itemIDs = Set(items.map(\.id))

@@ -5,28 +5,46 @@ import Wire
 extension SceneModel {
   /// The `behaviors` reply: every behavior of the scene in the order it was added, read back
   /// from the engine as a spec whose every field `set_behavior` can set holds its current
-  /// value. Scene behaviors have no children (the wire adds them one by one), and the hidden
+  /// value, with its action rules; a composite lists its children the same way. The hidden
   /// carrier `add_velocity` may add is not one of the scene's behaviors.
   func behaviorStates() -> [BehaviorSpec] {
-    behaviors.compactMap { entry in Self.state(of: entry.behavior, id: entry.id) }
+    var ids: [ObjectIdentifier: String] = [:]
+    for entry in behaviorsByID.values { ids[ObjectIdentifier(entry.behavior)] = entry.id }
+    return behaviors.compactMap { entry in state(of: entry.behavior, id: entry.id, ids: ids) }
+  }
+
+  /// One behavior's state with its rules; a composite's with its children's, in order.
+  private func state(of behavior: DynamicBehavior, id: String, ids: [ObjectIdentifier: String])
+    -> BehaviorSpec?
+  {
+    var spec: BehaviorSpec?
+    if type(of: behavior) == DynamicBehavior.self {
+      spec = .composite(
+        CompositeSpec(
+          id: id,
+          children: behavior.childBehaviors.compactMap { child in
+            ids[ObjectIdentifier(child)].flatMap { state(of: child, id: $0, ids: ids) }
+          }))
+    } else {
+      spec = Self.state(of: behavior, id: id)
+    }
+    spec?.action = actions[id]?.map(\.rule) ?? []
+    return spec
   }
 
   /// An upper bound of the `behaviors` reply's size, counted without building it: 400 bytes a
   /// behavior for its numbers and words, each item id it lists with its quotes and comma, 80
   /// bytes a boundary shape.
+  /// A field adds 300 bytes for its region (at most 64 objects of one number or pair each
+  /// makes 40 bytes an object), and a rule up to 2 KiB (its 8 effects, a `set` of every field).
   func behaviorsReplyBound() -> Int {
-    behaviors.reduce(0) { total, entry in
-      let items: [DynamicItem]
-      switch entry.behavior {
-      case let g as GravityBehavior: items = g.items
-      case let c as CollisionBehavior: items = c.items
-      case let p as PushBehavior: items = p.items
-      case let d as DynamicItemBehavior: items = d.items
-      default: items = []
-      }
-      return total + 400 + entry.id.utf8.count
+    behaviorsByID.values.reduce(0) { total, entry in
+      let items = Self.heldItems(of: entry.behavior)
+      let field = entry.behavior is FieldBehavior ? 300 + 40 * Limits.maxRegionNodes : 0
+      return total + 400 + field + entry.id.utf8.count
         + items.reduce(0) { $0 + $1.identifier.utf8.count + 3 }
         + 80 * Self.boundaryShapeCount(of: entry.behavior)
+        + 2048 * (actions[entry.id]?.count ?? 0)
     }
   }
 
@@ -58,6 +76,14 @@ extension SceneModel {
           mode: p.mode == .continuous ? .continuous : .instantaneous,
           direction: p.pushDirection, angle: p.angle, magnitude: p.magnitude, offset: offset,
           active: p.active))
+    case let f as FieldBehavior:
+      return .field(
+        FieldSpec(
+          id: id, kind: FieldKindName(rawValue: f.kind.rawValue) ?? .linearGravity,
+          items: f.items.map(\.identifier), position: f.position, region: RegionSpec(f.region),
+          strength: f.strength, falloff: f.falloff, minimumRadius: f.minimumRadius,
+          direction: f.direction, smoothness: f.smoothness, animationSpeed: f.animationSpeed,
+          seed: f.seed))
     case let d as DynamicItemBehavior:
       return .dynamicItem(
         DynamicItemSpec(
