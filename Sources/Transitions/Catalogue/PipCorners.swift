@@ -143,7 +143,7 @@ public final class PipCorners: Transition {
 
   override public func panBegan(at point: Point) {
     guard window.frame.contains(point) || phase == .dragging else { return }
-    for field in fields.values { field.removeItem(window) }
+    for corner in Corner.allCases { fields[corner]!.removeItem(window) }
     if let grip { animator.removeBehavior(grip) }
     grip = grab(window, at: point)
     phase = .dragging
@@ -169,8 +169,9 @@ public final class PipCorners: Transition {
     if let grip { animator.removeBehavior(grip) }
     grip = nil
     let chosen = corner(of: projection(of: velocity))
-    for (corner, field) in fields {
-      field.region = corner == chosen ? .infinite : quarters[corner]!
+    // In a fixed order (a dictionary's varies from run to run).
+    for corner in Corner.allCases {
+      fields[corner]!.region = corner == chosen ? .infinite : quarters[corner]!
     }
     fields[chosen]!.addItem(window)
     phase = .settling(chosen, reached: false)
