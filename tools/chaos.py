@@ -184,6 +184,9 @@ TRANSITIONS = {
                             "elasticity_speed": (1, 100000, False),
                             "elasticity_max": (0, 1, False), "open_speed": (0, 10000, False),
                             "pull_zone": (0, 568, False), "floor_margin": (0, 100, False)},
+    "pip-corners": {"window_width": (10, 240, False), "window_height": (10, 400, False),
+                    "margin": (0, 40, False), "spring_strength": (1, 10000, False),
+                    "resistance": (0, 1000, False), "deceleration_rate": (0.9, 0.9999, False)},
 }
 BEHAVIOR_TYPES = ["gravity", "collision", "attachment", "snap", "push", "dynamic_item"]
 ATTACHMENT_KINDS = ["distance", "sliding", "limit", "fixed", "pin"]

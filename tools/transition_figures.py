@@ -37,6 +37,8 @@ CASES = [
     ("notification-center", "--pan 160,5:160,300 --duration 0.3 --release-velocity 0,400", "sheet", (160, 285)),
     ("notification-center", "--pan 160,5:160,300 --duration 0.3 --release-velocity 0,2500", "sheet", (160, 285)),
     ("notification-center", "--pan 160,5:160,200 --duration 0.3 --release-velocity 0,-800", "sheet", None),
+    ("pip-corners", "--pan 212,495:160,284 --duration 0.3 --release-velocity -280,-1170", "window", (108, 73)),
+    ("pip-corners", "--pan 212,495:150,300 --duration 0.3 --release-velocity 0,0", "window", (108, 495)),
 ]
 
 

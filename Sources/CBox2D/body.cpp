@@ -224,6 +224,7 @@ int cbox2d_body_set_type(cbox2d_world *w, int32_t handle, cbox2d_body_type type)
   if (!validType(type)) return CBOX2D_ERR_OUT_OF_RANGE;
   if (body->GetType() == toBox2D(type)) return CBOX2D_OK;
   body->SetType(toBox2D(type));
+  info(body)->forceStep = UINT64_MAX;  // SetType cleared the body's forces
   reapplyMass(body);
   return CBOX2D_OK;
 }
@@ -375,6 +376,7 @@ int cbox2d_body_set_awake(cbox2d_world *w, int32_t handle, bool awake) {
   b2Body *body;
   if (int s = fixtureStatus(w, handle, &body); s != CBOX2D_OK) return s;
   body->SetAwake(awake);
+  if (!awake) info(body)->forceStep = UINT64_MAX;  // sleeping cleared the body's forces
   return CBOX2D_OK;
 }
 
@@ -407,6 +409,27 @@ int cbox2d_body_apply_force(cbox2d_world *w, int32_t handle, cbox2d_vec2 force,
   if (int s = fixtureStatus(w, handle, &body); s != CBOX2D_OK) return s;
   if (!finite(force) || !finite(point)) return CBOX2D_ERR_NON_FINITE;
   body->ApplyForce(vec(force), vec(point), wake);
+  // Record what Box2D accepted (a dynamic, awake body takes it), the same sum it keeps.
+  if (body->GetType() == b2_dynamicBody && body->IsAwake()) {
+    BodyInfo *i = info(body);
+    if (i->forceStep != w->steps) {
+      i->force.SetZero();
+      i->forceStep = w->steps;
+    }
+    i->force += vec(force);
+  }
+  return CBOX2D_OK;
+}
+
+int cbox2d_body_get_force(const cbox2d_world *w, int32_t handle, cbox2d_vec2 *out) {
+  if (w == nullptr) return CBOX2D_ERR_NULL_WORLD;
+  if (out == nullptr) return CBOX2D_ERR_OUT_OF_RANGE;
+  b2Body *body = lookupBody(w, handle);
+  if (body == nullptr) return CBOX2D_ERR_BAD_HANDLE;
+  const BodyInfo *i = info(body);
+  bool current = i->forceStep == w->steps && body->IsAwake();
+  out->x = current ? i->force.x : 0.0f;
+  out->y = current ? i->force.y : 0.0f;
   return CBOX2D_OK;
 }
 

@@ -26,6 +26,10 @@ struct BodyInfo {
   b2MassData mass{};
   // Held by a finger (cbox2d_body_set_held): its contacts do not bounce.
   bool held = false;
+  // The forces Box2D accepted since step `forceStep` began (cbox2d_body_get_force); a record of
+  // an older step is stale, and so is one of a body that slept or changed type since.
+  b2Vec2 force{0.0f, 0.0f};
+  uint64_t forceStep = UINT64_MAX;
 };
 
 /// Queues contact began/ended events; never touches the world from inside a callback.
@@ -58,6 +62,7 @@ struct cbox2d_world {
   std::vector<int32_t> freeJoints;
   cbox2d::ContactRecorder recorder;
   cbox2d::GroupFilter filter;
+  uint64_t steps = 0;  // cbox2d_world_step calls so far
 };
 
 namespace cbox2d {

@@ -140,6 +140,7 @@ int cbox2d_world_step(cbox2d_world *w, float dt, int velocityIterations, int pos
   } catch (...) {
     return CBOX2D_ERR_NO_MEMORY;
   }
+  w->steps += 1;  // Step cleared every body's forces
   return CBOX2D_OK;
 }
 

@@ -221,6 +221,7 @@ public final class DynamicAnimator {
   private func stepOnce() {
     prepare()
     for behavior in flattened { behavior.prepareStep(self) }
+    for behavior in flattened { behavior.overrideVelocities(self) }
     world.step(Self.stepInterval)
     stepCount += 1
     readBack()

@@ -54,6 +54,10 @@ open class DynamicBehavior {
   /// Applies forces, impulses or targets before one internal step.
   func prepareStep(_ animator: DynamicAnimator) {}
 
+  /// Sets velocities after every behavior's `prepareStep`, when the step's forces are known
+  /// (a velocity field overrides them).
+  func overrideVelocities(_ animator: DynamicAnimator) {}
+
   /// Tells the animator a parameter changed: it resumes and wakes this behavior's items.
   func parameterDidChange() {
     dynamicAnimator?.behaviorDidChange(self, structure: false)

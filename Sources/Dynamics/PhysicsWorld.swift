@@ -190,6 +190,14 @@ final class PhysicsWorld {
       world, body.raw, cbox2d_vec2(x: Float(force.dx), y: Float(force.dy)), point.vec2, false)
   }
 
+  /// The sum of the forces (UIKit Newtons) applied since the last step, which the next step
+  /// applies; zero for a sleeping body.
+  func appliedForce(_ body: BodyHandle) -> Vector {
+    var f = cbox2d_vec2()
+    _ = cbox2d_body_get_force(world, body.raw, &f)
+    return Vector(dx: Double(f.x), dy: Double(f.y))
+  }
+
   /// An impulse in UIKit Newton-seconds at a world point; wakes the body.
   func applyImpulse(_ body: BodyHandle, _ impulse: Vector, at point: Point) {
     _ = cbox2d_body_apply_impulse(

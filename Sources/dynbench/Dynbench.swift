@@ -9,7 +9,7 @@ struct Dynbench: ParsableCommand {
     subcommands: [
       StepCost.self, Accuracy.self, EncodeCost.self, LatencyBenchmark.self,
       SessionLoadBenchmark.self, IdleCostBenchmark.self, GestureLatencyBenchmark.self,
-      TrackingBenchmark.self,
+      TrackingBenchmark.self, FieldAccuracy.self,
       EchoServerCommand.self,
     ])
 }

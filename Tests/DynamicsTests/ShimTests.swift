@@ -44,6 +44,33 @@ struct ShimTests {
     }
   }
 
+  /// The force a step will apply is the sum of the forces Box2D accepted since the last step:
+  /// none on a sleeping or static body, and none once the step used it.
+  @Test func appliedForceIsWhatTheNextStepApplies() {
+    withWorld { w in
+      let b = cbox2d_body_create(w, CBOX2D_BODY_DYNAMIC, 0, 0, 0)
+      #expect(cbox2d_body_add_box(w, b, 0.5, 0.5, 0) == ok)
+      var f = cbox2d_vec2()
+      #expect(cbox2d_body_get_force(w, b, &f) == ok && f.x == 0 && f.y == 0)
+      #expect(cbox2d_body_apply_force(w, b, v(1, 2), v(0, 0), false) == ok)
+      #expect(cbox2d_body_apply_force(w, b, v(0.5, -3), v(0, 0), false) == ok)
+      #expect(cbox2d_body_get_force(w, b, &f) == ok && f.x == 1.5 && f.y == -1)
+      #expect(cbox2d_world_step(w, 1.0 / 120, 8, 3) == ok)
+      #expect(cbox2d_body_get_force(w, b, &f) == ok && f.x == 0 && f.y == 0)
+      #expect(cbox2d_body_apply_force(w, b, v(4, 0), v(0, 0), false) == ok)
+      #expect(cbox2d_body_set_awake(w, b, false) == ok)
+      #expect(cbox2d_body_get_force(w, b, &f) == ok && f.x == 0)
+      #expect(cbox2d_body_apply_force(w, b, v(4, 0), v(0, 0), false) == ok)  // asleep: ignored
+      #expect(cbox2d_body_set_awake(w, b, true) == ok)
+      #expect(cbox2d_body_get_force(w, b, &f) == ok && f.x == 0)
+      #expect(cbox2d_body_apply_force(w, b, v(4, 0), v(0, 0), false) == ok)
+      #expect(cbox2d_body_set_type(w, b, CBOX2D_BODY_STATIC) == ok)
+      #expect(cbox2d_body_set_type(w, b, CBOX2D_BODY_DYNAMIC) == ok)
+      #expect(cbox2d_body_get_force(w, b, &f) == ok && f.x == 0)
+      #expect(cbox2d_body_get_force(w, 99, &f) == CBOX2D_ERR_BAD_HANDLE.rawValue)
+    }
+  }
+
   @Test func badBodiesAndMasses() {
     withWorld { w in
       #expect(

@@ -136,6 +136,9 @@ float cbox2d_body_get_mass(const cbox2d_world *world, int32_t body);
 /** A force (N) at a world point; with wake false a sleeping body ignores it, as world gravity. */
 int cbox2d_body_apply_force(cbox2d_world *world, int32_t body, cbox2d_vec2 force,
                             cbox2d_vec2 world_point, bool wake);
+/** The sum of the forces (N) applied since the last step that Box2D will apply at the next one
+ * (zero for a sleeping or non-dynamic body). */
+int cbox2d_body_get_force(const cbox2d_world *world, int32_t body, cbox2d_vec2 *out);
 int cbox2d_body_apply_impulse(cbox2d_world *world, int32_t body, cbox2d_vec2 impulse,
                               cbox2d_vec2 world_point, bool wake);
 

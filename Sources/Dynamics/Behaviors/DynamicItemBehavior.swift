@@ -17,7 +17,8 @@ public struct ItemProperties: Equatable, Sendable {
   public var allowsRotation = true
   /// When true the item collides but never moves, like a boundary.
   public var anchored = false
-  /// Electric charge; kept for API compatibility (dynd has no field behaviors).
+  /// Electric charge, unitless: electric fields push with q·E and magnetic fields with
+  /// q·v × B (`FieldBehavior`); other behaviors ignore it.
   public var charge = 0.0
 
   public static let defaults = ItemProperties()

@@ -30,6 +30,9 @@ public struct TrackingProbe: Sendable {
     Case(
       transition: "toss", start: Point(x: 200, y: 300), direction: Vector(dx: 0.6, dy: -0.8),
       item: "photo", axis: nil, reach: 250),
+    Case(
+      transition: "pip-corners", start: Point(x: 200, y: 480),
+      direction: Vector(dx: -0.28, dy: -0.96), item: "window", axis: nil, reach: 250),
   ]
 
   /// The worst distance (pt) between the finger and the touched point at the end of a frame
