@@ -343,40 +343,46 @@ public enum StageScript {
         if (!(big > 0)) return;
         const log = big / small > 10;
         const longest = Math.min(80, 0.9 * gridCell(points));
+        // All shafts in one path, all heads in another: one stroke and one fill per field.
+        const shafts = new Path2D(), heads = new Path2D();
         points.forEach((s, i) => {
           const m = forces[i];
           if (!(m > 0)) return;
           const f = log ? Math.max(0.15, 1 + Math.log10(m / big) / 3) : m / big;
           const [px, py] = toScreen(s[0], s[1]);
-          fieldArrow(px, py, s[2] / m, s[3] / m, f * longest, color);
+          fieldArrow(shafts, heads, px, py, s[2] / m, s[3] / m, f * longest);
         });
+        g.strokeStyle = color; g.fillStyle = color; g.lineWidth = 1.5;
+        g.stroke(shafts); g.fill(heads); g.lineWidth = 1;
       }
       // The samples' grid cell in canvas pixels: the median distance to the nearest other
       // sample (of the first 256); 24 with a single sample.
       function gridCell(points) {
-        const ps = points.slice(0, 256), nearest = [];
-        for (let i = 0; i < ps.length; i++) {
+        const n = Math.min(points.length, 256), xs = new Float64Array(n), ys = new Float64Array(n);
+        for (let i = 0; i < n; i++) { xs[i] = points[i][0]; ys[i] = points[i][1]; }
+        const nearest = [];
+        for (let i = 0; i < n; i++) {
           let best = Infinity;
-          for (let j = 0; j < ps.length; j++) {
-            const dist = Math.hypot(ps[i][0] - ps[j][0], ps[i][1] - ps[j][1]);
-            if (j !== i && dist > 1e-9 && dist < best) best = dist;
+          for (let j = 0; j < n; j++) {
+            const dx = xs[i] - xs[j], dy = ys[i] - ys[j], d2 = dx * dx + dy * dy;
+            if (d2 > 1e-18 && d2 < best) best = d2;
           }
-          if (Number.isFinite(best)) nearest.push(best);
+          if (Number.isFinite(best)) nearest.push(Math.sqrt(best));
         }
         if (!nearest.length) return 24;
         nearest.sort((a, b) => a - b);
         return nearest[nearest.length >> 1] * scale;
       }
-      // An arrow of `length` pixels along the unit vector (ux, uy), centred on (px, py).
-      function fieldArrow(px, py, ux, uy, length, color) {
+      // An arrow of `length` pixels along the unit vector (ux, uy), centred on (px, py): its
+      // shaft added to `shafts`, its head to `heads`.
+      function fieldArrow(shafts, heads, px, py, ux, uy, length) {
         const head = Math.min(6, 0.45 * length), side = 0.6 * head;
         const tx = px + ux * length / 2, ty = py + uy * length / 2;
-        g.strokeStyle = color; g.fillStyle = color; g.lineWidth = 1.5;
-        g.beginPath(); g.moveTo(px - ux * length / 2, py - uy * length / 2);
-        g.lineTo(tx - ux * head, ty - uy * head); g.stroke(); g.lineWidth = 1;
-        g.beginPath(); g.moveTo(tx, ty);
-        g.lineTo(tx - ux * head - uy * side, ty - uy * head + ux * side);
-        g.lineTo(tx - ux * head + uy * side, ty - uy * head - ux * side); g.closePath(); g.fill();
+        shafts.moveTo(px - ux * length / 2, py - uy * length / 2);
+        shafts.lineTo(tx - ux * head, ty - uy * head);
+        heads.moveTo(tx, ty);
+        heads.lineTo(tx - ux * head - uy * side, ty - uy * head + ux * side);
+        heads.lineTo(tx - ux * head + uy * side, ty - uy * head - ux * side); heads.closePath();
       }
       function drawGroup(gr, centers, tag) {
         const C = makeDyndStage.COLORS, c = point(gr.center), size = point(gr.size);
