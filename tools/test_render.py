@@ -642,8 +642,9 @@ document.body.dataset.out = JSON.stringify(out);
         infinite region is empty; malformed regions are refused), the legend keys, each layer
         switched off leaving the pixels of the frame without fields and groups and each alone
         drawing something, a legend made before the first draw listing the fields after it,
-        and the tint: at points away from every outline and item, each region's colour exactly
-        where the region holds the point (the infinite region tints nothing)."""
+        the tint: at points away from every outline and item, each region's colour exactly where
+        the region holds the point (the infinite region tints nothing), and malformed fields and
+        groups drawing nothing (and throwing nothing)."""
         frame, debug = self.fields_frame()
         sizes = [{"id": i["id"], "w": i["size"][0], "h": i["size"][1]} for i in self.sizes("fields")]
         fields = debug["fields"]
@@ -705,6 +706,12 @@ stage.draw(FRAME, DEBUG, {overlays: {fields: false, groups: false}});
 out.tint = POINTS.map(p => Array.from(g.getImageData(
   ...stage.toScreen(p[0], p[1]).map(Math.floor), 1, 1).data).slice(0, 3));
 out.colors = out.fieldsIn.map(f => stage.fieldColor(f.id));
+// Malformed members draw nothing and throw nothing.
+const broken = Object.assign({}, bare, {fields: [null, 3, {id: 7}, {id: "x", kind: 5, position: "here",
+  region: {union: [{radius: 1}]}, samples: [[1, 2], [1, 2, "3", 4], null]}, {id: "y", samples: "no"}],
+  groups: [null, {id: "g", center: [1, null], size: [10, 10]}, {id: "h", center: [50, 50], size: [-1, 5]}]});
+stage.draw(FRAME, broken, {});
+out.brokenIsWithout = same(pixels(), without);
 """, DEBUG=debug, FRAME=frame, SIZES=sizes, POINTS=points)
         self.assertEqual(out["holds"], {
             "infinite": [True, True], "emptyInverse": [False, False],
@@ -725,6 +732,7 @@ out.colors = out.fieldsIn.map(f => stage.fieldColor(f.id));
         self.assertIn("field well: radial gravity", out["labels"])
         self.assertIn("field lens: vortex", out["labels"])
         self.assertTrue(out["offIsWithout"], "with the three layers off the stage must draw as without them")
+        self.assertTrue(out["brokenIsWithout"], "malformed fields and groups must draw nothing")
         self.assertTrue(out["fieldsDraw"] and out["regionsDraw"] and out["groupsDraw"])
         inside = [0] * len(fields)
         outside = 0
