@@ -770,7 +770,8 @@ out.brokenIsWithout = same(pixels(), without);
             k, f = fields[fid]
             sample = next(s for s in f["samples"] if s[:2] == [x, y])
             self.assertNotEqual(sample[2:], [0, 0])
-            self.assertGreater(count(FIELD_COLORS[k], x, y, 8, 40), 8, "no %s arrow at (%d, %d)" % (fid, x, y))
+            self.assertGreater(count(FIELD_COLORS[k], x, y, 8, 40), 8,
+                               "no %s arrow at (%d, %d)" % (fid, x, y))
         # Where a region excludes (the ring's hole, the part of the lens's circle off its
         # rectangle, beside the plus): the bounds' colour only, no arrow and no tint.
         for fid, (x0, y0, x1, y1) in (("well", (152, 150, 168, 160)), ("lens", (232, 250, 248, 262)),
@@ -780,8 +781,9 @@ out.brokenIsWithout = same(pixels(), without);
             for x in range(x0, x1 + 1, 2):
                 for y in range(y0, y1 + 1, 2):
                     self.assertFalse(self.in_region(field, x, y))
-                    self.assertTrue("size" in outer or math.hypot(x - field["position"][0], y - field["position"][1])
-                                    < outer["radius"], "(%d, %d) must be within %s's outer circle" % (x, y, fid))
+                    away = math.hypot(x - field["position"][0], y - field["position"][1])
+                    self.assertTrue("size" in outer or away < outer["radius"],
+                                    "(%d, %d) must be within %s's outer circle" % (x, y, fid))
                     px, py = self.pixel(stage, x, y)
                     self.assertTrue(close(rows[py][px], BACKGROUND, 3), "%s excludes (%d, %d) but it shows %s"
                                     % (fid, x, y, rows[py][px]))
