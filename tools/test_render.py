@@ -14,8 +14,15 @@ outcome, handoff numbers and parameters; screenshots show each item's colour whe
 puts it (translucent, large items fainter, the dragged one on top) and the bounds' colour where
 it is not, item names on the items, and in the overlay both traces in their own colours on one
 stage and one set of axes; and StageScript's source works in a page of its own (one global,
-points to pixels and back, a legend). DYND_RENDER_KEEP=DIR copies the pages and screenshots to
-DIR.
+points to pixels and back, a legend). Fields, regions and groups (debug's `fields` and `groups`,
+from the hand-made trace of tools/fixtures/fields_trace.py, as dynd does not emit them yet): the
+page draws each field's arrows in its colour at its samples, tints its region (each combinator)
+and nothing where the region excludes, outlines the group and lists each field in the legend,
+with checkboxes; in a page of its own the stage's region membership follows UIRegion, each
+layer switches off completely, and a legend made before the fields are drawn lists them after.
+Traces without them draw exactly as before: the same pixels as with the stage of
+tools/fixtures/stage-before-fields.js. DYND_RENDER_KEEP=DIR copies the pages and screenshots
+to DIR.
 """
 
 import json
@@ -33,10 +40,19 @@ import unittest
 import xml.dom.minidom
 import zlib
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "fixtures"))
+import fields_trace  # noqa: E402  (a hand-made trace with fields, regions and a group)
+
 BIN = None
 COLORS = [(0xE8, 0x59, 0x0C), (0x1C, 0x7E, 0xD6), (0x2F, 0x9E, 0x44), (0xAE, 0x3E, 0xC9),
           (0xF0, 0x8C, 0x00), (0x0C, 0x85, 0x99)]
 BACKGROUND = (0xF8, 0xF9, 0xFA)
+# StageScript's makeDyndStage.FIELD_COLORS (fields, in the order met) and COLORS.group.
+FIELD_COLORS = [(0xD6, 0x33, 0x6C), (0x66, 0xA8, 0x0F), (0x3B, 0x5B, 0xDB), (0x9C, 0x66, 0x44),
+                (0x15, 0xAA, 0xBF)]
+GROUP_COLOR = (0x08, 0x7F, 0x5B)
+TINT_ALPHA = 0.14
 BOUNDS = (0, 0, 320, 568)
 WHEN = 0.3
 # A scene that comes to rest: a box and a ball dropped on the floor.
@@ -147,6 +163,10 @@ class Render(unittest.TestCase):
         render("lock4.jsonl", "lock8.jsonl", "--overlay", "--html", "overlay.html")
         render("scene.jsonl", "joined.jsonl", "--html", "sources.html")
         render("wave.jsonl", "--svg", "wave.svg")
+        with open(cls.path("fields.jsonl"), "w") as f:
+            for line in fields_trace.trace():
+                f.write(json.dumps(line, separators=(",", ":")) + "\n")
+        render("fields.jsonl", "--html", "fields.html")
         render("lock4.jsonl", "--svg", "lock4.svg")
 
     @classmethod
@@ -561,6 +581,245 @@ document.body.dataset.out = JSON.stringify(out);
             self.assertTrue(any(close(p, rgb(colors["·%d" % (k + 1)]), 40) for p in near),
                             "%s's screen edge at y %g: %s" % (name, bottom, near))
 
+
+    # Fields, regions and groups (the hand-made trace of tools/fixtures/fields_trace.py).
+
+    def fields_frame(self):
+        """The fields trace's last frame and its debug event: what the player shows at WHEN."""
+        lines = self.trace("fields")
+        frame = [l for l in lines if l.get("ev") == "frame"][-1]
+        self.assertLess(frame["t"], WHEN)
+        debug = next(l for l in lines if l.get("ev") == "debug" and l["seq"] == frame["seq"])
+        return frame, debug
+
+    @staticmethod
+    def leaves(region):
+        """The circles ({radius}) and rectangles ({size}) of a region."""
+        found = [region] if "radius" in region or "size" in region else []
+        for key in ("inverse", "union", "intersection", "difference"):
+            for child in ([region[key]] if key == "inverse" and key in region else region.get(key, [])):
+                found += Render.leaves(child)
+        return found
+
+    @staticmethod
+    def edge_distance(field, x, y):
+        """How far (x, y) is from the nearest outline of the field's region."""
+        dx, dy = x - field["position"][0], y - field["position"][1]
+        best = math.inf
+        for leaf in Render.leaves(field["region"]):
+            if "radius" in leaf:
+                best = min(best, abs(math.hypot(dx, dy) - leaf["radius"]))
+            else:
+                ox, oy = abs(dx) - leaf["size"][0] / 2, abs(dy) - leaf["size"][1] / 2
+                best = min(best, math.hypot(max(ox, 0), max(oy, 0)) if ox > 0 or oy > 0 else min(-ox, -oy))
+        return best
+
+    def in_region(self, field, x, y):
+        return fields_trace.contains(field["region"], x - field["position"][0], y - field["position"][1])
+
+    def stage_page(self, name, body, **values):
+        """Runs `body` in a page holding StageScript's source (as fields.html includes it) and
+        `values` as constants; returns what it leaves in document.body.dataset.out."""
+        with open(self.path("fields.html")) as f:
+            scripts = re.findall(r"<script>(.*?)</script>", f.read(), re.S)
+        source = next(s for s in scripts if "function makeDyndStage(" in s)
+        constants = "".join("const %s = %s;\n" % (k, json.dumps(v)) for k, v in values.items())
+        page = self.path(name)
+        with open(page, "w") as f:
+            f.write('<!DOCTYPE html><html><body><canvas id="c"></canvas><script>%s</script>\n'
+                    '<script>"use strict";\n%s%s\ndocument.body.dataset.out = JSON.stringify(out);'
+                    '</script></body></html>' % (source, constants, body))
+        result = subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                                 "--force-device-scale-factor=1", "--dump-dom", "file://" + page],
+                                capture_output=True, text=True, timeout=120)
+        found = re.search(r'data-out="([^"]*)"', result.stdout)
+        self.assertIsNotNone(found, "%s did not finish: %s" % (name, result.stderr[-2000:]))
+        return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_stage_fields_regions_and_groups_on_their_own(self):
+        """In a page of its own: the region membership of each combinator (the inverse of the
+        infinite region is empty; malformed regions are refused), the legend keys, each layer
+        switched off leaving the pixels of the frame without fields and groups and each alone
+        drawing something, a legend made before the first draw listing the fields after it,
+        the tint: at points away from every outline and item, each region's colour exactly where
+        the region holds the point (the infinite region tints nothing), and malformed fields and
+        groups drawing nothing (and throwing nothing)."""
+        frame, debug = self.fields_frame()
+        sizes = [{"id": i["id"], "w": i["size"][0], "h": i["size"][1]} for i in self.sizes("fields")]
+        fields = debug["fields"]
+        points = []
+        for x in range(8, 313, 7):
+            for y in range(8, 561, 7):
+                if any(self.edge_distance(f, x, y) < 6 for f in fields if self.leaves(f["region"])):
+                    continue
+                if any(math.hypot(x - i["center"][0], y - i["center"][1]) < 36 for i in frame["items"]):
+                    continue
+                points.append([x, y])
+        out = self.stage_page("fields-stage.html", r"""
+const out = {};
+const R = makeDyndStage.region;
+const holds = (r, points) => points.map(p => R(r).contains(p[0], p[1]));
+out.holds = {
+  infinite: holds({infinite: true}, [[0, 0], [1e9, -1e9]]),
+  emptyInverse: holds({inverse: {infinite: true}}, [[0, 0], [1e9, -1e9]]),
+  radius: holds({radius: 10}, [[0, 0], [10, 0], [7, 7.2], [0, -10.5]]),
+  size: holds({size: [20, 10]}, [[0, 0], [10, 5], [10.5, 0], [0, -5.5]]),
+  inverse: holds({inverse: {radius: 10}}, [[0, 0], [0, 11]]),
+  union: holds({union: [{size: [40, 4]}, {size: [4, 40]}]}, [[18, 0], [0, 18], [18, 18], [0, 0]]),
+  intersection: holds({intersection: [{radius: 10}, {size: [40, 4]}]}, [[9, 0], [0, 9], [15, 0], [0, 0]]),
+  difference: holds({difference: [{radius: 10}, {radius: 5}]}, [[0, 0], [7, 0], [12, 0]]),
+};
+let deep = {radius: 1};
+for (let i = 0; i < 40; i++) deep = {inverse: deep};
+out.malformed = [null, 3, [], {}, {radius: -1}, {radius: "2"}, {size: [1]}, {size: [1, NaN]},
+  {union: [{radius: 1}]}, {difference: [{radius: 1}, {spiral: 2}]}, deep].map(x => R(x) === null);
+out.kinds = Array.from(makeDyndStage.kindsIn([DEBUG])).sort();
+out.fieldsIn = makeDyndStage.fieldsIn([DEBUG, DEBUG]);
+const canvas = document.getElementById("c");
+const stage = makeDyndStage(canvas, {bounds: [0, 0, 320, 568], sizes: SIZES});
+const g = canvas.getContext("2d");
+const pixels = () => Array.from(g.getImageData(0, 0, canvas.width, canvas.height).data);
+const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+const legend = stage.legendElement({toggles: {}});
+const keys = () => Array.from(legend.querySelectorAll("li")).map(li => li.dataset.key);
+out.legendBefore = keys();
+const bare = Object.assign({}, DEBUG);
+delete bare.fields; delete bare.groups;
+// Twice: the first draw of a canvas strokes corners mitred, the next ones round (the names
+// leave the line join round), with or without fields.
+stage.draw(FRAME, bare, {});
+stage.draw(FRAME, bare, {});
+const without = pixels();
+stage.draw(FRAME, DEBUG, {overlays: {fields: false, regions: false, groups: false}});
+out.offIsWithout = same(pixels(), without);
+out.legendAfter = keys();
+out.boxes = Array.from(legend.querySelectorAll("input")).map(b => b.dataset.overlay);
+out.labels = Array.from(legend.querySelectorAll("li")).map(li => li.textContent);
+for (const layer of ["fields", "regions", "groups"]) {
+  const only = {fields: false, regions: false, groups: false};
+  only[layer] = true;
+  stage.draw(FRAME, DEBUG, {overlays: only});
+  out[layer + "Draw"] = !same(pixels(), without);
+}
+stage.draw(FRAME, DEBUG, {overlays: {fields: false, groups: false}});
+out.tint = POINTS.map(p => Array.from(g.getImageData(
+  ...stage.toScreen(p[0], p[1]).map(Math.floor), 1, 1).data).slice(0, 3));
+out.colors = out.fieldsIn.map(f => stage.fieldColor(f.id));
+// Malformed members draw nothing and throw nothing.
+const broken = Object.assign({}, bare, {fields: [null, 3, {id: 7}, {id: "x", kind: 5, position: "here",
+  region: {union: [{radius: 1}]}, samples: [[1, 2], [1, 2, "3", 4], null]}, {id: "y", samples: "no"}],
+  groups: [null, {id: "g", center: [1, null], size: [10, 10]}, {id: "h", center: [50, 50], size: [-1, 5]}]});
+stage.draw(FRAME, broken, {});
+out.brokenIsWithout = same(pixels(), without);
+""", DEBUG=debug, FRAME=frame, SIZES=sizes, POINTS=points)
+        self.assertEqual(out["holds"], {
+            "infinite": [True, True], "emptyInverse": [False, False],
+            "radius": [True, True, False, False], "size": [True, True, False, False],
+            "inverse": [False, True], "union": [True, True, False, True],
+            "intersection": [True, False, False, True], "difference": [False, True, False]})
+        self.assertEqual(out["malformed"], [True] * 11)
+        self.assertEqual(out["kinds"], ["collision-bounds", "field", "group", "region"])
+        self.assertEqual(out["fieldsIn"], [{"id": f["id"], "kind": f["kind"]} for f in fields])
+        self.assertEqual(out["colors"], ["#%02x%02x%02x" % c for c in FIELD_COLORS])
+        old_keys = ["item", "dragged", "finger", "bounds", "boundary", "collision-bounds", "rigid",
+                    "spring", "snap", "push", "gravity", "contact"]
+        self.assertEqual(out["legendBefore"], old_keys)
+        self.assertEqual(out["legendAfter"], old_keys + ["field"] + ["field-" + f["id"] for f in fields]
+                         + ["region", "group"])
+        self.assertEqual(out["boxes"], ["boundaries", "attachments", "snaps", "pushes", "gravity",
+                                        "contacts", "fields", "regions", "groups"])
+        self.assertIn("field well: radial gravity", out["labels"])
+        self.assertIn("field lens: vortex", out["labels"])
+        self.assertTrue(out["offIsWithout"], "with the three layers off the stage must draw as without them")
+        self.assertTrue(out["brokenIsWithout"], "malformed fields and groups must draw nothing")
+        self.assertTrue(out["fieldsDraw"] and out["regionsDraw"] and out["groupsDraw"])
+        inside = [0] * len(fields)
+        outside = 0
+        for (x, y), got in zip(points, out["tint"]):
+            color, hit = BACKGROUND, False
+            for k, f in enumerate(fields):
+                if self.leaves(f["region"]) and self.in_region(f, x, y):
+                    color, hit = blend(FIELD_COLORS[k], color, TINT_ALPHA), True
+                    inside[k] += 1
+            outside += not hit
+            self.assertTrue(close(got, color, 3), "tint at (%d, %d): %s, expected about %s"
+                            % (x, y, got, [round(c) for c in color]))
+        # Every region with outlines was tested inside; the infinite one (mag) tints nothing.
+        self.assertTrue(all(n >= 3 for n, f in zip(inside, fields) if self.leaves(f["region"])), inside)
+        self.assertGreater(outside, 100)
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_page_draws_fields_regions_and_the_group(self):
+        dom, stages, plots, (width, height, rows) = self.browse("fields.html", 1100)
+        stage = stages[0]
+        frame, debug = self.fields_frame()
+        fields = {f["id"]: (k, f) for k, f in enumerate(debug["fields"])}
+        for f in debug["fields"]:
+            self.assertIn("<span>field %s: %s</span>" % (f["id"], f["kind"].replace("_", " ")), dom)
+        self.assertEqual(re.findall(r'data-overlay="([a-z]+)"', dom),
+                         ["boundaries", "fields", "regions", "groups"])
+
+        def count(color, x, y, reach, tolerance):
+            px, py = self.pixel(stage, x, y)
+            return sum(1 for row in rows[py - reach:py + reach + 1]
+                       for p in row[px - reach:px + reach + 1] if close(p, color, tolerance))
+
+        # Arrows in each field's colour at samples with a force.
+        for fid, x, y in (("well", 100, 130), ("wind", 110, 330), ("edge", 40, 4), ("lens", 300, 300)):
+            k, f = fields[fid]
+            sample = next(s for s in f["samples"] if s[:2] == [x, y])
+            self.assertNotEqual(sample[2:], [0, 0])
+            self.assertGreater(count(FIELD_COLORS[k], x, y, 8, 40), 8,
+                               "no %s arrow at (%d, %d)" % (fid, x, y))
+        # Where a region excludes (the ring's hole, the part of the lens's circle off its
+        # rectangle, beside the plus): the bounds' colour only, no arrow and no tint.
+        for fid, (x0, y0, x1, y1) in (("well", (152, 150, 168, 160)), ("lens", (232, 250, 248, 262)),
+                                      ("wind", (106, 296, 114, 304))):
+            field = fields[fid][1]
+            outer = self.leaves(field["region"])[0]
+            for x in range(x0, x1 + 1, 2):
+                for y in range(y0, y1 + 1, 2):
+                    self.assertFalse(self.in_region(field, x, y))
+                    away = math.hypot(x - field["position"][0], y - field["position"][1])
+                    self.assertTrue("size" in outer or away < outer["radius"],
+                                    "(%d, %d) must be within %s's outer circle" % (x, y, fid))
+                    px, py = self.pixel(stage, x, y)
+                    self.assertTrue(close(rows[py][px], BACKGROUND, 3), "%s excludes (%d, %d) but it shows %s"
+                                    % (fid, x, y, rows[py][px]))
+        # The group: each side of its rotated rectangle, and the lines to its members.
+        group = debug["groups"][0]
+        (cx, cy), angle, (w, h) = group["center"], group["angle"], group["size"]
+        c, s = math.cos(angle), math.sin(angle)
+        for ox, oy in ((0, -h / 2), (0, h / 2), (-w / 2, 0), (w / 2, 0)):
+            x, y = cx + ox * c - oy * s, cy + ox * s + oy * c
+            self.assertGreater(count(GROUP_COLOR, x, y, 3, 50), 0, "the group's outline at (%g, %g)" % (x, y))
+        for item in frame["items"]:
+            if item["id"] in group["items"]:
+                x, y = cx + (item["center"][0] - cx) * 0.6, cy + (item["center"][1] - cy) * 0.6
+                self.assertGreater(count(GROUP_COLOR, x, y, 1, 60), 0, "the line to %s" % item["id"])
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_traces_without_fields_draw_as_before(self):
+        """Each page, and the same page with the stage of tools/fixtures/stage-before-fields.js:
+        the same pixels."""
+        with open(os.path.join(HERE, "fixtures", "stage-before-fields.js")) as f:
+            # The player asks the stage for the fields, which that one did not know.
+            before = f.read() + "\nmakeDyndStage.fieldsIn = () => [];\n"
+        for name, height in (("lock4.html", 1400), ("wave.html", 1400), ("sources.html", 2600)):
+            with open(self.path(name)) as f:
+                page = f.read()
+            current = next(s for s in re.findall(r"<script>(.*?)</script>", page, re.S)
+                           if "function makeDyndStage(" in s)
+            with open(self.path("before-" + name), "w") as f:
+                f.write(page.replace(current, before))
+            now = self.browse(name, height)[3]
+            then = self.browse("before-" + name, height)[3]
+            self.assertEqual(now[:2], then[:2])
+            differ = [(x, y) for y, (a, b) in enumerate(zip(now[2], then[2]))
+                      for x, (p, q) in enumerate(zip(a, b)) if p != q]
+            self.assertEqual(differ[:5], [], "%s: %d pixels differ from the stage before fields"
+                             % (name, len(differ)))
 
 if __name__ == "__main__":
     BIN = sys.argv.pop(1)

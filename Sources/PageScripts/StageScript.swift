@@ -17,6 +17,9 @@ public enum StageScript {
          view: null,                        // [x, y, w, h]: frame exactly this (points)
          maxWidth: 380, maxHeight: 620,     // the canvas's largest size, pixels
          maxScale: 1.2,                     // the largest scale, pixels per point
+         fields: [],                        // [{id, kind}]: fields to expect, given their
+                                            // colours in this order (makeDyndStage.fieldsIn);
+                                            // fields met later get the next colours
        });
        The canvas gets its size (width, height) and data-view="x0,y0,scale": canvas pixel
        (px, py) = ((x − x0) × scale, (y − y0) × scale).
@@ -32,8 +35,8 @@ public enum StageScript {
          debug: a `debug` event, or the `debug` member of the debug op's reply, or null
          options: {
            dragged: id,                     // drawn last, with a thick outline
-           overlays: {boundaries, attachments, snaps, pushes, gravity, contacts},  // each
-                                            // true unless given false
+           overlays: {boundaries, attachments, snaps, pushes, gravity, contacts, fields,
+                      regions, groups},     // each true unless given false
            colorFor: (id, index) => css,    // default: PALETTE by scene index
            tag: "",                         // written after every item's name
            names: true,                     // item names on the stage
@@ -44,15 +47,43 @@ public enum StageScript {
        stage.legend(options) → [{key, label, color, mark, overlay}]: every colour and mark;
          options: {kinds: set or array of the overlay keys to list (default all; see
          makeDyndStage.kindsIn), traces: [{label, color}] (one colour per trace instead of
-         per item), finger: false and dragged: false to leave those out}
+         per item), finger: false and dragged: false to leave those out}. Fields, regions and
+         groups are listed once the stage knows them (options.fields, or met by a draw):
+         one entry per field, "field f: radial gravity", in its colour.
        stage.legendElement(options) → <ul class="dynd-legend">: the legend with swatches;
          options.toggles {overlay: bool} adds checkboxes for the overlays, and
-         options.onToggle(overlay, checked) hears them
+         options.onToggle(overlay, checked) hears them. The list stays current: a draw that
+         meets a new field, the first region or the first group lists it.
+       stage.fieldColor(id) → css: a field's colour (FIELD_COLORS, in the order fields are met)
        makeDyndStage.PALETTE (item colours), makeDyndStage.OVERLAYS (overlay names),
        makeDyndStage.fillAlpha(size, bounds) (an item's fill opacity: large items are fainter),
        makeDyndStage.kindsIn(debugs) → Set of the legend keys the debug events use,
-       makeDyndStage.COLORS (the overlays' colours).
+       makeDyndStage.fieldsIn(debugs) → [{id, kind}]: the fields they hold, in order met,
+       makeDyndStage.region(R) → {contains(x, y), leaves: [{radius} | {size: [w, h]}]} or null
+         (R malformed): a field's region, relative to the field's position;
+         makeDyndStage.drawsRegion(R): whether it has a circle or rectangle to draw,
+       makeDyndStage.COLORS (the overlays' colours), makeDyndStage.FIELD_COLORS,
+       makeDyndStage.FIELD_KINDS ({kind: [name, short label]}).
        A bad `bounds` or `sizes` throws an Error saying which.
+
+       Fields, regions and groups (the debug members `fields` and `groups`; older traces have
+       neither and draw as before):
+         fields: [{id, kind, position: [x, y], region: R, strength, items,
+                   samples: [[x, y, fx, fy]…]}]  the force on a still probe (mass 1, charge 1)
+           at each sample point: one arrow each, centred on the point, beneath the items. The
+           longest spans 0.9 of the samples' grid cell (their median nearest-neighbour
+           distance; 24 px with one sample; at most 80 px); the others in proportion, or on a
+           log scale of 3 decades (floor 0.15 of the longest) when the non-zero forces span
+           more than 10×. The field's position: a ring and cross with "id (short label)".
+         R (relative to the field's position): {infinite: true}, {radius: r}, {size: [w, h]}
+           (centred), {inverse: R}, {union: [R, R]}, {intersection: [R, R]},
+           {difference: [R, R]} (the first minus the second). Its area is tinted in the
+           field's colour, evaluated on a grid of 6-px cells (no tint when it covers every
+           cell, as the infinite region does, or none, as its inverse); its circles and
+           rectangles are outlined, dashed.
+         groups: [{id, items, center: [x, y], angle, size: [w, h]}]  items moving as one
+           body: the rotated rectangle, dash-dotted, with its id; thin lines from its centre
+           to its members' centres.
 
        With a live session (the `debug` op makes the connection watch it; each `frame` event is
        followed by a `debug` event of the same seq):
@@ -77,6 +108,11 @@ public enum StageScript {
         throw new Error("makeDyndStage: options.sizes must be [{id, w, h}…] with w, h > 0");
       const byId = {};
       sizes.forEach((s, index) => { byId[s.id] = Object.assign({ index }, s); });
+      // Fields get colours in the order met (options.fields first); the legend lists what
+      // the stage has met, and legend elements are refilled when it meets something new.
+      const fieldColors = new Map(), met = { fields: [], region: false, group: false };
+      const liveLegends = [], tints = new Map();
+      for (const f of Array.isArray(o.fields) ? o.fields : []) meetField(f);
       const view = o.view ? o.view.slice() : framing();
       const pad = o.padding;
       const scale = Math.min(o.maxScale, (o.maxWidth - 2 * pad) / view[2],
@@ -134,12 +170,14 @@ public enum StageScript {
       function layer(frame, debug, opts) {
         opts = opts || {};
         const ov = Object.assign({ boundaries: true, attachments: true, snaps: true, pushes: true,
-          gravity: true, contacts: true }, opts.overlays || {});
+          gravity: true, contacts: true, fields: true, regions: true, groups: true }, opts.overlays || {});
         const colorFor = opts.colorFor || ((id, index) => PALETTE[index % PALETTE.length]);
         const items = (frame ? frame.items : []).filter(it => byId[it.id]);
         // Large items beneath, the dragged one on top.
         const area = it => byId[it.id].w * byId[it.id].h;
         items.sort((a, b) => (a.id === opts.dragged) - (b.id === opts.dragged) || area(b) - area(a));
+        const fresh = debug ? meet(debug) : false;
+        if (debug) drawBeneath(debug, ov);
         const centers = {};
         for (const it of items) {
           centers[it.id] = it.center;
@@ -148,6 +186,7 @@ public enum StageScript {
         if (debug) drawDebug(debug, ov, centers, opts.slot || 0, opts.tag || "");
         if (opts.names !== false) for (const it of items) name(it, opts.tag || "");
         if (opts.finger) finger(opts.finger);
+        if (fresh) for (const live of liveLegends) fillLegend(live.list, live.opts);
       }
 
       function shapePath(s) {
@@ -223,6 +262,157 @@ public enum StageScript {
         g.lineWidth = 3; g.strokeStyle = "rgba(255,255,255,0.85)"; g.strokeText(text, px, py);
         g.fillStyle = color; g.fillText(text, px, py); g.lineWidth = 1;
       }
+      // ---- fields, regions, groups ----
+      function point(p) {
+        return Array.isArray(p) && p.length === 2 && Number.isFinite(p[0]) && Number.isFinite(p[1]) ? p : null;
+      }
+      function fieldsOf(d) { return Array.isArray(d.fields) ? d.fields.filter(f => f && typeof f.id === "string") : []; }
+      function groupsOf(d) { return Array.isArray(d.groups) ? d.groups.filter(gr => gr && typeof gr.id === "string") : []; }
+      function meetField(f) {
+        if (!f || typeof f.id !== "string" || fieldColors.has(f.id)) return false;
+        const FC = makeDyndStage.FIELD_COLORS;
+        fieldColors.set(f.id, FC[fieldColors.size % FC.length]);
+        met.fields.push({ id: f.id, kind: String(f.kind) });
+        return true;
+      }
+      // Notes the fields, regions and groups of a debug event; true when one is new to the legend.
+      function meet(d) {
+        let fresh = false;
+        for (const f of fieldsOf(d)) {
+          if (meetField(f)) fresh = true;
+          if (!met.region && makeDyndStage.drawsRegion(f.region)) met.region = fresh = true;
+        }
+        if (!met.group && groupsOf(d).length) met.group = fresh = true;
+        return fresh;
+      }
+      function fieldColor(id) { return fieldColors.get(id) || makeDyndStage.FIELD_COLORS[0]; }
+      // Beneath the items: each field's region (tint and outlines), then its arrows.
+      function drawBeneath(d, ov) {
+        for (const f of fieldsOf(d)) {
+          const at = point(f.position), region = at && ov.regions ? makeDyndStage.region(f.region) : null;
+          if (region) drawRegion(region, f.region, at, fieldColor(f.id));
+        }
+        if (ov.fields) for (const f of fieldsOf(d)) drawSamples(f.samples, fieldColor(f.id));
+      }
+      function drawRegion(region, raw, at, color) {
+        const key = JSON.stringify(raw) + "@" + at[0] + "," + at[1];
+        if (!tints.has(key)) {
+          if (tints.size >= 32) tints.clear();
+          tints.set(key, tintPath(region, at));
+        }
+        const tint = tints.get(key);
+        if (tint) { g.globalAlpha = 0.14; g.fillStyle = color; g.fill(tint); g.globalAlpha = 1; }
+        const [x, y] = toScreen(at[0], at[1]);
+        g.strokeStyle = color; g.lineWidth = 1.25; g.setLineDash([6, 4]);
+        for (const leaf of region.leaves) {
+          const [w, h] = leaf.size ? leaf.size : [2 * leaf.radius, 2 * leaf.radius];
+          if (!(w * scale < 1e6 && h * scale < 1e6)) continue;  // an edge nowhere near the canvas
+          g.beginPath();
+          if (leaf.size) g.rect(x - w / 2 * scale, y - h / 2 * scale, w * scale, h * scale);
+          else g.arc(x, y, leaf.radius * scale, 0, 2 * Math.PI);
+          g.stroke();
+        }
+        g.setLineDash([]); g.lineWidth = 1;
+      }
+      // The cells of the canvas whose centre the region holds, as runs along each row; null when
+      // it holds none or all of them.
+      function tintPath(region, at) {
+        const cell = 6, path = new Path2D();
+        let some = false, all = true;
+        for (let py = 0; py < canvas.height; py += cell) {
+          let run = -1;
+          for (let px = 0; px < canvas.width + cell; px += cell) {
+            const [x, y] = toReference(px + cell / 2, py + cell / 2);
+            const inside = px < canvas.width && region.contains(x - at[0], y - at[1]);
+            if (inside) { some = true; if (run < 0) run = px; continue; }
+            if (px < canvas.width) all = false;
+            if (run >= 0) { path.rect(run, py, px - run, cell); run = -1; }
+          }
+        }
+        return some && !all ? path : null;
+      }
+      function drawSamples(samples, color) {
+        const points = [], forces = [];
+        for (const s of Array.isArray(samples) ? samples : []) {
+          if (!Array.isArray(s) || s.length < 4 || !s.slice(0, 4).every(Number.isFinite)) continue;
+          const m = Math.hypot(s[2], s[3]);
+          if (Number.isFinite(m)) { points.push(s); forces.push(m); }
+        }
+        let big = 0, small = Infinity;
+        for (const m of forces) if (m > 0) { big = Math.max(big, m); small = Math.min(small, m); }
+        if (!(big > 0)) return;
+        const log = big / small > 10;
+        const longest = Math.min(80, 0.9 * gridCell(points));
+        // All shafts in one path, all heads in another: one stroke and one fill per field.
+        const shafts = new Path2D(), heads = new Path2D();
+        points.forEach((s, i) => {
+          const m = forces[i];
+          if (!(m > 0)) return;
+          const f = log ? Math.max(0.15, 1 + Math.log10(m / big) / 3) : m / big;
+          const [px, py] = toScreen(s[0], s[1]);
+          fieldArrow(shafts, heads, px, py, s[2] / m, s[3] / m, f * longest);
+        });
+        g.strokeStyle = color; g.fillStyle = color; g.lineWidth = 1.5;
+        g.stroke(shafts); g.fill(heads); g.lineWidth = 1;
+      }
+      // The samples' grid cell in canvas pixels: the median distance to the nearest other
+      // sample (of the first 256); 24 with a single sample.
+      function gridCell(points) {
+        const n = Math.min(points.length, 256), xs = new Float64Array(n), ys = new Float64Array(n);
+        for (let i = 0; i < n; i++) { xs[i] = points[i][0]; ys[i] = points[i][1]; }
+        const nearest = [];
+        for (let i = 0; i < n; i++) {
+          let best = Infinity;
+          for (let j = 0; j < n; j++) {
+            const dx = xs[i] - xs[j], dy = ys[i] - ys[j], d2 = dx * dx + dy * dy;
+            if (d2 > 1e-18 && d2 < best) best = d2;
+          }
+          if (Number.isFinite(best)) nearest.push(Math.sqrt(best));
+        }
+        if (!nearest.length) return 24;
+        nearest.sort((a, b) => a - b);
+        return nearest[nearest.length >> 1] * scale;
+      }
+      // An arrow of `length` pixels along the unit vector (ux, uy), centred on (px, py): its
+      // shaft added to `shafts`, its head to `heads`.
+      function fieldArrow(shafts, heads, px, py, ux, uy, length) {
+        const head = Math.min(6, 0.45 * length), side = 0.6 * head;
+        const tx = px + ux * length / 2, ty = py + uy * length / 2;
+        shafts.moveTo(px - ux * length / 2, py - uy * length / 2);
+        shafts.lineTo(tx - ux * head, ty - uy * head);
+        heads.moveTo(tx, ty);
+        heads.lineTo(tx - ux * head - uy * side, ty - uy * head + ux * side);
+        heads.lineTo(tx - ux * head + uy * side, ty - uy * head - ux * side); heads.closePath();
+      }
+      function drawGroup(gr, centers, tag) {
+        const C = makeDyndStage.COLORS, c = point(gr.center), size = point(gr.size);
+        if (!c || !size || size[0] < 0 || size[1] < 0) return;
+        const angle = Number.isFinite(gr.angle) ? gr.angle : 0;
+        for (const id of Array.isArray(gr.items) ? gr.items : []) {
+          if (typeof id === "string" && centers[id]) segment(c, centers[id], C.group, 1);
+        }
+        const [x, y] = toScreen(c[0], c[1]), w = size[0] * scale, h = size[1] * scale;
+        g.fillStyle = C.group; g.beginPath(); g.arc(x, y, 3, 0, 2 * Math.PI); g.fill();
+        g.save(); g.translate(x, y); g.rotate(angle);
+        g.strokeStyle = C.group; g.lineWidth = 1.5; g.setLineDash([9, 3, 2, 3]);
+        g.strokeRect(-w / 2, -h / 2, w, h); g.restore();
+        // Its id above the corner that is top left before the rotation.
+        const cos = Math.cos(angle), sin = Math.sin(angle);
+        label(gr.id + tag, x - w / 2 * cos + h / 2 * sin, y - w / 2 * sin - h / 2 * cos - 3, C.group);
+      }
+      // A ring and cross at the field's position, "id (short label)" beside it; `row` counts the
+      // fields drawn before at the same position, whose labels this one goes above.
+      function fieldMark(f, tag, row) {
+        const at = point(f.position);
+        if (!at) return;
+        const color = fieldColor(f.id), [x, y] = toScreen(at[0], at[1]);
+        const kind = makeDyndStage.FIELD_KINDS[f.kind];
+        g.strokeStyle = color; g.lineWidth = 1.5; g.beginPath(); g.arc(x, y, 5, 0, 2 * Math.PI);
+        g.moveTo(x - 9, y); g.lineTo(x + 9, y); g.moveTo(x, y - 9); g.lineTo(x, y + 9); g.stroke();
+        g.lineWidth = 1;
+        label(f.id + " (" + (kind ? kind[1] : String(f.kind)) + ")" + tag, x + 8, y - 6 - 12 * row, color);
+      }
+
       function drawDebug(d, ov, centers, slot, tag) {
         const C = makeDyndStage.COLORS;
         if (ov.boundaries) for (const b of d.boundaries || []) {
@@ -264,6 +454,13 @@ public enum StageScript {
           const [x, y] = toScreen(c.point[0], c.point[1]);
           g.fillStyle = C.contact; g.beginPath(); g.arc(x, y, 4, 0, 2 * Math.PI); g.fill();
         }
+        if (ov.groups) for (const gr of groupsOf(d)) drawGroup(gr, centers, tag);
+        const rows = new Map();
+        if (ov.fields) for (const f of fieldsOf(d)) {
+          const key = String(f.position), row = rows.get(key) || 0;
+          fieldMark(f, tag, row);
+          rows.set(key, row + 1);
+        }
       }
 
       function legend(opts) {
@@ -291,6 +488,22 @@ public enum StageScript {
         ];
         for (const [key, overlay, text, color, mark] of rows)
           if (has(key)) out.push({ key, overlay, label: text, color, mark });
+        if (met.fields.length && has("field")) {
+          out.push({ key: "field", overlay: "fields", label: "field arrows: the force on a still probe " +
+            "(mass 1, charge 1); longest ≈ the samples' spacing, log scale when forces span over 10×",
+            color: "#495057", mark: "arrow" });
+          for (const f of met.fields) {
+            const kind = makeDyndStage.FIELD_KINDS[f.kind];
+            out.push({ key: "field-" + f.id, overlay: "fields", color: fieldColor(f.id), mark: "arrow",
+              label: "field " + f.id + ": " + (kind ? kind[0] : f.kind) });
+          }
+        }
+        if (kinds ? kinds.has("region") : met.region)
+          out.push({ key: "region", overlay: "regions", label: "region: where its field acts, tinted " +
+            "in the field's colour; dashed: its circles and rectangles", color: "#495057", mark: "region" });
+        if (kinds ? kinds.has("group") : met.group)
+          out.push({ key: "group", overlay: "groups", label: "group: items moving as one body " +
+            "(its rectangle and id; lines to its members)", color: makeDyndStage.COLORS.group, mark: "group" });
         return out;
       }
       function legendElement(opts) {
@@ -298,6 +511,12 @@ public enum StageScript {
         const list = document.createElement("ul");
         list.className = "dynd-legend";
         list.style.cssText = "list-style:none;margin:0;padding:0;font:12px system-ui,sans-serif";
+        fillLegend(list, opts);
+        liveLegends.push({ list, opts });
+        return list;
+      }
+      function fillLegend(list, opts) {
+        list.textContent = "";
         const toggled = {};
         for (const entry of legend(opts)) {
           const li = document.createElement("li");
@@ -321,7 +540,6 @@ public enum StageScript {
           li.appendChild(text);
           list.appendChild(li);
         }
-        return list;
       }
       function swatch(c, e) {
         c.strokeStyle = e.color; c.fillStyle = e.color; c.lineWidth = 2;
@@ -336,17 +554,67 @@ public enum StageScript {
           case "square": c.strokeRect(8, 2, 10, 10); break;
           case "arrow": c.moveTo(2, 7); c.lineTo(18, 7); c.stroke(); c.beginPath(); c.moveTo(25, 7); c.lineTo(17, 2); c.lineTo(17, 12); c.fill(); break;
           case "dot": c.arc(13, 7, 4, 0, 2 * Math.PI); c.fill(); break;
+          case "region": c.globalAlpha = 0.2; c.fillRect(2, 2, 22, 10); c.globalAlpha = 1; c.lineWidth = 1; c.setLineDash([4, 3]); c.strokeRect(2, 2, 22, 10); break;
+          case "group": c.lineWidth = 1.5; c.setLineDash([6, 2, 2, 2]); c.strokeRect(2, 2, 22, 10); break;
           default: c.moveTo(1, 7); c.lineTo(25, 7); c.stroke();
         }
       }
 
       return { canvas, scale, view, toScreen, toReference, fromEvent, draw, clear, layer, finish,
-        legend, legendElement };
+        legend, legendElement, fieldColor };
     }
     makeDyndStage.PALETTE = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599"];
-    makeDyndStage.OVERLAYS = ["boundaries", "attachments", "snaps", "pushes", "gravity", "contacts"];
+    makeDyndStage.OVERLAYS = ["boundaries", "attachments", "snaps", "pushes", "gravity", "contacts",
+      "fields", "regions", "groups"];
     makeDyndStage.COLORS = { boundary: "#212529", collisionBounds: "#495057", rigid: "#1864ab",
-      spring: "#c92a2a", snap: "#2b8a3e", push: "#f08c00", gravity: "#5f3dc4", contact: "#e03131" };
+      spring: "#c92a2a", snap: "#2b8a3e", push: "#f08c00", gravity: "#5f3dc4", contact: "#e03131",
+      group: "#087f5b" };
+    // Fields' colours: none of the items' nor the other overlays'.
+    makeDyndStage.FIELD_COLORS = ["#d6336c", "#66a80f", "#3b5bdb", "#9c6644", "#15aabf"];
+    makeDyndStage.FIELD_KINDS = { linear_gravity: ["linear gravity", "lin g"],
+      radial_gravity: ["radial gravity", "radial g"], drag: ["drag", "drag"], velocity: ["velocity", "vel"],
+      noise: ["noise", "noise"], turbulence: ["turbulence", "turb"], spring: ["spring", "spring"],
+      electric: ["electric", "elec"], magnetic: ["magnetic", "mag"], vortex: ["vortex", "vortex"] };
+    makeDyndStage.region = function (r) {
+      const leaves = [];
+      function compile(r, depth) {
+        if (!r || typeof r !== "object" || Array.isArray(r) || depth > 32) return null;
+        if (r.infinite === true) return () => true;
+        if ("radius" in r) {
+          const q = r.radius;
+          if (!(Number.isFinite(q) && q >= 0)) return null;
+          leaves.push({ radius: q });
+          return (x, y) => x * x + y * y <= q * q;
+        }
+        if ("size" in r) {
+          const s = r.size;
+          if (!Array.isArray(s) || s.length !== 2 || !s.every(v => Number.isFinite(v) && v >= 0)) return null;
+          leaves.push({ size: [s[0], s[1]] });
+          return (x, y) => Math.abs(x) <= s[0] / 2 && Math.abs(y) <= s[1] / 2;
+        }
+        if ("inverse" in r) {
+          const a = compile(r.inverse, depth + 1);
+          return a && ((x, y) => !a(x, y));
+        }
+        for (const op of ["union", "intersection", "difference"]) if (op in r) {
+          const pair = r[op];
+          if (!Array.isArray(pair) || pair.length !== 2) return null;
+          const a = compile(pair[0], depth + 1), b = compile(pair[1], depth + 1);
+          if (!a || !b) return null;
+          if (op === "union") return (x, y) => a(x, y) || b(x, y);
+          if (op === "intersection") return (x, y) => a(x, y) && b(x, y);
+          return (x, y) => a(x, y) && !b(x, y);
+        }
+        return null;
+      }
+      const contains = compile(r, 0);
+      return contains ? { contains, leaves } : null;
+    };
+    // Whether a region has something to draw: a circle or a rectangle to outline.
+    makeDyndStage.drawsRegion = function (r) {
+      const region = makeDyndStage.region(r);
+      return !!region && region.leaves.length > 0;
+    };
     makeDyndStage.fillAlpha = function (size, bounds) {
       return size.w * size.h >= 0.5 * bounds[2] * bounds[3] ? 0.2 : 0.4;
     };
@@ -359,8 +627,19 @@ public enum StageScript {
         if ((d.pushes || []).some(p => p.active)) kinds.add("push");
         if ((d.gravity || []).length) kinds.add("gravity");
         if ((d.contacts || []).some(c => c.point)) kinds.add("contact");
+        const fields = Array.isArray(d.fields) ? d.fields.filter(f => f && typeof f.id === "string") : [];
+        if (fields.length) kinds.add("field");
+        if (fields.some(f => makeDyndStage.drawsRegion(f.region))) kinds.add("region");
+        if (Array.isArray(d.groups) && d.groups.some(gr => gr && typeof gr.id === "string")) kinds.add("group");
       }
       return kinds;
+    };
+    makeDyndStage.fieldsIn = function (debugs) {
+      const seen = new Map();
+      for (const d of debugs) if (d && Array.isArray(d.fields)) for (const f of d.fields) {
+        if (f && typeof f.id === "string" && !seen.has(f.id)) seen.set(f.id, { id: f.id, kind: String(f.kind) });
+      }
+      return Array.from(seen.values());
     };
     """#
 }

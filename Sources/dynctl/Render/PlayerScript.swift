@@ -61,9 +61,11 @@ enum PlayerScript {
       const stageBox = el("div", { class: "stage-box" }, row);
       const canvas = el("canvas", { class: "stage" }, stageBox);
       const caption = el("div", { class: "caption" }, stageBox);
-      // Every trace gets a stage object on the one canvas, all framing the same view.
+      // Every trace gets a stage object on the one canvas, all framing the same view, and the
+      // same colour for a field of the same id.
+      const fields = makeDyndStage.fieldsIn(ms.map(m => ({ fields: m.fields })));
       const base = { padding: 28, offscreen: pageOptions.offscreen,
-        maxWidth: pageOptions.offscreen ? 760 : 380 };
+        maxWidth: pageOptions.offscreen ? 760 : 380, fields };
       const views = ms.map(m => makeDyndStage(canvas, Object.assign({ bounds: m.bounds, sizes: m.sizes,
         frames: m.frames }, base)).view);
       const x0 = Math.min(...views.map(v => v[0])), y0 = Math.min(...views.map(v => v[1]));

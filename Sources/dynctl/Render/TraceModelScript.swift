@@ -4,7 +4,8 @@ enum TraceModelScript {
   static let source = #"""
     /* dyndTraceModel(lines) → {header, source, transition, session, bounds, sizes, frames, debug,
        marks, samples, handoff, outcome, params, paramTable, open, start, duration, dragged,
-       plotted, kinds, joinedParams (a joined session's parameters from its get reply, or null)}.
+       plotted, kinds, fields ([{id, kind}] of the debug events' fields, in order met),
+       joinedParams (a joined session's parameters from its get reply, or null)}.
        Times in `marks` and each frame's `rt` are seconds since the recording began (`start`, the
        animator time of the open or get reply: 0 unless a running session was joined). */
     function dyndTraceModel(lines) {
@@ -93,6 +94,7 @@ enum TraceModelScript {
         paramTable: tables && header.transition && Array.isArray(tables[header.transition])
           ? tables[header.transition] : null,
         kinds: makeDyndStage.kindsIn(Object.values(debug)),
+        fields: makeDyndStage.fieldsIn(Object.values(debug)),
         // The frame shown at `rt` seconds: the last one at or before it.
         frameAt(rt) {
           let lo = 0, hi = frames.length - 1, best = frames.length ? 0 : -1;
