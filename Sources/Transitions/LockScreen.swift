@@ -155,7 +155,3 @@ public final class LockScreen: Transition {
     return []
   }
 }
-
-extension Rect {
-  func contains(_ p: Point) -> Bool { p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY }
-}

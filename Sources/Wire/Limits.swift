@@ -221,6 +221,8 @@ public enum Limits {
   public static let maxCompositeDepth = 8
   /// Most rules in one behavior's `action`.
   public static let maxActionRules = 16
+  /// Most rules in one scene, all behaviors together (each is checked after every step).
+  public static let maxActionRulesPerScene = 256
   /// Most effects in one rule's `then`.
   public static let maxActionEffects = 8
   /// The speed of a rule's `speed_below` and `speed_above`, pt/s (as `speed`, never negative).

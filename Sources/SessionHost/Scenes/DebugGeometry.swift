@@ -69,13 +69,13 @@ extension DebugGeometry {
   /// at most 16 × 16 over the reference bounds (or, without them, a 640 pt square around the
   /// field's position), leaving out points outside its region.
   static func samples(of field: FieldBehavior, in bounds: Rect?, fieldCount: Int)
-    -> [Field.Sample]
+    -> [Sample]
   {
     let perSide = max(2, min(16, Int((Double(maxFieldSamples / max(1, fieldCount))).squareRoot())))
     let area =
       bounds
       ?? Rect(x: field.position.x - 320, y: field.position.y - 320, width: 640, height: 640)
-    var out: [Field.Sample] = []
+    var out: [Sample] = []
     out.reserveCapacity(perSide * perSide)
     for row in 0..<perSide {
       for column in 0..<perSide {
@@ -84,7 +84,7 @@ extension DebugGeometry {
           y: area.minY + area.size.height * (Double(row) + 0.5) / Double(perSide))
         guard field.region.contains(point - field.position) else { continue }
         let force = field.force(at: point, velocity: .zero, mass: 1, charge: 1)
-        out.append(Field.Sample(point: point, force: force))
+        out.append(Sample(point: point, force: force))
       }
     }
     return out

@@ -23,10 +23,8 @@ extension SceneModel {
     var seen = Set(behaviorsByID.keys)
     var fresh = nextBehaviorNumber
     for node in nodes {
-      let id: String
-      if let given = node.id {
-        id = given
-      } else {
+      var id = node.id ?? ""
+      if node.id == nil {
         repeat {
           id = "b\(fresh)"
           fresh += 1
