@@ -32,7 +32,8 @@ struct Dynctl: ParsableCommand {
       TapCommand.self,
       SwipeCommand.self, PlayCommand.self, HandoffCommand.self, RecordCommand.self,
       RenderCommand.self, RunCommand.self,
-      SendCommand.self,
+      SendCommand.self, ItemsInRectCommand.self, SetBoundsCommand.self, AddGroupCommand.self,
+      RemoveGroupCommand.self,
     ])
 
   /// Parses the command line after moving connection options written before the subcommand

@@ -7,8 +7,9 @@ import Wire
 /// their control and bidirectional formatting characters as `\uXXXX` (`TerminalText`). Only an
 /// item's angle and angular velocity (in a frame) and a handoff's `velocity_error` are left out
 /// while they are 0, and `hello`'s parameter tables unless asked for (`dynctl hello
-/// --parameters`: they are some 70 lines). The `debug` geometry, and an event this dynctl does
-/// not know, are printed as the line the daemon wrote.
+/// --parameters`: they are some 70 lines). The `debug` geometry (fields with their samples and
+/// groups included), and an event this dynctl does not know, are printed as the line the daemon
+/// wrote.
 enum HumanFormat {
   static func event(_ message: Message) -> String {
     guard case .event(let event) = message.content else { return message.text }
@@ -57,6 +58,9 @@ enum HumanFormat {
       return "\(session)contact limit at t \(number(t)): \(limit) contacts at once; further "
         + "overlapping pairs pass through each other"
     case .debug: return message.text
+    case .action(let action):
+      return "\(session)action \(text(action.name)) from behavior \(text(action.behavior)) at t "
+        + "\(number(action.t))" + (action.item.map { " (item \(text($0)))" } ?? "")
     }
   }
 
@@ -109,6 +113,8 @@ enum HumanFormat {
       return ["debug \(TerminalText.safe(geometry.jsonText))"]
     case .behaviors(let behaviors):
       return behaviors.isEmpty ? ["no behaviors"] : behaviors.map(behavior)
+    case .itemsInRect(let items):
+      return [items.isEmpty ? "no items" : "items " + items.map(text).joined(separator: ", ")]
     }
   }
 
@@ -117,7 +123,8 @@ enum HumanFormat {
     "t \(number(t)) s, \(running ? "running" : "at rest")"
   }
 
-  /// `bounds (0, 0) 320×568` and `params gravity 4, elasticity 0.4, …`, when the reply has them.
+  /// `bounds (0, 0) 320×568`, `params gravity 4, elasticity 0.4, …` and `group pair: a, b`, when
+  /// the reply has them.
   static func detailLines(_ details: SessionDetails) -> [String] {
     var lines: [String] = []
     if let b = details.bounds {
@@ -134,6 +141,9 @@ enum HumanFormat {
         }
       }
       lines.append("params " + values.joined(separator: ", "))
+    }
+    for group in details.groups {
+      lines.append("group \(text(group.id)): " + group.items.map(text).joined(separator: ", "))
     }
     return lines
   }

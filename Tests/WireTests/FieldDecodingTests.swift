@@ -274,4 +274,20 @@ struct NestingTests {
     #expect(nesting(deeper) <= Limits.maxNestingDepth)
     #expect(rejection(deeper)?.code == .outOfRange)
   }
+
+  @Test("the deepest behaviors reply is read back by a client's decoder")
+  func deepestReply() throws {
+    guard case .open(let open) = try decoded(deepest(regionDepth: Limits.maxRegionDepth)).op,
+      case .scene(let scene) = open.source
+    else {
+      Issue.record("not an open of a scene")
+      return
+    }
+    var encoder = MessageEncoder()
+    encoder.encode(Reply(id: nil, .behaviors(scene.behaviors)))
+    let line = Array(encoder.bytes.dropLast())
+    #expect(nesting(String(decoding: line, as: UTF8.self)) == 56)
+    let read = try ServerMessageDecoder().decode(line, answering: .behaviors)
+    #expect(read.replyBody == .behaviors(scene.behaviors))
+  }
 }

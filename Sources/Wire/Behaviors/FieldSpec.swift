@@ -90,10 +90,12 @@ extension FieldSpec {
 extension ObjectReader {
   /// A field's `seed`: a whole number in `Limits.fieldSeed`.
   func seed(_ key: StaticString) throws(ProtocolError) -> UInt64? {
-    guard let value = try number(key, in: Limits.fieldSeed) else { return nil }
-    guard value == value.rounded() else {
+    guard let value = try number(key, in: .magnitude(.greatestFiniteMagnitude)) else { return nil }
+    guard value == value.rounded(), Limits.fieldSeed.contains(value) else {
       throw ProtocolError(
-        .outOfRange, "field '\(fieldPath(key))' must be a whole number (got \(plainNumber(value)))")
+        .outOfRange,
+        "field '\(fieldPath(key))' must be a whole number from 0 to 2^53 = 9007199254740992 (got "
+          + "\(plainNumber(value)))")
     }
     return UInt64(value)
   }

@@ -5,7 +5,8 @@ import Glibc
 /// benchmark's receiver), where `ServerMessageDecoder` would cost more than what is measured.
 ///
 /// It relies on the order `MessageEncoder` writes: `ok` first in a reply; `ev`, then `session`
-/// (except `shutdown`), then for a `frame` and a `debug` event `seq` and `t`, first in an event.
+/// (except `shutdown`), then for a `frame`, a `debug` and an `action` event `seq` and `t`, first
+/// in an event.
 /// It reads those members and stops; it checks nothing after them, so a line it accepts may
 /// still be malformed further on. Anything that does not start that way is `.other`.
 public struct MessageHead: Equatable, Sendable {

@@ -28,7 +28,7 @@ public final class ServerMessageDecoder {
   private let parser: JSONParser
 
   /// Creates a decoder that rejects nesting deeper than `maxDepth` (the deepest message dynd
-  /// writes, a debug geometry point, is 5 levels).
+  /// writes, a `behaviors` reply holding the deepest valid scene's behaviors, is 56 levels).
   public init(maxDepth: Int = 64) {
     parser = JSONParser(maxDepth: maxDepth)
   }

@@ -39,6 +39,7 @@ from .location import (
 )
 from .messages import (
     Ack,
+    ActionEvent,
     Behavior,
     BehaviorAdded,
     Behaviors,
@@ -54,6 +55,7 @@ from .messages import (
     HandoffEvent,
     Hello,
     ItemState,
+    ItemsInRect,
     OnTimeEvent,
     Opened,
     Parameter,
@@ -77,6 +79,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Ack",
+    "ActionEvent",
     "AsyncClient",
     "Behavior",
     "BehaviorAdded",
@@ -104,6 +107,7 @@ __all__ = [
     "HandoffEvent",
     "Hello",
     "ItemState",
+    "ItemsInRect",
     "OnTimeEvent",
     "Opened",
     "PanResult",

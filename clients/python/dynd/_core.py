@@ -56,6 +56,14 @@ def pair(value: Sequence[float]) -> Tuple[float, float]:
     return (float(value[0]), float(value[1]))
 
 
+def numbers(value: Sequence[float], counts: Tuple[int, ...], what: str) -> List[float]:
+    """`value` as a list of floats; ValueError unless it has one of `counts` numbers (a
+    rectangle ``(x, y, w, h)``, bounds ``(w, h)`` or ``(x, y, w, h)``)."""
+    if len(value) not in counts:
+        raise ValueError("expected %s, got %r" % (what, value))
+    return [float(v) for v in value]
+
+
 def load_scene(scene: SceneSource) -> Dict[str, Any]:
     """The scene object of `scene`: a mapping as given, or the JSON object in the file at the
     path `scene`."""

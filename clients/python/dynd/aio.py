@@ -50,6 +50,7 @@ from .messages import (
     DoneEvent,
     Event,
     Hello,
+    ItemsInRect,
     Opened,
     Reply,
     SessionInfo,
@@ -350,6 +351,27 @@ class AsyncClient:
     async def behaviors(self, session: str) -> Behaviors:
         """A scene's behaviors with the current value of every field ``set_behavior`` sets."""
         return _typed(Behaviors, await self.call("behaviors", session=session))
+
+    async def add_group(self, session: str, group: str, items: Sequence[str]) -> Ack:
+        """Groups `items` of a scene into one rigid body called `group` (UIDynamicItemGroup);
+        behaviors may then name `group` where they take items."""
+        members = {"id": group, "items": list(items)}
+        return _typed(Ack, await self.call("add_group", session=session, group=members))
+
+    async def remove_group(self, session: str, group: str) -> Ack:
+        """Removes an item group; its members move on their own again."""
+        return _typed(Ack, await self.call("remove_group", session=session, group=group))
+
+    async def items_in_rect(self, session: str, rect: Sequence[float]) -> List[str]:
+        """The ids of the items whose frames meet `rect` ``(x, y, w, h)``."""
+        box = _core.numbers(rect, (4,), "a rectangle (x, y, w, h)")
+        reply = await self.call("items_in_rect", session=session, rect=box)
+        return _typed(ItemsInRect, reply).items
+
+    async def set_bounds(self, session: str, bounds: Sequence[float]) -> Ack:
+        """Changes a scene's reference bounds: ``(w, h)`` (origin 0, 0) or ``(x, y, w, h)``."""
+        box = _core.numbers(bounds, (2, 4), "bounds (w, h) or (x, y, w, h)")
+        return _typed(Ack, await self.call("set_bounds", session=session, bounds=box))
 
     async def set_item(
         self,

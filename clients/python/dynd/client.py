@@ -46,6 +46,7 @@ from .messages import (
     DoneEvent,
     Event,
     Hello,
+    ItemsInRect,
     Opened,
     Reply,
     SessionInfo,
@@ -342,6 +343,28 @@ class Client:
         """A scene's behaviors in the order they were added, each with the current value of
         every field ``set_behavior`` can set (``reply.behavior("b1").fields``)."""
         return _typed(Behaviors, self.call("behaviors", session=session))
+
+    def add_group(self, session: str, group: str, items: Sequence[str]) -> Ack:
+        """Groups `items` of a scene into one rigid body called `group` (UIDynamicItemGroup);
+        behaviors may then name `group` where they take items."""
+        return _typed(
+            Ack,
+            self.call("add_group", session=session, group={"id": group, "items": list(items)}),
+        )
+
+    def remove_group(self, session: str, group: str) -> Ack:
+        """Removes an item group; its members move on their own again."""
+        return _typed(Ack, self.call("remove_group", session=session, group=group))
+
+    def items_in_rect(self, session: str, rect: Sequence[float]) -> List[str]:
+        """The ids of the items whose frames meet `rect` ``(x, y, w, h)``."""
+        box = _core.numbers(rect, (4,), "a rectangle (x, y, w, h)")
+        return _typed(ItemsInRect, self.call("items_in_rect", session=session, rect=box)).items
+
+    def set_bounds(self, session: str, bounds: Sequence[float]) -> Ack:
+        """Changes a scene's reference bounds: ``(w, h)`` (origin 0, 0) or ``(x, y, w, h)``."""
+        box = _core.numbers(bounds, (2, 4), "bounds (w, h) or (x, y, w, h)")
+        return _typed(Ack, self.call("set_bounds", session=session, bounds=box))
 
     def set_item(
         self,

@@ -36,7 +36,7 @@ __all__ = [
     "BUSY",
 ]
 
-#: The line is not JSON (syntax, bad UTF-8, nesting deeper than 32, a blank line).
+#: The line is not JSON (syntax, bad UTF-8, nesting deeper than 64, a blank line).
 BAD_JSON = "bad_json"
 #: Valid JSON that is not an object.
 NOT_AN_OBJECT = "not_an_object"

@@ -32,6 +32,7 @@ __all__ = [
     "SlowEvent",
     "OnTimeEvent",
     "ContactLimitEvent",
+    "ActionEvent",
     "UnknownEvent",
     "Reply",
     "InputTaken",
@@ -44,6 +45,7 @@ __all__ = [
     "SessionList",
     "DebugGeometry",
     "BehaviorAdded",
+    "ItemsInRect",
     "Parameter",
     "Behavior",
     "Behaviors",
@@ -222,7 +224,9 @@ class DoneEvent(Event):
 @dataclass
 class DebugEvent(Event):
     """The session's behaviors as geometry after frame `seq` (see the ``debug`` op); the
-    geometry lists are kept as parsed JSON."""
+    geometry lists are kept as parsed JSON. `fields` (each ``{id, kind, position, region,
+    strength, items, samples}``, a sample ``[x, y, fx, fy]``) and `groups` (each ``{id, items,
+    center, angle, size}``) are empty from a daemon without them."""
 
     seq: int
     t: float
@@ -232,6 +236,8 @@ class DebugEvent(Event):
     pushes: List[JSON]
     gravity: List[JSON]
     contacts: List[JSON]
+    fields: List[JSON] = field(default_factory=list)
+    groups: List[JSON] = field(default_factory=list)
 
 
 @dataclass
@@ -271,6 +277,19 @@ class ContactLimitEvent(Event):
 
     t: float
     limit: int
+
+
+@dataclass
+class ActionEvent(Event):
+    """An action rule's ``emit`` fired: the `behavior` whose rule it is, the `name` emitted, the
+    `item` the rule watches (None for ``always``), after the step ending at time `t`, with
+    frame `seq`."""
+
+    seq: int
+    t: float
+    behavior: str
+    name: str
+    item: Optional[str]
 
 
 @dataclass
@@ -344,6 +363,8 @@ def parse_event(raw: JSON) -> Event:
             pushes=list(raw.get("pushes", [])),
             gravity=list(raw.get("gravity", [])),
             contacts=list(raw.get("contacts", [])),
+            fields=list(raw.get("fields", [])),
+            groups=list(raw.get("groups", [])),
             **base,
         )
     if ev == "closed":
@@ -361,6 +382,16 @@ def parse_event(raw: JSON) -> Event:
         return OnTimeEvent(t=float(raw["t"]), **base)
     if ev == "contact_limit":
         return ContactLimitEvent(t=float(raw["t"]), limit=int(raw["limit"]), **base)
+    if ev == "action":
+        item = raw.get("item")
+        return ActionEvent(
+            seq=int(raw["seq"]),
+            t=float(raw["t"]),
+            behavior=str(raw["behavior"]),
+            name=str(raw["name"]),
+            item=None if item is None else str(item),
+            **base,
+        )
     return UnknownEvent(**base)
 
 
@@ -472,13 +503,15 @@ class Stepped(Reply):
 class Snapshot(Reply):
     """The ``get`` reply: time `t`, `running`, and every item's state with its size; and (dynd's
     extension) the reference `bounds` ``(x, y, width, height)`` and, for a transition session,
-    every one of its `params` (the defaults filled in); None when the daemon sends none."""
+    every one of its `params` (the defaults filled in); None when the daemon sends none. A
+    scene's item `groups`, each id with its members (empty when it has none)."""
 
     t: float
     running: bool
     items: List[ItemState]
     bounds: Optional[Tuple[float, float, float, float]] = None
     params: Optional[Dict[str, Union[float, bool, str]]] = None
+    groups: Dict[str, List[str]] = field(default_factory=dict)
 
     def item(self, item_id: str) -> Optional[ItemState]:
         """The state of `item_id`, or None."""
@@ -519,6 +552,13 @@ class DebugGeometry(Reply):
     ``enable: false``), as parsed JSON."""
 
     debug: Optional[JSON]
+
+
+@dataclass
+class ItemsInRect(Reply):
+    """The ``items_in_rect`` reply: the ids of the `items` whose frames meet the rectangle."""
+
+    items: List[str]
 
 
 @dataclass
@@ -573,6 +613,7 @@ AnyReply = Union[
     DebugGeometry,
     BehaviorAdded,
     Behaviors,
+    ItemsInRect,
 ]
 
 
@@ -607,6 +648,9 @@ def parse_reply(op: str, raw: JSON, events: Sequence[Event] = ()) -> Reply:
                 float(bounds[0]), float(bounds[1]), float(bounds[2]), float(bounds[3])
             ),
             params=None if params is None else dict(params),
+            groups={
+                str(g["id"]): [str(i) for i in g.get("items", [])] for g in raw.get("groups", [])
+            },
             **base,
         )
     if op == "watch":
@@ -628,6 +672,8 @@ def parse_reply(op: str, raw: JSON, events: Sequence[Event] = ()) -> Reply:
         return BehaviorAdded(behavior=str(raw["behavior"]), **base)
     if op == "behaviors":
         return Behaviors(behaviors=[_behavior(b) for b in raw.get("behaviors", [])], **base)
+    if op == "items_in_rect":
+        return ItemsInRect(items=[str(i) for i in raw.get("items", [])], **base)
     return Ack(**base)
 
 
