@@ -53,7 +53,7 @@ struct HostFieldsGroupsTests {
         + #""behaviors":[{"type":"field","id":"f","kind":"linear_gravity","direction":[1,0],"#
         + #""items":["a"]}]}"#, rig)
     try client.expectOK(
-      #"{"op":"set_behavior","session":"m","behavior":"f","strength":0,"#
+      #"{"op":"set_behavior","session":"m","behavior":"f","strength":0,"position":[130,100],"#
         + #""region":{"difference":[{"size":[100,100]},{"radius":10}]}}"#)
     _ = try step(client, frames: 10)
     #expect(try center(client, "a") == [100, 100], "strength 0 moves nothing")
@@ -68,10 +68,11 @@ struct HostFieldsGroupsTests {
     #expect(fields?.first?["id"] as? String == "f")
     let samples = fields?.first?["samples"] as? [[NSNumber]] ?? []
     #expect(!samples.isEmpty && samples.count <= 256)
-    // The region is a 100×100 square around (100, 100) minus a disc of radius 10.
+    // The region is a 100×100 square around (130, 100) minus a disc of radius 10; the item at
+    // (100, 100) is in the square, out of the hole.
     for s in samples.map({ $0.map(\.doubleValue) }) {
-      #expect(abs(s[0] - 100) <= 50 && abs(s[1] - 100) <= 50, "sample outside the region: \(s)")
-      #expect(hypot(s[0] - 100, s[1] - 100) >= 10, "sample in the hole: \(s)")
+      #expect(abs(s[0] - 130) <= 50 && abs(s[1] - 100) <= 50, "sample outside the region: \(s)")
+      #expect(hypot(s[0] - 130, s[1] - 100) >= 10, "sample in the hole: \(s)")
     }
     _ = try step(client, frames: 10)
     #expect(try center(client, "a")[0] > 100)

@@ -51,6 +51,9 @@ extension SceneModel {
       throw ProtocolError(.unknownItem, "no group named '\(id)' in session '\(session)'")
     }
     detach(group, session: session)
+    // Brings the animator up to date so that it lets go of the group's body; its items are
+    // free for another group once nothing holds the group.
+    _ = animator.items
     groups.removeAll { $0 === group }
     groupsByID[id] = nil
     for member in group.groupMembers { groupOfItem[member.identifier] = nil }
