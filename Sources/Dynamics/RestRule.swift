@@ -80,10 +80,11 @@ struct RestRule {
   /// Items some behavior other than gravity, collision or item properties acts on.
   static func drivenItems(_ behaviors: [DynamicBehavior]) -> Set<ObjectIdentifier> {
     var driven = Set<ObjectIdentifier>()
-    for behavior in behaviors
-    where !(behavior is GravityBehavior || behavior is CollisionBehavior
-      || behavior is DynamicItemBehavior)
-    {
+    for behavior in behaviors {
+      let passive =
+        behavior is GravityBehavior || behavior is CollisionBehavior
+        || behavior is DynamicItemBehavior
+      if passive { continue }
       for item in behavior.behaviorItems { driven.insert(ObjectIdentifier(item)) }
     }
     return driven
