@@ -76,25 +76,19 @@ namespace {
 constexpr float kFlatTolerance = 0.1f * b2_linearSlop;
 
 /// Rebuilds the manifold of an item polygon touching a static polygon (a reference-bounds wall, an
-/// anchored item) with the static polygon first, and keeps its clip points that lie less than
-/// kFlatTolerance outside the static face. Both change what a flat item meeting a flat static face
-/// feels; neither changes a contact that is not face on.
+/// anchored item) with the static polygon first, so that the static face is the reference face
+/// whenever Box2D would choose it in that order.
 ///
-/// - The static face is the reference face whenever Box2D would choose it with the static polygon
-///   first. b2CollidePolygons takes the reference face of its first polygon unless the second's
-///   is deeper by kFlatTolerance, and which polygon is first is the broad phase's order: for a
-///   flat item on a flat wall the faces tie, so the item's face was chosen, and its normal turns
-///   with the item. Turned by the 1e-5…1e-3 rad that the solver leaves after a bounce, that
-///   normal pushed every later bounce, and the weight of a resting item, sideways: a frictionless
-///   50×50 box dropped with elasticity 0.5 left its first bounce at 1.06 pt/s and never stopped.
-///   The static face's normal does not turn.
-/// - A point just outside is kept because a nearly flat face meets a flat one with both ends at
-///   once. Left out, the first corner alone takes the whole impact and the item spins: a 100 pt
-///   box tilted 2.5e-4 rad met the floor at 440 pt/s with one point and left it at 10 rad/s. A kept
-///   point that is not touching gets an impulse only while it approaches, and no push apart.
+/// b2CollidePolygons takes the reference face of its first polygon unless the second's is deeper
+/// by kFlatTolerance, and which polygon is first is the broad phase's order. For a flat item on a
+/// flat wall the faces tie, so the item's face was chosen, and its normal turns with the item:
+/// turned by the 1e-5…1e-3 rad a bounce leaves, it pushed every later bounce, and the weight of a
+/// resting item, sideways. A frictionless 50×50 box dropped flat with elasticity 0.5 left its
+/// first bounce at 1.06 pt/s and never stopped. The static face's normal does not turn.
 ///
-/// The result is written back in the contact's order, with impulses carried over from the
-/// previous manifold by feature id as Box2D does for its own manifolds.
+/// A contact in which the item's face is deeper (a wall's corner on an item's face) keeps Box2D's
+/// manifold. The rebuilt one is written back in the contact's order, with impulses carried over
+/// from the previous manifold by feature id, as Box2D does for its own.
 void rebuildOnStaticFace(b2Contact *contact, const b2Manifold *oldManifold) {
   b2Fixture *fa = contact->GetFixtureA();
   b2Fixture *fb = contact->GetFixtureB();
@@ -105,14 +99,11 @@ void rebuildOnStaticFace(b2Contact *contact, const b2Manifold *oldManifold) {
   if (manifold->pointCount == 0) return;
   b2Fixture *fs = staticA ? fa : fb;
   b2Fixture *fd = staticA ? fb : fa;
-  // The manifold stores no radius: the widened copy only decides which clip points are kept.
-  b2PolygonShape widened = *static_cast<const b2PolygonShape *>(fs->GetShape());
-  widened.m_radius += kFlatTolerance;
   b2Manifold rebuilt;
-  b2CollidePolygons(&rebuilt, &widened, fs->GetBody()->GetTransform(),
+  b2CollidePolygons(&rebuilt, static_cast<const b2PolygonShape *>(fs->GetShape()),
+                    fs->GetBody()->GetTransform(),
                     static_cast<const b2PolygonShape *>(fd->GetShape()),
                     fd->GetBody()->GetTransform());
-  // The item's face is deeper (a wall's corner on an item's face): Box2D's manifold stands.
   if (rebuilt.pointCount == 0 || rebuilt.type != b2Manifold::e_faceA) return;
   // In the contact's order the static face is face A or face B; the clip points stay on the item.
   manifold->type = staticA ? b2Manifold::e_faceA : b2Manifold::e_faceB;
@@ -153,29 +144,44 @@ struct ContactInternals : b2Contact {
   }
 };
 
-/// At a time of impact of a dynamic body on a static one through a flat, face-on two-point contact
-/// sunk past the slop, replaces the two points by one midway between them.
+/// At a time of impact of an item on a static face through a flat, face-on two-point contact sunk
+/// past the slop, replaces the two points by the one under the item's centre of mass.
 ///
 /// Continuous collision stops a skinned polygon arriving at another where their cores are
 /// max(b2_linearSlop, skins − 3 · b2_linearSlop) apart: 3 slops deep for the 1 cm skins of two
 /// polygons. SolveTOI then pushes the item out with its sequential position pass, one manifold
 /// point after the other, which turns a flat item (0.043° for a 50 pt box dropped from y 100),
-/// and applies the bounce along the turned face. Through one middle point the push and the bounce
-/// of a flat, symmetric item are straight. Only this one sub-step sees the merged point: the next
-/// collide phase rebuilds both, and TOI impulses never warm-start (Box2D stores none of them).
-/// A resting contact (not past the slop, as a skinless segment's at every sub-step) is left alone.
+/// and applies the bounce along the turned face. Through the point under the centre of mass the
+/// push and the bounce of a flat item are straight and turn nothing. (The middle of the two
+/// points would not do: on an item tilted within the tolerance it lies off that line, toward the
+/// higher end, so the bounce would tilt it further, bounce after bounce.) Only this sub-step sees
+/// the merged point: the next collide phase rebuilds both, and TOI impulses never warm-start
+/// (Box2D stores none of them). A resting contact (not past the slop, as a skinless segment's at
+/// every sub-step) is left alone, and so is an item whose centre of mass is not over the contact.
 void mergeFlatImpact(b2Contact *contact) {
   b2Manifold *m = contact->GetManifold();
-  if (m->pointCount != 2 || m->type == b2Manifold::e_circles) return;
-  bool staticA = contact->GetFixtureA()->GetBody()->GetType() == b2_staticBody;
-  if (staticA == (contact->GetFixtureB()->GetBody()->GetType() == b2_staticBody)) return;
+  if (m->pointCount != 2) return;
+  b2Body *a = contact->GetFixtureA()->GetBody();
+  b2Body *b = contact->GetFixtureB()->GetBody();
+  bool staticA = a->GetType() == b2_staticBody;
+  if (staticA == (b->GetType() == b2_staticBody)) return;
+  // The static body's face is the reference; the clip points are in the item's frame.
+  if (m->type != (staticA ? b2Manifold::e_faceA : b2Manifold::e_faceB)) return;
   if (!ContactInternals::atTimeOfImpact(contact)) return;
   b2WorldManifold wm;
   contact->GetWorldManifold(&wm);
   if (std::fabs(wm.separations[0] - wm.separations[1]) > kFlatTolerance) return;
   if (std::max(wm.separations[0], wm.separations[1]) >= -b2_linearSlop) return;
+  b2Body *item = staticA ? b : a;
+  b2Vec2 normal = b2MulT(item->GetTransform().q, wm.normal);
+  b2Vec2 q0 = m->points[0].localPoint;
+  b2Vec2 span = m->points[1].localPoint - q0;
+  float across = b2Cross(span, normal);
+  if (across == 0.0f) return;
+  float t = b2Cross(item->GetLocalCenter() - q0, normal) / across;
+  if (!(t >= 0.0f && t <= 1.0f)) return;
   b2ManifoldPoint &p = m->points[0];
-  p.localPoint = 0.5f * (m->points[0].localPoint + m->points[1].localPoint);
+  p.localPoint = q0 + t * span;
   p.normalImpulse = 0.0f;
   p.tangentImpulse = 0.0f;
   m->pointCount = 1;
