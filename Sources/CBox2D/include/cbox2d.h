@@ -70,7 +70,12 @@ typedef struct {
 /** A world with zero gravity, sleeping and continuous physics on. NULL if out of memory. */
 cbox2d_world *cbox2d_world_create(void);
 void cbox2d_world_destroy(cbox2d_world *world);
-/** One fixed step. Contact events of the step are queued for cbox2d_world_contact_events. */
+/**
+ * One fixed step. Contact events of the step are queued for cbox2d_world_contact_events.
+ * An item polygon touching a static polygon (a boundary wall, an anchored item) is solved against
+ * the static face, and a flat impact on it is pushed out and bounced through the point under the
+ * item's centre of mass, so that a flat, symmetric drop gets no sideways speed and no turn.
+ */
 int cbox2d_world_step(cbox2d_world *world, float dt, int velocity_iterations,
                       int position_iterations);
 /** At most `limit` contacts at once: further overlapping pairs are not made contacts (they pass
