@@ -16,12 +16,24 @@ struct DropDrift: ParsableCommand {
   @Option(help: "Height of the item's center when released, pt (the floor is at y 568).")
   var startY: Double = 100
 
+  @Option(help: "Floors, comma-separated: bounds, segment, anchored.")
+  var floors: String = "bounds,segment"
+
   @Flag(help: "Print a Markdown table.")
   var markdown = false
 
   func validate() throws {
     guard seconds > 0, seconds <= 600 else { throw ValidationError("seconds must be in (0, 600]") }
     guard startY >= 0, startY < 400 else { throw ValidationError("start-y must be in [0, 400)") }
+    guard parseFloors() != nil else {
+      throw ValidationError("--floors takes bounds, segment and anchored, comma-separated")
+    }
+  }
+
+  func parseFloors() -> [DropCase.Floor]? {
+    let names = floors.split(separator: ",").map(String.init)
+    let list = names.compactMap(DropCase.Floor.init(rawValue:))
+    return list.isEmpty || list.count != names.count ? nil : list
   }
 
   func run() throws {
@@ -38,7 +50,7 @@ struct DropDrift: ParsableCommand {
     var never = 0
     var count = 0
     var worst = 0.0
-    for drop in DropCase.matrix {
+    for drop in DropCase.matrix(floors: parseFloors()!) {
       let result = try drop.run(seconds: seconds, startY: startY)
       count += 1
       if result.pausedAt == nil { never += 1 }
@@ -63,6 +75,8 @@ struct DropCase {
     case bounds
     /// A named segment boundary, 2 320 pt wide, with nothing else around.
     case segment
+    /// An anchored item 2 320 × 40 pt whose top is at y 568 (an item that acts as a boundary).
+    case anchored
   }
 
   struct Shape {
@@ -88,10 +102,10 @@ struct DropCase {
   /// The middle of the screen, and a point off it (the widest item still clears the walls).
   static let xs = [160.0, 111.0]
 
-  static var matrix: [DropCase] {
+  static func matrix(floors: [Floor]) -> [DropCase] {
     var all: [DropCase] = []
     for shape in shapes {
-      for floor in Floor.allCases {
+      for floor in floors {
         for x in xs {
           for e in elasticities {
             for f in frictions {
@@ -133,6 +147,13 @@ struct DropCase {
     case .segment:
       try collision.addBoundary(
         identifier: "floor", from: Point(x: -1000, y: 568), to: Point(x: 1320, y: 568))
+    case .anchored:
+      let slab = try DynamicItem(
+        identifier: "floor", center: Point(x: 160, y: 588), size: Size(width: 2320, height: 40))
+      collision.addItem(slab)
+      let anchor = DynamicItemBehavior(items: [slab])
+      anchor.anchored = true
+      animator.addBehavior(anchor)
     }
     animator.addBehavior(collision)
     let material = DynamicItemBehavior(items: [item])
