@@ -4,7 +4,8 @@ import Primitives
 
 /// Symmetric drops onto a flat floor: an item released flat, at rest, under plain downward
 /// gravity should fall, bounce and settle straight down. Each row reports how far it moved
-/// sideways, how fast, how far it turned, and when the animator paused.
+/// sideways (max |x − x0|), how fast (max |vx|, and |vx| at the end), how far it turned (max
+/// |angle|), and when the animator paused.
 struct DropDrift: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "drift",
@@ -38,8 +39,8 @@ struct DropDrift: ParsableCommand {
 
   func run() throws {
     let header = [
-      "shape", "floor", "x0", "elasticity", "friction", "max |x − x0| pt", "max |vx| pt/s",
-      "final |vx| pt/s", "max |angle| °", "paused at s",
+      "shape", "floor", "x0", "elasticity", "friction", "max drift pt", "max side speed pt/s",
+      "final side speed pt/s", "max turn °", "paused at s",
     ]
     if markdown {
       print("| " + header.joined(separator: " | ") + " |")
