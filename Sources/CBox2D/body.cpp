@@ -19,8 +19,25 @@ constexpr float kRestCompensation = 0.5f * b2_linearSlop;
 // Largest accepted coordinate magnitude (m) — 10^7 pt, far beyond any screen.
 constexpr float kMaxCoordinate = 1.0e5f;
 
+// Friction of a boundary's fixtures: b2FixtureDef's default, which boundaries have always had.
+constexpr float kBoundaryFriction = 0.2f;
+
 bool inWorld(float v) { return finite(v) && std::fabs(v) <= kMaxCoordinate; }
 bool inWorld(cbox2d_vec2 v) { return inWorld(v.x) && inWorld(v.y); }
+
+/// A fixture definition with the material a new fixture of `body` starts with: UIKit's item
+/// defaults (friction 0, restitution 0) — what the caller assumes until it sets a material — or
+/// a boundary's. Box2D's own default friction, 0.2, made an item of friction 0 grip anything
+/// until some change of its material (elasticity included) reached the shim.
+b2FixtureDef fixtureDef(b2Body *body, const b2Shape *shape, int32_t tag) {
+  b2FixtureDef def;
+  def.shape = shape;
+  def.density = 0.0f;  // mass is explicit (cbox2d_body_set_mass)
+  def.friction = info(body)->role == BodyRole::boundary ? kBoundaryFriction : 0.0f;
+  def.restitution = 0.0f;
+  def.userData.pointer = static_cast<uintptr_t>(static_cast<uint32_t>(tag));
+  return def;
+}
 
 float cross(b2Vec2 o, b2Vec2 a, b2Vec2 b) { return b2Cross(a - o, b - o); }
 
@@ -119,10 +136,7 @@ int addConvex(b2Body *body, const std::vector<b2Vec2> &outline, int32_t tag) {
   b2PolygonShape shape;
   shape.Set(hull.data(), static_cast<int32>(hull.size()));
   shape.m_radius = skin;
-  b2FixtureDef def;
-  def.shape = &shape;
-  def.density = 0.0f;  // mass is explicit (cbox2d_body_set_mass)
-  def.userData.pointer = static_cast<uintptr_t>(static_cast<uint32_t>(tag));
+  b2FixtureDef def = fixtureDef(body, &shape, tag);
   body->CreateFixture(&def);
   return CBOX2D_OK;
 }
@@ -247,10 +261,7 @@ int cbox2d_body_add_circle(cbox2d_world *w, int32_t handle, cbox2d_vec2 center, 
   b2CircleShape shape;
   shape.m_p = vec(center);
   shape.m_radius = radius + kRestCompensation;
-  b2FixtureDef def;
-  def.shape = &shape;
-  def.density = 0.0f;
-  def.userData.pointer = static_cast<uintptr_t>(static_cast<uint32_t>(tag));
+  b2FixtureDef def = fixtureDef(body, &shape, tag);
   body->CreateFixture(&def);
   return CBOX2D_OK;
 }
@@ -273,9 +284,7 @@ int cbox2d_body_add_edge(cbox2d_world *w, int32_t handle, cbox2d_vec2 a, cbox2d_
   b2EdgeShape shape;
   shape.SetTwoSided(vec(a), vec(b));
   shape.m_radius = 0.0f;  // no skin: what rests on a boundary touches the line itself
-  b2FixtureDef def;
-  def.shape = &shape;
-  def.userData.pointer = static_cast<uintptr_t>(static_cast<uint32_t>(tag));
+  b2FixtureDef def = fixtureDef(body, &shape, tag);
   body->CreateFixture(&def);
   return CBOX2D_OK;
 }

@@ -19,8 +19,9 @@ extension DynamicAnimatorDelegate {
 ///
 /// Time advances only through `step(_:)`, in fixed internal steps of `stepInterval` seconds, so
 /// the same calls give bit-identical results. The animator pauses by itself when every item is
-/// at rest — every item slower than 1 pt/s and 2°/s for 0.5 s, Box2D's sleep tolerances — and resumes
-/// when a behavior or item is added or removed or a parameter changes.
+/// at rest — every item slower than 1 pt/s and 2°/s for 0.5 s, Box2D's sleep tolerances, or only
+/// drifting slower than 2 pt/s (`RestRule`) — and resumes when a behavior or item is added or
+/// removed or a parameter changes.
 public final class DynamicAnimator {
   /// The fixed internal step: 1/120 s, two per 60 Hz frame.
   public static let stepInterval = 1.0 / 120
@@ -30,6 +31,9 @@ public final class DynamicAnimator {
   public static let restAngularSpeed = 2.0 / 180.0 * Double.pi
   /// How long every item must stay still before the animator pauses (b2_timeToSleep).
   public static let restDuration = 0.5
+  /// Linear speed under which an item that only drifts counts as still: nothing but gravity,
+  /// collisions and its item properties act on it, and it is not speeding up (`RestRule`).
+  public static let driftSpeed = 2.0
 
   /// The reference bounds (UIKit's reference view bounds); nil for an abstract space, as UIKit's
   /// animator made without a reference view: it has no reference bounds, so a collision behavior
@@ -57,6 +61,7 @@ public final class DynamicAnimator {
   private var pendingSteps = 0.0
   /// How long every item has been slower than the rest thresholds (seconds).
   private var stillTime = 0.0
+  private var restRule = RestRule()
   private var contacts = ContactLedger()
   private var ground: BodyHandle?
   private var nextCollisionGroup: UInt32 = 1
@@ -231,25 +236,16 @@ public final class DynamicAnimator {
     if !structureDirty && isAtRest() { pause() }
   }
 
-  /// True once every item has been still for `restDuration`. The animator keeps its own count
-  /// rather than waiting for Box2D's island sleep, which also demands a fully solved position
-  /// and can stay awake forever (a fixed-rotation item on a rail); resting bodies are then put
-  /// to sleep so that Box2D agrees.
+  /// True once every item has been still for `restDuration` (`RestRule`). The animator keeps its
+  /// own count rather than waiting for Box2D's island sleep, which also demands a fully solved
+  /// position and can stay awake forever (a fixed-rotation item on a rail); resting bodies are
+  /// then put to sleep so that Box2D agrees.
   private func isAtRest() -> Bool {
-    var still = true
-    var asleep = true
-    for body in bodyOrder where body.isDynamic && body.state.isAwake {
-      asleep = false
-      if body.state.velocity.length >= Self.restSpeed
-        || abs(body.state.angularVelocity) >= Self.restAngularSpeed
-      {
-        still = false
-        break
-      }
+    switch restRule.judge(bodyOrder, behaviors: flattened, stillTime: &stillTime) {
+    case .moving, .still: return false
+    case .asleep: return true
+    case .rested: break
     }
-    if asleep { return true }
-    stillTime = still ? stillTime + Self.stepInterval : 0
-    guard stillTime >= Self.restDuration - 1e-9 else { return false }
     for body in bodyOrder where body.isDynamic {
       world.sleep(body.handle)
       body.state.velocity = .zero

@@ -7,7 +7,7 @@ struct Dynbench: ParsableCommand {
     commandName: "dynbench",
     abstract: "Measure dynd's engine and daemon costs (run from a release build).",
     subcommands: [
-      StepCost.self, Accuracy.self, EncodeCost.self, LatencyBenchmark.self,
+      StepCost.self, Accuracy.self, DropDrift.self, EncodeCost.self, LatencyBenchmark.self,
       SessionLoadBenchmark.self, IdleCostBenchmark.self, GestureLatencyBenchmark.self,
       TrackingBenchmark.self, FieldAccuracy.self,
       EchoServerCommand.self,

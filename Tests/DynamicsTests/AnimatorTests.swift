@@ -152,16 +152,15 @@ struct DeterminismTests {
     #expect(h == Self.golden, "hash \(String(h, radix: 16))")
   }
 
-  static let golden: UInt64 = 0x514b_afac_4d6b_b895
+  static let golden: UInt64 = 0x0589_7789_b010_ea8f
 
   /// The frame (60 Hz, two internal steps each) after which every item of the golden scene but
-  /// the one on the spring is asleep: Box2D put the last island (item i7) to sleep in the frame
-  /// ending at step 600, 5.0 s, which happens to be the frame `goldenHash` stops at. A sleeping
-  /// Box2D body has its velocity set to exactly zero, while an awake one under gravity never
-  /// reads exactly zero (i7 hovers at 1e-6–1e-5 pt/s until then), so this is observable through
-  /// the public item state. It is deterministic for the same reason the hash is: fixed steps,
-  /// fixed order, no clock.
-  static let goldenSleepFrame = 300
+  /// the one on the spring is asleep: Box2D put the last island (item i1, an ellipse rocking on
+  /// the floor) to sleep in the frame ending at step 1466, 12.2 s. A sleeping Box2D body has its
+  /// velocity set to exactly zero, while an awake one under gravity never reads exactly zero, so
+  /// this is observable through the public item state. It is deterministic for the same reason
+  /// the hash is: fixed steps, fixed order, no clock.
+  static let goldenSleepFrame = 733
 
   /// The golden scene never pauses. Item i0 hangs about 30 pt below the anchor of its spring
   /// and swings as a pendulum (period ≈ 1.1 s); the spring's damping acts only along the spring,

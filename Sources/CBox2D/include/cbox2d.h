@@ -70,7 +70,12 @@ typedef struct {
 /** A world with zero gravity, sleeping and continuous physics on. NULL if out of memory. */
 cbox2d_world *cbox2d_world_create(void);
 void cbox2d_world_destroy(cbox2d_world *world);
-/** One fixed step. Contact events of the step are queued for cbox2d_world_contact_events. */
+/**
+ * One fixed step. Contact events of the step are queued for cbox2d_world_contact_events.
+ * An item polygon touching a static polygon (a boundary wall, an anchored item) is solved against
+ * the static face, and a flat impact on it is pushed out and bounced through the point under the
+ * item's centre of mass, so that a flat, symmetric drop gets no sideways speed and no turn.
+ */
 int cbox2d_world_step(cbox2d_world *world, float dt, int velocity_iterations,
                       int position_iterations);
 /** At most `limit` contacts at once: further overlapping pairs are not made contacts (they pass
@@ -100,7 +105,11 @@ int cbox2d_body_set_type(cbox2d_world *world, int32_t body, cbox2d_body_type typ
  * Fixtures. Polygons and edges carry Box2D's collision skin (b2_polygonRadius, 1 cm); the shim
  * insets polygons by their skin so that the skin's outer surface is the visual outline, and gives
  * edges no skin, so a resting item touches what it rests on. Fixtures have no density: the mass
- * is set explicitly with cbox2d_body_set_mass. `tag` is reported back in contact events.
+ * is set explicitly with cbox2d_body_set_mass. They start with friction 0 and restitution 0
+ * (UIKit's item defaults, until cbox2d_body_set_material), except those of a boundary body
+ * (cbox2d_body_make_boundary first), which keep Box2D's default friction 0.2. Friction mixes as
+ * √(a·b), so an item of friction 0 slides freely on a boundary. `tag` is reported back in contact
+ * events.
  */
 int cbox2d_body_add_box(cbox2d_world *world, int32_t body, float half_width, float half_height,
                         int32_t tag);
