@@ -184,11 +184,12 @@ public enum Limits {
   public static let fieldStrength = NumberRange.magnitude(1e6)
   /// A field's `falloff`: the exponent of the distance its strength decays with (0, UIKit's
   /// default, is uniform; 2 is an inverse square). Never negative, so a field never grows with
-  /// distance across the ±1e6 pt coordinate space; 16 is far beyond any physical law.
-  public static let falloff = NumberRange.closed(0, 16)
-  /// A field's `minimum_radius` in points, where the falloff starts: at most the diagonal of
-  /// the coordinate space, like `length`.
-  public static let minimumRadius = NumberRange.closed(0, 1e7)
+  /// distance across the ±1e6 pt coordinate space; at most the engine's 10
+  /// (`FieldBehavior.falloffRange`), far beyond any physical law.
+  public static let falloff = NumberRange.closed(0, 10)
+  /// A field's `minimum_radius` in points, where the falloff starts: at most the coordinate
+  /// bound (the engine's `FieldBehavior.minimumRadiusRange`).
+  public static let minimumRadius = NumberRange.closed(0, 1e6)
   /// Each component of a field's `direction` (linear gravity, velocity fields).
   public static let fieldDirection = NumberRange.magnitude(1e6)
   /// A field's `smoothness` (noise, turbulence): 0 noisiest … 1 smoothest, as UIKit documents.

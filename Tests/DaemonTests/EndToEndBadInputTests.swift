@@ -70,9 +70,9 @@ let daemonBadLines: [DaemonBadLine] = [
     "nesting 100 000 deep",
     String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000), "bad_json"),
   DaemonBadLine(
-    "objects nested 40 deep in a request",
-    #"{"op":"list","id":"# + String(repeating: #"{"a":"#, count: 40) + "1"
-      + String(repeating: "}", count: 41), "bad_json"),
+    "objects nested 70 deep in a request",
+    #"{"op":"list","id":"# + String(repeating: #"{"a":"#, count: 70) + "1"
+      + String(repeating: "}", count: 71), "bad_json"),
   // Valid JSON that is not an object.
   DaemonBadLine("a number", "42", "not_an_object"),
   DaemonBadLine("a string", #""list""#, "not_an_object"),

@@ -87,7 +87,7 @@ private let behaviors: [BehaviorSpec] = [
       region: .difference(
         .union(.radius(0), .size(Size(width: 1e7, height: 0.125))),
         .intersection(.inverse(.infinite), .radius(1.0 / 3))),
-      strength: -1e6, falloff: 16, minimumRadius: 1e-9, direction: Vector(dx: 0.1, dy: -0.2),
+      strength: -1e6, falloff: 10, minimumRadius: 1e-9, direction: Vector(dx: 0.1, dy: -0.2),
       smoothness: 1, animationSpeed: 1000, seed: 9_007_199_254_740_992)),
   .field(FieldSpec(kind: .noise, region: .infinite, seed: 0)),
   .composite(CompositeSpec()),
