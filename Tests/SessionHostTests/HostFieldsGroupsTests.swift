@@ -91,7 +91,8 @@ struct HostFieldsGroupsTests {
     let a = frame.vector("center", of: "a") ?? []
     let b = frame.vector("center", of: "b") ?? []
     #expect(a.count == 2 && a[1] > 110, "the group fell: \(a)")
-    #expect(a.count == 2 && b.count == 2 && abs((b[0] - a[0]) - 40) < 1e-3 && abs(b[1] - a[1]) < 1e-3)
+    #expect(
+      a.count == 2 && b.count == 2 && abs((b[0] - a[0]) - 40) < 1e-3 && abs(b[1] - a[1]) < 1e-3)
     try client.expectError(
       "invalid_scene",
       #"{"op":"add_behavior","session":"m","behavior":{"type":"gravity","items":["a"]}}"#)
@@ -267,6 +268,8 @@ struct HostFieldsGroupsTests {
       "out_of_range",
       #"{"op":"add_behavior","session":"m","behavior":{"type":"field","id":"over","#
         + #""kind":"drag","items":["# + ids + "]}}")
-    #expect(refused.errorMessage?.contains("16384") == true || refused.errorMessage?.contains("16 384") == true)
+    #expect(
+      refused.errorMessage?.contains("16384") == true
+        || refused.errorMessage?.contains("16 384") == true)
   }
 }

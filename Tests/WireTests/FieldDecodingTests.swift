@@ -91,7 +91,8 @@ struct FieldDecodingTests {
     arguments: [
       (#""strength":1000000"#, nil), (#""strength":-1000001"#, ErrorCode.outOfRange),
       (#""falloff":10"#, nil), (#""falloff":10.5"#, .outOfRange), (#""falloff":-0.1"#, .outOfRange),
-      (#""minimum_radius":1000000"#, nil), (#""minimum_radius":1000001"#, .outOfRange), (#""minimum_radius":-1"#, .outOfRange),
+      (#""minimum_radius":1000000"#, nil), (#""minimum_radius":1000001"#, .outOfRange),
+      (#""minimum_radius":-1"#, .outOfRange),
       (#""direction":[1000000,-1000000]"#, nil), (#""direction":[0,1000001]"#, .outOfRange),
       (#""smoothness":1"#, nil), (#""smoothness":1.01"#, .outOfRange),
       (#""animation_speed":1000"#, nil), (#""animation_speed":-1"#, .outOfRange),

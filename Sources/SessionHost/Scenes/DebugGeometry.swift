@@ -5,13 +5,16 @@ import Wire
 extension DebugGeometry {
   /// An animator's behaviors as geometry, DynamicXray-style (the `debug` reply and event): what
   /// a person needs to see why items move as they do. `contacts` are the touching pairs now.
-  init(of animator: DynamicAnimator, contacts: [Touch], behaviorIDs: [ObjectIdentifier: String] = [:]) {
+  init(
+    of animator: DynamicAnimator, contacts: [Touch], behaviorIDs: [ObjectIdentifier: String] = [:]
+  ) {
     self.init()
     self.contacts = contacts
     let all = Self.flatten(animator.behaviors)
     let fieldCount = all.reduce(0) { $0 + ($1 is FieldBehavior ? 1 : 0) }
     var seenGroups = Set<ObjectIdentifier>()
-    for item in animator.items where item.isGroup && seenGroups.insert(ObjectIdentifier(item)).inserted {
+    for item in animator.items
+    where item.isGroup && seenGroups.insert(ObjectIdentifier(item)).inserted {
       groups.append(
         Group(
           id: item.identifier, items: item.groupMembers.map(\.identifier), center: item.center,
@@ -51,7 +54,8 @@ extension DebugGeometry {
       case let f as FieldBehavior:
         fields.append(
           Field(
-            id: behaviorIDs[ObjectIdentifier(f)] ?? "\(f.kind.rawValue)-\(fields.count + 1)", kind: f.kind.rawValue,
+            id: behaviorIDs[ObjectIdentifier(f)] ?? "\(f.kind.rawValue)-\(fields.count + 1)",
+            kind: f.kind.rawValue,
             position: f.position, region: RegionSpec(f.region), strength: f.strength,
             items: f.items.map(\.identifier),
             samples: Self.samples(of: f, in: animator.referenceBounds, fieldCount: fieldCount)))

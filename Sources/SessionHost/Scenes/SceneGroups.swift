@@ -18,7 +18,8 @@ extension SceneModel {
     var members: [DynamicItem] = []
     for id in spec.items {
       if groupsByID[id] != nil {
-        throw ProtocolError(.invalidScene, "group '\(spec.id)' names group '\(id)'; groups do not nest")
+        throw ProtocolError(
+          .invalidScene, "group '\(spec.id)' names group '\(id)'; groups do not nest")
       }
       guard let member = itemsByID[id] else {
         throw ProtocolError(.unknownItem, "no item named '\(id)' in this scene")

@@ -272,7 +272,10 @@ def test_the_asyncio_client_runs_the_new_ops(dynd_daemon: DyndDaemon) -> None:
     async def scenario() -> Tuple[List[str], Dict[str, List[str]]]:
         async with await AsyncClient.connect(dynd_daemon.socket) as client:
             session = (await client.open_scene(SCENE, clock="manual")).session
-            await client.add_group(session, "solo", ["ball"])
+            # A grouped item moves only with its group: group one no behavior holds.
+            spare = {"id": "spare", "center": [200, 300], "size": [10, 10]}
+            await client.add_item(session, spare)
+            await client.add_group(session, "solo", ["spare"])
             await client.set_bounds(session, (0, 0, 320, 568))
             found = await client.items_in_rect(session, (0, 0, 320, 568))
             groups = (await client.get(session)).groups
@@ -281,4 +284,4 @@ def test_the_asyncio_client_runs_the_new_ops(dynd_daemon: DyndDaemon) -> None:
 
     found, groups = asyncio.run(scenario())
     assert found == ["left", "right", "ball"]
-    assert groups == {"pair": ["left", "right"], "solo": ["ball"]}
+    assert groups == {"pair": ["left", "right"], "solo": ["spare"]}
