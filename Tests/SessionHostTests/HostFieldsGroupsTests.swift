@@ -179,6 +179,11 @@ struct HostFieldsGroupsTests {
         + #""action":[{"when":{"always":true},"then":[{"remove_behavior":"nope"}]}]}}"#)
     try client.expectError(
       "invalid_scene",
+      #"{"op":"add_behavior","session":"m","behavior":{"type":"gravity","items":["ball"],"#
+        + #""action":[{"when":{"always":true},"then":[{"set":{"behavior":"p","#
+        + #""items":[]}}]}]}}"#)
+    try client.expectError(
+      "invalid_scene",
       #"{"op":"add_behavior","session":"m","behavior":{"type":"collision","items":["ball"],"#
         + #""action":[{"when":{"always":true},"then":[{"set":{"behavior":"p","#
         + #""boundaries":[]}}]}]}}"#)

@@ -15,6 +15,12 @@ extension SceneModel {
     guard groups.count < Limits.maxGroupsPerScene else {
       throw ProtocolError(.outOfRange, "a scene holds at most \(Limits.maxGroupsPerScene) groups")
     }
+    // Which behavior holds each item, found once: a scene may hold 1 000 behaviors of 1 000
+    // items each, and a group 1 000 items.
+    var holders: [ObjectIdentifier: String] = [:]
+    for entry in behaviorsByID.values.sorted(by: { $0.order > $1.order }) {
+      for item in Self.heldItems(of: entry.behavior) { holders[ObjectIdentifier(item)] = entry.id }
+    }
     var members: [DynamicItem] = []
     for id in spec.items {
       if groupsByID[id] != nil {
@@ -28,12 +34,10 @@ extension SceneModel {
         throw ProtocolError(
           .invalidScene, "item '\(id)' is already in group '\(other.identifier)'")
       }
-      if let holder = behaviorsByID.values.sorted(by: { $0.order < $1.order }).first(where: {
-        Self.heldItems(of: $0.behavior).contains { $0 === member }
-      }) {
+      if let holder = holders[ObjectIdentifier(member)] {
         throw ProtocolError(
           .invalidScene,
-          "item '\(id)' is held by behavior '\(holder.id)'; a grouped item moves only with its "
+          "item '\(id)' is held by behavior '\(holder)'; a grouped item moves only with its "
             + "group, so take it out of its behaviors first")
       }
       members.append(member)
