@@ -461,7 +461,7 @@ def malformed(g, base_id):
         (b'{"op":"tap","id":' + q.encode() + b',"session":"s","x":-Infinity,"y":1}', NOID,
          "bad.infinity"),
         (b" " * rng.randint(0, 20), NOID, "bad.blank"),
-        (b'{"op":"hello","id":' + q.encode() + b',"x":' + b"[" * 40 + b"]" * 40 + b"}", NOID,
+        (b'{"op":"hello","id":' + q.encode() + b',"x":' + b"[" * 70 + b"]" * 70 + b"}", NOID,
          "bad.deep"),
         (bytes(rng.randrange(256) for _ in range(rng.randint(1, 200))).replace(b"\n", b"?")
          .replace(b"{", b"?"), NOID, "bad.bytes"),
