@@ -442,6 +442,33 @@ class InspectorTest(unittest.TestCase):
         self.assertEqual(page.errors, [])
         page.context.close()
 
+    def test_composite_children_and_fields_are_edited_live(self):
+        page = self.browser_page()
+        self.client.open_scene({
+            "items": [{"id": "ball", "center": [160, 100], "size": [30, 30]}],
+            "behaviors": [{"type": "composite", "id": "world", "children": [
+                {"type": "field", "id": "well", "kind": "radial_gravity", "items": ["ball"],
+                 "position": [160, 300], "region": {"radius": 400}}]}],
+        }, session="nested", clock="manual", keep=True)
+        self.wait(page, "(document.body.dataset.sessions || '').includes('nested')")
+        page.click("#sessions tr[data-session='nested']")
+        strength = "#behaviors [data-behavior='well'] [data-field='strength']"
+        region = "#behaviors [data-behavior='well'] [data-field='region']"
+        self.wait(page, "document.querySelector(%s)" % json.dumps(strength))
+        # The kind cannot change, so it has no editor.
+        self.assertIsNone(page.query_selector("#behaviors [data-behavior='well'] [data-field='kind']"))
+        page.fill(strength, "3")
+        page.dispatch_event(strength, "change")
+        self.wait(page, "document.querySelector(%s).dataset.sent === 'ok'" % json.dumps(strength))
+        page.fill(region, '{"size": [100, 100]}')
+        page.dispatch_event(region, "change")
+        self.wait(page, "document.querySelector(%s).dataset.sent === 'ok'" % json.dumps(region))
+        child = self.client.request("behaviors", session="nested")["behaviors"][0]["children"][0]
+        self.assertEqual((child["strength"], child["region"]), (3, {"size": [100, 100]}))
+        self.client.close_session("nested")
+        self.assertEqual(page.errors, [])
+        page.context.close()
+
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:

@@ -165,19 +165,23 @@ enum InspectorControls {
       }
 
       // ---- a scene's behaviors --------------------------------------------------------------
-      const FIXED = new Set(["type", "id", "item", "children"]);
+      // Fields set_behavior cannot change are shown in the title, not as editors.
+      const FIXED = new Set(["type", "id", "item", "kind", "children"]);
       async function drawBehaviors(view) {
         const reply = await app().ask(view.link, { op: "behaviors", session: view.name });
         if (!reply.ok || app().view !== view) return;
         const box = $("behaviors");
         box.textContent = "";
         $("behaviors-panel").hidden = false;
-        for (const behavior of reply.behaviors) {
+        // A composite's children follow it, depth first, each with its own editors.
+        const all = [];
+        (function walk(list) { for (const b of list) { all.push(b); if (b.children) walk(b.children); } })(reply.behaviors);
+        for (const behavior of all) {
           const section = document.createElement("div");
           section.className = "behavior";
           section.dataset.behavior = behavior.id;
           const title = document.createElement("b");
-          title.textContent = behavior.id + " (" + behavior.type + ")";
+          title.textContent = behavior.id + " (" + behavior.type + (behavior.kind ? " " + behavior.kind : "") + ")";
           section.appendChild(title);
           const error = document.createElement("div");
           error.className = "field-error";
