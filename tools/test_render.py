@@ -813,11 +813,17 @@ out.brokenIsWithout = same(pixels(), without);
                            if "function makeDyndStage(" in s)
             with open(self.path("before-" + name), "w") as f:
                 f.write(page.replace(current, before))
-            now = self.browse(name, height)[3]
-            then = self.browse("before-" + name, height)[3]
-            self.assertEqual(now[:2], then[:2])
-            differ = [(x, y) for y, (a, b) in enumerate(zip(now[2], then[2]))
-                      for x, (p, q) in enumerate(zip(a, b)) if p != q]
+            # Headless Chromium's screenshot can be taken before a long page's last layout on
+            # a loaded machine (seen once in four clean-clone runs: one page 59 rows longer); a real
+            # difference shows on every attempt.
+            for _ in range(3):
+                now = self.browse(name, height)[3]
+                then = self.browse("before-" + name, height)[3]
+                self.assertEqual(now[:2], then[:2])
+                differ = [(x, y) for y, (a, b) in enumerate(zip(now[2], then[2]))
+                          for x, (p, q) in enumerate(zip(a, b)) if p != q]
+                if not differ:
+                    break
             self.assertEqual(differ[:5], [], "%s: %d pixels differ from the stage before fields"
                              % (name, len(differ)))
 
