@@ -59,9 +59,15 @@ struct RestRule {
         break
       }
       if speed < DynamicAnimator.restSpeed { continue }
+      guard speed < DynamicAnimator.driftSpeed, body.grips == 0 else {
+        still = false
+        break
+      }
+      // Only an item in the drift band needs the behavior tree walked (once per step at most):
+      // a moving scene never pays for it.
       let id = ObjectIdentifier(body.item)
       if driven == nil { driven = Self.drivenItems(behaviors) }
-      guard speed < DynamicAnimator.driftSpeed, !driven!.contains(id), body.grips == 0 else {
+      guard !driven!.contains(id) else {
         still = false
         break
       }

@@ -12,11 +12,9 @@ extension SessionHost {
     case .scene(let scene):
       return .itemsInRect(items: scene.items(in: rect))
     case .transition(let t):
-      let animated = Set(t.animator.items.map(ObjectIdentifier.init))
+      let found = Set(t.animator.items(in: rect).map(ObjectIdentifier.init))
       return .itemsInRect(
-        items: t.items.filter {
-          animated.contains(ObjectIdentifier($0)) && $0.frame.intersects(rect)
-        }.map(\.identifier))
+        items: t.items.filter { found.contains(ObjectIdentifier($0)) }.map(\.identifier))
     }
   }
 }

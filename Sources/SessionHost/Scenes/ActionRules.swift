@@ -151,15 +151,3 @@ extension SceneModel {
     return out
   }
 }
-
-extension ActionCondition {
-  /// The item the condition watches, if any.
-  var item: String? {
-    switch self {
-    case .always: return nil
-    case .inside(let item, _), .outside(let item, _), .speedBelow(let item, _),
-      .speedAbove(let item, _):
-      return item
-    }
-  }
-}

@@ -103,16 +103,8 @@ final class SceneModel {
   /// The scene's animated items whose frames intersect `rect` (UIKit's itemsInRect:), in the
   /// scene's order; a group's members count by their own frames.
   func items(in rect: Rect) -> [String] {
-    var animated = Set<ObjectIdentifier>()
-    for item in animator.items {
-      if item.isGroup {
-        for member in item.groupMembers { animated.insert(ObjectIdentifier(member)) }
-      } else {
-        animated.insert(ObjectIdentifier(item))
-      }
-    }
-    return items.filter { animated.contains(ObjectIdentifier($0)) && $0.frame.intersects(rect) }
-      .map(\.identifier)
+    let found = Set(animator.items(in: rect).map(ObjectIdentifier.init))
+    return items.filter { found.contains(ObjectIdentifier($0)) }.map(\.identifier)
   }
 
   /// Refuses a change that would add `added` shapes (net) beyond the session's or the daemon's
