@@ -3,6 +3,8 @@
 
     python3 tools/chaos.py BIN_DIR [--seconds N] [--seed S] [--max-rtt-ms MS] [--heavy SHARE]
                            [--heavy-kinds overlap,polyline,longstep,bigrealtime] [--connections N]
+                           (--heavy-kinds also takes the costly kinds: bigdt,rules,failures,
+                           bigdebug, or `all`)
 
 Starts `BIN_DIR/dynd --socket PATH` on a private temporary socket, then for N seconds keeps 12-24
 client connections busy (each slot opens a connection, plays one randomly chosen client for a
@@ -25,6 +27,15 @@ while, closes it, gracefully or abruptly, and opens the next):
                     behavior), `polyline` (collision boundaries made of long, dense, far-flung
                     polylines), `longstep` (manual steps of count 100000 on a scene that never
                     rests), `bigrealtime` (hundreds of items at 240 fps with the debug stream)
+  costly (opt-in:   valid requests whose cost is far beyond their size (issue 25): `bigdt` (one
+   --heavy-kinds)   frame of dt 2-10 s, or a realtime session at fps 1, on a busy scene; left in
+                    the middle at times), `rules` (up to 32 behaviors × 8 repeating rules of 8
+                    `set` effects changing a collision behavior's mode, stepped with a large dt),
+                    `failures` (pipelined expensive failures in one write: `add_group`s refused
+                    after a walk of a many-behavior scene, refused `behaviors` replies, refused
+                    opens of 700 path items), `bigdebug` (`debug` on hundreds of behaviors × 1000
+                    items with long ids, a reply of tens of MB or a refusal); not in the default
+                    list while a debug build cannot meet --max-rtt-ms with them
 
 Checked, for every byte dynd writes: each line is strict JSON (UTF-8, no NaN/Infinity, no number
 that overflows a double), an object that is a reply (`ok`) or an event (`ev`); each connection
@@ -191,6 +202,7 @@ TRANSITIONS = {
 BEHAVIOR_TYPES = ["gravity", "collision", "attachment", "snap", "push", "dynamic_item"]
 ATTACHMENT_KINDS = ["distance", "sliding", "limit", "fixed", "pin"]
 HEAVY_KINDS = ["overlap", "polyline", "longstep", "bigrealtime"]
+COSTLY_KINDS = ["bigdt", "rules", "failures", "bigdebug"]
 MAX_LINE = 1 << 20  # dynd's default --max-line
 
 
@@ -1083,6 +1095,8 @@ async def client_closer(life, heavy=None):
 
 async def client_heavy(life, kind):
     """The heavy-but-valid reproducers (--heavy, --heavy-kinds)."""
+    if kind in COSTLY_KINDS:
+        return await client_costly(life, kind)
     rng, g = life.rng, life.g
     name = life.session(0)
     if kind == "overlap":
@@ -1185,6 +1199,110 @@ async def client_heavy(life, kind):
         if rng.random() < 0.5:
             await life.call("debug", session=name)
         await asyncio.sleep(rng.uniform(1, 4))
+
+
+def grid_items(n, side, cols=40, pitch=None, ident=lambda k: f"i{k}"):
+    pitch = pitch or side * 2
+    return [{"id": ident(k), "center": [10 + (k % cols) * pitch, 10 + (k // cols) * pitch],
+             "size": [side, side]} for k in range(n)]
+
+
+async def pipelined(life, lines, must_fail):
+    """Writes request objects in one write and waits for every reply (in order, checked by Conn)."""
+    futs = []
+    raws = []
+    for obj, kind in lines:
+        raw = dumps(obj)
+        raws.append(raw)
+        futs.append(life.conn.queue(raw, obj.get("id", NOID), kind, must_fail))
+    await life.conn.write(b"".join(raw + b"\n" for raw in raws))
+    return await asyncio.gather(*futs)
+
+
+async def many_behaviors(life, name, behaviors, ids):
+    """A manual scene of `ids` (grid items) and `behaviors` gravity behaviors naming all of them,
+    the behaviors added by pipelined add_behavior lines (a line each stays under 1 MiB)."""
+    await life.call("open", "setup.open", session=name, clock="manual",
+                    scene={"items": grid_items(len(ids), 5, ident=lambda k: ids[k])})
+    await pipelined(life, [(life.req("add_behavior", session=name, behavior={
+        "type": "gravity", "id": f"b{k}", "items": ids}), "setup.add_behavior")
+        for k in range(behaviors)], False)
+
+
+async def client_costly(life, kind):
+    """Valid requests whose cost is far beyond their size (issue 25; --heavy-kinds)."""
+    rng = life.rng
+    name = life.session(0)
+    if kind == "bigdt":
+        n = rng.randint(200, 1000)
+        items = grid_items(n, 6, pitch=9)
+        ids = [i["id"] for i in items]
+        scene = {"bounds": [400, 568], "items": items, "behaviors": [
+            {"type": "gravity", "id": "g", "items": ids},
+            {"type": "collision", "id": "c", "items": ids, "reference_bounds": True},
+            {"type": "dynamic_item", "id": "d", "items": ids, "elasticity": 0.9}]}
+        if rng.random() < 0.3:  # a realtime frame at fps 1 covers up to 4 s
+            await life.call("open", "heavy.bigdt.fps1", session=name, clock="realtime", fps=1,
+                            scene=scene)
+            await asyncio.sleep(rng.uniform(1, 5))
+            return
+        await life.call("open", "setup.open", session=name, clock="manual", scene=scene)
+        dt = rng.choice([2, 5, 10])
+        step = life.req("step", session=name, dt=dt, count=rng.choice([1, 1, 2, 60]))
+        if rng.random() < 0.6:
+            await life.conn.request(step, "heavy.bigdt")
+        else:  # and leave in the middle: the work must stop with its owner
+            await life.conn.send(step, "heavy.bigdt.abandoned")
+            await asyncio.sleep(rng.uniform(0, 2))
+            life.conn.abort()
+    elif kind == "rules":
+        n = rng.randint(200, 1000)
+        items = grid_items(n, 4)
+        ids = [i["id"] for i in items]
+        modes = ["everything", "items"]
+        rule = {"when": {"always": True}, "repeat": True,
+                "then": [{"set": {"behavior": "c", "mode": modes[e % 2]}} for e in range(8)]}
+        behaviors = [{"type": "gravity", "id": "g", "items": ids},
+                     {"type": "collision", "id": "c", "items": ids, "reference_bounds": True}]
+        behaviors += [{"type": "dynamic_item", "id": f"d{k}", "items": ids, "action": [rule] * 8}
+                      for k in range(rng.choice([4, 16, 32]))]
+        await life.call("open", "setup.open", session=name, clock="manual",
+                        scene={"items": items, "behaviors": behaviors})
+        step = life.req("step", session=name, dt=rng.choice([0.5, 1, 3]))
+        if rng.random() < 0.5:
+            await life.conn.request(step, "heavy.rules")
+        else:
+            await life.conn.send(step, "heavy.rules.abandoned")
+            await asyncio.sleep(rng.uniform(0, 2))
+            life.conn.abort()
+    elif kind == "failures":
+        variant = rng.choice(["add_group", "behaviors", "paths"])
+        if variant == "paths":  # shapes beyond the 4 096 a session may hold: refused
+            r = 20
+            path = [[r3(r * math.cos(k * math.tau / 64)), r3(r * math.sin(k * math.tau / 64))]
+                    for k in range(64)]
+            items = [{"id": f"p{k}", "center": [25 + (k % 30) * 42, 25 + (k // 30) * 42],
+                      "size": [2 * r, 2 * r], "shape": "path", "path": path} for k in range(700)]
+            scene = {"bounds": [1300, 1000], "items": items,
+                     "behaviors": [{"type": "collision", "items": [i["id"] for i in items]}]}
+            for _ in range(rng.randint(1, 4)):
+                opening = life.req("open", session=name, clock="manual", scene=scene)
+                await life.conn.request(opening, "heavy.failures.paths", must_fail=True)
+            return
+        ids = [f"i{k}" for k in range(1000)]
+        await many_behaviors(life, name, rng.choice([200, 500]), ids)
+        if variant == "add_group":  # every item is held by a behavior: each one refused
+            await pipelined(life, [(life.req("add_group", session=name, group={
+                "id": f"g{k}", "items": [rng.choice(ids)]}), "heavy.failures.add_group")
+                for k in range(rng.randint(50, 150))], True)
+        else:  # a reply of up to 1.4-3.5 MB, beyond the 1 MiB a behaviors reply may be
+            await pipelined(life, [(life.req("behaviors", session=name), "heavy.failures.behaviors")
+                                   for _ in range(rng.randint(50, 300))], True)
+    else:  # bigdebug: a reply of up to 25-60 MB (under chaos's 64 MiB line) or a refusal
+        length = rng.choice([100, 250])
+        ids = [f"i{k:0{length - 1}d}" for k in range(1000)]
+        await many_behaviors(life, name, rng.choice([100, 200]), ids)
+        await life.call("debug", "heavy.bigdebug", session=name)
 
 
 CLIENTS = [(client_scene, 4), (client_transition, 3), (client_malformed, 2),
@@ -1518,6 +1636,7 @@ def main():
                     help="share of client lives that are heavy reproducers (default 0.08)")
     ap.add_argument("--heavy-kinds", default=",".join(HEAVY_KINDS),
                     help=f"which heavy reproducers to play (default {','.join(HEAVY_KINDS)}; "
+                         f"also {','.join(COSTLY_KINDS)}; `all` for every one; "
                          "empty for none)")
     ap.add_argument("--connections", type=int, help="concurrent client slots (default 12-24 "
                                                       "from the seed)")
@@ -1531,9 +1650,11 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
     args = ap.parse_args()
     args.heavy_kinds = [k for k in args.heavy_kinds.split(",") if k]
+    if args.heavy_kinds == ["all"]:
+        args.heavy_kinds = HEAVY_KINDS + COSTLY_KINDS
     for k in args.heavy_kinds:
-        if k not in HEAVY_KINDS:
-            ap.error(f"unknown heavy kind {k!r} (known: {', '.join(HEAVY_KINDS)})")
+        if k not in HEAVY_KINDS + COSTLY_KINDS:
+            ap.error(f"unknown heavy kind {k!r} (known: {', '.join(HEAVY_KINDS + COSTLY_KINDS)})")
     if args.seed is None:
         args.seed = random.SystemRandom().randrange(1, 1 << 31)
     dynd = os.path.join(args.bin_dir, "dynd")

@@ -1,0 +1,977 @@
+#!/usr/bin/env python3
+"""Fair by cost: what a healthy client waits while a heavy but valid client runs (issue 25).
+
+    tools/fairness_bench.py BIN_DIR [--markdown] [--only NAME,...] [--max-hello-ms 50]
+                            [--max-step-ms 100] [--list]
+
+For each reproducer below, starts BIN_DIR/dynd on a private temporary socket, builds what the
+reproducer needs, starts the healthy client (tools/fairness_probe.py, its own process: `hello`
+every 5 ms on one connection, a one-frame `step` of its own 2-item manual session every 20 ms on
+another), runs the heavy client from this process, stops the probe and reports its worst and
+99th-percentile `hello` and `step` round trips, with each case's own figures:
+
+  rules        1 000 items of 4×4 pt on a 40-column grid, gravity, collision `c` over all, 32
+               `dynamic_item` behaviors each with 8 repeating rules of 8 `set` effects on `c`'s
+               mode (256 rules × 8), opened on two connections, `step` dt 3 on each, then both
+               disconnect; also: the time from the disconnect until dynd's CPU use is back to
+               idle (the first 100 ms in which it used less than 5 % of a core more than it did
+               idle, read from /proc/PID/task/*/schedstat every 10 ms)
+  workers1     dynd --workers 1, one `step` dt 2 of 1 000 items under 16 noise fields
+  attachments  opens of 2 items + 996 rigid attachments, one after another, for 3 s
+  add-group    150 failing `add_group` lines in one write on a 1 000-behavior × 1 000-item scene;
+               then 150 more and SIGINT: how long dynd takes to exit
+  behaviors    300 refused `behaviors` requests in one write on that scene
+  path-open    a refused `open` of 700 path items (regular 64-gons), two connections repeating
+               it for 3 s
+  nonreaders   200 connections pipeline 128 `get`s of a 1 000-item session each and never read;
+               then a new client connects every 100 ms for 2 s: its connect + `hello` time
+  debug        `debug` on the 1 000 × 1 000 scene with 250-byte ids: the requester's answer
+               (reply, error or none), dynd's RSS growth
+  contacts     `step` dt 1 on 1 000 items stacked on one spot in one collision behavior, the
+               requester reading as fast as it can: does it get its reply? (--quick: 200 items
+               with 200-byte ids, as much output in a fifth of the time)
+  pipelined    3 000 `hello`s in one write from a client that reads as fast as it can, then
+               3 000 `get`s of a 1 000-item session the same way: how many replies come
+  memory       1 000-behavior × 1 000-item scenes opened on one connection for 20 s (each takes
+               about 2 s to send and build: their RSS each), then scenes of 1 000 items (the most
+               memory per byte sent) until one is refused for memory (or 4 000 are open, or
+               120 s passed): how many were admitted, dynd's peak RSS
+
+A case fails when the probe's worst `hello` or `step` passes --max-hello-ms / --max-step-ms,
+when the probe saw a protocol fault, when dynd died, or on the case's own check (named in its
+row). Every loop is bounded in count and time, and each case in time (its `timeout`): a stalled
+dynd is killed and the case reported as failed, with the probe's waits so far as lower bounds
+(`≥`). Exit status: 0 when every case passed, 1 otherwise, 2 when the run could not start.
+"""
+
+import argparse
+import collections
+import glob
+import json
+import math
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fairness_probe.py")
+QUIET_WINDOW = 0.1      # s: "work stops" = a window this long ...
+QUIET_SHARE = 0.05      # ... in which dynd used less than this share of a core above idle
+MAX_STOP_MS = 100       # rules: the work must stop this soon after its owner left
+MAX_SIGINT_MS = 250     # add-group: SIGINT must end dynd this soon, mid-burst
+MAX_DEBUG_RSS_MIB = 128  # debug: what one reply may add to dynd's RSS
+MEMORY_BIG_SECONDS = 20  # memory: 1 000 × 1 000 scenes opened for this long (2 s each) ...
+MEMORY_CAP = 4000       # ... then 1 000-item scenes (≈ 0.5 MiB each on today's code) until one
+MEMORY_SECONDS = 120    # is refused, at most this many or for this long
+QUICK_TIMEOUT = 10      # --quick: at most this long for any case's heavy part
+QUICK_BEHAVIORS = 300   # --quick: behaviors of the big scene (1 000 items each)
+QUICK_PILE = (200, 200)  # --quick: the contact storm's items and their id length (the same
+#                          output as 1 000 short ids, > 8 MiB in one batch today, in a fifth of
+#                          the time: 2 s in a debug build)
+
+
+# ---------------------------------------------------------------------------------------------
+# dynd, its CPU and memory
+
+
+def status_kib(pid, key):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid):
+    """CPU time of every thread of pid, in seconds (nanosecond counters: schedstat)."""
+    total = 0
+    for path in glob.glob(f"/proc/{pid}/task/*/schedstat"):
+        try:
+            with open(path) as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / 1e9
+
+
+class Daemon:
+    def __init__(self, bin_dir, extra=()):
+        self.dir = tempfile.mkdtemp(prefix="dynd-fair.")
+        os.chmod(self.dir, 0o700)
+        self.path = os.path.join(self.dir, "d.sock")
+        self.log = open(os.path.join(self.dir, "dynd.log"), "wb")
+        self.proc = subprocess.Popen(
+            [os.path.join(bin_dir, "dynd"), "--socket", self.path, "--log-level", "warning",
+             *extra], stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(self.path)
+                s.close()
+                break
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"dynd did not start: {self.log_tail()}")
+                time.sleep(0.02)
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def peak_rss_mib(self):
+        try:
+            return status_kib(self.pid, "VmHWM") / 1024
+        except OSError:
+            return None
+
+    def rss_mib(self):
+        try:
+            return status_kib(self.pid, "VmRSS") / 1024
+        except OSError:
+            return None
+
+    def log_tail(self, n=600):
+        try:
+            with open(os.path.join(self.dir, "dynd.log"), errors="replace") as f:
+                return f.read()[-n:]
+        except OSError:
+            return ""
+
+    def stop(self):
+        if self.alive():
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# The healthy client
+
+
+class Probe:
+    def __init__(self, socket_path, max_seconds):
+        self.proc = subprocess.Popen(
+            [sys.executable, PROBE, socket_path, "--max-seconds", str(max_seconds)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.result = None
+        self.lock = threading.Lock()
+        line = self._line(15)
+        if line != b"ready":
+            self.proc.kill()
+            raise RuntimeError(f"the probe did not start: {line!r}")
+
+    def _line(self, timeout):
+        out = self.proc.stdout
+        ready, _, _ = select.select([out], [], [], timeout)
+        return out.readline().strip() if ready else None
+
+    def stop(self):
+        with self.lock:
+            if self.result is None:
+                try:
+                    self.proc.stdin.write(b"stop\n")
+                    self.proc.stdin.flush()
+                except OSError:
+                    pass
+                line = self._line(10)
+                try:
+                    self.result = json.loads(line) if line else None
+                except ValueError:
+                    self.result = None
+                if self.result is None:
+                    self.result = {"problem": "the probe did not report"}
+                self.proc.kill()
+                self.proc.wait()
+            return self.result
+
+
+# ---------------------------------------------------------------------------------------------
+# The heavy client's means
+
+
+def line(obj):
+    return json.dumps(obj, separators=(",", ":")).encode() + b"\n"
+
+
+class Client:
+    """A blocking connection with deadlines; counts what it reads."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.buf = bytearray()
+        self.bytes_read = 0
+        self.events = collections.Counter()
+
+    def send(self, obj):
+        self.sock.sendall(line(obj))
+
+    def reply(self, timeout):
+        """The next reply (events before it are counted); None at EOF or when time is up."""
+        deadline = time.monotonic() + timeout
+        while True:
+            k = self.buf.find(b"\n")
+            if k >= 0:
+                raw = bytes(self.buf[:k])
+                del self.buf[:k + 1]
+                if raw.startswith(b'{"ev"'):
+                    self.events[json.loads(raw)["ev"]] += 1
+                    continue
+                return json.loads(raw)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(1 << 20)
+            except (socket.timeout, OSError):
+                return None
+            if not chunk:
+                return None
+            self.bytes_read += len(chunk)
+            self.buf += chunk
+
+    def request(self, obj, timeout=30):
+        self.send(obj)
+        return self.reply(timeout)
+
+    def pump(self, data, replies, timeout):
+        """Writes data while reading as fast as possible, until `replies` reply lines came, EOF,
+        or the time is up. Returns (reply lines read, seconds, why it ended)."""
+        sock = self.sock
+        sock.setblocking(False)
+        view = memoryview(data)
+        got = 0
+        tail = b"\n"  # as if a line had just ended: the first reply counts too
+        start = time.monotonic()
+        deadline = start + timeout
+        why = "complete"
+        try:
+            while got < replies:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    why = "timeout"
+                    break
+                r, w, _ = select.select([sock], [sock] if view else [], [], left)
+                if w:
+                    try:
+                        n = sock.send(view[:1 << 20])
+                        view = view[n:]
+                    except BlockingIOError:
+                        pass
+                    except OSError as e:
+                        why = f"send failed: {e.strerror}"
+                        break
+                if r:
+                    try:
+                        chunk = sock.recv(1 << 22)
+                    except BlockingIOError:
+                        continue
+                    except OSError as e:
+                        why = f"closed by dynd ({e.strerror})"
+                        break
+                    if not chunk:
+                        why = "closed by dynd (EOF)"
+                        break
+                    self.bytes_read += len(chunk)
+                    # Replies start with {"ok"; events ({"ev") are not counted.
+                    got += (tail + chunk).count(b'\n{"ok"')
+                    tail = chunk[-5:]
+        finally:
+            sock.setblocking(True)
+        return got, time.monotonic() - start, why
+
+    def close(self):
+        self.sock.close()
+
+
+def manual_open(session, items, behaviors=(), bounds=None):
+    scene = {"items": items, "behaviors": list(behaviors)}
+    if bounds:
+        scene["bounds"] = bounds
+    return {"op": "open", "session": session, "clock": "manual", "scene": scene}
+
+
+def grid_items(n, side=5, cols=40, pitch=8, prefix="i"):
+    return [{"id": f"{prefix}{k}", "center": [10 + (k % cols) * pitch, 10 + (k // cols) * pitch],
+             "size": [side, side]} for k in range(n)]
+
+
+def item_id(k, length):
+    """An item id of exactly `length` bytes (at least the decimal digits of k and one letter)."""
+    tail = str(k)
+    return "i" + "x" * max(0, length - 1 - len(tail)) + tail
+
+
+def open_big_scene(client, session, behaviors=1000, items=1000, id_len=0, timeout=120):
+    """A manual scene of `items` items and `behaviors` gravity behaviors each naming all of them
+    (opened with the items, then the behaviors pipelined as add_behavior lines, which keeps every
+    line under the 1 MiB line limit). Returns None, or the refusal that stopped it."""
+    ids = [item_id(k, id_len) if id_len else f"i{k}" for k in range(items)]
+    reply = client.request(manual_open(session, [
+        {"id": ids[k], "center": [10 + (k % 40) * 8, 10 + (k // 40) * 8], "size": [5, 5]}
+        for k in range(items)]), timeout)
+    if not reply or not reply.get("ok"):
+        return reply or {"error": {"code": "no reply", "message": "open"}}
+    ids_json = json.dumps(ids, separators=(",", ":")).encode()
+    head = b'{"op":"add_behavior","session":' + json.dumps(session).encode()
+    data = b"".join(head + b',"behavior":{"type":"gravity","id":"b%d","items":' % k + ids_json
+                    + b"}}\n" for k in range(behaviors))
+    refusal = None
+    sent = threading.Thread(target=client.sock.sendall, args=(data,), daemon=True)
+    sent.start()
+    for _ in range(behaviors):
+        reply = client.reply(timeout)
+        if not reply:
+            return {"error": {"code": "no reply", "message": "add_behavior"}}
+        if not reply.get("ok") and refusal is None:
+            refusal = reply
+    sent.join(timeout)
+    return refusal
+
+
+# ---------------------------------------------------------------------------------------------
+# The cases. Each has `setup(run)` (before the probe starts; may return a state) and
+# `heavy(run, state)` (while the probe runs), which returns its extras: figures for the table
+# (`shown`), and failures (`fails`).
+
+
+class Case:
+    daemon_args = ()
+    timeout = 30  # s, for heavy()
+    setup_timeout = 120
+
+    def setup(self, run):
+        return None
+
+
+class Rules(Case):
+    name = "rules"
+    title = "256 action rules × 8 `set`, two sessions, `step` dt 3, then disconnect"
+    timeout = 45
+
+    @staticmethod
+    def scene():
+        items = grid_items(1000, side=4)
+        ids = [i["id"] for i in items]
+        modes = ["everything", "items"]
+        rule = {"when": {"always": True}, "repeat": True,
+                "then": [{"set": {"behavior": "c", "mode": modes[e % 2]}} for e in range(8)]}
+        behaviors = [{"type": "gravity", "id": "g", "items": ids},
+                     {"type": "collision", "id": "c", "items": ids, "reference_bounds": True}]
+        behaviors += [{"type": "dynamic_item", "id": f"d{k}", "items": ids,
+                       "action": [rule] * 8} for k in range(32)]
+        return items, behaviors
+
+    def setup(self, run):
+        items, behaviors = self.scene()
+        clients = []
+        for k in range(2):
+            c = Client(run.daemon.path)
+            reply = c.request(manual_open(f"rules{k}", items, behaviors), 60)
+            if not reply or not reply.get("ok"):
+                raise RuntimeError(f"the rules scene was refused: {reply}")
+            clients.append(c)
+        return clients
+
+    def heavy(self, run, clients):
+        for k, c in enumerate(clients):
+            c.send({"op": "step", "id": 1, "session": f"rules{k}", "dt": 3})
+        time.sleep(0.5)
+        for c in clients:
+            c.close()
+        gone = time.monotonic()
+        stop = run.cpu_quiet_after(gone, run.time_left() - 2)
+        shown = {"work stops after the disconnect":
+                 f"{stop * 1000:.0f} ms" if stop is not None else
+                 f"≥ {(time.monotonic() - gone):.1f} s (still busy)"}
+        fails = []
+        if stop is None or stop * 1000 > MAX_STOP_MS:
+            fails.append(f"work goes on after its owner left (target {MAX_STOP_MS} ms)")
+        return shown, fails
+
+
+class Workers1(Case):
+    name = "workers1"
+    title = "`--workers 1`, one `step` dt 2 of 1 000 items under 16 noise fields"
+    daemon_args = ("--workers", "1")
+
+    def setup(self, run):
+        items = grid_items(1000, cols=300, pitch=1)
+        ids = [i["id"] for i in items]
+        fields = [{"type": "field", "kind": "noise", "items": ids, "strength": 1,
+                   "smoothness": 0.5, "animation_speed": 2,
+                   "region": {"union": [{"radius": 200}, {"inverse": {"size": [10, 10]}}]}}
+                  for _ in range(16)]
+        c = Client(run.daemon.path)
+        reply = c.request(manual_open("fields", items, fields), 60)
+        if not reply or not reply.get("ok"):
+            raise RuntimeError(f"the field scene was refused: {reply}")
+        return c
+
+    def heavy(self, run, c):
+        start = time.monotonic()
+        reply = c.request({"op": "step", "id": 1, "session": "fields", "dt": 2},
+                          run.time_left() - 2)
+        took = time.monotonic() - start
+        if not reply:
+            return {"heavy step": f"no reply in {took:.1f} s"}, ["the heavy step got no reply"]
+        return {"heavy step": f"{took * 1000:.0f} ms"}, []
+
+
+class Attachments(Case):
+    name = "attachments"
+    title = "opens of 2 items + 996 rigid attachments, for 3 s"
+    seconds = 3
+
+    def heavy(self, run, _):
+        behaviors = [{"type": "gravity", "items": ["a", "b"]}] + [
+            {"type": "attachment", "item": "a", "to": "b", "length": 50} for _ in range(996)]
+        items = [{"id": "a", "center": [100, 100], "size": [10, 10]},
+                 {"id": "b", "center": [150, 100], "size": [10, 10]}]
+        c = Client(run.daemon.path)
+        times = []
+        end = time.monotonic() + self.seconds
+        n = 0
+        while time.monotonic() < end and run.time_left() > 3:
+            n += 1
+            start = time.monotonic()
+            reply = c.request(manual_open(f"chain{n}", items, behaviors), run.time_left() - 2)
+            if not reply or not reply.get("ok"):
+                return {"opens": n - 1}, [f"open {n} failed: {reply}"]
+            times.append(time.monotonic() - start)
+            c.request({"op": "close", "session": f"chain{n}"}, 10)
+        times.sort()
+        return {"opens": len(times), "open p50": f"{times[len(times) // 2] * 1000:.1f} ms",
+                "open worst": f"{times[-1] * 1000:.1f} ms"}, []
+
+
+class BigScene(Case):
+    """The 1 000-behavior × 1 000-item scene of the add_group and behaviors reproducers."""
+    id_len = 0
+
+    def setup(self, run):
+        c = Client(run.daemon.path)
+        start = time.monotonic()
+        n = QUICK_BEHAVIORS if run.args.quick else 1000
+        refusal = open_big_scene(c, "big", behaviors=n, id_len=self.id_len,
+                                 timeout=self.setup_timeout)
+        if refusal:
+            raise RuntimeError(f"the {n} × 1000 scene was refused: {refusal}")
+        run.note(f"{n} behaviors × 1000 items built in {time.monotonic() - start:.1f} s")
+        return c
+
+
+class AddGroup(BigScene):
+    name = "add-group"
+    title = "150 failing `add_group` in one write, 1 000 behaviors × 1 000 items; then SIGINT"
+    timeout = 40
+
+    def heavy(self, run, c):
+        def burst(base):
+            return b"".join(line({"op": "add_group", "id": base + k, "session": "big",
+                                  "group": {"id": f"g{k}", "items": [f"i{k}"]}})
+                            for k in range(150))
+        got, took, why = c.pump(burst(0), 150, run.time_left() - 8)
+        shown = {"150 replies": f"{took * 1000:.0f} ms" if got == 150 else f"{got} ({why})"}
+        fails = [] if got == 150 else [f"{got} of 150 replies ({why})"]
+        run.stop_probe()
+        # The same burst again, and SIGINT 20 ms into it.
+        try:
+            c.sock.sendall(burst(1000))
+        except OSError:
+            pass
+        time.sleep(0.02)
+        start = time.monotonic()
+        run.daemon.proc.send_signal(signal.SIGINT)
+        try:
+            run.daemon.proc.wait(max(1.0, run.time_left() - 2))
+            took = time.monotonic() - start
+            shown["SIGINT → exit"] = f"{took * 1000:.0f} ms"
+            if took * 1000 > MAX_SIGINT_MS:
+                fails.append(f"SIGINT took {took * 1000:.0f} ms (target {MAX_SIGINT_MS} ms)")
+        except subprocess.TimeoutExpired:
+            shown["SIGINT → exit"] = f"≥ {time.monotonic() - start:.1f} s"
+            fails.append("dynd did not exit after SIGINT")
+        return shown, fails
+
+
+class Behaviors(BigScene):
+    name = "behaviors"
+    title = "300 refused `behaviors` in one write, 1 000 behaviors × 1 000 items"
+
+    def heavy(self, run, c):
+        data = b"".join(line({"op": "behaviors", "id": k, "session": "big"}) for k in range(300))
+        got, took, why = c.pump(data, 300, run.time_left() - 2)
+        if got != 300:
+            return {"300 replies": f"{got} ({why})"}, [f"{got} of 300 replies ({why})"]
+        return {"300 replies": f"{took * 1000:.0f} ms"}, []
+
+
+class PathOpen(Case):
+    name = "path-open"
+    title = "refused `open` of 700 path items (64-gons), two connections repeating it, 3 s"
+    seconds = 3
+
+    @staticmethod
+    def scene_line(session):
+        r = 20
+        path = [[round(r * math.cos(k * math.tau / 64), 3), round(r * math.sin(k * math.tau / 64),
+                                                                    3)] for k in range(64)]
+        items = [{"id": f"p{k}", "center": [25 + (k % 30) * 42, 25 + (k // 30) * 42],
+                  "size": [2 * r, 2 * r], "shape": "path", "path": path} for k in range(700)]
+        behaviors = [{"type": "collision", "items": [i["id"] for i in items]}]
+        return line(manual_open(session, items, behaviors, bounds=[1300, 1000]))
+
+    def heavy(self, run, _):
+        results = [[] for _ in range(2)]
+        end = time.monotonic() + self.seconds
+
+        def repeat(k):
+            c = Client(run.daemon.path)
+            data = self.scene_line(f"paths{k}")
+            while time.monotonic() < end:
+                start = time.monotonic()
+                c.sock.sendall(data)
+                reply = c.reply(max(1, run.time_left() - 3))
+                if reply is None:
+                    results[k].append((None, time.monotonic() - start))
+                    return
+                code = "ok" if reply.get("ok") else reply["error"]["code"]
+                results[k].append((code, time.monotonic() - start))
+                if code == "ok":
+                    c.request({"op": "close", "session": f"paths{k}"}, 10)
+            c.close()
+
+        threads = [threading.Thread(target=repeat, args=(k,), daemon=True) for k in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(max(1, run.time_left() - 2))
+        all_results = [r for rs in results for r in rs]
+        codes = collections.Counter(code for code, _ in all_results)
+        times = sorted(t for _, t in all_results)
+        shown = {"opens": ", ".join(f"{n} {c}" for c, n in codes.items()),
+                 "refusal p50": f"{times[len(times) // 2] * 1000:.1f} ms" if times else "–"}
+        fails = []
+        if codes.get("ok"):
+            fails.append("the 700-path open was accepted (the reproducer expects a refusal)")
+        if None in codes:
+            fails.append("an open got no reply")
+        return shown, fails
+
+
+class NonReaders(Case):
+    name = "nonreaders"
+    title = "200 connections pipeline `get` of 1 000 items, never read; new clients' `hello`"
+    timeout = 40
+
+    def setup(self, run):
+        c = Client(run.daemon.path)
+        reply = c.request(manual_open("big", grid_items(1000)), 30)
+        if not reply or not reply.get("ok"):
+            raise RuntimeError(f"the 1000-item scene was refused: {reply}")
+        return c
+
+    def heavy(self, run, owner):
+        request = line({"op": "get", "session": "big"}) * 128
+        socks = []
+        for _ in range(200):
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(run.daemon.path)
+            s.setblocking(False)
+            try:
+                s.send(request)
+            except (BlockingIOError, OSError):
+                pass
+            socks.append(s)
+        waits = []
+        closed = 0
+        for _ in range(20):
+            if run.time_left() < 4:
+                break
+            start = time.monotonic()
+            try:
+                c = Client(run.daemon.path)
+                reply = c.request({"op": "hello"}, run.time_left() - 3)
+                c.close()
+            except OSError:
+                reply = None
+            waits.append(time.monotonic() - start if reply else None)
+            time.sleep(0.1)
+        for s in socks:
+            try:
+                if s.recv(1, socket.MSG_PEEK) == b"":
+                    closed += 1
+            except (BlockingIOError, InterruptedError):
+                pass
+            except OSError:
+                closed += 1
+            s.close()
+        answered = [w for w in waits if w is not None]
+        worst = f"{max(answered) * 1000:.1f} ms" if answered else "–"
+        shown = {"new client's hello worst": worst,
+                 "unanswered": waits.count(None), "non-readers closed by dynd": closed}
+        fails = []
+        if waits.count(None):
+            fails.append(f"{waits.count(None)} new clients got no hello reply")
+        if answered and max(answered) * 1000 > run.args.max_hello_ms:
+            fails.append(f"a new client's hello took {max(answered) * 1000:.0f} ms")
+        return shown, fails
+
+
+class Debug(BigScene):
+    name = "debug"
+    title = "`debug` on 1 000 behaviors × 1 000 items with 250-byte ids"
+    id_len = 250
+    setup_timeout = 240
+
+    def heavy(self, run, owner):
+        before = run.daemon.peak_rss_mib()
+        c = Client(run.daemon.path)
+        start = time.monotonic()
+        reply = c.request({"op": "debug", "id": 1, "session": "big"}, run.time_left() - 2)
+        took = time.monotonic() - start
+        peak = run.daemon.peak_rss_mib()
+        grew = (peak - before) if peak is not None and before is not None else None
+        if reply is None:
+            answer = f"none ({c.bytes_read} bytes read)"
+        elif reply.get("ok"):
+            answer = f"ok, {c.bytes_read / 1e6:.1f} MB"
+        else:
+            answer = reply["error"]["code"]
+        shown = {"answer": f"{answer} in {took * 1000:.0f} ms",
+                 "RSS peak": f"{peak:.0f} MiB (+{grew:.0f})" if grew is not None else "–"}
+        fails = []
+        if reply is None:
+            fails.append("the requester got no answer")
+        if grew is not None and grew > MAX_DEBUG_RSS_MIB:
+            fails.append(f"one debug reply added {grew:.0f} MiB (at most {MAX_DEBUG_RSS_MIB})")
+        return shown, fails
+
+
+class Contacts(Case):
+    name = "contacts"
+    title = "`step` dt 1 of 1 000 items stacked in one collision behavior, requester reading"
+
+    def setup(self, run):
+        n, id_len = QUICK_PILE if run.args.quick else (1000, 0)
+        items = [{"id": item_id(k, id_len) if id_len else f"i{k}", "center": [160, 284],
+                  "size": [40, 40]} for k in range(n)]
+        ids = [i["id"] for i in items]
+        behaviors = [{"type": "gravity", "items": ids},
+                     {"type": "collision", "items": ids, "reference_bounds": True}]
+        c = Client(run.daemon.path)
+        reply = c.request(manual_open("pile", items, behaviors), 60)
+        if not reply or not reply.get("ok"):
+            raise RuntimeError(f"the pile was refused: {reply}")
+        return c
+
+    def heavy(self, run, c):
+        start = time.monotonic()
+        got, took, why = c.pump(line({"op": "step", "id": 1, "session": "pile", "dt": 1}), 1,
+                                run.time_left() - 2)
+        shown = {"reply": "yes" if got else f"no ({why})",
+                 "read": f"{c.bytes_read / 1e6:.1f} MB in {took * 1000:.0f} ms"}
+        return shown, [] if got else [f"the reading requester got no reply ({why})"]
+
+
+class Pipelined(Case):
+    name = "pipelined"
+    title = "3 000 pipelined `hello`, then 3 000 `get` of 1 000 items, reader reading"
+
+    def setup(self, run):
+        c = Client(run.daemon.path)
+        reply = c.request(manual_open("big", grid_items(1000)), 30)
+        if not reply or not reply.get("ok"):
+            raise RuntimeError(f"the 1000-item scene was refused: {reply}")
+        return c
+
+    def heavy(self, run, owner):
+        shown, fails = {}, []
+        for op, fields in (("hello", {}), ("get", {"session": "big"})):
+            c = Client(run.daemon.path)
+            data = b"".join(line({"op": op, "id": k, **fields}) for k in range(3000))
+            got, took, why = c.pump(data, 3000, max(1, run.time_left() / 2 - 1))
+            shown[f"{op} replies"] = (f"3000 in {took * 1000:.0f} ms" if got == 3000 else
+                                      f"{got} ({why})")
+            if got != 3000:
+                fails.append(f"{got} of 3000 {op} replies ({why})")
+            c.close()
+        return shown, fails
+
+
+class Memory(Case):
+    name = "memory"
+    title = (f"1 000 × 1 000 scenes for {MEMORY_BIG_SECONDS} s, then 1 000-item scenes until "
+             f"refused (at most {MEMORY_CAP} or {MEMORY_SECONDS} s)")
+    timeout = MEMORY_BIG_SECONDS + MEMORY_SECONDS + 30
+
+    def heavy(self, run, _):
+        c = Client(run.daemon.path)
+        start_rss = run.daemon.rss_mib()
+        # The issue's reproducer: each of these takes seconds to send, so it shows the cost of
+        # one (RSS per scene) rather than the budget's end.
+        big = 0
+        refusal = None
+        end = time.monotonic() + MEMORY_BIG_SECONDS
+        while time.monotonic() < end and run.time_left() > MEMORY_SECONDS + 20:
+            refusal = open_big_scene(c, f"big{big}", timeout=30)
+            if refusal:
+                break
+            big += 1
+        per_big = (run.daemon.rss_mib() - start_rss) / big if big else None
+        # Then scenes that cost the most memory per byte sent (1 000 items, a collision and a
+        # gravity behavior over them: 59 KB a line) until one is refused.
+        items = grid_items(1000)
+        ids = [i["id"] for i in items]
+        data = manual_open("", items, [{"type": "gravity", "items": ids},
+                                       {"type": "collision", "items": ids,
+                                        "reference_bounds": True}])
+        small = 0
+        end = time.monotonic() + MEMORY_SECONDS
+        while not refusal and small < MEMORY_CAP and time.monotonic() < end \
+                and run.time_left() > 10:
+            data["session"] = f"m{small}"
+            reply = c.request(data, max(1, run.time_left() - 5))
+            if not reply or not reply.get("ok"):
+                refusal = reply or {"error": {"code": "no reply", "message": "open"}}
+                break
+            small += 1
+        peak = run.daemon.peak_rss_mib()
+        error = (refusal or {}).get("error", {})
+        by_memory = "memory" in error.get("message", "")
+        shown = {"1000 × 1000 scenes admitted": big,
+                 "RSS each": f"{per_big:.1f} MiB" if per_big else "–",
+                 "1000-item scenes admitted": small,
+                 "peak RSS": f"{peak:.0f} MiB" if peak else "–",
+                 "refused": (f"{error.get('code')} ({'memory budget' if by_memory else 'other'})"
+                             if refusal else "never")}
+        fails = [] if by_memory else [
+            f"{big} + {small} scenes admitted and none refused for memory"
+            + (f" (refused: {error.get('message', '')[:120]})" if refusal else "")]
+        return shown, fails
+
+
+CASES = [Rules(), Workers1(), Attachments(), AddGroup(), Behaviors(), PathOpen(), NonReaders(),
+         Debug(), Contacts(), Pipelined(), Memory()]
+
+
+# ---------------------------------------------------------------------------------------------
+# Running a case
+
+
+class Run:
+    def __init__(self, args, case):
+        self.args, self.case = args, case
+        self.daemon = None
+        self.probe = None
+        self.notes = []
+        self.deadline = None
+
+    def note(self, text):
+        self.notes.append(text)
+
+    def time_left(self):
+        return self.deadline - time.monotonic()
+
+    def stop_probe(self):
+        return self.probe.stop() if self.probe else None
+
+    def cpu_quiet_after(self, since, limit):
+        """Seconds from `since` to the start of the first QUIET_WINDOW in which dynd used less
+        than its idle rate + QUIET_SHARE of a core, or None if none began within `limit` s."""
+        samples = collections.deque()
+        end = since + limit
+        while time.monotonic() < end:
+            now = time.monotonic()
+            samples.append((now, cpu_seconds(self.daemon.pid)))
+            while len(samples) > 2 and now - samples[1][0] >= QUIET_WINDOW:
+                samples.popleft()
+            t0, c0 = samples[0]
+            if now - t0 >= QUIET_WINDOW and \
+                    (samples[-1][1] - c0) / (now - t0) < self.idle_rate + QUIET_SHARE:
+                return max(0.0, t0 - since)
+            time.sleep(0.01)
+        return None
+
+    def execute(self):
+        case = self.case
+        result = {"case": case.name, "title": case.title, "shown": {}, "fails": [],
+                  "probe": None}
+        try:
+            self.daemon = Daemon(self.args.bin_dir, case.daemon_args)
+        except RuntimeError as e:
+            result["fails"].append(str(e))
+            return result
+        watchdog = None
+        try:
+            self.deadline = time.monotonic() + case.setup_timeout
+            state = case.setup(self)
+            timeout = min(case.timeout, QUICK_TIMEOUT) if self.args.quick else case.timeout
+            self.deadline = time.monotonic() + timeout
+            self.probe = Probe(self.daemon.path, timeout + 30)
+            # Idle: dynd's CPU rate with only the probe at work.
+            c0, t0 = cpu_seconds(self.daemon.pid), time.monotonic()
+            time.sleep(0.3)
+            self.idle_rate = (cpu_seconds(self.daemon.pid) - c0) / (time.monotonic() - t0)
+            # A stalled dynd must not hang the run: at the deadline the probe reports (its waits
+            # so far as lower bounds) and dynd is killed, which ends every blocking read.
+            watchdog = threading.Timer(max(0.1, self.time_left()), self._expire)
+            watchdog.daemon = True
+            watchdog.start()
+            shown, fails = case.heavy(self, state)
+            time.sleep(0.3)  # the probe's requests of the last moments get their replies
+            result["shown"].update(shown)
+            result["fails"] += fails
+        except Exception as e:  # noqa: BLE001 - reported as the case's failure
+            result["fails"].append(f"{type(e).__name__}: {e}")
+        finally:
+            if watchdog:
+                watchdog.cancel()
+            result["probe"] = self.stop_probe()
+            died = self.daemon.proc.poll()
+            if died is not None and case.name != "add-group" and not getattr(self, "expired",
+                                                                               False):
+                result["fails"].append(f"dynd died (status {died}): {self.daemon.log_tail(300)}")
+            self.daemon.stop()
+        if getattr(self, "expired", False):
+            result["fails"].append("timed out (dynd killed)")
+        self.judge(result)
+        result["notes"] = self.notes
+        return result
+
+    def _expire(self):
+        self.expired = True
+        self.stop_probe()
+        self.daemon.proc.kill()
+
+    def judge(self, result):
+        p = result["probe"] or {}
+        if p.get("problem"):
+            result["fails"].append(f"probe: {p['problem']}")
+        for key, limit in (("hello", self.args.max_hello_ms), ("step", self.args.max_step_ms)):
+            figures = p.get(key) or {}
+            worst = figures.get("worst")
+            if worst is None:
+                result["fails"].append(f"probe: no {key} round trip")
+            elif worst > limit:
+                result["fails"].append(f"{key} worst {worst:.0f} ms > {limit:g} ms")
+
+
+# ---------------------------------------------------------------------------------------------
+# The report
+
+
+def fmt_ms(figures, key):
+    if not figures or figures.get(key) is None:
+        return "–"
+    v = figures[key]
+    text = f"{v:.1f}" if v < 100 else f"{v:.0f}"
+    if key == "worst" and figures.get("unanswered"):
+        text = "≥ " + text
+    return text
+
+
+def report(results, markdown):
+    if markdown:
+        print("| case | hello worst ms | hello p99 | step worst ms | step p99 | probe round trips "
+              "(hello/step) | the case's own figures | verdict |")
+        print("|---|---:|---:|---:|---:|---|---|---|")
+    for r in results:
+        p = r["probe"] or {}
+        h, s = p.get("hello"), p.get("step")
+        own = "; ".join(f"{k}: {v}" for k, v in r["shown"].items())
+        counts = f"{(h or {}).get('count', 0)}/{(s or {}).get('count', 0)}"
+        verdict = "pass" if not r["fails"] else "**FAIL**" if markdown else "FAIL"
+        if markdown:
+            print(f"| {r['case']}: {r['title']} | {fmt_ms(h, 'worst')} | {fmt_ms(h, 'p99')} | "
+                  f"{fmt_ms(s, 'worst')} | {fmt_ms(s, 'p99')} | {counts} | {own} | {verdict} |")
+        else:
+            print(f"{r['case']}: {r['title']}\n  hello worst {fmt_ms(h, 'worst')} ms, p99 "
+                  f"{fmt_ms(h, 'p99')}, p50 {fmt_ms(h, 'p50')}; step worst {fmt_ms(s, 'worst')} "
+                  f"ms, p99 {fmt_ms(s, 'p99')}, p50 {fmt_ms(s, 'p50')} ({counts} round trips; "
+                  f"probe late ≤ {p.get('late_ms', '–')} ms)\n  {own}\n  {verdict}"
+                  + "".join(f"\n    - {f}" for f in r["fails"])
+                  + "".join(f"\n    note: {n}" for n in r.get("notes", [])), flush=True)
+    if markdown:
+        for r in results:
+            for f in r["fails"]:
+                print(f"\n- {r['case']}: {f}", end="")
+        print()
+
+
+def floor(args):
+    """The probe against an idle dynd: what the measurement itself costs."""
+    d = Daemon(args.bin_dir)
+    try:
+        probe = Probe(d.path, 60)
+        time.sleep(2)
+        return probe.stop()
+    finally:
+        d.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("bin_dir")
+    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--only", help="comma-separated case names (--list shows them)")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--max-hello-ms", type=float, default=50)
+    ap.add_argument("--max-step-ms", type=float, default=100)
+    ap.add_argument("--quick", action="store_true",
+                    help=f"make test's short run: the big scene has {QUICK_BEHAVIORS} behaviors, "
+                         f"the contact storm {QUICK_PILE[0]} items with {QUICK_PILE[1]}-byte "
+                         f"ids, no case's heavy part lasts over {QUICK_TIMEOUT} s")
+    args = ap.parse_args()
+    if args.list:
+        for c in CASES:
+            print(f"{c.name:12} {c.title}")
+        return 0
+    if not os.access(os.path.join(args.bin_dir, "dynd"), os.X_OK):
+        print(f"fairness_bench: no dynd in {args.bin_dir}", file=sys.stderr)
+        return 2
+    names = [c.name for c in CASES]
+    chosen = args.only.split(",") if args.only else names
+    for n in chosen:
+        if n not in names:
+            ap.error(f"unknown case {n!r} (known: {', '.join(names)})")
+    start = time.monotonic()
+    load = os.getloadavg()[0]
+    idle = floor(args)
+    h, s = idle.get("hello", {}), idle.get("step", {})
+    print(f"floor (the probe against an idle dynd, 2 s): hello p50 {fmt_ms(h, 'p50')} ms, worst "
+          f"{fmt_ms(h, 'worst')} ms; step p50 {fmt_ms(s, 'p50')} ms, worst {fmt_ms(s, 'worst')} "
+          f"ms; the probe's own CPU {idle.get('cpu_ms', '–')} ms; load {load:.2f} at the start",
+          flush=True)
+    results = []
+    for case in CASES:
+        if case.name in chosen:
+            results.append(Run(args, case).execute())
+            if not args.markdown:
+                report(results[-1:], False)
+    if args.markdown:
+        report(results, True)
+    failed = [r["case"] for r in results if r["fails"]]
+    print(f"{len(results)} cases in {time.monotonic() - start:.0f} s: "
+          + (f"FAIL ({', '.join(failed)})" if failed else "PASS"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
