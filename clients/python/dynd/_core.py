@@ -1,15 +1,19 @@
-"""What the blocking and the asyncio client share: request lines, the pan's samples, scene
-files, summaries of events for error messages. Not part of the public API except `PanResult`
-and `PanSample` (re-exported by the package)."""
+"""What the blocking and the asyncio client share, free of I/O: request lines with their ids,
+splitting and checking the daemon's lines (`LineSplitter`, `decode_line`, `answers`), the
+events held unread (`Inbox`), the pan's samples, scene files, summaries of events for error
+messages. Not part of the public API except `PanResult` and `PanSample` (re-exported by the
+package) and the limits below (documented in the package's README)."""
 
 from __future__ import annotations
 
 import collections
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from typing import (
     Any,
+    Deque,
     Dict,
     Iterable,
     List,
@@ -22,10 +26,49 @@ from typing import (
     Union,
 )
 
-from .errors import DyndError
-from .messages import DoneEvent, Event, HandoffEvent, Reply, Vec2
+from .errors import (
+    BadReply,
+    DyndError,
+    InvalidUTF8,
+    LineTooLong,
+    NonFiniteNumber,
+    NotJSON,
+    ReplyMismatch,
+    TooDeep,
+    TooManyEvents,
+    quote,
+)
+from .messages import DoneEvent, Event, HandoffEvent, Reply, Vec2, parse_event, parse_reply
 
-__all__ = ["PanResult", "PanSample", "pan_samples", "load_scene", "open_fields", "encode"]
+__all__ = [
+    "PanResult",
+    "PanSample",
+    "pan_samples",
+    "load_scene",
+    "open_fields",
+    "encode",
+    "MAX_LINE",
+    "MAX_DEPTH",
+    "MAX_EVENTS",
+    "MAX_EVENT_BYTES",
+]
+
+JSON = Dict[str, Any]
+#: The longest line a client reads, in bytes without its newline (the clients' `max_line`):
+#: 64 MiB, the most `dynd --max-line` allows, and far more than any line dynd writes (its
+#: replies and events are bounded, protocol/PROTOCOL.md section 12). A longer line raises
+#: `LineTooLong` as soon as that many bytes came without a newline.
+MAX_LINE = 64 * 1024 * 1024
+#: Deepest nesting of arrays and objects a client accepts: the daemon's own limit (its deepest
+#: message is 56 levels). Deeper is `TooDeep`.
+MAX_DEPTH = 64
+#: Most events a client holds unread (the clients' `max_events`): those that came while it waits
+#: for a reply, and those kept for `next_event`. More is `TooManyEvents`.
+MAX_EVENTS = 100_000
+#: Most bytes of event lines a client holds unread (`max_event_bytes`); more is `TooManyEvents`.
+MAX_EVENT_BYTES = 64 * 1024 * 1024
+#: Bytes asked of the socket at a time.
+CHUNK = 65536
 
 #: A scene: a dict (the scene object of protocol/PROTOCOL.md, section 6) or a JSON file's path.
 SceneSource = Union[Mapping[str, Any], str, "os.PathLike[str]"]
@@ -35,13 +78,239 @@ PACES = ("auto", "realtime", "step", "none")
 SAMPLE_RATE = 60
 
 
-def encode(op: str, fields: Mapping[str, Any]) -> bytes:
-    """One request line: ``{"op": op, **fields}`` as compact JSON and ``\\n``. Fields whose
-    value is None are left out (the daemon's default applies). Raises ValueError for a
-    non-finite number (the daemon would refuse it)."""
+def encode(op: str, fields: Mapping[str, Any], request_id: Any = None) -> bytes:
+    """One request line: ``{"op": op, "id": request_id, **fields}`` as compact JSON and
+    ``\\n``. Fields whose value is None are left out (the daemon's default applies). Raises
+    ValueError for a non-finite number (the daemon would refuse it)."""
     request: Dict[str, Any] = {"op": op}
+    if request_id is not None:
+        request["id"] = request_id
     request.update((k, v) for k, v in fields.items() if v is not None)
     return json.dumps(request, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
+
+
+class LineSplitter:
+    """Splits the bytes a connection delivers into lines, in time linear in their size however
+    they are chunked: each byte is searched for ``\\n`` once, and consumed lines are dropped
+    from the front only once they are half the buffer. A line longer than `max_line` raises
+    `LineTooLong` as soon as that many bytes are held without a newline, so at most about
+    `max_line` plus one chunk is ever held."""
+
+    def __init__(self, max_line: int = MAX_LINE) -> None:
+        if max_line < 1:
+            raise ValueError("max_line must be positive, not %r" % max_line)
+        self.max_line = max_line
+        self._buffer = bytearray()
+        self._start = 0
+        self._scanned = 0
+
+    @property
+    def pending(self) -> int:
+        """Bytes held that do not form a complete line yet."""
+        return len(self._buffer) - self._start
+
+    def feed(self, data: bytes) -> None:
+        """Adds bytes read from the connection."""
+        self._buffer += data
+
+    def next_line(self) -> Optional[bytes]:
+        """The next complete line without its ``\\n``, or None when more bytes are needed."""
+        newline = self._buffer.find(b"\n", self._scanned)
+        if newline < 0:
+            self._scanned = len(self._buffer)
+            if self.pending > self.max_line:
+                raise LineTooLong(
+                    "the daemon wrote a line longer than %d bytes (the client's max_line): %s"
+                    % (self.max_line, quote(self._buffer[self._start : self._start + 201]))
+                )
+            return None
+        if newline - self._start > self.max_line:
+            raise LineTooLong(
+                "the daemon wrote a line of %d bytes, longer than the client's max_line (%d): %s"
+                % (newline - self._start, self.max_line, quote(self._buffer[self._start : newline]))
+            )
+        line = bytes(self._buffer[self._start : newline])
+        self._start = self._scanned = newline + 1
+        if self._start == len(self._buffer):
+            self._buffer.clear()
+            self._start = self._scanned = 0
+        elif self._start >= CHUNK and self._start * 2 >= len(self._buffer):
+            del self._buffer[: self._start]
+            self._scanned -= self._start
+            self._start = 0
+        return line
+
+
+class _NonFinite(Exception):
+    """`json.loads` met ``NaN``, ``Infinity`` or ``-Infinity``."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+def decode_line(line: bytes) -> JSON:
+    """The message one line of the daemon holds, checked: UTF-8 (`InvalidUTF8`), JSON
+    (`NotJSON`), no ``NaN``/``Infinity`` and no number that overflows a double
+    (`NonFiniteNumber`), at most `MAX_DEPTH` levels deep (`TooDeep`), an object (`BadReply`)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidUTF8(
+            "the daemon wrote a line that is not UTF-8 (byte %d): %s" % (error.start, quote(line))
+        ) from None
+    try:
+        message = json.loads(text, parse_constant=_refuse_constant)
+    except _NonFinite as error:
+        raise NonFiniteNumber(
+            "the daemon wrote %s, which is not a JSON number: %s" % (error, quote(line))
+        ) from None
+    except RecursionError:
+        raise TooDeep(
+            "the daemon wrote a line nested deeper than %d levels: %s" % (MAX_DEPTH, quote(line))
+        ) from None
+    except ValueError as error:
+        raise NotJSON(
+            "the daemon wrote a line that is not JSON (%s): %s" % (error, quote(line))
+        ) from None
+    if not isinstance(message, dict):
+        raise BadReply("the daemon wrote a line that is not a JSON object: %s" % quote(line))
+    _check_values(message, line)
+    return message
+
+
+def _check_values(message: JSON, line: bytes) -> None:
+    """Raises `TooDeep` or `NonFiniteNumber` (a number such as 1e400 overflows to infinity)."""
+    stack: List[Tuple[Any, int]] = [(message, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise TooDeep(
+                "the daemon wrote a line nested deeper than %d levels: %s" % (MAX_DEPTH, quote(line))
+            )
+        for child in value.values() if isinstance(value, dict) else value:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+            elif isinstance(child, float) and not math.isfinite(child):
+                raise NonFiniteNumber(
+                    "the daemon wrote a number that overflows a double: %s" % quote(line)
+                )
+
+
+def is_event(message: JSON) -> bool:
+    """Whether a decoded message is an event (``ev``, no ``ok``) rather than a reply; raises
+    `BadReply` for one that is neither, or whose ``ok`` is not a boolean."""
+    if "ok" in message:
+        if not isinstance(message["ok"], bool):
+            raise BadReply("the daemon wrote a reply whose 'ok' is not true or false: %s"
+                           % quote(message), message)
+        return False
+    if isinstance(message.get("ev"), str):
+        return True
+    raise BadReply(
+        "the daemon wrote an object with neither 'ok' (a reply) nor 'ev' (an event): %s"
+        % quote(message),
+        message,
+    )
+
+
+def check_answers(reply: JSON, request_id: Any, op: str) -> None:
+    """Raises `ReplyMismatch` unless `reply` answers the request `request_id` (an ``op``):
+    it echoes that id, or it is an error reply without one (absent or null: the daemon could
+    not read the request's id, protocol/PROTOCOL.md section 3)."""
+    echoed = reply.get("id")
+    if echoed is None and reply.get("ok") is False:
+        return
+    if type(echoed) is type(request_id) and echoed == request_id:
+        return
+    raise ReplyMismatch(
+        "the daemon answered the '%s' request %s with a reply %s: %s"
+        % (
+            op,
+            json.dumps(request_id),
+            "without an id" if echoed is None else "to request %s" % quote(json.dumps(echoed)),
+            quote(reply),
+        ),
+        reply,
+    )
+
+
+def unexpected_reply(reply: JSON) -> ReplyMismatch:
+    """The error of a reply that came when no request was waiting."""
+    return ReplyMismatch(
+        "the daemon wrote a reply while no request was waiting: %s" % quote(reply), reply
+    )
+
+
+class Inbox:
+    """The events a client holds unread: those kept for `next_event`, and (while a request
+    waits) those that came before its reply, bounded by `max_events` events and
+    `max_event_bytes` bytes of their lines (`TooManyEvents`)."""
+
+    def __init__(self, max_events: int = MAX_EVENTS, max_event_bytes: int = MAX_EVENT_BYTES):
+        self.max_events = max_events
+        self.max_event_bytes = max_event_bytes
+        self.kept: Deque[Tuple[JSON, int]] = collections.deque()
+        self._kept_bytes = 0
+
+    def __len__(self) -> int:
+        return len(self.kept)
+
+    def check(self, waiting: int, waiting_bytes: int) -> None:
+        """Raises `TooManyEvents` if `waiting` more events of `waiting_bytes` bytes would be
+        more than the client holds."""
+        count = len(self.kept) + waiting
+        size = self._kept_bytes + waiting_bytes
+        if count > self.max_events or size > self.max_event_bytes:
+            raise TooManyEvents(
+                "the daemon sent %d events (%d bytes) that were not read, more than the client "
+                "holds (max_events %d, max_event_bytes %d)"
+                % (count, size, self.max_events, self.max_event_bytes)
+            )
+
+    def keep(self, events: Iterable[Tuple[JSON, int]]) -> None:
+        """Keeps events (with the sizes of their lines) for `pop`."""
+        for event, size in events:
+            self.kept.append((event, size))
+            self._kept_bytes += size
+
+    def pop(self) -> JSON:
+        """The oldest event kept."""
+        event, size = self.kept.popleft()
+        self._kept_bytes -= size
+        return event
+
+    def take(self, index: int) -> JSON:
+        """The event kept at `index`, removed."""
+        event, size = self.kept[index]
+        del self.kept[index]
+        self._kept_bytes -= size
+        return event
+
+
+def typed_reply(op: str, reply: JSON, events: Sequence[JSON]) -> Reply:
+    """`parse_reply` of a successful reply and its events; `BadReply` when a field the reply
+    or an event must have is missing or of the wrong form."""
+    try:
+        return parse_reply(op, reply, [parse_event(e) for e in events])
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+        raise BadReply(
+            "the daemon's reply to '%s' (or an event before it) lacks a field or has one of the "
+            "wrong form (%s: %s): %s" % (op, type(error).__name__, error, quote(reply)),
+            reply,
+        ) from None
+
+
+def typed_event(event: JSON) -> Event:
+    """`parse_event`; `BadReply` when a field the event must have is missing or wrong."""
+    try:
+        return parse_event(event)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+        raise BadReply(
+            "the daemon wrote an event that lacks a field or has one of the wrong form "
+            "(%s: %s): %s" % (type(error).__name__, error, quote(event)),
+            event,
+        ) from None
 
 
 def error_of(reply: Dict[str, Any]) -> Optional[DyndError]:

@@ -12,26 +12,29 @@
     asyncio.run(main())
 
 Requests on one client are sent one at a time (an `asyncio.Lock`); each returns its reply with
-the events that came before it. Realtime pans are paced with `asyncio.sleep`.
+the events that came before it. Realtime pans are paced with `asyncio.sleep`. The checks are the
+blocking client's (`dynd._core`): ids matched, a total deadline per call, bounded lines, nesting
+and events held, `BadReply` subclasses for lines that break the protocol.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import errno
-import json
+import itertools
 import socket
 from typing import (
     Any,
     AsyncIterator,
-    Deque,
+    Awaitable,
+    Callable,
     Dict,
     List,
     Mapping,
     Optional,
     Sequence,
     Tuple,
+    TypeVar,
     Literal,
     overload,
 )
@@ -39,7 +42,7 @@ from typing import (
 from . import _core
 from ._core import PanResult, SceneSource
 from ._core import typed as _typed
-from .errors import ConnectionClosed, DaemonNotRunning, DyndTimeout
+from .errors import BadReply, ConnectionClosed, DaemonNotRunning, DyndTimeout
 from .location import check_peer, resolve
 from .messages import (
     Ack,
@@ -59,14 +62,12 @@ from .messages import (
     Stepped,
     Watching,
     parse_event,
-    parse_reply,
 )
 
 __all__ = ["AsyncClient"]
 
 JSON = Dict[str, Any]
-#: The longest line the client reads (a ``get`` of a large scene is long).
-LINE_LIMIT = 64 * 1024 * 1024
+T = TypeVar("T")
 
 
 class AsyncClient:
@@ -74,7 +75,9 @@ class AsyncClient:
 
     The socket lookup, trust checks and errors are the blocking `Client`'s: `UntrustedSocket`
     before anything is sent, `DaemonNotRunning` naming the path, `DyndError` for an error
-    reply, `DyndTimeout` when the daemon's next line takes longer than `timeout` seconds.
+    reply, `DyndTimeout` when a call (sending a request and reading up to its reply, or
+    waiting for an event) takes longer than `timeout` seconds in all, `BadReply` subclasses for
+    lines that break the protocol; `max_line`, `max_events`, `max_event_bytes` as `Client`'s.
     """
 
     def __init__(
@@ -83,6 +86,10 @@ class AsyncClient:
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
         timeout: Optional[float],
+        *,
+        max_line: int = _core.MAX_LINE,
+        max_events: int = _core.MAX_EVENTS,
+        max_event_bytes: int = _core.MAX_EVENT_BYTES,
     ) -> None:
         """Wraps an open, checked connection; use `connect`."""
         self.path = path
@@ -90,12 +97,20 @@ class AsyncClient:
         self._reader = reader
         self._writer = writer
         self._lock = asyncio.Lock()
-        self._pending: Deque[JSON] = collections.deque()
+        self._lines = _core.LineSplitter(max_line)
+        self._pending = _core.Inbox(max_events, max_event_bytes)
+        self._ids = itertools.count(1)
         self._clocks: Dict[str, str] = {}
 
     @classmethod
     async def connect(
-        cls, path: Optional[str] = None, timeout: Optional[float] = 10.0
+        cls,
+        path: Optional[str] = None,
+        timeout: Optional[float] = 10.0,
+        *,
+        max_line: int = _core.MAX_LINE,
+        max_events: int = _core.MAX_EVENTS,
+        max_event_bytes: int = _core.MAX_EVENT_BYTES,
     ) -> AsyncClient:
         """Connects to `path` (default: the socket lookup, its directory checked) and checks the
         daemon's uid before anything is sent."""
@@ -117,11 +132,20 @@ class AsyncClient:
                     error.errno, "cannot connect to dynd at %s: %s" % (path, error.strerror)
                 ) from None
             check_peer(sock, path)
-            reader, writer = await asyncio.open_unix_connection(sock=sock, limit=LINE_LIMIT)
+            # The reader's own buffer stays small: lines are split by `_core.LineSplitter`.
+            reader, writer = await asyncio.open_unix_connection(sock=sock, limit=4 * _core.CHUNK)
         except BaseException:
             sock.close()
             raise
-        return cls(path, reader, writer, timeout)
+        return cls(
+            path,
+            reader,
+            writer,
+            timeout,
+            max_line=max_line,
+            max_events=max_events,
+            max_event_bytes=max_event_bytes,
+        )
 
     async def __aenter__(self) -> AsyncClient:
         return self
@@ -130,8 +154,12 @@ class AsyncClient:
         await self.close()
 
     async def close(self) -> None:
-        """Closes the connection; sessions it opened without ``keep`` close with it."""
-        self._writer.close()
+        """Closes the connection; sessions it opened without ``keep`` close with it. What could
+        not be sent yet is dropped (a daemon that does not read cannot hold the close)."""
+        if self._writer.transport.get_write_buffer_size():
+            self._writer.transport.abort()
+        else:
+            self._writer.close()
         try:
             await self._writer.wait_closed()
         except (ConnectionError, OSError):
@@ -140,36 +168,64 @@ class AsyncClient:
     # The raw layer ---------------------------------------------------------------------
 
     async def exchange(self, op: str, **fields: Any) -> Tuple[JSON, List[JSON]]:
-        """Sends one request; returns ``(reply, events)`` as parsed JSON. Raises `DyndError`
-        for an error reply."""
+        """Sends one request; returns ``(reply, events)`` as parsed JSON. The request's ``id``
+        is the next of this connection unless `fields` gives one. Raises `DyndError` for an
+        error reply."""
+        reply, events = await self._exchange(op, fields)
+        return reply, [event for event, _ in events]
+
+    async def _exchange(
+        self, op: str, fields: Dict[str, Any]
+    ) -> Tuple[JSON, List[Tuple[JSON, int]]]:
+        """`exchange`, with the size of each event's line; the whole call within `timeout`."""
+        request_id = fields.pop("id", None)
+        if request_id is None:
+            request_id = next(self._ids)
+        line = _core.encode(op, fields, request_id)
         async with self._lock:
-            self._writer.write(_core.encode(op, fields))
-            try:
-                await self._writer.drain()
-            except ConnectionError as lost:
-                raise ConnectionClosed(
-                    "dynd at %s closed the connection (%s)" % (self.path, lost)
-                ) from None
-            events: List[JSON] = []
-            while True:
-                try:
-                    message = await self._read("a reply to '%s'" % op, self.timeout)
-                except DyndTimeout as error:
-                    # The reply is still owed: later lines would answer the wrong request.
-                    self._writer.close()
-                    raise DyndTimeout("%s; the connection was closed" % error) from None
-                if "ok" in message:
-                    refused = _core.error_of(message)
-                    if refused is not None:
-                        raise refused
-                    return message, events
-                events.append(message)
+            # Closing on a timeout: the reply is still owed, and later lines would answer the
+            # wrong request.
+            reply, events = await self._within(
+                self._send_and_read(op, line, request_id),
+                "a reply to '%s'" % op,
+                self.timeout,
+                closing=True,
+            )
+        error = _core.error_of(reply)
+        if error is not None:
+            if isinstance(error, BadReply):
+                self._abort()
+            raise error
+        return reply, events
+
+    async def _send_and_read(
+        self, op: str, line: bytes, request_id: Any
+    ) -> Tuple[JSON, List[Tuple[JSON, int]]]:
+        self._writer.write(line)
+        try:
+            await self._writer.drain()
+        except ConnectionError as lost:
+            self._abort()
+            raise ConnectionClosed(
+                "dynd at %s closed the connection (%s)" % (self.path, lost)
+            ) from None
+        events: List[Tuple[JSON, int]] = []
+        size = 0
+        while True:
+            message, length = await self._read()
+            if _core.is_event(message):
+                events.append((message, length))
+                size += length
+                self._pending.check(len(events), size)
+                continue
+            _core.check_answers(message, request_id, op)
+            return message, events
 
     async def request(self, op: str, **fields: Any) -> JSON:
         """Sends one request and returns its reply as parsed JSON; its events are kept for
         `next_event` and `events`."""
-        reply, events = await self.exchange(op, **fields)
-        self._pending.extend(events)
+        reply, events = await self._exchange(op, fields)
+        self._pending.keep(events)
         return reply
 
     async def events(self, until: Optional[str] = None) -> AsyncIterator[Event]:
@@ -187,7 +243,7 @@ class AsyncClient:
     async def call(self, op: str, **fields: Any) -> Reply:
         """Sends one request of any op; its typed reply with the events it caused."""
         reply, events = await self.exchange(op, **fields)
-        return parse_reply(op, reply, [parse_event(e) for e in events])
+        return self._checked(_core.typed_reply, op, reply, events)
 
     # Typed ops ---------------------------------------------------------------------------
 
@@ -417,10 +473,11 @@ class AsyncClient:
         """The next event: one kept by `request`, else the next to arrive within `timeout`
         seconds (default: the client's), else `DyndTimeout`."""
         if self._pending:
-            return parse_event(self._pending.popleft())
+            return self._checked(_core.typed_event, self._pending.pop())
         async with self._lock:
             wait = self.timeout if timeout is None else timeout
-            return parse_event(await self._read("an event", wait))
+            event = await self._within(self._read_event(), "an event", wait, closing=False)
+        return self._checked(_core.typed_event, event)
 
     @overload
     async def wait_for(
@@ -486,9 +543,9 @@ class AsyncClient:
     ) -> Event:
         """Runs `session` until an `ev` event of it (see `Client.run_until`)."""
         for index in range(len(self._pending)):
-            event = parse_event(self._pending[index])
+            event = parse_event(self._pending.kept[index][0])
             if _core.matches(event, ev, session):
-                del self._pending[index]
+                self._pending.take(index)
                 return event
         if await self.clock_of(session) != "manual":
             return await self.wait_for(ev, session, timeout)
@@ -514,18 +571,60 @@ class AsyncClient:
                     % (what, max_seconds, _core.summary(seen))
                 )
 
-    async def _read(self, what: str, timeout: Optional[float]) -> JSON:
+    # The line layer ----------------------------------------------------------------------
+
+    def _abort(self) -> None:
+        """Drops the connection at once, whatever is still to be sent."""
+        self._writer.transport.abort()
+
+    def _checked(self, parse: Callable[..., T], *arguments: Any) -> T:
+        """`parse(*arguments)`, the connection dropped when it raises `BadReply`."""
         try:
-            line = await asyncio.wait_for(self._reader.readline(), timeout)
+            return parse(*arguments)
+        except BadReply:
+            self._abort()
+            raise
+
+    async def _within(
+        self, work: Awaitable[T], what: str, timeout: Optional[float], *, closing: bool
+    ) -> T:
+        """`work` within `timeout` seconds, else `DyndTimeout` (dropping the connection when
+        `closing`); drops the connection when `work` raises `BadReply`."""
+        try:
+            return await asyncio.wait_for(work, timeout)
         except asyncio.TimeoutError:
+            if closing:
+                self._abort()
             raise DyndTimeout(
-                "%s did not come from dynd at %s within %g s" % (what, self.path, timeout or 0)
+                "%s did not come from dynd at %s within %g s%s"
+                % (what, self.path, timeout or 0, "; the connection was closed" if closing else "")
             ) from None
-        except ConnectionError:
-            line = b""
-        if not line.endswith(b"\n"):
-            raise ConnectionClosed("dynd at %s closed the connection" % self.path)
-        message = json.loads(line)
-        if not isinstance(message, dict):
-            raise ValueError("dynd sent a line that is not a JSON object: %r" % line[:200])
+        except BadReply:
+            self._abort()
+            raise
+
+    async def _read_event(self) -> JSON:
+        """The next message, which must be an event (no request is waiting)."""
+        message, _ = await self._read()
+        if not _core.is_event(message):
+            raise _core.unexpected_reply(message)
         return message
+
+    async def _read(self) -> Tuple[JSON, int]:
+        """The next message, checked (`_core.decode_line`), and the length of its line."""
+        while True:
+            line = self._lines.next_line()
+            if line is not None:
+                return _core.decode_line(line), len(line)
+            try:
+                chunk = await self._reader.read(_core.CHUNK)
+            except ConnectionError:
+                chunk = b""
+            if not chunk:
+                cut = self._lines.pending
+                self._abort()
+                raise ConnectionClosed(
+                    "dynd at %s closed the connection%s"
+                    % (self.path, " in the middle of a line (%d bytes)" % cut if cut else "")
+                )
+            self._lines.feed(chunk)

@@ -8,19 +8,20 @@
         print(dynd.run_until(lock, "done").outcome)
 
 Every request gets exactly one reply; the events it causes come before it and are returned
-with it (typed, in ``reply.events``). An error reply raises `DyndError`.
+with it (typed, in ``reply.events``). An error reply raises `DyndError`. Each request carries an
+``id`` and its reply must echo it; `timeout` is a total deadline per call; lines, nesting and the
+events held are bounded; a line that breaks the protocol raises a `BadReply` subclass (README,
+"What the client checks").
 """
 
 from __future__ import annotations
 
-import collections
 import errno
-import json
+import itertools
 import socket
 import time
 from typing import (
     Any,
-    Deque,
     Dict,
     Iterator,
     List,
@@ -35,7 +36,7 @@ from typing import (
 from . import _core
 from ._core import PanResult, SceneSource
 from ._core import typed as _typed
-from .errors import ConnectionClosed, DaemonNotRunning, DyndError, DyndTimeout
+from .errors import BadReply, ConnectionClosed, DaemonNotRunning, DyndTimeout
 from .location import check_peer, resolve
 from .messages import (
     Ack,
@@ -55,7 +56,6 @@ from .messages import (
     Stepped,
     Watching,
     parse_event,
-    parse_reply,
 )
 
 __all__ = ["Client", "connect_socket"]
@@ -97,16 +97,28 @@ class Client:
     `path` is the socket; by default `default_socket_location()`, whose per-user directory is
     checked first. Raises, before anything is sent, `UntrustedSocket` for an unsafe directory or
     a daemon of another user, and `DaemonNotRunning` (naming the path) when no daemon listens.
-    `timeout` (seconds) bounds every wait for the daemon's next line; a request whose reply
-    does not come in time raises `DyndTimeout` and closes the connection.
+    `timeout` (seconds, None: none) bounds each call as a whole — sending the request and
+    reading up to its reply, or waiting for an event: a request whose reply does not come in
+    time raises `DyndTimeout` and closes the connection. `max_line` bounds the length of a line
+    the daemon writes, `max_events` and `max_event_bytes` the events held unread (see
+    `dynd._core` and the README's "What the client checks").
     """
 
-    def __init__(self, path: Optional[str] = None, timeout: Optional[float] = 10.0) -> None:
+    def __init__(
+        self,
+        path: Optional[str] = None,
+        timeout: Optional[float] = 10.0,
+        *,
+        max_line: int = _core.MAX_LINE,
+        max_events: int = _core.MAX_EVENTS,
+        max_event_bytes: int = _core.MAX_EVENT_BYTES,
+    ) -> None:
         self.path: str = resolve(path)
         self.timeout = timeout
         self._sock = connect_socket(self.path, timeout)
-        self._buffer = b""
-        self._pending: Deque[JSON] = collections.deque()
+        self._lines = _core.LineSplitter(max_line)
+        self._pending = _core.Inbox(max_events, max_event_bytes)
+        self._ids = itertools.count(1)
         self._clocks: Dict[str, str] = {}
         self._closed = False
 
@@ -125,24 +137,46 @@ class Client:
 
     def exchange(self, op: str, **fields: Any) -> Tuple[JSON, List[JSON]]:
         """Sends one request and returns ``(reply, events)`` as parsed JSON: the reply and the
-        events that came before it. Fields whose value is None are left out. Raises
+        events that came before it. Fields whose value is None are left out; the request's
+        ``id`` is the next of this connection (1, 2, …) unless `fields` gives one. Raises
         `DyndError` for an error reply."""
-        self._send(op, fields)
-        events: List[JSON] = []
+        reply, events = self._exchange(op, fields)
+        return reply, [event for event, _ in events]
+
+    def _exchange(self, op: str, fields: Dict[str, Any]) -> Tuple[JSON, List[Tuple[JSON, int]]]:
+        """`exchange`, with the size of each event's line."""
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        what = "a reply to '%s'" % op
+        request_id = fields.pop("id", None)
+        if request_id is None:
+            request_id = next(self._ids)
+        self._send(op, _core.encode(op, fields, request_id), deadline)
+        events: List[Tuple[JSON, int]] = []
+        size = 0
         while True:
-            message = self._read("a reply to '%s'" % op, self.timeout, closing=True)
-            if "ok" in message:
-                error = _core.error_of(message)
-                if error is not None:
-                    raise error
-                return message, events
-            events.append(message)
+            message, length = self._read(what, deadline, self.timeout, closing=True)
+            try:
+                if _core.is_event(message):
+                    events.append((message, length))
+                    size += length
+                    self._pending.check(len(events), size)
+                    continue
+                _core.check_answers(message, request_id, op)
+            except BadReply:
+                self.close()
+                raise
+            error = _core.error_of(message)
+            if error is not None:
+                if isinstance(error, BadReply):
+                    self.close()
+                raise error
+            return message, events
 
     def request(self, op: str, **fields: Any) -> JSON:
         """Sends one request and returns its reply as parsed JSON; the events it caused are
         kept for `events` and `next_event`. Raises `DyndError` for an error reply."""
-        reply, events = self.exchange(op, **fields)
-        self._pending.extend(events)
+        reply, events = self._exchange(op, fields)
+        self._pending.keep(events)
         return reply
 
     def events(self, until: Optional[str] = None) -> Iterator[JSON]:
@@ -151,10 +185,10 @@ class Client:
         Each wait is bounded by the client's `timeout` (`DyndTimeout`)."""
         while True:
             if self._pending:
-                event = self._pending.popleft()
+                event = self._pending.pop()
             else:
                 try:
-                    event = self._read("an event", self.timeout, closing=False)
+                    event = self._next_event("an event", self.timeout)
                 except ConnectionClosed:
                     return
             yield event
@@ -165,7 +199,11 @@ class Client:
         """Sends one request of any op and returns its typed reply (`parse_reply`), with the
         events it caused in ``reply.events``. Raises `DyndError` for an error reply."""
         reply, events = self.exchange(op, **fields)
-        return parse_reply(op, reply, [parse_event(e) for e in events])
+        try:
+            return _core.typed_reply(op, reply, events)
+        except BadReply:
+            self.close()
+            raise
 
     # Typed ops ---------------------------------------------------------------------------
 
@@ -410,7 +448,7 @@ class Client:
     def keep(self, events: Sequence[Event]) -> None:
         """Keeps `events` (already handed out, e.g. by a measurement's steps) for `next_event`,
         `wait_for` and `run_until`, after those kept before."""
-        self._pending.extend(event.raw for event in events)
+        self._pending.keep((event.raw, 0) for event in events)
 
     def clock_of(self, session: str) -> str:
         """``manual`` or ``realtime``: known for sessions this client opened, else asked with
@@ -428,9 +466,9 @@ class Client:
         """The next event: one kept by `request`, else the next to arrive within `timeout`
         seconds (default: the client's), else `DyndTimeout`."""
         if self._pending:
-            return parse_event(self._pending.popleft())
+            return self._typed_event(self._pending.pop())
         wait = self.timeout if timeout is None else timeout
-        return parse_event(self._read("an event", wait, closing=False))
+        return self._typed_event(self._next_event("an event", wait))
 
     @overload
     def wait_for(
@@ -455,12 +493,12 @@ class Client:
             left = deadline - time.monotonic()
             try:
                 if self._pending:
-                    event = parse_event(self._pending.popleft())
+                    event = self._typed_event(self._pending.pop())
                 else:
                     if left <= 0:
-                        raise socket.timeout()
-                    event = parse_event(self._read(what, left, closing=False, quiet=True))
-            except socket.timeout:
+                        raise _Expired()
+                    event = self._typed_event(self._next_event(what, left, quiet=True))
+            except _Expired:
                 raise DyndTimeout(
                     "%s did not come within %g s (%s came meanwhile)"
                     % (what, timeout, _core.summary(seen))
@@ -506,9 +544,9 @@ class Client:
         `DyndTimeout` when the event does not come in time or the session comes to rest
         without it; the message names the events seen."""
         for index in range(len(self._pending)):
-            event = parse_event(self._pending[index])
+            event = parse_event(self._pending.kept[index][0])
             if _core.matches(event, ev, session):
-                del self._pending[index]
+                self._pending.take(index)
                 return event
         if self.clock_of(session) != "manual":
             return self.wait_for(ev, session, timeout)
@@ -537,50 +575,115 @@ class Client:
 
     # The line layer ----------------------------------------------------------------------
 
-    def _send(self, op: str, fields: Mapping[str, Any]) -> None:
+    def _typed_event(self, event: JSON) -> Event:
+        try:
+            return _core.typed_event(event)
+        except BadReply:
+            self.close()
+            raise
+
+    def _send(self, op: str, line: bytes, deadline: Optional[float]) -> None:
+        """Writes `line` whole before `deadline`; else closes the connection and raises
+        `DyndTimeout` (a daemon that does not read cannot hold the client)."""
         if self._closed:
             raise ConnectionClosed("the connection to dynd at %s is closed" % self.path)
-        line = _core.encode(op, fields)
         try:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise socket.timeout()
+                self._sock.settimeout(left)
+            else:
+                self._sock.settimeout(None)
             self._sock.sendall(line)
+        except socket.timeout:
+            self.close()
+            raise DyndTimeout(
+                "the '%s' request (%d bytes) could not be sent to dynd at %s within %g s: it "
+                "does not read; the connection was closed" % (op, len(line), self.path, self.timeout or 0)
+            ) from None
         except (BrokenPipeError, ConnectionResetError) as error:
+            self.close()
             raise ConnectionClosed(
                 "dynd at %s closed the connection (%s)" % (self.path, error.strerror)
             ) from None
 
-    def _read(
-        self, what: str, timeout: Optional[float], *, closing: bool, quiet: bool = False
-    ) -> JSON:
-        """The next message. On a timeout: `socket.timeout` when `quiet`, else `DyndTimeout`
-        (closing the connection when `closing`: a reply is then owed and would come late)."""
-        while b"\n" not in self._buffer:
-            self._sock.settimeout(timeout)
-            try:
-                chunk = self._sock.recv(65536)
-            except socket.timeout:
-                if quiet:
-                    raise
-                if closing:
-                    self.close()
-                raise DyndTimeout(
-                    "%s did not come from dynd at %s within %g s%s"
-                    % (
-                        what,
-                        self.path,
-                        timeout or 0,
-                        "; the connection was closed" if closing else "",
-                    )
-                ) from None
-            except ConnectionResetError:
-                chunk = b""
-            if not chunk:
-                raise ConnectionClosed("dynd at %s closed the connection" % self.path)
-            self._buffer += chunk
-        line, self._buffer = self._buffer.split(b"\n", 1)
-        message = json.loads(line)
-        if not isinstance(message, dict):
-            raise ValueError("dynd sent a line that is not a JSON object: %r" % line[:200])
+    def _next_event(self, what: str, timeout: Optional[float], quiet: bool = False) -> JSON:
+        """The next message within `timeout` seconds, which must be an event (no request is
+        waiting)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        message, _ = self._read(what, deadline, timeout, closing=False, quiet=quiet)
+        try:
+            if not _core.is_event(message):
+                raise _core.unexpected_reply(message)
+        except BadReply:
+            self.close()
+            raise
         return message
+
+    def _read(
+        self,
+        what: str,
+        deadline: Optional[float],
+        seconds: Optional[float],
+        *,
+        closing: bool,
+        quiet: bool = False,
+    ) -> Tuple[JSON, int]:
+        """The next message, checked (`_core.decode_line`), and the length of its line. When
+        the monotonic clock passes `deadline` (`seconds` after the call began) first: `_Expired`
+        when `quiet`, else `DyndTimeout`
+        (closing the connection when `closing`: a reply is then owed and would come late). A
+        line that breaks the protocol closes the connection and raises its `BadReply`."""
+        try:
+            while True:
+                line = self._lines.next_line()
+                if line is not None:
+                    return _core.decode_line(line), len(line)
+                if self._closed:
+                    raise ConnectionClosed("the connection to dynd at %s is closed" % self.path)
+                if deadline is None:
+                    self._sock.settimeout(None)
+                else:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise _Expired()
+                    self._sock.settimeout(left)
+                try:
+                    chunk = self._sock.recv(_core.CHUNK)
+                except socket.timeout:
+                    raise _Expired() from None
+                except ConnectionResetError:
+                    chunk = b""
+                if not chunk:
+                    cut = self._lines.pending
+                    self.close()
+                    raise ConnectionClosed(
+                        "dynd at %s closed the connection%s"
+                        % (self.path, " in the middle of a line (%d bytes)" % cut if cut else "")
+                    )
+                self._lines.feed(chunk)
+        except BadReply:
+            self.close()
+            raise
+        except _Expired:
+            if quiet:
+                raise
+            if closing:
+                self.close()
+            raise DyndTimeout(
+                "%s did not come from dynd at %s within %g s%s"
+                % (
+                    what,
+                    self.path,
+                    seconds or 0,
+                    "; the connection was closed" if closing else "",
+                )
+            ) from None
+
+
+class _Expired(Exception):
+    """A deadline passed while reading."""
 
 
 def _sleep_until(deadline: float) -> None:

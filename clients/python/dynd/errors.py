@@ -2,8 +2,14 @@
 
 Every error reply of the daemon (protocol/PROTOCOL.md, section 8) is one `DyndError`, whatever
 its code; the codes are the string constants below. The other exceptions are about reaching the
-daemon: `UntrustedSocket` (nothing was sent), `DaemonNotRunning` (no daemon at the path) and
-`DyndTimeout` (a reply or an awaited event did not come in time).
+daemon: `UntrustedSocket` (nothing was sent), `DaemonNotRunning` (no daemon at the path),
+`DyndTimeout` (a reply or an awaited event did not come in time) and `ConnectionClosed`.
+
+A line that breaks the protocol is a `BadReply` (a `DyndError` whose code is ``bad_reply``), one
+subclass per fault: `InvalidUTF8`, `NotJSON`, `NonFiniteNumber`, `TooDeep`, `LineTooLong`,
+`ReplyMismatch`, `TooManyEvents`; the base class itself for the rest (not an object, neither
+``ok`` nor ``ev``, fields of the wrong form). The client closes the connection before raising one:
+after a broken line nothing that follows can be trusted to answer the right request.
 """
 
 from __future__ import annotations
@@ -16,6 +22,15 @@ __all__ = [
     "DaemonNotRunning",
     "DyndTimeout",
     "ConnectionClosed",
+    "BadReply",
+    "InvalidUTF8",
+    "NotJSON",
+    "NonFiniteNumber",
+    "TooDeep",
+    "LineTooLong",
+    "ReplyMismatch",
+    "TooManyEvents",
+    "BAD_REPLY",
     "ERROR_CODES",
     "BAD_JSON",
     "NOT_AN_OBJECT",
@@ -71,6 +86,9 @@ LINE_TIMEOUT = "line_timeout"
 #: Too many sessions, or `step` on a realtime session.
 BUSY = "busy"
 
+#: Not the daemon's: the code of `BadReply`, a line of the daemon the client refuses.
+BAD_REPLY = "bad_reply"
+
 #: Every error code dynd uses (protocol/PROTOCOL.md, section 8).
 ERROR_CODES: FrozenSet[str] = frozenset(
     {
@@ -115,9 +133,7 @@ class DyndError(Exception):
         """The error of an ``{"ok": false, ...}`` reply."""
         error = reply.get("error")
         if not isinstance(error, dict):
-            return cls(
-                "bad_reply", "the daemon's error reply has no error object: %r" % reply, reply
-            )
+            return BadReply("the daemon's error reply has no error object: %s" % quote(reply))
         return cls(str(error.get("code", "")), str(error.get("message", "")), reply)
 
 
@@ -151,3 +167,63 @@ class DyndTimeout(TimeoutError):
 class ConnectionClosed(ConnectionError):
     """The daemon closed the connection (it stopped, or refused a line); `reason` says which
     event announced it, if any."""
+
+
+#: How much of an offending line an error message quotes, in bytes.
+QUOTE_LIMIT = 200
+
+
+def quote(line: Any) -> str:
+    """At most `QUOTE_LIMIT` bytes of `line` (bytes, text, or a parsed message shown as
+    ``repr`` shows it), marked ``…(cut: N bytes)`` when longer."""
+    if not isinstance(line, (bytes, bytearray)):
+        line = (line if isinstance(line, str) else repr(line)).encode("utf-8", "backslashreplace")
+    if len(line) <= QUOTE_LIMIT:
+        return repr(bytes(line))
+    return "%r…(cut: %d bytes)" % (bytes(line[:QUOTE_LIMIT]), len(line))
+
+
+class BadReply(DyndError):
+    """The daemon wrote a line the protocol does not allow (code ``bad_reply``); the message
+    says what is wrong and quotes at most `QUOTE_LIMIT` characters of the line. The client has
+    closed the connection. The subclasses name the fault; this class itself covers the rest (a
+    line that is not an object, has neither ``ok`` nor ``ev``, or lacks a field a message of its
+    kind must have)."""
+
+    def __init__(self, message: str, reply: Optional[Dict[str, Any]] = None) -> None:
+        super().__init__(BAD_REPLY, message, reply)
+
+
+class InvalidUTF8(BadReply):
+    """A line that is not valid UTF-8."""
+
+
+class NotJSON(BadReply):
+    """A line that is not JSON (or a number JSON cannot hold, such as one of 5 000 digits)."""
+
+
+class NonFiniteNumber(BadReply):
+    """``NaN``, ``Infinity`` or a number that overflows a double (the protocol has none)."""
+
+
+class TooDeep(BadReply):
+    """Arrays and objects nested deeper than the client's limit (64 levels, the daemon's own
+    limit)."""
+
+
+class LineTooLong(BadReply):
+    """A line longer than the client's `max_line` (64 MiB by default), refused as soon as that
+    many bytes came without a newline. Not the daemon's ``line_too_long`` error reply (a
+    `DyndError` about the client's line)."""
+
+
+class ReplyMismatch(BadReply):
+    """A reply that does not answer the request waiting for it: another ``id``, a successful
+    reply without the ``id`` (only an error reply may lack it, when the daemon could not read
+    the request), or a reply when no request was waiting."""
+
+
+class TooManyEvents(BadReply):
+    """More events came, unread, than the client holds (`max_events` events or
+    `max_event_bytes` bytes of their lines): a request's events before its reply, with those
+    kept for `next_event`."""

@@ -156,7 +156,9 @@ class StandIn:
                         line, buffer = buffer.split(b"\n", 1)
                         request = json.loads(line)
                         self.requests.append(request)
-                        reply = dict({"ok": True}, **self.replies.get(request["op"], {}))
+                        reply = dict(
+                            {"ok": True, "id": request["id"]}, **self.replies.get(request["op"], {})
+                        )
                         conn.sendall(json.dumps(reply).encode() + b"\n")
 
     def close(self) -> None:
@@ -174,11 +176,12 @@ def stand_in(tmp_path: Path) -> Iterator[StandIn]:
 
 
 EXPECTED_LINES = [
-    {"op": "add_group", "session": "S", "group": {"id": "pair", "items": ["left", "right"]}},
-    {"op": "items_in_rect", "session": "S", "rect": [0.0, 0.0, 160.0, 284.0]},
-    {"op": "set_bounds", "session": "S", "bounds": [320.0, 480.0]},
-    {"op": "set_bounds", "session": "S", "bounds": [-10.0, 0.0, 300.0, 500.0]},
-    {"op": "remove_group", "session": "S", "group": "pair"},
+    {"op": "add_group", "id": 1, "session": "S",
+     "group": {"id": "pair", "items": ["left", "right"]}},
+    {"op": "items_in_rect", "id": 2, "session": "S", "rect": [0.0, 0.0, 160.0, 284.0]},
+    {"op": "set_bounds", "id": 3, "session": "S", "bounds": [320.0, 480.0]},
+    {"op": "set_bounds", "id": 4, "session": "S", "bounds": [-10.0, 0.0, 300.0, 500.0]},
+    {"op": "remove_group", "id": 5, "session": "S", "group": "pair"},
 ]
 
 
