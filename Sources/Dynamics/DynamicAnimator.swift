@@ -59,6 +59,9 @@ public final class DynamicAnimator {
   private var flattened: [DynamicBehavior] = []
   private var structureDirty = false
   private var pendingSteps = 0.0
+  /// Behaviors changed since the last step, whose items wake before the next one.
+  private var changedBehaviors: [DynamicBehavior] = []
+  private var changedBehaviorIDs: Set<ObjectIdentifier> = []
   /// How long every item has been slower than the rest thresholds (seconds).
   private var stillTime = 0.0
   private var restRule = RestRule()
@@ -203,28 +206,50 @@ public final class DynamicAnimator {
   /// Does nothing while paused. Returns the number of internal steps taken.
   @discardableResult
   public func step(_ dt: Double) -> Int {
-    guard dt.isFinite, dt > 0, isRunning else { return 0 }
+    beginStep(dt)
+    return continueStep { false }
+  }
+
+  /// Internal steps of the current frame not taken yet (`beginStep`, `continueStep`).
+  public private(set) var stepsDue = 0
+
+  /// Starts a frame of `dt` seconds: its internal steps become due (the remainder is carried
+  /// to the next frame); `continueStep` takes them. `step(_:)` is the two in one call. A host
+  /// that shares its threads cuts a long frame (a large `dt`, costly steps) into slices this
+  /// way, at internal-step granularity, with exactly the result of one `step(_:)`.
+  public func beginStep(_ dt: Double) {
+    guard dt.isFinite, dt > 0, isRunning else { return }
     pendingSteps += dt / Self.stepInterval
     // Tolerate rounding: 1/60 s must be exactly two steps, every time.
-    var due = Int((pendingSteps + 1e-6).rounded(.down))
+    let due = Int((pendingSteps + 1e-6).rounded(.down))
     pendingSteps = max(0, pendingSteps - Double(due))
+    stepsDue += due
+  }
+
+  /// Takes the frame's due internal steps until none is left or the animator pauses, or, after
+  /// any step but the last, `shouldYield()` says to stop for now (a later call goes on). Returns
+  /// the number of internal steps taken.
+  public func continueStep(shouldYield: () -> Bool) -> Int {
     var taken = 0
-    while due > 0, isRunning {
-      stepsLeftInCall = due
+    while stepsDue > 0, isRunning {
+      stepsLeftInCall = stepsDue
       stepOnce()
       taken += 1
-      due -= 1
+      stepsDue -= 1
+      if stepsDue > 0, shouldYield() { break }
     }
+    if !isRunning { stepsDue = 0 }
     stepsLeftInCall = 1
     return taken
   }
 
-  /// Internal steps left in the current `step(_:)` call, this one included (1 outside a call).
-  /// A moved anchor glides to its new point over them, so it arrives with the frame.
+  /// Internal steps left in the current frame, this one included (1 outside a frame). A moved
+  /// anchor glides to its new point over them, so it arrives with the frame.
   private(set) var stepsLeftInCall = 1
 
   private func stepOnce() {
     prepare()
+    wakeChangedBehaviors()
     for behavior in flattened { behavior.prepareStep(self) }
     for behavior in flattened { behavior.overrideVelocities(self) }
     world.step(Self.stepInterval)
@@ -293,6 +318,7 @@ public final class DynamicAnimator {
     // Resting bodies were stopped: their groups' members stop too.
     for body in bodyOrder { body.publishMembers() }
     pendingSteps = 0
+    stepsDue = 0
     delegate?.dynamicAnimatorDidPause(self)
   }
 
@@ -323,8 +349,20 @@ public final class DynamicAnimator {
 
   func behaviorDidChange(_ behavior: DynamicBehavior, structure: Bool) {
     if structure { structureDirty = true }
-    wake(behavior.behaviorItems)
+    if changedBehaviorIDs.insert(ObjectIdentifier(behavior)).inserted {
+      changedBehaviors.append(behavior)
+    }
     resume()
+  }
+
+  /// Wakes the items of the behaviors changed since the last step, once each: a behavior changed
+  /// many times between two steps (an action rule setting it at every one) costs one pass over
+  /// its items, not one per change.
+  private func wakeChangedBehaviors() {
+    guard !changedBehaviors.isEmpty else { return }
+    for behavior in changedBehaviors { wake(behavior.behaviorItems) }
+    changedBehaviors = []
+    changedBehaviorIDs = []
   }
 
   private func wake(_ items: [DynamicItem]) {

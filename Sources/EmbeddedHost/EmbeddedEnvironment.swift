@@ -11,7 +11,9 @@ import SessionHost
 /// them as in the daemon), and `runPending()` waits for their results: for checking that what
 /// a session computes does not depend on the threads that computed it.
 public final class EmbeddedEnvironment: HostEnvironment {
-  private var jobs: [() -> Void] = []
+  /// Jobs waiting for `runPending()`: every due one runs before any continuing one.
+  private var dueJobs: [() -> Void] = []
+  private var continuingJobs: [() -> Void] = []
   private var posted: [() -> Void] = []
   private let workers: StepWorkers?
   /// With `workers`: jobs started and results posted, from any thread.
@@ -54,11 +56,13 @@ public final class EmbeddedEnvironment: HostEnvironment {
 
   public var workerCount: Int { workers?.threadCount ?? 1 }
 
-  public func runOnWorker(_ work: @escaping () -> Void) {
-    guard let workers else { return jobs.append(work) }
+  public func runOnWorker(_ priority: WorkPriority, _ work: @escaping () -> Void) {
+    guard let workers else {
+      return priority == .due ? dueJobs.append(work) : continuingJobs.append(work)
+    }
     threaded.withLock { $0.jobsInFlight += 1 }
     let job = UncheckedSendable(work)
-    workers.run { [threaded] in
+    workers.run(priority) { [threaded] in
       job.value()
       threaded.withLock { $0.jobsInFlight -= 1 }
     }
@@ -80,9 +84,13 @@ public final class EmbeddedEnvironment: HostEnvironment {
 
   public func isBackedUp(_ peer: PeerID, beyond bytes: Int) -> Bool { backedUp.contains(peer) }
 
+  /// Zero unless a test sets it: then a session's cheap manual steps run in `apply` itself, as
+  /// in the daemon.
+  public var inlineWorkBudget: Duration = .zero
+
   /// Whether a job or a result is waiting (or, with `workers`, a job is running).
   public var hasPending: Bool {
-    !jobs.isEmpty || !posted.isEmpty
+    !dueJobs.isEmpty || !continuingJobs.isEmpty || !posted.isEmpty
       || threaded.withLock { $0.jobsInFlight > 0 || !$0.posted.isEmpty }
   }
 
@@ -99,11 +107,24 @@ public final class EmbeddedEnvironment: HostEnvironment {
         for body in arrived { body() }
         continue
       }
-      if !jobs.isEmpty {
-        jobs.removeFirst()()
-      } else {
-        posted.removeFirst()()
-      }
+      runNext()
+    }
+  }
+
+  /// Jobs run so far (without `workers`).
+  public private(set) var jobsRun = 0
+
+  /// Without `workers`: runs the next thing waiting, if any: a due job, else a posted result,
+  /// else a continuing job (the order of a busy pool: results come back while later work waits).
+  public func runNext() {
+    if !dueJobs.isEmpty {
+      jobsRun += 1
+      dueJobs.removeFirst()()
+    } else if !posted.isEmpty {
+      posted.removeFirst()()
+    } else if !continuingJobs.isEmpty {
+      jobsRun += 1
+      continuingJobs.removeFirst()()
     }
   }
 

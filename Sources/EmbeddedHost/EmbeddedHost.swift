@@ -37,22 +37,39 @@ public final class EmbeddedHost {
     return peer
   }
 
-  /// Sends one request line from `peer`; returns the lines every peer received meanwhile.
+  /// Sends one request line from `peer`; returns the lines every peer received meanwhile. With
+  /// `settle` (the default) the jobs it started, and theirs, run first; without, they wait for
+  /// `runPending()` or `runNext()`.
   @discardableResult
-  public func send(_ line: String, from peer: PeerID) -> [PeerID: [String]] {
-    send(Array(line.utf8), from: peer)
+  public func send(_ line: String, from peer: PeerID, settle: Bool = true) -> [PeerID: [String]] {
+    send(Array(line.utf8), from: peer, settle: settle)
   }
 
   /// Sends one request line (without its `\n`) from `peer`.
   @discardableResult
-  public func send(_ line: [UInt8], from peer: PeerID) -> [PeerID: [String]] {
+  public func send(_ line: [UInt8], from peer: PeerID, settle: Bool = true) -> [PeerID: [String]] {
     do {
       let request = try decoder.decode(line)
       record(host.apply(request, from: peer))
     } catch {
       record([.reply(Reply(id: error.id, error: error.error), to: peer)])
     }
+    if settle { environment.runPending() }
+    return takeReceived()
+  }
+
+  /// Runs waiting jobs and results until none is left; returns what every peer received.
+  @discardableResult
+  public func runPending() -> [PeerID: [String]] {
     environment.runPending()
+    return takeReceived()
+  }
+
+  /// Runs the next waiting job or result only (see `EmbeddedEnvironment.runNext()`); returns
+  /// what every peer received.
+  @discardableResult
+  public func runNext() -> [PeerID: [String]] {
+    environment.runNext()
     return takeReceived()
   }
 

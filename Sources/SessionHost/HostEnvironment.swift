@@ -9,8 +9,13 @@ public protocol HostEnvironment: AnyObject {
   var now: Duration { get }
   /// How many workers `runOnWorker` has (a realtime tick is shared out among them).
   var workerCount: Int { get }
-  /// Runs `work` on a worker thread. The work ends by `post`ing its result.
-  func runOnWorker(_ work: @escaping () -> Void)
+  /// Runs `work` on a worker thread, `due` work before `continuing` work. The work ends by
+  /// `post`ing its result.
+  func runOnWorker(_ priority: WorkPriority, _ work: @escaping () -> Void)
+  /// Work a session may do on the host's thread instead of a worker, when its measured cost
+  /// says it fits (a cheap manual step: a wake-up of a worker and of the loop would cost more
+  /// than the frame). Zero: everything runs on workers.
+  var inlineWorkBudget: Duration { get }
   /// Runs `body` on the host's thread soon. Callable from any thread.
   func post(_ body: @escaping () -> Void)
   /// A timer that fires on a grid of absolute deadlines while started: tick n is due

@@ -23,7 +23,12 @@ final class LoopEnvironment: HostEnvironment {
 
   var workerCount: Int { workers.threadCount }
 
-  func runOnWorker(_ work: @escaping () -> Void) { workers.run(work) }
+  func runOnWorker(_ priority: WorkPriority, _ work: @escaping () -> Void) {
+    workers.run(priority, work)
+  }
+
+  /// A manual step whose frames are measured to cost at most this runs on the loop.
+  let inlineWorkBudget = Duration.microseconds(200)
 
   func post(_ body: @escaping () -> Void) { inbox.post(body) }
 

@@ -15,7 +15,8 @@ extension SessionHost {
     try step.check(fps: s.fps)
     c.peer.inProgress = .step(
       Peer.ManualStep(
-        request: request, session: s, remaining: step.count, dt: step.dt ?? 1 / s.fps))
+        request: request, session: s, count: step.count, remaining: step.count,
+        dt: step.dt ?? 1 / s.fps))
     continueStep(c.peer)
   }
 
@@ -50,7 +51,9 @@ extension SessionHost {
         continueStep(peer)
         return
       }
-      session.runFrames(step.remaining, dt: step.dt, requester: peer) { [unowned self] done in
+      let priority: WorkPriority = step.remaining == step.count ? .due : .continuing
+      session.runFrames(step.remaining, dt: step.dt, requester: peer, priority: priority) {
+        [unowned self] done in
         guard !peer.isGone, var current = peer.step, current.session === session else { return }
         current.remaining -= done
         current.computing = false

@@ -7,8 +7,9 @@ import Wire
 /// peers watching it.
 ///
 /// **Where its physics runs.** Frames are computed on a worker, never on the host's thread:
-/// `beginTick` (realtime) and `runFrames` (a manual `step`) hand the engine to a worker and
-/// publish the result when it comes back (`SessionFrames.swift`). While that job runs the
+/// `beginTick` (realtime) and `runFrames` (a manual `step`) hand the engine to a worker, in
+/// slices of at most a few milliseconds, and publish the result when it comes back
+/// (`SessionFrames.swift`). While that job runs the
 /// session `isBusy`: the host touches nothing of the engine, requests naming the session wait
 /// for it (`waitUntilIdle`), and what is needed meanwhile (`list`) comes from `published`, the
 /// state of the last frame sent.
@@ -68,9 +69,19 @@ final class Session: DynamicAnimatorDelegate {
   /// The shared timer of realtime sessions at this rate; nil on the manual clock.
   let frameClock: FrameClock?
   unowned let host: SessionHost
-  /// Events the animator reported during the current steps (on a worker), sent after them.
+  /// The host's `Configuration.sliceTime`, kept here for the workers.
+  let sliceDuration: Duration
+  /// Events the animator reported during the current frame's steps (on a worker), sent after
+  /// them: at most `Limits.maxContactEventsPerFrame` contact events, the rest counted.
   var stepEvents: [StepEvent] = []
   var stepping = false
+  /// Internal steps the frame in progress has taken, over its slices so far.
+  var frameSteps = 0
+  var frameContactEvents = 0
+  var frameDroppedContacts = 0
+  /// Seconds of worker time an internal step of this session recently cost (nil: not known
+  /// yet, or its scene changed since), for deciding where a manual step runs.
+  var stepCost: Double?
   /// Events a request caused, sent before its reply (`flushEvents`).
   private var requestEvents: [Event] = []
   /// Box2D shapes counted against the daemon's total (`Limits.maxShapesTotal`).
@@ -112,6 +123,7 @@ final class Session: DynamicAnimatorDelegate {
     ownerPID: Int32, openingNumber: UInt64, frameClock: FrameClock?, host: SessionHost
   ) {
     self.host = host
+    sliceDuration = host.configuration.sliceTime
     self.name = name
     self.content = content
     self.clock = clock
@@ -307,6 +319,11 @@ final class Session: DynamicAnimatorDelegate {
   func dynamicAnimator(_ animator: DynamicAnimator, didReport contact: ContactEvent) {
     trackContact(contact)
     if stepping {
+      guard frameContactEvents < Limits.maxContactEventsPerFrame else {
+        frameDroppedContacts += 1
+        return
+      }
+      frameContactEvents += 1
       stepEvents.append(.contact(contact))
     } else {
       requestEvents.append(.contact(Contact(contact, session: name)))

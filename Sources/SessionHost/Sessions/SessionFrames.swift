@@ -19,6 +19,36 @@ struct FrameResult: @unchecked Sendable {
   var refusedContacts: Int64
   /// What the scene's action rules emitted during the steps, in order.
   var actions: [EmittedAction] = []
+  /// Contact events of the frame beyond `Limits.maxContactEventsPerFrame`, left out.
+  var droppedContacts = 0
+}
+
+/// Frames a session computes for one realtime tick or one batch of a manual `step`, in slices
+/// of at most the host's `Configuration.sliceTime` of worker time each, cut at internal-step
+/// granularity (`DynamicAnimator.beginStep`/`continueStep`): however large `dt` is and however costly a
+/// step, a slice ends within one internal step of its deadline, and the rest waits behind every
+/// other session's due work (`WorkPriority.continuing`). The session is busy from the first
+/// slice to the last, so a frame is never seen, nor changed by a request, half done.
+final class FrameJob {
+  /// Frames still to finish (the one in progress included).
+  var frames: Int
+  let dt: Double
+  /// The `step`'s requester (its frames are never coalesced); nil for a realtime tick.
+  let requester: Peer?
+  let debug: Bool
+  /// Frames finished so far.
+  var done = 0
+  /// Runs on the host's thread once the job is over (finished, or its session closed).
+  let completion: (Int) -> Void
+
+  init(frames: Int, dt: Double, requester: Peer?, debug: Bool, completion: @escaping (Int) -> Void)
+  {
+    self.frames = frames
+    self.dt = dt
+    self.requester = requester
+    self.debug = debug
+    self.completion = completion
+  }
 }
 
 /// How a session's frames are computed on a worker and published on the host's thread.
@@ -26,9 +56,6 @@ extension Session {
   /// Loop work allowed for one batch of a manual step: frames × items at most this many item
   /// states (encoding them costs about 2 ms).
   static let itemStatesPerBatch = 16_384
-  /// Worker time after which a batch of a manual step ends, so other requests on the session
-  /// are served between batches.
-  static let batchTime = Duration.milliseconds(4)
 
   // MARK: realtime
 
@@ -70,85 +97,128 @@ extension Session {
     let advance = min(owedPeriods, Self.maxPeriodsPerFrame)
     missedTicks += owedPeriods - 1
     owedPeriods = 0
-    isBusy = true
-    jobStarted = .now
-    host.jobStarted()
-    return TickWork(session: self, debug: !debugWatchers.isEmpty, dt: Double(advance) / fps)
+    let job = FrameJob(
+      frames: 1, dt: Double(advance) / fps, requester: nil, debug: !debugWatchers.isEmpty
+    ) { [unowned self] _ in
+      if !published.running { frameClock?.remove(self) }
+    }
+    beginJob()
+    return TickWork(session: self, job: job)
   }
 
   // MARK: manual steps
 
   /// Computes up to `frames` frames of `dt` for `requester`'s `step` (it gets them whether it
-  /// watches or not, never coalesced), in one batch bounded by `batchTime` and
-  /// `itemStatesPerBatch`; then `completion` gets how many were done. Call when not busy.
+  /// watches or not, never coalesced), in one batch of at most `itemStatesPerBatch` item states
+  /// that ends after the slice in which a frame finished past the slice time; then `completion`
+  /// gets how many were done. A step's first batch is `due` work, its later ones `continuing`.
+  /// A batch whose measured cost fits the environment's `inlineWorkBudget` runs at once on the
+  /// host's thread. Call when not busy.
   func runFrames(
-    _ frames: Int, dt: Double, requester: Peer, completion: @escaping (Int) -> Void
+    _ frames: Int, dt: Double, requester: Peer, priority: WorkPriority,
+    completion: @escaping (Int) -> Void
   ) {
     let itemCount = max(1, published.states.count)
     let batch = max(1, min(frames, Self.itemStatesPerBatch / itemCount))
-    startJob(frames: batch, dt: dt, requester: requester, completion: completion)
+    let job = FrameJob(
+      frames: batch, dt: dt, requester: requester, debug: !debugWatchers.isEmpty,
+      completion: completion)
+    beginJob()
+    if fitsInline(job) {
+      host.inlineDepth += 1
+      defer { host.inlineDepth -= 1 }
+      sliceFinished(job, computeSlice(job, until: .now + host.environment.inlineWorkBudget))
+    } else {
+      runSlice(job, priority)
+    }
+  }
+
+  /// Whether `job` may run on the host's thread: its session's recent cost per internal step
+  /// says the whole job takes at most the environment's `inlineWorkBudget` (never a job started
+  /// from inside another one: a long step would nest them).
+  private func fitsInline(_ job: FrameJob) -> Bool {
+    let budget = host.environment.inlineWorkBudget
+    guard budget > .zero, host.inlineDepth == 0, let cost = stepCost else { return false }
+    let steps = Double(job.frames) * (job.dt / DynamicAnimator.stepInterval).rounded(.up)
+    return Duration.seconds(steps * cost) <= budget
   }
 
   // MARK: jobs
 
-  /// Hands the engine to a worker for up to `frames` frames, publishes them when they come
-  /// back, then runs `completion` with the count and whatever waited for the session.
-  private func startJob(
-    frames: Int, dt: Double, requester: Peer?, completion: @escaping (Int) -> Void
-  ) {
+  /// The session is busy from now until its job is over.
+  private func beginJob() {
     precondition(!isBusy && !isClosed, "a session runs one job at a time")
     isBusy = true
     jobStarted = .now
     host.jobStarted()
-    let wantsDebug = !debugWatchers.isEmpty
-    let timeLimit = requester == nil ? nil : Self.batchTime
+  }
+
+  /// Hands `job`'s next slice to a worker; its results come back to `sliceFinished`.
+  private func runSlice(_ job: FrameJob, _ priority: WorkPriority) {
     let engine = UncheckedBox(self)
+    let box = UncheckedBox(job)
     let environment = host.environment
-    environment.runOnWorker {
+    environment.runOnWorker(priority) {
       let results = UncheckedBox(
-        engine.value.computeFrames(frames, dt: dt, debug: wantsDebug, timeLimit: timeLimit))
+        engine.value.computeSlice(box.value, until: .now + engine.value.sliceDuration))
       environment.post {
         let session = engine.value
-        session.finishJob(results.value, requester: requester, completion)
+        session.sliceFinished(box.value, results.value)
         session.host.deliver()
       }
     }
   }
 
-  /// On the host's thread, when the worker is done: publishes the frames (unless the session was
-  /// closed meanwhile), then lets what waited run.
-  func finishJob(
-    _ results: some Collection<FrameResult>, requester: Peer?, _ completion: (Int) -> Void
-  ) {
+  /// On the host's thread, after a slice of `job`: publishes its finished frames (unless the
+  /// session was closed meanwhile: then the job stops here, its owner gone), then queues the
+  /// next slice behind other sessions' due work if a frame is half done, or ends the job and
+  /// lets what waited run.
+  func sliceFinished(_ job: FrameJob, _ results: [FrameResult]) {
+    if !isClosed {
+      for result in results { publish(result, requester: job.requester) }
+      job.done += results.count
+      job.frames -= results.count
+      if animator.stepsDue > 0 { return runSlice(job, .continuing) }
+    }
     isBusy = false
     host.jobFinished()
-    if isClosed {
-      animator.delegate = nil
-    } else {
-      for result in results { publish(result, requester: requester) }
-    }
-    completion(results.count)
+    if isClosed { animator.delegate = nil }
+    job.completion(job.done)
     runIdleWaiters()
   }
 
-  /// On the worker: steps the engine frame by frame.
-  func computeFrames(_ frames: Int, dt: Double, debug: Bool, timeLimit: Duration?)
-    -> [FrameResult]
-  {
+  /// On the worker: finishes the frame in progress, then computes more of `job`'s frames, until
+  /// none is left or `deadline` passes (checked after each internal step: a frame cut there
+  /// stays in progress for the next slice). Returns the frames finished, and keeps the cost per
+  /// internal step for `fitsInline`.
+  func computeSlice(_ job: FrameJob, until deadline: ContinuousClock.Instant) -> [FrameResult] {
     let start = ContinuousClock.now
     var results: [FrameResult] = []
-    results.reserveCapacity(frames)
-    for _ in 0..<frames {
-      results.append(computeFrame(dt: dt, debug: debug))
-      if let timeLimit, start.duration(to: .now) > timeLimit { break }
+    var steps = 0
+    while results.count < job.frames {
+      if animator.stepsDue == 0 {
+        stepping = true
+        frameSteps = 0
+        animator.beginStep(job.dt)
+      }
+      let taken = animator.continueStep { ContinuousClock.now >= deadline }
+      frameSteps += taken
+      steps += taken
+      if animator.stepsDue > 0 { break }
+      results.append(finishFrame(debug: job.debug))
+      if ContinuousClock.now >= deadline { break }
+    }
+    if steps > 0 {
+      // Rises at once, decays by half a slice: a session that became costly is not trusted
+      // with the host's thread on the strength of its cheap past.
+      let measured = fractionalMilliseconds(start.duration(to: .now)) / 1000 / Double(steps)
+      stepCost = max(measured, (stepCost ?? 0) / 2)
     }
     return results
   }
 
-  /// On the worker: one frame of `dt` (a realtime tick's, or one of a step's).
-  func computeFrame(dt: Double, debug: Bool) -> FrameResult {
-    stepping = true
-    let taken = animator.step(dt)
+  /// On the worker, once a frame's internal steps are all taken: what it produced.
+  private func finishFrame(debug: Bool) -> FrameResult {
     var transitionEvents: [TransitionEvent] = []
     var actions: [EmittedAction] = []
     switch content {
@@ -158,17 +228,21 @@ extension Session {
     stepping = false
     let events = stepEvents
     stepEvents = []
+    let droppedContacts = frameDroppedContacts
+    frameContactEvents = 0
+    frameDroppedContacts = 0
     var state = published
     state.running = animator.isRunning
     state.t = animator.elapsedTime
-    if taken > 0 {
+    if frameSteps > 0 {
       state.states = states()
       state.values = values
     }
     return FrameResult(
-      taken: taken, events: events, state: state, transitionEvents: transitionEvents,
-      debug: debug && taken > 0 ? debugGeometry : nil,
-      refusedContacts: animator.refusedContactCount, actions: actions)
+      taken: frameSteps, events: events, state: state, transitionEvents: transitionEvents,
+      debug: debug && frameSteps > 0 ? debugGeometry : nil,
+      refusedContacts: animator.refusedContactCount, actions: actions,
+      droppedContacts: droppedContacts)
   }
 
   // MARK: publishing, on the host's thread
@@ -197,7 +271,7 @@ extension Session {
         .frame(
           Frame(
             session: name, seq: seq, t: published.t, items: published.states,
-            values: published.values)),
+            droppedContacts: result.droppedContacts, values: published.values)),
         to: streamed)
       if let geometry = result.debug {
         let debugRecipients = streamed.filter { r in

@@ -20,14 +20,10 @@ public final class StepWorkers: @unchecked Sendable {
   // Allocated, never inout-addressed properties: `&property` may pass a temporary copy.
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-  /// Jobs waiting for a worker, oldest first (a ring: `head` is the next one).
-  private var queue: [Job?] = []
-  private var head = 0
+  /// Jobs waiting for a worker, by priority: every `due` job is taken before any `continuing`
+  /// one; within a priority, oldest first.
+  private var queues = [JobQueue(), JobQueue()]
   public let threadCount: Int
-
-  private struct Job {
-    let work: () -> Void
-  }
 
   /// Starts `threads` worker threads (at least 1).
   public init(threads: Int) {
@@ -54,10 +50,11 @@ public final class StepWorkers: @unchecked Sendable {
     }
   }
 
-  /// Runs `work` on a worker thread; it posts its result back itself.
-  public func run(_ work: @escaping () -> Void) {
+  /// Runs `work` on a worker thread, after every job queued before it at its priority and
+  /// every `due` job; it posts its result back itself.
+  public func run(_ priority: WorkPriority = .due, _ work: @escaping () -> Void) {
     pthread_mutex_lock(mutex)
-    queue.append(Job(work: work))
+    queues[priority.rawValue].push(work)
     pthread_cond_signal(condition)
     pthread_mutex_unlock(mutex)
   }
@@ -65,20 +62,47 @@ public final class StepWorkers: @unchecked Sendable {
   private func runJobs() {
     while true {
       pthread_mutex_lock(mutex)
-      while head == queue.count { pthread_cond_wait(condition, mutex) }
-      let job = queue[head]!
-      queue[head] = nil
-      head += 1
-      if head == queue.count {
-        queue.removeAll(keepingCapacity: true)
-        head = 0
-      } else if head >= 1024 {
-        queue.removeFirst(head)
-        head = 0
+      var job: (() -> Void)?
+      while true {
+        job = queues[0].pop() ?? queues[1].pop()
+        if job != nil { break }
+        pthread_cond_wait(condition, mutex)
       }
       pthread_mutex_unlock(mutex)
-      job.work()
+      job!()
     }
+  }
+}
+
+/// Which jobs a worker takes first.
+public enum WorkPriority: Int, Sendable {
+  /// Work that is due now: a realtime tick's frames, a request's first batch.
+  case due = 0
+  /// The rest of work that already had a slice (a long frame, a step's later batches): it waits
+  /// behind every due job, so a heavy session delays a light one by one slice at most.
+  case continuing = 1
+}
+
+/// A first-in, first-out ring of jobs.
+private struct JobQueue {
+  private var jobs: [(() -> Void)?] = []
+  private var head = 0
+
+  mutating func push(_ job: @escaping () -> Void) { jobs.append(job) }
+
+  mutating func pop() -> (() -> Void)? {
+    guard head < jobs.count else { return nil }
+    let job = jobs[head]
+    jobs[head] = nil
+    head += 1
+    if head == jobs.count {
+      jobs.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head >= 1024 {
+      jobs.removeFirst(head)
+      head = 0
+    }
+    return job
   }
 }
 

@@ -4,20 +4,17 @@ import Synchronization
 /// A realtime session's frame for one tick, computed on a worker (see `Session.beginTick`).
 struct TickWork: @unchecked Sendable {
   let session: Session
-  let debug: Bool
-  /// Simulated time of the frame: the periods the session is owed, over its fps.
-  let dt: Double
+  let job: FrameJob
 
-  /// On the worker.
-  func compute() -> FrameResult {
-    session.computeFrame(dt: dt, debug: debug)
+  /// On the worker: the frame's first slice (empty when the frame is cut, to be finished by
+  /// slices of its own).
+  func compute() -> [FrameResult] {
+    session.computeSlice(job, until: .now + session.sliceDuration)
   }
 
-  /// On the host's thread: publishes the frame; a session that came to rest leaves its clock.
-  func finish(_ result: FrameResult) {
-    session.finishJob(CollectionOfOne(result), requester: nil) { [session] _ in
-      if !session.published.running { session.frameClock?.remove(session) }
-    }
+  /// On the host's thread: publishes the frame, or queues the rest of it.
+  func finish(_ results: [FrameResult]) {
+    session.sliceFinished(job, results)
   }
 }
 
@@ -39,7 +36,7 @@ final class TickBatch: Sendable {
   private let started = ContinuousClock.now
 
   /// A session's frame, with its place in the tick.
-  private typealias Computed = (index: Int, frame: FrameResult)
+  private typealias Computed = (index: Int, frames: [FrameResult])
 
   private struct Finished {
     var results: [Computed] = []
@@ -61,7 +58,7 @@ final class TickBatch: Sendable {
     let workers = min(host.environment.workerCount, work.count)
     let batch = TickBatch(work, workers: workers, host: host)
     for _ in 0..<workers {
-      host.environment.runOnWorker { batch.drain() }
+      host.environment.runOnWorker(.due) { batch.drain() }
     }
   }
 

@@ -1,0 +1,156 @@
+import EmbeddedHost
+import Foundation
+import SessionHost
+import Testing
+
+/// Work cut into slices at internal-step granularity and shared fairly (issue "Fair by cost"):
+/// a heavy session's long frame waits behind other sessions' due work, stops when its owner
+/// leaves, and gives the same bytes however it was cut.
+///
+/// With `sliceTime` zero every internal step is a slice of its own, so these tests are exact:
+/// `EmbeddedEnvironment` runs due jobs before continuing ones, as the daemon's workers do.
+@Suite("Host: slices of work")
+struct HostSlicingTests {
+  static func sliced() -> EmbeddedHost {
+    var configuration = SessionHost.Configuration()
+    configuration.sliceTime = .zero
+    return EmbeddedHost(configuration: configuration)
+  }
+
+  /// Lines `peer` received, parsed.
+  static func messages(_ received: [PeerID: [String]], _ peer: PeerID) throws -> [Message] {
+    try (received[peer] ?? []).map(Message.init)
+  }
+
+  static let openHeavy =
+    #"{"op":"open","id":"o","session":"heavy","clock":"manual","scene":"#
+    + Scenes.endlessFall(items: 40) + "}"
+  static let openLight =
+    #"{"op":"open","id":"o","session":"light","clock":"manual","scene":"#
+    + Scenes.dropOnFloor + "}"
+
+  @Test("a light session's one-frame step is answered while a dt 10 step of another runs")
+  func lightStepOvertakesLongFrame() throws {
+    let host = Self.sliced()
+    let (heavy, light) = (host.connect(), host.connect())
+    host.send(Self.openHeavy, from: heavy)
+    host.send(Self.openLight, from: light)
+    // One frame of 10 s: 1 200 internal steps, each a slice.
+    host.send(#"{"op":"step","id":"h","session":"heavy","dt":10}"#, from: heavy, settle: false)
+    var lightReply: Message?
+    var heavyReplied = false
+    let jobsBefore = host.environment.jobsRun
+    host.send(#"{"op":"step","id":"l","session":"light"}"#, from: light, settle: false)
+    while lightReply == nil, host.environment.hasPending {
+      let received = host.runNext()
+      lightReply = try Self.messages(received, light).first { $0.isReply }
+      if try Self.messages(received, heavy).contains(where: \.isReply) { heavyReplied = true }
+    }
+    let reply = try #require(lightReply)
+    #expect(reply.ok && reply.id == "l")
+    #expect(!heavyReplied, "the heavy frame must still be in progress")
+    // The light frame's two internal steps, each after at most one slice of the heavy frame.
+    #expect(host.environment.jobsRun - jobsBefore <= 4)
+    // The heavy step goes on to its end.
+    let rest = try Self.messages(host.runPending(), heavy)
+    #expect(rest.filter { $0.event == "frame" }.count == 1)
+    #expect(rest.last?.isReply == true && rest.last?.ok == true)
+  }
+
+  @Test("a long frame stops within a slice of its owner leaving")
+  func workStopsWhenOwnerLeaves() throws {
+    let host = Self.sliced()
+    let owner = host.connect()
+    host.send(Self.openHeavy, from: owner)
+    host.send(#"{"op":"step","id":"h","session":"heavy","dt":10}"#, from: owner, settle: false)
+    for _ in 0..<20 { host.runNext() }
+    #expect(host.environment.hasPending)
+    let before = host.environment.jobsRun
+    host.disconnect(owner)
+    #expect(!host.environment.hasPending)
+    // The slice queued when it left may still run; nothing after it.
+    #expect(host.environment.jobsRun - before <= 1)
+    #expect(host.host.jobsInFlight == 0)
+    #expect(host.host.sessionCount == 0)
+  }
+
+  @Test("frames cut into slices are byte-identical to frames computed whole")
+  func slicingKeepsBytes() throws {
+    func run(_ host: EmbeddedHost) -> [String] {
+      let peer = host.connect()
+      var lines: [String] = []
+      // Three boxes bouncing in a box: contacts, bounces, rest.
+      let scene =
+        #"{"bounds":[200,200],"items":[{"id":"a","center":[50,40],"size":[20,20]},"#
+        + #"{"id":"b","center":[60,100],"size":[30,10]},{"id":"c","center":[150,60],"#
+        + #""size":[16,16],"angle":0.4}],"behaviors":[{"type":"gravity","items":["a","b","c"]},"#
+        + #"{"type":"collision","items":["a","b","c"],"reference_bounds":true},"#
+        + #"{"type":"dynamic_item","items":["a","b","c"],"elasticity":0.7}]}"#
+      let requests = [
+        #"{"op":"open","id":1,"session":"d","clock":"manual","scene":"# + scene + "}",
+        #"{"op":"step","id":2,"session":"d","dt":1.5}"#,
+        #"{"op":"step","id":3,"session":"d","count":40}"#,
+        #"{"op":"get","id":4,"session":"d"}"#,
+      ]
+      for line in requests { lines += host.send(line, from: peer)[peer] ?? [] }
+      return lines
+    }
+    let whole = run(EmbeddedHost())
+    let sliced = run(Self.sliced())
+    #expect(whole.count > 40)
+    #expect(whole == sliced)
+  }
+
+  @Test("a frame carries at most 256 contact events; the rest are counted in dropped_contacts")
+  func contactEventsPerFrameAreBounded() throws {
+    // 300 boxes side by side, just above the floor: each lands, touching the floor, in the
+    // same frame.
+    let count = 300
+    let items = (0..<count).map {
+      #"{"id":"i\#($0)","center":[\#(4 + $0 * 6),592],"size":[4,4]}"#
+    }
+    let ids = (0..<count).map { #""i\#($0)""# }.joined(separator: ",")
+    let scene =
+      #"{"bounds":[1820,600],"items":["# + items.joined(separator: ",")
+      + #"],"behaviors":[{"type":"gravity","items":["# + ids
+      + #"]},{"type":"collision","mode":"boundaries","reference_bounds":true,"items":["# + ids
+      + "]}]}"
+    let host = EmbeddedHost()
+    let peer = host.connect()
+    host.send(
+      #"{"op":"open","id":1,"session":"p","clock":"manual","scene":"# + scene + "}", from: peer)
+    let lines = try Self.messages(
+      host.send(#"{"op":"step","id":2,"session":"p","dt":0.5}"#, from: peer), peer)
+    let contacts = lines.filter { $0.event == "contact" }
+    let frame = try #require(lines.first { $0.event == "frame" })
+    #expect(contacts.count == 256)
+    let dropped = try #require(frame.number("dropped_contacts"))
+    #expect(dropped >= Double(count - 256))
+    #expect(lines.last?.isReply == true && lines.last?.ok == true)
+  }
+
+  @Test("a cheap manual step runs in apply itself once its cost is known; a new behavior resets")
+  func cheapStepsRunInline() throws {
+    let host = EmbeddedHost()
+    host.environment.inlineWorkBudget = .milliseconds(50)
+    let peer = host.connect()
+    host.send(Self.openLight, from: peer)
+    // The first step's cost is unknown: a worker's job, whose reply waits for it.
+    var received = host.send(#"{"op":"step","id":1,"session":"light"}"#, from: peer, settle: false)
+    #expect(try Self.messages(received, peer).allSatisfy { !$0.isReply })
+    host.runPending()
+    // Now known and small: done at once, in the same call.
+    received = host.send(#"{"op":"step","id":2,"session":"light"}"#, from: peer, settle: false)
+    #expect(try Self.messages(received, peer).last?.id == "2")
+    #expect(!host.environment.hasPending)
+    // A change to the scene makes the cost unknown again.
+    let added = try Self.messages(
+      host.send(
+        #"{"op":"add_behavior","id":3,"session":"light","behavior":{"type":"gravity","items":["a"]}}"#,
+        from: peer), peer)
+    #expect(added.last?.ok == true, "\(added)")
+    received = host.send(#"{"op":"step","id":4,"session":"light"}"#, from: peer, settle: false)
+    #expect(try Self.messages(received, peer).allSatisfy { !$0.isReply }, "\(received)")
+    host.runPending()
+  }
+}
