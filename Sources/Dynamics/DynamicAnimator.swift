@@ -243,6 +243,10 @@ public final class DynamicAnimator {
     return taken
   }
 
+  /// Ends the current frame where it is: its internal steps not taken yet are dropped (the
+  /// host's answer to a requester that left mid-frame).
+  public func abandonStep() { stepsDue = 0 }
+
   /// Internal steps left in the current frame, this one included (1 outside a frame). A moved
   /// anchor glides to its new point over them, so it arrives with the frame.
   private(set) var stepsLeftInCall = 1

@@ -74,6 +74,30 @@ struct HostSlicingTests {
     #expect(host.host.sessionCount == 0)
   }
 
+  @Test("a kept session's long frame ends where it is when its requester leaves")
+  func keptSessionStopsWhenRequesterLeaves() throws {
+    let host = Self.sliced()
+    let (owner, watcher) = (host.connect(), host.connect())
+    host.send(
+      Self.openHeavy.replacingOccurrences(
+        of: #""clock":"manual","#, with: #""clock":"manual","keep":true,"#),
+      from: owner)
+    host.send(#"{"op":"watch","id":"w","session":"heavy"}"#, from: watcher)
+    host.send(#"{"op":"step","id":"h","session":"heavy","dt":10}"#, from: owner, settle: false)
+    for _ in 0..<20 { host.runNext() }
+    let before = host.environment.jobsRun
+    let seen = try Self.messages(host.disconnect(owner), watcher)
+    #expect(host.environment.jobsRun - before <= 1)
+    // The watcher sees the frame as far as it got: well short of 10 s.
+    let frame = try #require(seen.first { $0.event == "frame" })
+    #expect(try #require(frame.number("t")) < 1)
+    // The session is still there, and steps again.
+    let other = host.connect()
+    let lines = try Self.messages(
+      host.send(#"{"op":"step","id":"again","session":"heavy"}"#, from: other), other)
+    #expect(lines.last?.ok == true)
+  }
+
   @Test("frames cut into slices are byte-identical to frames computed whole")
   func slicingKeepsBytes() throws {
     func run(_ host: EmbeddedHost) -> [String] {

@@ -171,13 +171,18 @@ extension Session {
 
   /// On the host's thread, after a slice of `job`: publishes its finished frames (unless the
   /// session was closed meanwhile: then the job stops here, its owner gone), then queues the
-  /// next slice behind other sessions' due work if a frame is half done, or ends the job and
-  /// lets what waited run.
+  /// next slice behind other sessions' due work if a frame is half done (and the step's
+  /// requester is still there), or ends the job and lets what waited run.
   func sliceFinished(_ job: FrameJob, _ results: [FrameResult]) {
     if !isClosed {
       for result in results { publish(result, requester: job.requester) }
       job.done += results.count
       job.frames -= results.count
+      if animator.stepsDue > 0, job.requester?.isGone == true {
+        // The step's requester left mid-frame (its session kept): the frame ends where it is.
+        animator.abandonStep()
+        publish(finishFrame(debug: job.debug), requester: nil)
+      }
       if animator.stepsDue > 0 { return runSlice(job, .continuing) }
     }
     isBusy = false
