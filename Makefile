@@ -72,7 +72,7 @@ run: deps
 # make test's short chaos run (tools/chaos.py; needs the built binaries). CHAOS_ARGS adds options,
 # e.g. CHAOS_ARGS="--seed 42" to replay a schedule. The debug build under a test load answers the
 # probe in about 1 ms (p50) with rare spikes of a few hundred; 1 s catches a loop that blocks. The
-# 50 ms target is measured on the release build by tools/isolation_bench.py (make bench).
+# 50 ms target is measured on the release build by tools/fairness_bench.py (make bench).
 CHAOS_TEST_SECONDS ?= 30
 CHAOS_ARGS ?=
 chaos-test: unit
@@ -103,8 +103,8 @@ fuzz: deps
 	tools/fuzz.sh $(FUZZ_SECONDS)
 
 # Every table of BENCHMARKS.md, release build: engine step, frame encoding, socket latency,
-# gesture → frame latency, realtime sessions (spawns the release dynd), idle cost, isolation (a
-# healthy client's round trips while one client runs each heavy reproducer). About ten minutes.
+# gesture → frame latency, realtime sessions (spawns the release dynd), idle cost, fairness (a
+# healthy client's round trips while one client runs each heavy reproducer). About fifteen minutes.
 bench: release
 	B=$$($(SWIFT) build -c release --show-bin-path); \
 	  $$B/dynbench step --markdown --items 1,10,100 --runs 5 && \
@@ -117,7 +117,6 @@ bench: release
 	  $$B/dynbench sessions --markdown --counts 500 && \
 	  $$B/dynbench idle --sessions 1000 && \
 	  $$B/dynbench idle --sessions 1000 --per-connection 1000 && \
-	  python3 tools/isolation_bench.py $$B --markdown && \
 	  python3 tools/fairness_bench.py $$B --markdown && \
 	  for n in 10 100 101 1000; do python3 tools/suggestion_bench.py $$B --sessions $$n || exit 1; done && \
 	  python3 tools/inspector_bench.py $$B
