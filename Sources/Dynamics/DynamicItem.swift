@@ -56,6 +56,12 @@ public final class DynamicItem {
   /// piece of a path. Known before the item reaches Box2D.
   public var shapeCount: Int { fixtures.count }
 
+  /// The `shapeCount` an item of `shape` and `size` would have, counted without building it
+  /// (nor checking the shape), so that a request can be refused before anything is built.
+  public static func shapeCount(of shape: CollisionShape, size: Size) -> Int {
+    FixtureShape.count(of: shape, size: size)
+  }
+
   /// Creates an item; throws for a zero, tiny or non-finite size or position, or a bad path.
   public init(
     identifier: String, center: Point, size: Size, angle: Double = 0,
@@ -155,6 +161,26 @@ enum FixtureShape {
     }
   }
 
+  /// How many fixtures `plan` makes, counted without making them.
+  static func count(of shape: CollisionShape, size: Size) -> Int {
+    switch shape {
+    case .rectangle: return 1
+    case .ellipse where isRound(size): return 1
+    case .ellipse: return ConvexPolygon.fanCount(ellipseSides(size))
+    case .path(let vertices): return ConvexPolygon.fanCount(vertices.count)
+    }
+  }
+
+  /// An ellipse this close to a circle is one.
+  private static func isRound(_ size: Size) -> Bool {
+    abs(size.width - size.height) <= 0.01 * max(size.width, size.height)
+  }
+
+  /// The sides of the polygon standing for a non-round ellipse.
+  private static func ellipseSides(_ size: Size) -> Int {
+    Double.pi * (size.width + size.height) / 2 < 96 ? 8 : 24
+  }
+
   /// Rectangle: one box. Ellipse: a circle when round (within 1%), else a 24-gon (8-gon when
   /// small) in fans of at most 8 vertices. Path: the polygon, in fans when over 8 vertices.
   static func plan(_ shape: CollisionShape, size: Size) -> [FixtureShape] {
@@ -163,10 +189,10 @@ enum FixtureShape {
     switch shape {
     case .rectangle:
       return [.box(size)]
-    case .ellipse where abs(w - h) <= 0.01 * max(w, h):
+    case .ellipse where isRound(size):
       return [.circle(radius: (w + h) / 4)]
     case .ellipse:
-      let sides = Double.pi * (w + h) / 2 < 96 ? 8 : 24
+      let sides = ellipseSides(size)
       let outline = (0..<sides).map { i -> Point in
         let t = 2 * Double.pi * Double(i) / Double(sides)
         return Point(x: w / 2 * cos(t), y: h / 2 * sin(t))
@@ -277,6 +303,13 @@ enum ConvexPolygon {
   }
 
   /// Splits a convex polygon into fans of at most 8 vertices around its centroid.
+  /// How many pieces `fans` cuts an outline of `vertexCount` vertices into.
+  static func fanCount(_ vertexCount: Int, maximumVertices: Int = 8) -> Int {
+    if vertexCount <= maximumVertices { return 1 }
+    let perPiece = maximumVertices - 2
+    return (vertexCount + perPiece - 1) / perPiece
+  }
+
   static func fans(_ v: [Point], maximumVertices: Int = 8) -> [[Point]] {
     if v.count <= maximumVertices { return [v] }
     let c = centroid(v)

@@ -8,7 +8,8 @@ final class Peer {
   let pid: Int32
   /// Sessions this peer watches, so that leaving costs O(its own sessions).
   private(set) var watched: [ObjectIdentifier: Session] = [:]
-  /// The request being carried out: waiting for its session's job, or a `step` in batches.
+  /// The request being carried out: waiting for its session's job, a `step` in batches, or an
+  /// `open` whose scene a worker builds.
   var inProgress: InProgress?
   /// Requests that came while one was in progress (a transport that pauses reading, as the
   /// daemon does, never lets more than a line or two wait here).
@@ -20,6 +21,8 @@ final class Peer {
     case parked(Request)
     /// A manual step: frames left, the frame length, whether a batch is being computed.
     case step(ManualStep)
+    /// An `open` whose scene is being built on a worker (`SessionHost.buildOnWorker`).
+    case opening(Request)
   }
 
   struct ManualStep {

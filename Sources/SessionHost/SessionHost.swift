@@ -23,6 +23,9 @@ public final class SessionHost {
     public var version = "0.1.0"
     /// Kept sessions nobody watches are closed after this long without a request.
     public var idleTimeout: Duration = .seconds(600)
+    /// Bytes all sessions together may hold, as `MemoryCost` counts them; a request that would
+    /// take them beyond is `busy`. Default: a quarter of physical memory, at most 8 GiB.
+    public var memoryBudget: Int = MemoryCost.defaultBudget
     public init() {}
   }
 
@@ -43,6 +46,10 @@ public final class SessionHost {
   private var openedSessions: UInt64 = 0
   /// Box2D shapes all sessions hold, for `Limits.maxShapesTotal`.
   private(set) var shapeTotal = 0
+  /// Bytes all sessions hold as `MemoryCost` counts them (`Configuration.memoryBudget`), and
+  /// what each session was counted for, by name.
+  public private(set) var memoryTotal = 0
+  private var countedMemory: [String: Int] = [:]
   /// The frame clocks of realtime sessions by period in nanoseconds. Sessions hold theirs too;
   /// a clock is dropped only here, when no session holds it, so never inside its own tick.
   private var frameClocks: [Int64: FrameClock] = [:]
@@ -209,6 +216,9 @@ public final class SessionHost {
     let now = session.shapeCount
     shapeTotal += now - session.countedShapes
     session.countedShapes = now
+    let bytes = session.memoryCost
+    memoryTotal += bytes - (countedMemory[session.name] ?? 0)
+    countedMemory[session.name] = bytes
   }
 
   /// Closes a session and tells its watchers why (`closed`, `owner_left`, `idle`).
@@ -219,6 +229,7 @@ public final class SessionHost {
     if sessionsByPID[session.ownerPID] == 0 { sessionsByPID[session.ownerPID] = nil }
     shapeTotal -= session.countedShapes
     session.countedShapes = 0
+    memoryTotal -= countedMemory.removeValue(forKey: name) ?? 0
     for watcher in session.watchers { watcher.forget(session) }
     outbox.event(
       .closed(session: name, reason: reason), to: session.watchers.map { .init($0.id) })

@@ -119,6 +119,12 @@ public enum Limits {
   /// connection's output limit; such a scene's list is `out_of_range` instead (BENCHMARKS,
   /// "Isolation").
   public static let maxBehaviorsReplyBytes = 1 << 20
+  /// The largest `debug` reply or event, as estimated from the scene's counts and id lengths
+  /// before anything is built. A scene of 1 000 behaviors each listing 1 000 items of 250-byte
+  /// ids made a 253 MB reply (a second of the loop, half a gigabyte). Beyond it `debug` is
+  /// `out_of_range`; a frame's event lists the contacts that fit and counts the rest in
+  /// `left_out` (PROTOCOL.md, "debug").
+  public static let maxDebugBytes = 1 << 20
   /// Vertices of an item's convex `path`. Box2D polygons have at most 8; the engine splits larger
   /// paths into several fixtures, so the count stays small.
   public static let pathVertices = 3...64

@@ -5,6 +5,8 @@ extension SessionHost {
   func addBehavior(_ behavior: BehaviorSpec, to name: String, _ c: OpContext)
     throws(ProtocolError) -> ReplyBody
   {
-    .addBehavior(behavior: try c.scene(name).addBehavior(behavior))
+    let scene = try c.scene(name)
+    try admitMemory(SceneFootprint(behavior: behavior).bytes)
+    return .addBehavior(behavior: try scene.addBehavior(behavior))
   }
 }

@@ -6,7 +6,9 @@ extension SessionHost {
   func addGroup(_ group: GroupSpec, to name: String, _ c: OpContext) throws(ProtocolError)
     -> ReplyBody
   {
-    try c.scene(name).addGroup(group)
+    let scene = try c.scene(name)
+    try admitMemory(scene.footprint(adding: group).bytes)
+    try scene.addGroup(group)
     return .empty
   }
 }

@@ -5,7 +5,9 @@ extension SessionHost {
   func addItem(_ item: ItemSpec, to name: String, _ c: OpContext) throws(ProtocolError)
     -> ReplyBody
   {
-    try c.scene(name).addItem(item)
+    let scene = try c.scene(name)
+    try admitMemory(SceneFootprint(item: item).bytes)
+    try scene.addItem(item)
     return .empty
   }
 }

@@ -49,7 +49,7 @@ extension SessionHost {
   func dispatch(_ request: Request, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     switch request.op {
     case .hello: return hello()
-    case .open(let open): return try self.open(open, c)
+    case .open(let open): return try self.open(open, request: request, c)
     case .close(let name): return try close(name, c)
     case .list: return list()
     case .get(let name): return try get(name, c)

@@ -3,44 +3,121 @@ import Transitions
 import Wire
 
 extension SessionHost {
+  /// Scenes whose `SceneFootprint.buildCost` is above this (about a millisecond of building)
+  /// are built on a worker, so that an `open` never holds the loop for long; smaller ones are
+  /// built at once, as every other request is carried out.
+  static let openOnLoopCost = 1_000
+
   /// `open`: a session from a scene or a named transition, owned and watched by the peer; the
-  /// reply holds its name and items with their sizes.
-  func open(_ open: OpenRequest, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
+  /// reply holds its name and items with their sizes. Every bound is checked from the request
+  /// before anything is built; a large scene is then built on a worker while the requester
+  /// waits (nil: the reply comes later), others being served meanwhile.
+  func open(_ open: OpenRequest, request: Request, _ c: OpContext) throws(ProtocolError)
+    -> ReplyBody?
+  {
     let name = open.session ?? freshSessionName()
     guard sessions[name] == nil else { throw .sessionExists(name) }
-    guard sessions.count < Limits.maxSessions else {
-      throw ProtocolError(
-        .busy, "dynd holds \(Limits.maxSessions) sessions, its most; close some first")
-    }
-    guard sessionCount(ownedBy: c.peer.pid) < Limits.maxSessionsPerClient else {
-      throw ProtocolError(
-        .busy,
-        "this client process (pid \(c.peer.pid)) has \(Limits.maxSessionsPerClient) sessions "
-          + "open, the most one client may hold; close some first")
-    }
+    try admitSession(owner: c.peer)
     let content: Session.Content
     switch open.source {
     case .scene(let spec):
-      content = .scene(try SceneModel(spec, shapeRoom: shapeRoom))
+      let footprint = try SceneModel.check(spec, shapeRoom: shapeRoom)
+      try admitMemory(MemoryCost.session + footprint.bytes)
+      if footprint.buildCost > Self.openOnLoopCost {
+        buildOnWorker(spec, footprint, name: name, open, request: request, for: c.peer)
+        return nil
+      }
+      content = .scene(try SceneModel(spec, checked: footprint))
     case .transition(let transitionName, let params):
       guard let type = TransitionRegistry.type(named: transitionName) else {
         throw .unknownTransition(transitionName, known: TransitionRegistry.names)
       }
-      content = .transition(try makeTransition(type, params))
+      let transition = try makeTransition(type, params)
+      try SceneModel.admitShapes(transition.animator.shapeCount, to: 0, room: shapeRoom)
+      content = .transition(transition)
     }
-    if case .transition(let t) = content, t.animator.shapeCount > shapeRoom {
+    return makeSession(name, open, content, owner: c.peer)
+  }
+
+  /// Refuses a session beyond `Limits.maxSessions` or the owner's `maxSessionsPerClient`.
+  private func admitSession(owner: Peer) throws(ProtocolError) {
+    guard sessions.count < Limits.maxSessions else {
+      throw ProtocolError(
+        .busy, "dynd holds \(Limits.maxSessions) sessions, its most; close some first")
+    }
+    guard sessionCount(ownedBy: owner.pid) < Limits.maxSessionsPerClient else {
       throw ProtocolError(
         .busy,
-        "dynd holds \(Limits.maxShapesTotal - shapeRoom) Box2D shapes in all its sessions "
-          + "and takes at most \(Limits.maxShapesTotal); close some sessions first")
+        "this client process (pid \(owner.pid)) has \(Limits.maxSessionsPerClient) sessions "
+          + "open, the most one client may hold; close some first")
     }
+  }
+
+  /// The session `open` asked for, made of `content`; its reply.
+  private func makeSession(
+    _ name: String, _ open: OpenRequest, _ content: Session.Content, owner: Peer
+  ) -> ReplyBody {
     let session = makeSession(
       name: name, content: content, clock: open.clock, fps: open.fps, keep: open.keep,
-      owner: c.peer)
+      owner: owner)
     if case .transition(let t) = content, case .transition(_, let params) = open.source {
       session.params = Self.resolved(t, params)
     }
     return .open(session: name, items: session.states())
+  }
+
+  /// Builds the scene on a worker (the engine objects are made there and handed over once),
+  /// then, on the host's thread, checks again what may have changed meanwhile (the name, the
+  /// session quotas, the shape total, the memory budget), opens the session and replies. A
+  /// requester gone meanwhile gets nothing and the scene is dropped.
+  private func buildOnWorker(
+    _ spec: SceneSpec, _ footprint: SceneFootprint, name: String, _ open: OpenRequest,
+    request: Request, for peer: Peer
+  ) {
+    peer.inProgress = .opening(request)
+    jobStarted()
+    let environment = self.environment
+    let host = UncheckedBox(self)
+    // Behind due frames: a scene being built must not make anyone's frame late.
+    environment.runOnWorker(.continuing) {
+      let built: Result<SceneModel, ProtocolError>
+      do throws(ProtocolError) {
+        built = .success(try SceneModel(spec, checked: footprint))
+      } catch {
+        built = .failure(error)
+      }
+      let result = UncheckedBox(built)
+      environment.post {
+        host.value.finishBuild(result.value, name: name, open, request: request, for: peer)
+      }
+    }
+  }
+
+  private func finishBuild(
+    _ built: Result<SceneModel, ProtocolError>, name: String, _ open: OpenRequest,
+    request: Request, for peer: Peer
+  ) {
+    jobFinished()
+    guard !peer.isGone, case .opening = peer.inProgress else { return }
+    peer.inProgress = nil
+    let reply: Reply
+    do throws(ProtocolError) {
+      let scene = try built.get()
+      var name = name
+      if sessions[name] != nil {
+        guard open.session == nil else { throw .sessionExists(name) }
+        name = freshSessionName()
+      }
+      try admitSession(owner: peer)
+      try SceneModel.admitShapes(scene.shapeCount, to: 0, room: shapeRoom)
+      try admitMemory(MemoryCost.session + scene.footprint.bytes)
+      reply = Reply(id: request.id, makeSession(name, open, .scene(scene), owner: peer))
+    } catch {
+      reply = Reply(id: request.id, error: error)
+    }
+    outbox.reply(reply, to: peer.id)
+    runQueued(peer)
+    deliver()
   }
 
   /// Every parameter of `transition` in declaration order: the client's value or the default.

@@ -3,7 +3,9 @@ import Wire
 extension SessionHost {
   /// `set_behavior`: changes properties of a behavior of a scene.
   func setBehavior(_ set: SetBehaviorRequest, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
-    try c.scene(set.session).setBehavior(set)
+    let scene = try c.scene(set.session)
+    try admitMemory(SceneFootprint(update: set.update).bytes)
+    try scene.setBehavior(set)
     return .empty
   }
 }

@@ -32,17 +32,18 @@ extension SceneModel {
     return spec
   }
 
-  /// An upper bound of the `behaviors` reply's size, counted without building it: 400 bytes a
-  /// behavior for its numbers and words, each item id it lists with its quotes and comma, 80
-  /// bytes a boundary shape.
+  /// An upper bound of the `behaviors` reply's size, counted without building it nor reading
+  /// an id, in O(behaviors): 400 bytes a behavior for its numbers and words, its id, each item
+  /// it lists at the scene's longest id with its quotes and comma (but never more in all than
+  /// every id of the scene once, as a behavior lists an item once), 80 bytes a boundary shape.
   /// A field adds 300 bytes for its region (at most 64 objects of one number or pair each
   /// makes 40 bytes an object), and a rule up to 2 KiB (its 8 effects, a `set` of every field).
   func behaviorsReplyBound() -> Int {
     behaviorsByID.values.reduce(0) { total, entry in
-      let items = Self.heldItems(of: entry.behavior)
+      let listed = Self.heldItems(of: entry.behavior).count
       let field = entry.behavior is FieldBehavior ? 300 + 40 * Limits.maxRegionNodes : 0
-      return total + 400 + field + entry.id.utf8.count
-        + items.reduce(0) { $0 + $1.identifier.utf8.count + 3 }
+      return total + 400 + field + SceneModel.jsonBytes(entry.id)
+        + min(listed * longestItemIDBytes, itemIDBytes) + 3 * listed
         + 80 * Self.boundaryShapeCount(of: entry.behavior)
         + 2048 * (actions[entry.id]?.count ?? 0)
     }

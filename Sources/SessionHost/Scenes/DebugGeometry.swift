@@ -5,12 +5,26 @@ import Wire
 extension DebugGeometry {
   /// An animator's behaviors as geometry, DynamicXray-style (the `debug` reply and event): what
   /// a person needs to see why items move as they do. `contacts` are the touching pairs now.
+  ///
+  /// Bounded before it is built (`Limits.maxDebugBytes`): contacts are listed in the order they
+  /// began while they fit, and when the behaviors' geometry alone would not fit (the scene grew
+  /// after the stream began) every list is empty; `leftOut` counts what was left out.
   init(
     of animator: DynamicAnimator, contacts: [Touch], behaviorIDs: [ObjectIdentifier: String] = [:]
   ) {
     self.init()
-    self.contacts = contacts
     let all = Self.flatten(animator.behaviors)
+    var room = Limits.maxDebugBytes - Self.estimatedBytes(of: animator)
+    guard room >= 0 else {
+      leftOut = all.count + contacts.count
+      return
+    }
+    for contact in contacts {
+      room -= Self.estimatedBytes(of: contact)
+      if room < 0 { break }
+      self.contacts.append(contact)
+    }
+    leftOut = contacts.count - self.contacts.count
     let fieldCount = all.reduce(0) { $0 + ($1 is FieldBehavior ? 1 : 0) }
     var seenGroups = Set<ObjectIdentifier>()
     for item in animator.items
@@ -69,13 +83,18 @@ extension DebugGeometry {
   /// with many fields gets a coarser grid for each.
   static let maxFieldSamples = 4_096
 
+  /// Grid points per side of each field's samples when the scene has `fieldCount` fields.
+  static func samplesPerSide(fieldCount: Int) -> Int {
+    max(2, min(16, Int((Double(maxFieldSamples / max(1, fieldCount))).squareRoot())))
+  }
+
   /// The force of `field` on a still probe of mass 1 and charge 1 at the points of a grid of
   /// at most 16 × 16 over the reference bounds (or, without them, a 640 pt square around the
   /// field's position), leaving out points outside its region.
   static func samples(of field: FieldBehavior, in bounds: Rect?, fieldCount: Int)
     -> [Sample]
   {
-    let perSide = max(2, min(16, Int((Double(maxFieldSamples / max(1, fieldCount))).squareRoot())))
+    let perSide = samplesPerSide(fieldCount: fieldCount)
     let area =
       bounds
       ?? Rect(x: field.position.x - 320, y: field.position.y - 320, width: 640, height: 640)
@@ -92,6 +111,71 @@ extension DebugGeometry {
       }
     }
     return out
+  }
+
+  // MARK: size bounds
+
+  /// A number as the encoder writes it at most: sign, 19 digits, point and decimals, or a
+  /// double's shortest text.
+  private static let numberBytes = 25
+  /// An id listed with its quotes and comma, at most: a name of `Limits.nameBytes` whose every
+  /// byte is escaped.
+  private static func idBytes(_ id: String) -> Int { SceneModel.jsonBytes(id) + 3 }
+  private static let unnamedIDBytes = 2 * Limits.nameBytes.upperBound + 3
+
+  /// An upper bound of the encoded size of the geometry of `animator`'s behaviors and groups,
+  /// contacts aside, with the event's or reply's envelope: O(behaviors + groups), reading the
+  /// ids of the items listed (each at most `Limits.nameBytes`) and building nothing. At most
+  /// 1 000 behaviors of 1 000 items: about a million id lengths, some milliseconds, only for
+  /// a scene this big.
+  static func estimatedBytes(of animator: DynamicAnimator) -> Int {
+    let n = numberBytes
+    let all = flatten(animator.behaviors)
+    let fieldCount = all.reduce(0) { $0 + ($1 is FieldBehavior ? 1 : 0) }
+    var bytes = 1_024  // the envelope: ev, session (an escaped name), seq, t, the list names
+    func listed(_ items: [DynamicItem]) -> Int { items.reduce(0) { $0 + idBytes($1.identifier) } }
+    for behavior in all {
+      switch behavior {
+      case let c as CollisionBehavior:
+        bytes += 40 + 4 * n
+        for id in c.boundaryIdentifiers {
+          bytes += 40 + idBytes(id) + (2 * n + 4) * (c.boundary(identifier: id)?.points.count ?? 0)
+        }
+      case let a as AttachmentBehavior:
+        var other = 5  // null
+        if case .item(let item, _) = a.target { other = idBytes(item.identifier) }
+        bytes += 120 + 5 * n + idBytes(a.item.identifier) + other
+      case let s as SnapBehavior:
+        bytes += 40 + 2 * n + idBytes(s.item.identifier)
+      case let p as PushBehavior:
+        bytes += 80 + 2 * n + listed(p.items)
+      case let g as GravityBehavior:
+        bytes += 40 + 2 * n + listed(g.items)
+      case let f as FieldBehavior:
+        let perSide = samplesPerSide(fieldCount: fieldCount)
+        bytes +=
+          120 + unnamedIDBytes + 3 * n + 70 * RegionSpec(f.region).nodeCount
+          + listed(f.items) + perSide * perSide * (4 * n + 5)
+      default:
+        break
+      }
+    }
+    var seenGroups = Set<ObjectIdentifier>()
+    for item in animator.items
+    where item.isGroup && seenGroups.insert(ObjectIdentifier(item)).inserted {
+      bytes += 80 + idBytes(item.identifier) + 5 * n + listed(item.groupMembers)
+    }
+    return bytes
+  }
+
+  /// An upper bound of one contact's encoded size.
+  static func estimatedBytes(of touch: Touch) -> Int {
+    var bytes = 50 + 2 * numberBytes + idBytes(touch.item)
+    switch touch.partner {
+    case .item(let other): bytes += idBytes(other)
+    case .boundary(let id): bytes += id.map(idBytes) ?? 5
+    }
+    return bytes
   }
 
   /// Behaviors depth-first, parents before their children.

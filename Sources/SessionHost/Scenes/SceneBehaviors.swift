@@ -20,7 +20,7 @@ extension SceneModel {
   func addBehavior(_ spec: BehaviorSpec) throws(ProtocolError) -> String {
     let nodes = spec.allSpecs
     var ids: [String] = []
-    var seen = Set(behaviorsByID.keys)
+    var seen = Set<String>()  // this tree's ids; the scene's are looked up (O(the request))
     var fresh = nextBehaviorNumber
     for node in nodes {
       var id = node.id ?? ""
@@ -28,9 +28,9 @@ extension SceneModel {
         repeat {
           id = "b\(fresh)"
           fresh += 1
-        } while seen.contains(id)
+        } while seen.contains(id) || behaviorsByID[id] != nil
       }
-      guard seen.insert(id).inserted else {
+      guard behaviorsByID[id] == nil, seen.insert(id).inserted else {
         throw ProtocolError(.invalidScene, "a behavior with id '\(id)' already exists")
       }
       ids.append(id)
@@ -44,12 +44,16 @@ extension SceneModel {
     for node in nodes { try checkNames(node.itemIDs) }
     try admitShapes(nodes.reduce(0) { $0 + $1.boundaryShapeCount })
     try admitFieldPairs(nodes.reduce(0) { $0 + $1.fieldPairCount })
-    var known = Dictionary(uniqueKeysWithValues: behaviorsByID.map { ($0.key, $0.value.type) })
-    for (node, id) in zip(nodes, ids) { known[id] = node.type }
-    for (node, id) in zip(nodes, ids) {
-      try checkActionRules(node.action, owner: id, known: known)
+    let rules = nodes.reduce(0) { $0 + $1.action.count }
+    if rules > 0 {
+      var adding: [String: BehaviorType] = [:]
+      for (node, id) in zip(nodes, ids) { adding[id] = node.type }
+      let known = typesOfTargets(of: nodes.flatMap(\.action), adding: adding)
+      for (node, id) in zip(nodes, ids) {
+        try checkActionRules(node.action, owner: id, known: known)
+      }
+      try checkActionRuleCount(adding: rules)
     }
-    try checkActionRuleCount(adding: nodes.reduce(0) { $0 + $1.action.count })
 
     var built: [(SceneBehavior, [ActionRule])] = []
     var index = 0
@@ -105,15 +109,21 @@ extension SceneModel {
     unregister(entry)
   }
 
+  /// Forgets `entry` and its tree: O(the scene's behaviors) once, whatever the tree's size.
   private func unregister(_ entry: SceneBehavior) {
-    for child in entry.behavior.childBehaviors {
-      if let childEntry = behaviorsByID.values.first(where: { $0.behavior === child }) {
-        unregister(childEntry)
-      }
+    var entries: [ObjectIdentifier: SceneBehavior] = [:]
+    if !entry.behavior.childBehaviors.isEmpty {
+      for other in behaviorsByID.values { entries[ObjectIdentifier(other.behavior)] = other }
     }
-    entry.behavior.action = nil
-    behaviorsByID[entry.id] = nil
-    actions[entry.id] = nil
+    var pending = [entry]
+    while let next = pending.popLast() {
+      for child in next.behavior.childBehaviors {
+        if let childEntry = entries[ObjectIdentifier(child)] { pending.append(childEntry) }
+      }
+      next.behavior.action = nil
+      behaviorsByID[next.id] = nil
+      actions[next.id] = nil
+    }
   }
 
   func removeAllBehaviors() {
@@ -136,8 +146,7 @@ extension SceneModel {
     try u.check(for: entry.type)
     if let ids = u.items { try checkNames(ids) }
     if let rules = u.action {
-      var known = Dictionary(uniqueKeysWithValues: behaviorsByID.map { ($0.key, $0.value.type) })
-      known[entry.id] = entry.type
+      let known = typesOfTargets(of: rules, adding: [entry.id: entry.type])
       try checkActionRules(rules, owner: entry.id, known: known)
       try checkActionRuleCount(adding: rules.count - (actions[entry.id]?.count ?? 0))
     }
@@ -157,6 +166,31 @@ extension SceneModel {
     }
     try BehaviorFactory(scene: self).apply(u, to: entry.behavior)
     if let rules = u.action { setActionRules(rules, of: entry) }
+    if u.items != nil || u.boundaries != nil || u.referenceBounds != nil || u.insets != nil
+      || u.action != nil
+    {
+      footprintChanged()
+    }
+  }
+
+  /// The types of the behaviors `rules` name, from `adding` or the scene: all that
+  /// `checkActionRules` looks up, gathered in O(the rules) rather than O(the scene).
+  private func typesOfTargets(of rules: [ActionRule], adding: [String: BehaviorType])
+    -> [String: BehaviorType]
+  {
+    var known: [String: BehaviorType] = [:]
+    for rule in rules {
+      for effect in rule.then {
+        let target: String
+        switch effect {
+        case .emit: continue
+        case .set(let behavior, _): target = behavior
+        case .removeBehavior(let behavior): target = behavior
+        }
+        if let type = adding[target] ?? behaviorsByID[target]?.type { known[target] = type }
+      }
+    }
+    return known
   }
 
   /// Takes `item` (an item or a group) out of every behavior; attachments and snaps that
@@ -211,11 +245,14 @@ extension SceneModel {
 
   /// Refuses behaviors that would make fields act on more than `Limits.maxFieldItemPairs`
   /// items in all (each field costs a force per item it holds at every step).
-  private func admitFieldPairs(_ added: Int) throws(ProtocolError) {
+  func admitFieldPairs(_ added: Int) throws(ProtocolError) {
+    guard added > 0, !buildingCheckedSpec else { return }
+    try Self.admitFieldPairs(added, to: footprint.fieldPairs)
+  }
+
+  /// Refuses `added` field–item pairs to a scene holding `now`.
+  static func admitFieldPairs(_ added: Int, to now: Int) throws(ProtocolError) {
     guard added > 0 else { return }
-    let now = behaviorsByID.values.reduce(0) {
-      $0 + (($1.behavior as? FieldBehavior)?.items.count ?? 0)
-    }
     guard now + added <= Limits.maxFieldItemPairs else {
       throw ProtocolError(
         .outOfRange,

@@ -10,18 +10,18 @@ import Wire
 final class SceneModel {
   let animator: DynamicAnimator
   /// Items in the order they were added (the order of `items` in frames).
-  private(set) var items: [DynamicItem] = []
+  private(set) var items: [DynamicItem] = [] { didSet { footprintChanged() } }
   private(set) var itemsByID: [String: DynamicItem] = [:]
   /// Groups (UIDynamicItemGroup) in the order they were added; each is an engine item whose
   /// members are scene items.
-  var groups: [DynamicItem] = []
+  var groups: [DynamicItem] = [] { didSet { footprintChanged() } }
   var groupsByID: [String: DynamicItem] = [:]
   /// The group each grouped item belongs to, by the item's id.
   var groupOfItem: [String: DynamicItem] = [:]
   /// Top-level behaviors in the order they were added.
   var behaviors: [SceneBehavior] = []
   /// Every behavior of the scene, children of composites included, by id.
-  var behaviorsByID: [String: SceneBehavior] = [:]
+  var behaviorsByID: [String: SceneBehavior] = [:] { didSet { footprintChanged() } }
   var nextBehaviorNumber = 1
   /// The `order` of the next behavior registered.
   var nextOrder = 0
@@ -32,24 +32,72 @@ final class SceneModel {
   /// Box2D shapes the scene holds or will hold: every item's pieces (animated or not), every
   /// group's pieces, and the boundaries of its collision behaviors. Checked against
   /// `Limits.maxShapesPerSession` and `shapeRoom` before anything is built.
-  var shapeCount: Int {
-    items.reduce(0) { $0 + $1.shapeCount } + groups.reduce(0) { $0 + $1.shapeCount }
-      + behaviorsByID.values.reduce(0) { $0 + Self.boundaryShapeCount(of: $1.behavior) }
-  }
+  var shapeCount: Int { footprint.shapes }
   /// How many more shapes the daemon as a whole has room for; the daemon sets it before each
   /// request (`Limits.maxShapesTotal`).
   var shapeRoom = Int.max
+  /// The footprint counted after the last change, if any came since (`footprint`).
+  private var countedFootprint: SceneFootprint?
+  /// Set while `init` builds a spec whose totals `check` found within every bound: the bounds
+  /// are not checked again for each piece (that would cost O(scene) each).
+  private(set) var buildingCheckedSpec = false
+  /// The longest id of an item or group the scene has held, in bytes as written in JSON
+  /// (escapes counted), and the sum over those it holds: what the size bounds of replies that
+  /// list ids (`behaviors`, `debug`) are computed from without reading the ids.
+  private(set) var longestItemIDBytes = 0
+  private(set) var itemIDBytes = 0
 
   /// The default reference bounds, the iPhone 5 screen the seeds were written for.
   static let defaultBounds = Rect(x: 0, y: 0, width: 320, height: 568)
 
-  init(_ spec: SceneSpec, shapeRoom: Int = .max) throws(ProtocolError) {
-    self.shapeRoom = shapeRoom
+  /// Refuses `spec` if it would pass a bound, counting from the request alone (O(its size)):
+  /// nothing is built. Returns what it holds once built, for `init(_:checked:)`.
+  static func check(_ spec: SceneSpec, shapeRoom: Int) throws(ProtocolError) -> SceneFootprint {
+    let footprint = SceneFootprint(spec)
+    try admitShapes(footprint.shapes, to: 0, room: shapeRoom)
+    try admitFieldPairs(footprint.fieldPairs, to: 0)
+    return footprint
+  }
+
+  /// Builds a scene `check` accepted: what remains to refuse is what only building finds
+  /// (a degenerate shape, a rule naming what is not there).
+  init(_ spec: SceneSpec, checked: SceneFootprint) throws(ProtocolError) {
     animator = DynamicAnimator(
       referenceBounds: spec.withoutBounds ? nil : spec.bounds ?? Self.defaultBounds)
+    buildingCheckedSpec = true
     for item in spec.items { try addItem(item) }
     for group in spec.groups { try addGroup(group) }
     for behavior in spec.behaviors { _ = try addBehavior(behavior) }
+    buildingCheckedSpec = false
+    countedFootprint = nil
+  }
+
+  /// What the scene holds now; counted again (O(scene)) only after a change.
+  var footprint: SceneFootprint {
+    if let countedFootprint { return countedFootprint }
+    let counted = countFootprint()
+    countedFootprint = counted
+    return counted
+  }
+
+  /// The footprint is to be counted again (the scene changed).
+  func footprintChanged() { countedFootprint = nil }
+
+  private func countFootprint() -> SceneFootprint {
+    var f = SceneFootprint()
+    f.bodies = items.count + groups.count
+    f.groups = groups.count
+    f.shapes =
+      items.reduce(0) { $0 + $1.shapeCount } + groups.reduce(0) { $0 + $1.shapeCount }
+    f.behaviors = behaviorsByID.count
+    for entry in behaviorsByID.values {
+      f.shapes += Self.boundaryShapeCount(of: entry.behavior)
+      let held = Self.heldItems(of: entry.behavior).count
+      f.itemReferences += held
+      if entry.behavior is FieldBehavior { f.fieldPairs += held }
+    }
+    f.actionRules = actions.values.reduce(0) { $0 + $1.count }
+    return f
   }
 
   func item(_ id: String, session: String) throws(ProtocolError) -> DynamicItem {
@@ -64,20 +112,28 @@ final class SceneModel {
     guard items.count < Limits.maxItemsPerScene else {
       throw ProtocolError(.outOfRange, "a scene holds at most \(Limits.maxItemsPerScene) items")
     }
-    let shape: CollisionShape
-    switch spec.shape {
-    case .rectangle: shape = .rectangle
-    case .ellipse: shape = .ellipse
-    case .path(let points): shape = .path(points)
-    }
+    try admitShapes(DynamicItem.shapeCount(of: spec.collisionShape, size: spec.size))
     let item = try engine {
       try DynamicItem(
         identifier: spec.id, center: spec.center, size: spec.size, angle: spec.angle,
-        shape: shape)
+        shape: spec.collisionShape)
     }
-    try admitShapes(item.shapeCount)
     items.append(item)
     itemsByID[spec.id] = item
+    countID(spec.id, adding: true)
+  }
+
+  /// Keeps `itemIDBytes` and `longestItemIDBytes` up to date as an item or group comes or goes.
+  func countID(_ id: String, adding: Bool) {
+    let bytes = Self.jsonBytes(id)
+    itemIDBytes += adding ? bytes : -bytes
+    longestItemIDBytes = max(longestItemIDBytes, bytes)
+  }
+
+  /// Bytes of `text` as a JSON string without its quotes: a quote or backslash is escaped
+  /// (a name holds no control character, `NameCharacters`).
+  static func jsonBytes(_ text: String) -> Int {
+    text.utf8.reduce(0) { $0 + ($1 == 0x22 || $1 == 0x5C ? 2 : 1) }
   }
 
   /// Removes the item from the scene and from every behavior; attachments and snaps that
@@ -92,6 +148,7 @@ final class SceneModel {
     detach(item, session: session)
     items.removeAll { $0 === item }
     itemsByID[id] = nil
+    countID(id, adding: false)
   }
 
   /// Replaces the reference bounds (`set_bounds`); collision behaviors that use them collide
@@ -110,8 +167,14 @@ final class SceneModel {
   /// Refuses a change that would add `added` shapes (net) beyond the session's or the daemon's
   /// bound.
   func admitShapes(_ added: Int) throws(ProtocolError) {
+    guard added > 0, !buildingCheckedSpec else { return }
+    try Self.admitShapes(added, to: shapeCount, room: shapeRoom)
+  }
+
+  /// Refuses `added` shapes (net) to a session holding `now`, with `room` left in the daemon.
+  static func admitShapes(_ added: Int, to now: Int, room shapeRoom: Int) throws(ProtocolError) {
     guard added > 0 else { return }
-    let total = shapeCount + added
+    let total = now + added
     guard total <= Limits.maxShapesPerSession else {
       throw ProtocolError(
         .outOfRange,
@@ -164,10 +227,14 @@ final class SceneModel {
         .invalidScene,
         "item '\(request.item)' is in no behavior, so nothing animates it; add a behavior first")
     }
-    let carrier =
-      behaviorsByID.values.sorted { $0.order > $1.order }
-      .compactMap { $0.behavior as? DynamicItemBehavior }
-      .first { $0.items.contains { $0 === item } } ?? velocityCarrier(for: item)
+    // The last item behavior holding it, in one pass over the behaviors (no sort).
+    var last: (order: Int, behavior: DynamicItemBehavior)?
+    for entry in behaviorsByID.values where entry.order > (last?.order ?? -1) {
+      if let d = entry.behavior as? DynamicItemBehavior, d.items.contains(where: { $0 === item }) {
+        last = (entry.order, d)
+      }
+    }
+    let carrier = last?.behavior ?? velocityCarrier(for: item)
     if let v = request.velocity { carrier.addLinearVelocity(v, for: item) }
     if let w = request.angular { carrier.addAngularVelocity(w, for: item) }
   }

@@ -14,6 +14,10 @@ public struct DebugGeometry: Equatable, Sendable {
   public var groups: [Group] = []
   /// The touching pairs now.
   public var contacts: [Touch] = []
+  /// Entries left out to keep the message within `Limits.maxDebugBytes` (written as
+  /// `left_out` only when not 0): contacts that did not fit, or, when the behaviors' geometry
+  /// alone would not, every behavior and contact.
+  public var leftOut = 0
 
   public init() {}
 
@@ -167,7 +171,7 @@ extension DebugGeometry {
       ReplyField("fields", .array(fields.map(\.value))),
       ReplyField("groups", .array(groups.map(\.value))),
       ReplyField("contacts", .array(contacts.map(\.value))),
-    ]
+    ] + (leftOut > 0 ? [.integer("left_out", leftOut)] : [])
   }
 }
 

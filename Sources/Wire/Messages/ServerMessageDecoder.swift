@@ -338,6 +338,7 @@ public final class ServerMessageDecoder {
           item: try c.string("item"), partner: try partner(c),
           point: try c.optionalPoint("point")))
     }
+    if fields.has("left_out") { geometry.leftOut = try fields.integer("left_out") }
     return geometry
   }
 }
