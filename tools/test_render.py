@@ -465,7 +465,7 @@ document.body.dataset.out = JSON.stringify(out);
             error = float(re.search(r"velocity_error ([0-9.e-]+) pt/s", text).group(1))
             self.assertEqual(error, handoff["velocity_error"])
         # The defaults come from the hello reply the trace keeps.
-        self.assertEqual(self.trace("lock")[1], {"sent": {"op": "hello"}})
+        self.assertEqual(self.trace("lock")[1], {"sent": {"op": "hello", "id": 1}})
         self.assertIn("all at their defaults: gravity 4 × 1000 pt/s², elasticity 0.4, open_speed 500 pt/s",
                       self.cell(dom, "params"))
         dom = self.browse("sources.html", 400)[0]

@@ -12,7 +12,9 @@ struct ConnectionOptions: ParsableArguments {
   @Flag(name: [.short, .long], help: "Print the daemon's lines as JSON lines, verbatim.")
   var json = false
 
-  @Option(parsing: .unconditional, help: "Seconds to wait for each reply.")
+  @Option(
+    parsing: .unconditional,
+    help: "Seconds each request may take: sending it and reading up to its reply.")
   var timeout: Double = 10
 
   func validate() throws {
@@ -51,21 +53,22 @@ struct DaemonClient {
   func request(
     _ op: Op, quietReply: Bool = false, onEvent: (Message) -> Void = { _ in }
   ) throws(Failure) -> ReplyBody {
+    let id = connection.nextID()
     let reply = try send(
-      line: Request(id: nil, op: op).encodedLine, answering: op.kind, quietReply: quietReply,
-      onEvent: onEvent)
+      line: Request(id: id, op: op).encodedLine, awaiting: AwaitedReply(id: id, op: op.kind),
+      quietReply: quietReply, onEvent: onEvent)
     return reply.content.replyBody ?? .empty
   }
 
   /// Sends one line, prints its events and reply; throws `.errorReply` for an error reply. The
-  /// reply is read as the reply to `op` (see `ServerMessageDecoder`).
+  /// reply must answer `awaited` and is read as the reply to its op (`ServerMessageDecoder`).
   @discardableResult
   func send(
-    line: String, answering op: OpName?, quietReply: Bool = false,
+    line: String, awaiting awaited: AwaitedReply, quietReply: Bool = false,
     onEvent: (Message) -> Void = { _ in }
   ) throws(Failure) -> Message {
     transcript?.sent(line)
-    let reply = try connection.exchange(line, answering: op, timeout: timeout) {
+    let reply = try connection.exchange(line, awaiting: awaited, timeout: timeout) {
       (event) throws(Failure) in
       transcript?.received(event)
       output.event(event)
@@ -77,13 +80,13 @@ struct DaemonClient {
     return reply
   }
 
-  /// Sends a line the user wrote (`send`, `run`) as it is; its reply is read as the reply to the
-  /// op the line names, when Wire can read the line (else the daemon will say what is wrong, or
-  /// is newer than this dynctl).
+  /// Sends a line the user wrote (`send`, `run`) as it is; its reply must echo the line's `id`
+  /// (none if it has none, or Wire cannot read it) and is read as the reply to the op the line
+  /// names, when Wire can read the line (else the daemon will say what is wrong, or is newer
+  /// than this dynctl).
   @discardableResult
   func send(rawLine line: String) throws(Failure) -> Message {
-    let op = try? RequestDecoder().decode(line).op.kind
-    return try send(line: line, answering: op)
+    try send(line: line, awaiting: AwaitedReply(rawLine: line))
   }
 }
 

@@ -84,8 +84,10 @@ struct GestureCommand: ParsableCommand {
   /// `step` for a manual-clock session, `realtime` for any other (or an unknown one: the
   /// first gesture request then reports it).
   static func pace(of session: String, _ client: DaemonClient) throws(Failure) -> Pace {
+    let id = client.connection.nextID()
     let reply = try client.connection.exchange(
-      Request(id: nil, op: .list).encodedLine, answering: .list, timeout: client.timeout
+      Request(id: id, op: .list).encodedLine, awaiting: AwaitedReply(id: id, op: .list),
+      timeout: client.timeout
     ) { _ in }
     guard case .list(let sessions)? = reply.content.replyBody else { return .realtime }
     return sessions.first { $0.session == session }?.clock == .manual ? .step : .realtime

@@ -33,10 +33,10 @@ struct RunCommand: ParsableCommand {
         let line = String(rawLine.drop { $0 == " " || $0 == "\t" })
         if line.isEmpty || line.hasPrefix("#") || line.allSatisfy({ $0 == "\r" }) { continue }
         // Read once: the label names the op, and the reply is read as the reply to it.
-        let op = (try? RequestDecoder().decode(line))?.op.kind
-        client.output.replyLabel = "line \(offset + 1) (\(op?.rawValue ?? "?"))"
+        let awaited = AwaitedReply(rawLine: line)
+        client.output.replyLabel = "line \(offset + 1) (\(awaited.op?.rawValue ?? "?"))"
         do throws(Failure) {
-          try client.send(line: line, answering: op)
+          try client.send(line: line, awaiting: awaited)
         } catch .errorReply(let code, let message) {
           failures += 1
           complain("\(file):\(offset + 1): \(code): \(message)")

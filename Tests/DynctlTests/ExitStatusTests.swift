@@ -119,7 +119,7 @@ struct ExitStatusTests {
     watcher.waitUntilExit()
     #expect(watcher.terminationStatus == 0)
     let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
-    #expect(lines.first?.hasPrefix(#"{"ok":true,"items":"#) == true)
+    #expect(lines.first?.hasPrefix(#"{"ok":true,"id":1,"items":"#) == true)
     #expect(lines.filter { $0.contains(#""ev":"frame""#) }.count > 10)
     #expect(lines.last?.contains(#""ev":"pause""#) == true)
   }

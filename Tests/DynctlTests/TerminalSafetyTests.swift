@@ -50,7 +50,7 @@ struct TerminalSafetyTests {
     // C0 escaped, as JSON must; DEL, C1 and bidi raw, as dynd's encoder writes them.
     let event = "{\"ev\":\"done\",\"session\":\"x\\u001b[2J\",\"outcome\":\"o\u{202E}k\u{9B}\"}"
     let reply =
-      "{\"ok\":true,\"sessions\":[{\"session\":\"a\u{202E}b\",\"transition\":\"t\u{85}\","
+      "{\"ok\":true,\"id\":1,\"sessions\":[{\"session\":\"a\u{202E}b\",\"transition\":\"t\u{85}\","
       + "\"clock\":\"manual\",\"running\":false},{\"session\":\"\\u001b[31mred\","
       + "\"transition\":null,\"clock\":\"realtime\",\"running\":true,\"missed_ticks\":7}]}"
     let daemon = try FakeDaemon(socket: socket, replies: [event, reply])

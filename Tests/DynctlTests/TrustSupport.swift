@@ -155,6 +155,7 @@ final class FakeDaemon {
   }
 }
 
-/// A `hello` reply, for fake daemons that should look real.
+/// A `hello` reply, for fake daemons that should look real: the reply to dynctl's first request
+/// (id 1) on a connection.
 let fakeHelloReply =
-  #"{"ok":true,"protocol":1,"server":"dynd","version":"0.1.0","transitions":["lock-screen"]}"#
+  #"{"ok":true,"id":1,"protocol":1,"server":"dynd","version":"0.1.0","transitions":["lock-screen"]}"#
