@@ -69,13 +69,13 @@ struct GuardMiddleware: RouterMiddleware {
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    let upgrade = request.headers[.upgrade]?.lowercased() == "websocket"
+    // HTTP/1's first Host header is the request's authority; any other stays a header field.
+    let hosts = (request.head.authority.map { [$0] } ?? []) + request.headers[values: Self.host]
     let refusal: AccessGuard.Refusal? = access.mutex.withLock { guardNow in
       guard let guardNow else { return .badToken }
       return guardNow.check(
-        host: request.head.authority,
-        token: request.uri.queryParameters["token"].map(String.init),
-        origin: upgrade ? request.headers[.origin] : nil)
+        hosts: hosts, token: request.uri.queryParameters["token"].map(String.init),
+        origins: request.headers[values: .origin])
     }
     if let refusal {
       var headers = HTTPFields()
@@ -94,6 +94,7 @@ struct GuardMiddleware: RouterMiddleware {
     return response
   }
 
+  static let host = HTTPField.Name("Host")!
   static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
   static let frameOptions = HTTPField.Name("X-Frame-Options")!
 }

@@ -42,6 +42,21 @@ import Testing
         == .foreignOrigin("http://127.0.0.1:9999"))
   }
 
+  @Test func severalHostsOrOriginsAreRefused() {
+    let own = "127.0.0.1:8123"
+    #expect(
+      access.check(hosts: [own, own], token: access.token) == .severalHosts([own, own]))
+    #expect(
+      access.check(hosts: [own, "evil.example"], token: access.token)
+        == .severalHosts([own, "evil.example"]))
+    #expect(access.check(hosts: [], token: access.token) == .foreignHost(nil))
+    #expect(
+      access.check(
+        hosts: [own], token: access.token, origins: ["http://" + own, "http://evil.example"])
+        == .foreignOrigin("http://\(own), http://evil.example"))
+    #expect(access.check(hosts: [own], token: access.token, origins: ["http://" + own]) == nil)
+  }
+
   @Test func tokensAreFreshHex() {
     let a = AccessGuard.newToken()
     let b = AccessGuard.newToken()
