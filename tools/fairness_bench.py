@@ -1078,8 +1078,8 @@ def fmt_ms(figures, key):
 def report(results, markdown):
     if markdown:
         print("| case | hello worst ms | hello p99 | step worst ms | step p99 | probe round trips "
-              "(hello/step) | the case's own figures | verdict |")
-        print("|---|---:|---:|---:|---:|---|---|---|")
+              "(hello/step) | probe late ms | the case's own figures | verdict |")
+        print("|---|---:|---:|---:|---:|---|---:|---|---|")
     for r in results:
         p = r["probe"] or {}
         h, s = p.get("hello"), p.get("step")
@@ -1087,8 +1087,10 @@ def report(results, markdown):
         counts = f"{(h or {}).get('count', 0)}/{(s or {}).get('count', 0)}"
         verdict = "pass" if not r["fails"] else "**FAIL**" if markdown else "FAIL"
         if markdown:
+            late = p.get("late_ms")
             print(f"| {r['case']}: {r['title']} | {fmt_ms(h, 'worst')} | {fmt_ms(h, 'p99')} | "
-                  f"{fmt_ms(s, 'worst')} | {fmt_ms(s, 'p99')} | {counts} | {own} | {verdict} |")
+                  f"{fmt_ms(s, 'worst')} | {fmt_ms(s, 'p99')} | {counts} | "
+                  f"{'–' if late is None else f'{late:.0f}'} | {own} | {verdict} |")
         else:
             print(f"{r['case']}: {r['title']}\n  hello worst {fmt_ms(h, 'worst')} ms, p99 "
                   f"{fmt_ms(h, 'p99')}, p50 {fmt_ms(h, 'p50')}; step worst {fmt_ms(s, 'worst')} "
