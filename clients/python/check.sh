@@ -4,7 +4,9 @@
 #      needs Python >= 3.10) and for this Python (the real pytest);
 #   2. the package's own tests (clients/python/tests) against BIN_DIR/dynd;
 #   3. the install check: a fresh venv, `pip install ./clients/python pytest` into it, and that
-#      venv's pytest on examples/test_lock_screen_handoff.py with --dynd-binary BIN_DIR/dynd.
+#      venv's pytest on examples/test_lock_screen_handoff.py with --dynd-binary BIN_DIR/dynd;
+#   4. a short run of the fake-server fuzz (tools/client_fuzz.py, 10 s, seed 1) of both Python
+#      clients and BIN_DIR/dynctl.
 # Usage: clients/python/check.sh BIN_DIR     (BIN_DIR: the directory with the built dynd)
 # $PYTHON picks the interpreter (default python3). mypy (< 2: mypy 2 cannot target 3.9) and
 # pytest are installed with pip when missing. Exits 1 if any stage fails (its output is shown).
@@ -75,5 +77,8 @@ install_check() {
 }
 stage "venv: pip install ./clients/python pytest; pytest examples/test_lock_screen_handoff.py" \
   install_check
+
+stage "tools/client_fuzz.py --seconds 10 --seed 1 (Client, AsyncClient, dynctl)" \
+  "$PYTHON" "$HERE/../../tools/client_fuzz.py" --seconds 10 --seed 1 --dynctl "$BIN_DIR/dynctl"
 
 exit $failed
