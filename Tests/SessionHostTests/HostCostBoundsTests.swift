@@ -160,6 +160,32 @@ struct HostCostBoundsTests {
     try client.expectOK(#"{"op":"debug","session":"d","enable":false}"#)
   }
 
+  @Test("a frame's debug event keeps the contacts that fit its bound and counts the rest")
+  func debugEventContactsLeftOut() throws {
+    let rig = HostRig()
+    let client = rig.connect()
+    // 300 items of 250-byte ids piled on one spot: thousands of touching pairs, about 600 bytes
+    // each in the geometry, far beyond 1 MiB together.
+    let ids = (0..<300).map { "i" + String(repeating: "0", count: 249 - "\($0)".count) + "\($0)" }
+    let items = ids.map { #"{"id":"\#($0)","center":[100,100],"size":[10,10]}"# }
+    let list = ids.map { #""\#($0)""# }.joined(separator: ",")
+    try client.expectOK(
+      #"{"op":"open","session":"pile","clock":"manual","scene":{"items":["#
+        + items.joined(separator: ",") + #"],"behaviors":[{"type":"collision","items":["#
+        + list + "]}]}}")
+    // At rest, before any contact, the geometry is small: the stream starts.
+    try client.expectOK(#"{"op":"debug","session":"pile"}"#)
+    let step = try client.expectOK(#"{"op":"step","session":"pile"}"#)
+    let debug = try #require(step.events("debug").first)
+    let leftOut = debug.number("left_out") ?? 0
+    let listed = (debug.object["contacts"] as? [Any])?.count ?? 0
+    #expect(leftOut > 0 && listed > 0, "\(listed) listed, \(leftOut) left out")
+    #expect(debug.text.utf8.count <= Limits.maxDebugBytes)
+    // The reply to debug now would pass the bound: it is refused, naming the contacts.
+    let refused = try client.expectError("out_of_range", #"{"op":"debug","session":"pile"}"#)
+    #expect(refused.errorMessage?.contains("contacts") == true, "\(refused)")
+  }
+
   // MARK: memory
 
   @Test("the memory budget refuses growth with busy naming it; closing gives the memory back")

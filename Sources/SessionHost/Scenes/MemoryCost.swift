@@ -4,8 +4,8 @@ import Wire
 
 /// The memory sessions hold, as the daemon's budget (`SessionHost.Configuration.memoryBudget`)
 /// counts it: bytes per unit of a `SceneFootprint`, from dynd's resident memory growth over
-/// 10 to 200 kept sessions of one scene, each stepped once (BENCHMARKS, "Memory per session"),
-/// rounded up. The counts are an upper bound for the scenes measured, not an exact sum.
+/// 10 to 200 kept sessions of one scene, each stepped once (docs/DESIGN.md, section 4, "Its
+/// memory is bounded"), rounded up: an upper bound for the scenes measured, not an exact sum.
 enum MemoryCost {
   /// An empty session: its animator, Box2D world and bookkeeping (measured 10 KB).
   static let session = 16 << 10
