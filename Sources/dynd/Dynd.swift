@@ -44,6 +44,14 @@ struct Dynd: ParsableCommand {
     help: "Threads that step realtime sessions and manual steps (default: one per core).")
   var workers: Int?
 
+  @Option(
+    parsing: .unconditional,
+    help: """
+      MiB all sessions together may hold, as counted from their items, shapes, behaviors and \
+      rules; a request beyond it is busy (default: a quarter of physical memory, at most 8 GiB).
+      """)
+  var memoryBudget: Int?
+
   @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
   var logLevel: String = "info"
 
@@ -62,6 +70,10 @@ struct Dynd: ParsableCommand {
     }
     if let workers, !(1...256).contains(workers) {
       throw ValidationError("--workers must be between 1 and 256 (got \(workers))")
+    }
+    if let memoryBudget, !(16...(1 << 30)).contains(memoryBudget) {
+      throw ValidationError(
+        "--memory-budget must be between 16 and 1073741824 MiB (got \(memoryBudget))")
     }
     guard Logger.Level(rawValue: logLevel) != nil else {
       throw ValidationError(
@@ -104,6 +116,7 @@ struct Dynd: ParsableCommand {
     options.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
     options.version = Self.version
     options.workers = workers
+    options.memoryBudget = memoryBudget.map { $0 << 20 }
     do {
       let server = try Server(options: options, logger: logger)
       try server.run()

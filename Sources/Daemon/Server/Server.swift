@@ -22,6 +22,8 @@ public final class Server {
     public var version = "0.1.0"
     /// Threads that step sessions (`--workers`); nil shares the process's pool, one per core.
     public var workers: Int?
+    /// Bytes all sessions together may hold (`--memory-budget`); nil: the host's default.
+    public var memoryBudget: Int?
     /// Stop on SIGTERM and SIGINT. Off for daemons embedded in a test process (libevent lets
     /// only one event base handle signals).
     public var handleSignals = true
@@ -114,6 +116,7 @@ public final class Server {
     var configuration = SessionHost.Configuration()
     configuration.version = options.version
     configuration.idleTimeout = options.idleTimeout
+    if let budget = options.memoryBudget { configuration.memoryBudget = budget }
     host = SessionHost(configuration: configuration, environment: environment)
     host.output = { [unowned self] messages in self.send(messages) }
     environment.client = { [unowned self] peer in self.clients[peer] }
