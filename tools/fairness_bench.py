@@ -315,9 +315,10 @@ def manual_open(session, items, behaviors=(), bounds=None):
     return {"op": "open", "session": session, "clock": "manual", "scene": scene}
 
 
-def grid_items(n, side=5, cols=40, pitch=8, prefix="i"):
-    return [{"id": f"{prefix}{k}", "center": [10 + (k % cols) * pitch, 10 + (k // cols) * pitch],
-             "size": [side, side]} for k in range(n)]
+def grid_items(n, side=5, cols=40, pitch=8, ids=None):
+    return [{"id": ids[k] if ids else f"i{k}",
+             "center": [10 + (k % cols) * pitch, 10 + (k // cols) * pitch], "size": [side, side]}
+            for k in range(n)]
 
 
 def item_id(k, length):
@@ -331,9 +332,7 @@ def open_big_scene(client, session, behaviors=1000, items=1000, id_len=0, timeou
     (opened with the items, then the behaviors pipelined as add_behavior lines, which keeps every
     line under the 1 MiB line limit). Returns None, or the refusal that stopped it."""
     ids = [item_id(k, id_len) if id_len else f"i{k}" for k in range(items)]
-    reply = client.request(manual_open(session, [
-        {"id": ids[k], "center": [10 + (k % 40) * 8, 10 + (k // 40) * 8], "size": [5, 5]}
-        for k in range(items)]), timeout)
+    reply = client.request(manual_open(session, grid_items(items, ids=ids)), timeout)
     if not reply or not reply.get("ok"):
         return reply or {"error": {"code": "no reply", "message": "open"}}
     ids_json = json.dumps(ids, separators=(",", ":")).encode()
@@ -412,6 +411,12 @@ class Rules(Case):
         shown = {"work stops after the disconnect":
                  f"{stop * 1000:.0f} ms" if stop is not None else
                  f"≥ {(time.monotonic() - gone):.1f} s (still busy)"}
+        c = Client(run.daemon.path)
+        listed = c.request({"op": "list"}, 2)
+        c.close()
+        if listed and listed.get("ok"):
+            left = [x["session"] for x in listed["sessions"] if x["session"].startswith("rules")]
+            shown["their sessions still open then"] = len(left)
         fails = []
         if stop is None or stop * 1000 > MAX_STOP_MS:
             fails.append(f"work goes on after its owner left (target {MAX_STOP_MS} ms)")
