@@ -260,8 +260,9 @@ BEHAVIORS: Dict[str, Callable[[Peer], None]] = {
     "silent": silent,
     "unsolicited": unsolicited,
 }
-#: The behaviors after which the client may succeed.
-ANSWERING = ("correct",)
+#: The behaviors after which the client may succeed (a mutation may leave the reply valid, e.g.
+#: a changed letter inside a string).
+ANSWERING = ("correct", "mutated")
 
 
 class StandIn:
