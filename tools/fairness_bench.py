@@ -746,7 +746,7 @@ def memory_budget_option(bin_dir):
     lines = [ln for ln in help_text.splitlines() if "--memory-budget" in ln]
     if not lines:
         return ()
-    in_mib = "MiB" in help_text.split("--memory-budget", 1)[1][:300]
+    in_mib = "MiB" in help_text.rsplit("--memory-budget", 1)[1][:300]  # its description
     return ("--memory-budget", str(MEMORY_BUDGET_MIB if in_mib else MEMORY_BUDGET_MIB << 20))
 
 
