@@ -2,7 +2,7 @@
 """Fair by cost: what a healthy client waits while a heavy but valid client runs (issue 25).
 
     tools/fairness_bench.py BIN_DIR [--markdown] [--only NAME,...] [--max-hello-ms 50]
-                            [--max-step-ms 100] [--list]
+                            [--max-step-ms 100] [--quick] [--list]
 
 For each reproducer below, starts BIN_DIR/dynd on a private temporary socket, builds what the
 reproducer needs, starts the healthy client (tools/fairness_probe.py, its own process: `hello`
