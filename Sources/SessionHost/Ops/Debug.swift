@@ -11,7 +11,8 @@ extension SessionHost {
       s.setDebug(c.peer, enabled: false)
       return .empty
     }
-    let estimate = DebugGeometry.estimatedBytes(of: s.animator)
+    let estimate = DebugGeometry.estimatedBytes(
+      of: s.animator, ids: DebugGeometry.itemIDBytes(of: s.animator))
     let geometry = estimate <= Limits.maxDebugBytes ? s.debugGeometry : nil
     guard let geometry, geometry.leftOut == 0 else {
       let contacts = geometry.map { " and its \($0.contacts.count + $0.leftOut) contacts" } ?? ""

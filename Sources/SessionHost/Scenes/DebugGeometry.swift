@@ -14,13 +14,14 @@ extension DebugGeometry {
   ) {
     self.init()
     let all = Self.flatten(animator.behaviors)
-    var room = Limits.maxDebugBytes - Self.estimatedBytes(of: animator)
+    let ids = Self.itemIDBytes(of: animator)
+    var room = Limits.maxDebugBytes - Self.estimatedBytes(of: animator, ids: ids)
     guard room >= 0 else {
       leftOut = all.count + contacts.count
       return
     }
     for contact in contacts {
-      room -= Self.estimatedBytes(of: contact)
+      room -= Self.estimatedBytes(of: contact, ids: ids)
       if room < 0 { break }
       self.contacts.append(contact)
     }
@@ -118,22 +119,43 @@ extension DebugGeometry {
   /// A number as the encoder writes it at most: sign, 19 digits, point and decimals, or a
   /// double's shortest text.
   private static let numberBytes = 25
-  /// An id listed with its quotes and comma, at most: a name of `Limits.nameBytes` whose every
-  /// byte is escaped.
+  /// An id listed with its quotes and comma.
   private static func idBytes(_ id: String) -> Int { SceneModel.jsonBytes(id) + 3 }
   private static let unnamedIDBytes = 2 * Limits.nameBytes.upperBound + 3
 
+  /// What a list of item ids is bounded by: the longest id of the animated items and groups
+  /// (and groups' members) and all of them together, with quotes and commas.
+  struct ItemIDBytes {
+    var longest = 0
+    var total = 0
+
+    /// Bytes of `count` ids listed: never more than `count` of the longest, nor than all ids.
+    func listed(_ count: Int) -> Int { min(count * longest, total) }
+  }
+
+  /// Counted once per estimate, O(the ids' bytes) (at most 2 000 ids of 256 bytes).
+  static func itemIDBytes(of animator: DynamicAnimator) -> ItemIDBytes {
+    var ids = ItemIDBytes()
+    func add(_ id: String) {
+      let bytes = idBytes(id)
+      ids.longest = max(ids.longest, bytes)
+      ids.total += bytes
+    }
+    for item in animator.items {
+      add(item.identifier)
+      for member in item.groupMembers { add(member.identifier) }
+    }
+    return ids
+  }
+
   /// An upper bound of the encoded size of the geometry of `animator`'s behaviors and groups,
-  /// contacts aside, with the event's or reply's envelope: O(behaviors + groups), reading the
-  /// ids of the items listed (each at most `Limits.nameBytes`) and building nothing. At most
-  /// 1 000 behaviors of 1 000 items: about a million id lengths, some milliseconds, only for
-  /// a scene this big.
-  static func estimatedBytes(of animator: DynamicAnimator) -> Int {
+  /// contacts aside, with the event's or reply's envelope, building nothing: O(behaviors +
+  /// groups) once the ids' lengths are known (a list of ids counts from its length, `ids`).
+  static func estimatedBytes(of animator: DynamicAnimator, ids: ItemIDBytes) -> Int {
     let n = numberBytes
     let all = flatten(animator.behaviors)
     let fieldCount = all.reduce(0) { $0 + ($1 is FieldBehavior ? 1 : 0) }
     var bytes = 1_024  // the envelope: ev, session (an escaped name), seq, t, the list names
-    func listed(_ items: [DynamicItem]) -> Int { items.reduce(0) { $0 + idBytes($1.identifier) } }
     for behavior in all {
       switch behavior {
       case let c as CollisionBehavior:
@@ -141,38 +163,34 @@ extension DebugGeometry {
         for id in c.boundaryIdentifiers {
           bytes += 40 + idBytes(id) + (2 * n + 4) * (c.boundary(identifier: id)?.points.count ?? 0)
         }
-      case let a as AttachmentBehavior:
-        var other = 5  // null
-        if case .item(let item, _) = a.target { other = idBytes(item.identifier) }
-        bytes += 120 + 5 * n + idBytes(a.item.identifier) + other
-      case let s as SnapBehavior:
-        bytes += 40 + 2 * n + idBytes(s.item.identifier)
+      case is AttachmentBehavior:
+        bytes += 120 + 5 * n + 2 * ids.longest
+      case is SnapBehavior:
+        bytes += 40 + 2 * n + ids.longest
       case let p as PushBehavior:
-        bytes += 80 + 2 * n + listed(p.items)
+        bytes += 80 + 2 * n + ids.listed(p.items.count)
       case let g as GravityBehavior:
-        bytes += 40 + 2 * n + listed(g.items)
+        bytes += 40 + 2 * n + ids.listed(g.items.count)
       case let f as FieldBehavior:
         let perSide = samplesPerSide(fieldCount: fieldCount)
         bytes +=
           120 + unnamedIDBytes + 3 * n + 70 * RegionSpec(f.region).nodeCount
-          + listed(f.items) + perSide * perSide * (4 * n + 5)
+          + ids.listed(f.items.count) + perSide * perSide * (4 * n + 5)
       default:
         break
       }
     }
-    var seenGroups = Set<ObjectIdentifier>()
-    for item in animator.items
-    where item.isGroup && seenGroups.insert(ObjectIdentifier(item)).inserted {
-      bytes += 80 + idBytes(item.identifier) + 5 * n + listed(item.groupMembers)
+    for item in animator.items where item.isGroup {
+      bytes += 80 + ids.longest + 5 * n + ids.listed(item.groupMembers.count)
     }
     return bytes
   }
 
   /// An upper bound of one contact's encoded size.
-  static func estimatedBytes(of touch: Touch) -> Int {
-    var bytes = 50 + 2 * numberBytes + idBytes(touch.item)
+  static func estimatedBytes(of touch: Touch, ids: ItemIDBytes) -> Int {
+    var bytes = 50 + 2 * numberBytes + ids.longest
     switch touch.partner {
-    case .item(let other): bytes += idBytes(other)
+    case .item: bytes += ids.longest
     case .boundary(let id): bytes += id.map(idBytes) ?? 5
     }
     return bytes
