@@ -28,6 +28,8 @@ final class Peer {
   struct ManualStep {
     let request: Request
     let session: Session
+    /// Frames asked for, and frames not computed yet.
+    let count: Int
     var remaining: Int
     let dt: Double
     var computing = false

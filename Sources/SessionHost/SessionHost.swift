@@ -26,6 +26,10 @@ public final class SessionHost {
     /// Bytes all sessions together may hold, as `MemoryCost` counts them; a request that would
     /// take them beyond is `busy`. Default: a quarter of physical memory, at most 8 GiB.
     public var memoryBudget: Int = MemoryCost.defaultBudget
+    /// Worker time after which a session's job yields (at the end of the internal step then
+    /// running), its rest queued behind other sessions' due work. Zero: every internal step is
+    /// a slice of its own (tests).
+    public var sliceTime: Duration = .milliseconds(2)
     public init() {}
   }
 
@@ -130,8 +134,21 @@ public final class SessionHost {
     if let session {
       session.flushEvents(requester: peer)
       recount(session)
+      if Self.mayChangeStepCost(request.op.kind) { session.stepCost = nil }
     }
     if let reply { outbox.reply(reply, to: peer.id) }
+  }
+
+  /// Whether an op may change what an internal step of its session costs (items, behaviors,
+  /// groups, bounds): the session's measured cost no longer holds after it.
+  private static func mayChangeStepCost(_ op: OpName) -> Bool {
+    switch op {
+    case .addItem, .removeItem, .addBehavior, .removeBehavior, .removeAllBehaviors, .setBehavior,
+      .addGroup, .removeGroup, .setBounds:
+      return true
+    default:
+      return false
+    }
   }
 
   private func resumeParked(_ peer: Peer) {
@@ -276,6 +293,9 @@ public final class SessionHost {
     frameClocks[nanoseconds] = clock
     return clock
   }
+
+  /// Jobs running on the host's thread now (`Session.runFrames`): none starts inside another.
+  var inlineDepth = 0
 
   func jobStarted() { jobsInFlight += 1 }
   func jobFinished() { jobsInFlight -= 1 }

@@ -145,6 +145,10 @@ public enum Limits {
   /// 1000 items), each solved every step. Beyond this, further overlapping pairs do not collide
   /// until contacts end (the session is told once by a `degraded` event).
   public static let maxContactsPerSession = 16_384
+  /// Contact events one frame of a session carries at most; the rest are left out and counted
+  /// in the frame's `dropped_contacts` (a pile settling can begin and end thousands of contacts
+  /// in one long frame: 15.7 MB of events for `step dt 1` on 1 000 stacked items).
+  public static let maxContactEventsPerFrame = 256
   /// Smallest distance between consecutive vertices of a path or boundary, in points. Box2D
   /// rejects chain vertices closer than its linear slop (0.5 pt at 100 pt per metre).
   public static let minVertexSpacing = 1.0
