@@ -59,20 +59,24 @@ extension SceneFootprint {
     }
   }
 
-  /// At most what `set_behavior` adds, counted as if it replaced nothing.
-  init(update: BehaviorUpdate) {
-    self.init()
-    itemReferences = update.items?.count ?? 0
-    shapes =
-      (update.boundaries.map {
-        CollisionBehavior.boundaryShapeCount(
-          referenceBounds: false, pathPointCounts: $0.map(\.shape.pointCount))
-      } ?? 0) + (update.referenceBounds == true || update.insets != nil ? 4 : 0)
-    actionRules = update.action?.count ?? 0
-  }
 }
 
 extension SceneModel {
+  /// What `set_behavior` adds to `behavior` (negative when it replaces more than it adds): the
+  /// items it names, its boundary segments and rules, net of those it replaces. O(the request).
+  func footprintChange(of update: BehaviorUpdate, to behavior: String) -> SceneFootprint {
+    var f = SceneFootprint()
+    guard let entry = behaviorsByID[behavior] else { return f }
+    if let items = update.items {
+      f.itemReferences = items.count - Self.heldItems(of: entry.behavior).count
+    }
+    if let c = entry.behavior as? CollisionBehavior {
+      f.shapes = Self.boundaryShapeChange(of: update, to: c)
+    }
+    if let rules = update.action { f.actionRules = rules.count - (actions[behavior]?.count ?? 0) }
+    return f
+  }
+
   /// What `add_group` adds: a body made of its members' pieces (O(the group)).
   func footprint(adding group: GroupSpec) -> SceneFootprint {
     var f = SceneFootprint()

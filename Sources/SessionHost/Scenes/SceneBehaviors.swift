@@ -154,15 +154,7 @@ extension SceneModel {
       try admitFieldPairs(ids.count - field.items.count)
     }
     if let c = entry.behavior as? CollisionBehavior {
-      let before = c.boundaryShapeCount
-      let referenceBounds =
-        u.insets != nil || (u.referenceBounds ?? c.translatesReferenceBoundsIntoBoundary)
-      let named =
-        u.boundaries.map {
-          CollisionBehavior.boundaryShapeCount(
-            referenceBounds: false, pathPointCounts: $0.map(\.shape.pointCount))
-        } ?? (before - (c.translatesReferenceBoundsIntoBoundary ? 4 : 0))
-      try admitShapes(named + (referenceBounds ? 4 : 0) - before)
+      try admitShapes(Self.boundaryShapeChange(of: u, to: c))
     }
     try BehaviorFactory(scene: self).apply(u, to: entry.behavior)
     if let rules = u.action { setActionRules(rules, of: entry) }
@@ -171,6 +163,19 @@ extension SceneModel {
     {
       footprintChanged()
     }
+  }
+
+  /// Box2D shapes `u` adds to the boundaries of `c` (net; negative when it takes some away).
+  static func boundaryShapeChange(of u: BehaviorUpdate, to c: CollisionBehavior) -> Int {
+    let before = c.boundaryShapeCount
+    let referenceBounds =
+      u.insets != nil || (u.referenceBounds ?? c.translatesReferenceBoundsIntoBoundary)
+    let named =
+      u.boundaries.map {
+        CollisionBehavior.boundaryShapeCount(
+          referenceBounds: false, pathPointCounts: $0.map(\.shape.pointCount))
+      } ?? (before - (c.translatesReferenceBoundsIntoBoundary ? 4 : 0))
+    return named + (referenceBounds ? 4 : 0) - before
   }
 
   /// The types of the behaviors `rules` name, from `adding` or the scene: all that
