@@ -79,6 +79,27 @@ public enum Limits {
   /// Output queued for one connection that counts it as not reading, for `totalOutputBudget`.
   public static let slowReaderOutput = 64 << 10
 
+  // MARK: Connections: turns and back-pressure
+
+  /// The longest the loop handles one connection's buffered requests before it serves the other
+  /// ready connections (at least one request per turn): a connection that pipelines thousands of
+  /// requests delays the others by one slice, not by all its requests.
+  public static let requestSlice = Duration.milliseconds(2)
+  /// Output queued for one connection beyond which its further requests wait, unread, until its
+  /// peer has read the output down to `outputLowWater` (back-pressure, as tmux and Redis do): a
+  /// client that pipelines and reads is paced, never disconnected.
+  public static let outputHighWater = 1 << 20
+  /// Output queued for one connection at which requests held by `outputHighWater` are handled
+  /// again, and a paused manual `step` and coalesced frames resume.
+  public static let outputLowWater = 64 << 10
+  /// A connection with more than `outputHighWater` bytes queued whose peer reads none of them for
+  /// this long is closed (its peer has stopped reading).
+  public static let stalledReaderTimeout = Duration.seconds(30)
+  /// Output queued for one connection that closes it at once: a last resort for output that
+  /// back-pressure does not pace (events for a peer that does not read, or one message larger
+  /// than this by itself).
+  public static let maxConnectionOutput = 8 << 20
+
   // MARK: Clock
 
   /// Frames per second of a session. 240 Hz is the fastest display refresh in use.

@@ -20,9 +20,12 @@ struct TransportOutputBudgetTests {
         let delegate = RecordingDelegate(log: log)
         delegate.onLine = { connection, _ in connection.send(chunk) }
         delegate.onClose = { _, _ in queuedAtLastClose.set(budget.queued) }
+        // Back-pressure would stop handling their requests at 1 MiB each: out of the way here,
+        // so that two peers alone pass the budget.
+        let limits = Connection.Limits(outputHardLimit: 8 << 20, outputHighWatermark: 8 << 20)
         _ = Connection(
-          loop: loop, socket: fd, peer: peer, limits: Connection.Limits(outputHardLimit: 8 << 20),
-          outputBudget: budget, delegate: delegate)
+          loop: loop, socket: fd, peer: peer, limits: limits, outputBudget: budget,
+          delegate: delegate)
       }
     }
     // Two peers that ask for output and never read: together they pass the 1 MiB budget.

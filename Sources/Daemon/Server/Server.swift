@@ -14,6 +14,9 @@ public final class Server {
     public var systemd = false
     /// Longest request line in bytes (`--max-line`).
     public var maxLine = Limits.defaultMaxLineBytes
+    /// A connection with more than `Limits.outputHighWater` bytes of output queued whose peer
+    /// reads none of them for this long is closed (tests shorten it).
+    public var stalledReaderTimeout = Limits.stalledReaderTimeout
     /// Kept sessions nobody watches are closed after this long without a request.
     public var idleTimeout: Duration = .seconds(600)
     /// How long output may drain at shutdown (it ends sooner once every connection has
@@ -191,6 +194,7 @@ public final class Server {
     let client = makeClient(pid: peer.pid)
     var limits = Connection.Limits()
     limits.maxLineLength = options.maxLine
+    limits.stalledReaderTimeout = options.stalledReaderTimeout
     client.attach(
       Connection(
         loop: loop, socket: fd, peer: peer, limits: limits, outputBudget: outputBudget,

@@ -71,12 +71,22 @@ extension ConnectionDelegate {
 /// delegate hears `connectionDidReachEndOfInput` and decides when to close (a half-closed peer
 /// still reads).
 ///
+/// **Turns.** Buffered lines are delivered for at most `Limits.inputSlice` at a time (at least
+/// one line); then the connection stops reading and waits for its next turn (`InputTurns`), after
+/// every other ready connection has had one. Lines are delivered in order whatever the turns.
+///
 /// **Writing.** `send` appends to libevent's output buffer, which is flushed as the socket allows.
 /// libevent does not bound that buffer (write high watermarks are not enforced for socket
 /// bufferevents), so the caller decides with `outputLength` (coalescing realtime frames, pausing a
-/// manual `step`) and can `requestDrainNotification()` to hear when it is low again. As a last
-/// resort, a `send` that would take the buffer past `Limits.outputHardLimit` closes the connection
-/// with a log line.
+/// manual `step`) and can `requestDrainNotification()` to hear when it is low again.
+///
+/// **Back-pressure.** While more than `Limits.outputHighWatermark` bytes are queued, no further
+/// line is delivered and the socket is not read, until the peer has read the output down to
+/// `Limits.outputLowWatermark`: a peer that pipelines requests is paced by what it reads. A peer
+/// that reads nothing for `Limits.stalledReaderTimeout` while that much is queued is closed
+/// (`.stoppedReading`). As a last resort, a `send` that would take the buffer past
+/// `Limits.outputHardLimit` closes the connection at once, and so may the daemon-wide
+/// `OutputBudget`; each says in its log line what happened.
 ///
 /// **Closing.** `closeAfterFlush()` stops reading, drops later sends, and frees the bufferevent
 /// from its write callback once the output is empty (`bufferevent_free` itself would discard
@@ -100,9 +110,12 @@ public final class Connection {
   public struct Limits: Sendable, Equatable {
     /// The longest accepted line, in bytes, without its newline. Default 1 MiB (`dynd --max-line`).
     public var maxLineLength: Int
-    /// Output beyond this many queued bytes closes the connection. Default 8 MiB.
+    /// Output beyond this many queued bytes closes the connection at once: a last resort, since
+    /// back-pressure paces the replies to the peer's own requests. Default
+    /// `Wire.Limits.maxConnectionOutput` (8 MiB).
     public var outputHardLimit: Int
-    /// `connectionOutputDidDrain` fires when at most this many bytes are queued. Default 64 KiB.
+    /// `connectionOutputDidDrain` fires, and lines held by back-pressure are delivered again, when
+    /// at most this many bytes are queued. Default `Wire.Limits.outputLowWater` (64 KiB).
     public var outputLowWatermark: Int
     /// How long a closing connection waits for the peer to read anything before giving up (an
     /// idle timeout: each successful write restarts it). Default 5 s.
@@ -117,16 +130,29 @@ public final class Connection {
     /// After a refused line, the most bytes a lingering close reads and discards before it gives
     /// up and closes. Default 16 MiB.
     public var lingerBytes: Int
+    /// With more than this many bytes queued, no further line is delivered (back-pressure) until
+    /// the output drains to `outputLowWatermark`. Default `Wire.Limits.outputHighWater` (1 MiB).
+    public var outputHighWatermark: Int
+    /// How long a peer with more than `outputHighWatermark` bytes queued may read nothing before
+    /// the connection is closed (`.stoppedReading`). Zero or less: never. Default
+    /// `Wire.Limits.stalledReaderTimeout` (30 s).
+    public var stalledReaderTimeout: Duration
+    /// The longest the connection delivers buffered lines in one turn of the loop (at least one
+    /// line). Default `Wire.Limits.requestSlice` (2 ms).
+    public var inputSlice: Duration
 
     /// Limits with the defaults given for each field.
     public init(
-      maxLineLength: Int = 1 << 20,
-      outputHardLimit: Int = 8 << 20,
-      outputLowWatermark: Int = 64 << 10,
+      maxLineLength: Int = Wire.Limits.defaultMaxLineBytes,
+      outputHardLimit: Int = Wire.Limits.maxConnectionOutput,
+      outputLowWatermark: Int = Wire.Limits.outputLowWater,
       flushTimeout: Duration = .seconds(5),
       lineTimeout: Duration = .seconds(10),
       lingerTime: Duration = .seconds(2),
-      lingerBytes: Int = 16 << 20
+      lingerBytes: Int = 16 << 20,
+      outputHighWatermark: Int = Wire.Limits.outputHighWater,
+      stalledReaderTimeout: Duration = Wire.Limits.stalledReaderTimeout,
+      inputSlice: Duration = Wire.Limits.requestSlice
     ) {
       self.maxLineLength = maxLineLength
       self.outputHardLimit = outputHardLimit
@@ -135,6 +161,9 @@ public final class Connection {
       self.lineTimeout = lineTimeout
       self.lingerTime = lingerTime
       self.lingerBytes = lingerBytes
+      self.outputHighWatermark = outputHighWatermark
+      self.stalledReaderTimeout = stalledReaderTimeout
+      self.inputSlice = inputSlice
     }
   }
 
@@ -147,8 +176,12 @@ public final class Connection {
     case closedAfterFlush
     /// `close()` was called.
     case closedByCaller
-    /// A `send` would have queued more than `Limits.outputHardLimit` bytes.
+    /// A `send` would have queued more than `Limits.outputHardLimit` bytes, or more than the
+    /// daemon-wide `OutputBudget` allows.
     case outputLimitExceeded
+    /// More than `Limits.outputHighWatermark` bytes were queued and the peer read none of them
+    /// for `Limits.stalledReaderTimeout`.
+    case stoppedReading
     /// While closing, the peer read nothing for `Limits.flushTimeout`; its output was dropped.
     case flushTimeout
     /// The socket failed with this errno (e.g. `ECONNRESET`, `EPIPE`).
@@ -160,6 +193,7 @@ public final class Connection {
       case .closedAfterFlush: "closed after flushing"
       case .closedByCaller: "closed by the daemon"
       case .outputLimitExceeded: "output limit exceeded"
+      case .stoppedReading: "the peer stopped reading its output"
       case .flushTimeout: "the peer stopped reading while the connection was closing"
       case .error(let code): "socket error: \(errnoDescription(code))"
       }
@@ -199,6 +233,22 @@ public final class Connection {
   /// Runs while the input holds a partial line; `lineTimeout` after the line's first byte.
   private var lineTimer: OneShotTimer?
   private var inputEnded = false
+  /// Whether `EV_READ` is enabled, as this connection last set it (`updateReading`).
+  private var readEnabled = true
+  /// Lines are being delivered (`deliverLines` is on the stack).
+  private var isDelivering = false
+  /// Back-pressure: more than `outputHighWatermark` bytes were queued; no line is delivered until
+  /// the output drains to `outputLowWatermark`.
+  private var outputHeld = false
+  /// The write timeout of `stalledReaderTimeout` is armed (more than `outputHighWatermark`
+  /// bytes were queued and have not drained to `outputLowWatermark` since).
+  private var watchingForStall = false
+  /// Lines are left after a slice: the connection waits in `turns` for its next one.
+  private var awaitingTurn = false
+  /// The round of `turns` this connection last had a slice in.
+  private var servedRound: UInt64 = 0
+  /// The loop's turns, shared with its other connections.
+  private let turns: InputTurns
   private var drainRequested = false
   private var drainCheckScheduled = false
   private var closingReason = CloseReason.closedAfterFlush
@@ -223,6 +273,7 @@ public final class Connection {
     precondition(limits.outputHardLimit > 0, "outputHardLimit must be positive")
     loop.assertOnLoopThread()
     self.loop = loop
+    turns = loop.inputTurns
     self.limits = limits
     reader = LineReader(maxLineBytes: limits.maxLineLength)
     self.outputBudget = outputBudget
@@ -269,7 +320,7 @@ public final class Connection {
     }
     // Input may reach one byte past the longest line: enough to see the newline of a maximal
     // line, or to know that a line without one is too long. libevent stops reading at this mark
-    // and resumes when processInput drains complete lines.
+    // and resumes when deliverLines drains complete lines.
     bufferevent_setwatermark(bufferEvent, Int16(EV_READ), 0, limits.maxLineLength + 1)
     bufferevent_setwatermark(bufferEvent, Int16(EV_WRITE), max(0, limits.outputLowWatermark), 0)
     _ = bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))
@@ -298,9 +349,15 @@ public final class Connection {
     guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
     let queued = outputLength
     if queued + bytes.count > limits.outputHardLimit {
-      logger.warning(
-        "closing the connection: \(queued) bytes are queued and \(bytes.count) more would exceed the output limit of \(limits.outputHardLimit) bytes (the peer is not reading)"
-      )
+      if bytes.count > limits.outputHardLimit {
+        logger.warning(
+          "closing the connection: a message of \(bytes.count) bytes is larger than the connection's output limit of \(limits.outputHardLimit) bytes by itself (\(queued) bytes were queued)"
+        )
+      } else {
+        logger.warning(
+          "closing the connection: \(queued) bytes are queued unread and a message of \(bytes.count) bytes would take them past the connection's output limit of \(limits.outputHardLimit) bytes"
+        )
+      }
       finish(.outputLimitExceeded)
       return false
     }
@@ -308,7 +365,7 @@ public final class Connection {
       budget.queued + bytes.count > budget.limit
     {
       logger.warning(
-        "closing the connection: dynd's connections hold \(budget.queued) bytes of output, its budget is \(budget.limit), and this peer is not reading (\(queued) bytes queued)"
+        "closing the connection: dynd's connections hold \(budget.queued) bytes of output together, \(bytes.count) more would pass the daemon's budget of \(budget.limit), and this connection has \(queued) bytes queued unread"
       )
       finish(.outputLimitExceeded)
       return false
@@ -332,6 +389,7 @@ public final class Connection {
     guard bufferevent_write(bufferEvent, base + written, bytes.count - written) == 0 else {
       fatalError("libevent: bufferevent_write failed (out of memory)")
     }
+    if queued + bytes.count - written > limits.outputHighWatermark { watchForStall() }
     return true
   }
 
@@ -393,23 +451,25 @@ public final class Connection {
     guard !readingPaused else { return }
     readingPaused = true
     lineTimer?.cancel()  // the daemon holds the peer up: its line's time does not run
-    guard !discardingInput else { return }
-    if let bufferEvent { _ = bufferevent_disable(bufferEvent, Int16(EV_READ)) }
+    updateReading()
   }
 
-  /// Delivers the lines already buffered, then reads again.
+  /// Delivers the lines already buffered (in the connection's next turn: never from inside this
+  /// call), then reads again.
   public func resumeReading() {
     loop.assertOnLoopThread()
     guard readingPaused else { return }
     readingPaused = false
     guard state == .open, !discardingInput, let bufferEvent else { return }
-    _ = bufferevent_enable(bufferEvent, Int16(EV_READ))
-    // Deferred so that a caller inside a delegate callback is not re-entered.
-    loop.performSoon { [self] in
-      guard state == .open, !readingPaused, !discardingInput else { return }
-      processInput(atEOF: inputEnded)
-      // End of input seen while paused: the delegate decides again now that all is delivered.
-      if inputEnded, state == .open, !readingPaused { delegate?.connectionDidReachEndOfInput(self) }
+    // Resumed by the line being delivered, delivery simply goes on; otherwise what is buffered
+    // waits for a turn.
+    if !isDelivering
+      && (reader.pendingByteCount > 0 || inputEnded
+        || evbuffer_get_length(bufferevent_get_input(bufferEvent)) > 0)
+    {
+      requestTurn()
+    } else {
+      updateReading()
     }
   }
 
@@ -423,25 +483,98 @@ public final class Connection {
       discardInput()
       return
     }
-    guard state == .open, !inputEnded else { return }
-    processInput(atEOF: false)
+    // Waiting (paused, held or for a turn): what was read stays in libevent's bounded buffer.
+    guard state == .open, !inputEnded, !readingPaused, !outputHeld, !awaitingTurn else { return }
+    servedRound = turns.round &+ 1
+    serveInput()
   }
 
-  /// Delivers every complete line read so far.
+  /// Called by `turns` in the connection's turn of `round`.
+  func takeTurn(round: UInt64) {
+    guard awaitingTurn else { return }
+    awaitingTurn = false
+    guard servedRound != round else {
+      // Already served in this round (its socket was readable): to the back.
+      requestTurn()
+      return
+    }
+    servedRound = round
+    serveInput()
+    updateReading()
+  }
+
+  /// Waits for a turn of the loop to deliver buffered lines (and to report the end of input).
+  private func requestTurn() {
+    guard state == .open, !awaitingTurn else { return }
+    awaitingTurn = true
+    updateReading()
+    turns.enqueue(self)
+  }
+
+  /// What `deliverLines` stopped at.
+  private enum Delivery {
+    /// Every complete line was delivered (a partial one may wait for its end).
+    case allDelivered
+    /// The slice is used up and lines are left.
+    case sliceUsed
+    /// More than `outputHighWatermark` bytes are queued.
+    case outputBacklogged
+    /// Reading was paused, or the connection is closing.
+    case stopped
+  }
+
+  /// Delivers buffered lines for one slice, then waits for what stopped it: its next turn, the
+  /// output to drain, or the delegate (`resumeReading`). Reports the end of input once every
+  /// line is delivered.
+  private func serveInput() {
+    guard state == .open, !discardingInput, !readingPaused, !outputHeld else { return }
+    switch deliverLines() {
+    case .allDelivered:
+      if inputEnded, state == .open, !readingPaused {
+        delegate?.connectionDidReachEndOfInput(self)
+      }
+    case .sliceUsed:
+      requestTurn()
+    case .outputBacklogged:
+      outputHeld = true
+      watchForStall()
+      updateReading()
+    case .stopped:
+      break
+    }
+  }
+
+  /// Delivers the complete lines read so far, for at most `Limits.inputSlice` (at least one),
+  /// while at most `Limits.outputHighWatermark` bytes are queued. At the end of input, the
+  /// peer's unterminated last line is delivered too.
   ///
   /// What libevent read is moved into `reader` (one copy), which finds the newlines without
   /// rescanning (`evbuffer_readln` would rescan from the buffer's start on every read: O(n²) for
   /// a long line arriving in many small reads) and lends each line to the delegate in place.
-  private func processInput(atEOF: Bool) {
-    guard let bufferEvent else { return }
-    let input = bufferevent_get_input(bufferEvent)
-    absorb(input)
+  private func deliverLines() -> Delivery {
+    guard let bufferEvent else { return .stopped }
+    absorb(bufferevent_get_input(bufferEvent))
     // The reader is taken out while the delegate runs, so that nothing it calls can reach it.
     var reader = LineReader(maxLineBytes: 1)
     swap(&reader, &self.reader)
-    defer { swap(&reader, &self.reader) }
+    isDelivering = true
+    defer {
+      swap(&reader, &self.reader)
+      isDelivering = false
+    }
+    let start = MonotonicClock.now()
     var delivered = false
     while state == .open, !readingPaused, self.bufferEvent != nil {
+      // Waiting for the output or for a turn, the daemon holds the peer up: its line's time
+      // does not run.
+      if outputLength > limits.outputHighWatermark {
+        lineTimer?.cancel()
+        return .outputBacklogged
+      }
+      if delivered, MonotonicClock.now() - start >= limits.inputSlice {
+        lineTimer?.cancel()
+        return .sliceUsed
+      }
       let found = reader.lendNextLine { line in
         delegate?.connection(self, didReceiveLine: line)
       }
@@ -450,25 +583,67 @@ public final class Connection {
         delivered = true
       case .tooLong:
         reportLineTooLong()
-        return
+        return .stopped
       case nil:
         guard reader.pendingByteCount > 0 else {
           lineTimer?.cancel()
-          return
+          return .allDelivered
         }
-        guard atEOF else {
+        guard inputEnded else {
           // A partial line: its time runs from its first byte, so a line that began in this
           // read (after one that ended) starts the clock again.
           startLineTimer(restart: delivered)
-          return
+          return .allDelivered
         }
         // The peer's last line, unterminated.
         _ = reader.withRemainder { line in delegate?.connection(self, didReceiveLine: line) }
-        return
+        return .allDelivered
       }
     }
     // Paused (or closing) with input left: the daemon holds the peer up, not the other way round.
     lineTimer?.cancel()
+    return .stopped
+  }
+
+  /// Enables `EV_READ` exactly while input is wanted: lines may be delivered now (open, not
+  /// paused, held or waiting for a turn), or a refused line's input is being discarded; never
+  /// after the end of input.
+  private func updateReading() {
+    guard state != .closed, let bufferEvent else { return }
+    let wanted =
+      !inputEnded
+      && (discardingInput
+        || (state == .open && !readingPaused && !outputHeld && !awaitingTurn))
+    guard wanted != readEnabled else { return }
+    readEnabled = wanted
+    if wanted {
+      _ = bufferevent_enable(bufferEvent, Int16(EV_READ))
+    } else {
+      _ = bufferevent_disable(bufferEvent, Int16(EV_READ))
+    }
+  }
+
+  /// More than `outputHighWatermark` bytes are queued: from now on, a peer that reads none of
+  /// them for `stalledReaderTimeout` is closed. libevent's write timeout measures exactly that
+  /// (it restarts whenever the socket takes bytes).
+  private func watchForStall() {
+    guard !watchingForStall, limits.stalledReaderTimeout > .zero, let bufferEvent else { return }
+    watchingForStall = true
+    var timeout = timeval(limits.stalledReaderTimeout)
+    _ = bufferevent_set_timeouts(bufferEvent, nil, &timeout)
+  }
+
+  /// The output drained to `outputLowWatermark`: the peer reads; held lines are delivered again.
+  private func outputDrained() {
+    guard let bufferEvent, outputLength <= limits.outputLowWatermark else { return }
+    if watchingForStall {
+      watchingForStall = false
+      _ = bufferevent_set_timeouts(bufferEvent, nil, nil)
+    }
+    if outputHeld {
+      outputHeld = false
+      requestTurn()
+    }
   }
 
   /// Moves what libevent has read into the line reader.
@@ -517,8 +692,8 @@ public final class Connection {
   private func refuseInput() {
     discardingInput = true
     lineTimer?.cancel()
+    updateReading()
     guard let bufferEvent else { return }
-    _ = bufferevent_enable(bufferEvent, Int16(EV_READ))
     // The refused line itself (up to a MiB nobody will read) does not count towards lingerBytes.
     let input = bufferevent_get_input(bufferEvent)
     evbuffer_drain(input, evbuffer_get_length(input))
@@ -543,6 +718,7 @@ public final class Connection {
     case .closing:
       if outputLength == 0 && !lingering { flushed() }
     case .open:
+      outputDrained()
       notifyDrainIfLow()
     case .closed:
       break
@@ -564,13 +740,21 @@ public final class Connection {
     } else if what & BEV_EVENT_EOF != 0 && what & BEV_EVENT_READING != 0 {
       // The peer finished sending (libevent has stopped reading). Deliver its unterminated last
       // line; a half-closed peer can still read, so the delegate decides when to close.
+      // Lines held (paused, by back-pressure or for a turn) are delivered, and the end
+      // reported, when that wait ends.
       guard state == .open, !lineTooLongReported, !inputEnded else { return }
-      processInput(atEOF: true)
-      guard state == .open else { return }
       inputEnded = true
-      delegate?.connectionDidReachEndOfInput(self)
+      updateReading()
+      guard !readingPaused, !outputHeld, !awaitingTurn else { return }
+      servedRound = turns.round &+ 1
+      serveInput()
     } else if what & BEV_EVENT_EOF != 0 {
       finish(.peerClosed)
+    } else if what & BEV_EVENT_TIMEOUT != 0, state == .open {
+      logger.warning(
+        "closing the connection: its peer has read nothing for \(limits.stalledReaderTimeout) while \(outputLength) bytes were queued for it (more than the high-water mark of \(limits.outputHighWatermark) bytes)"
+      )
+      finish(.stoppedReading)
     } else if what & BEV_EVENT_TIMEOUT != 0 {
       logger.info(
         "the peer read nothing for \(limits.flushTimeout) while closing; dropping its output")
@@ -589,7 +773,7 @@ public final class Connection {
     drainRequested = false
     lineTimer?.cancel()
     // A refused line keeps reading (and discarding) through the flush: see "Lingering close".
-    if !discardingInput { _ = bufferevent_disable(bufferEvent, Int16(EV_READ)) }
+    updateReading()
     guard outputLength > 0 else {
       flushed()
       return

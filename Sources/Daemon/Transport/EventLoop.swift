@@ -17,6 +17,8 @@ public final class EventLoop {
   let base: OpaquePointer
   private let owner: pthread_t
   private var lastIdentifier: UInt64 = 0
+  /// `inputTurns`, while a connection holds it.
+  weak var sharedInputTurns: InputTurns?
 
   /// Creates the loop's `event_base`. Call on the thread that will run it.
   public init() throws(TransportError) {
