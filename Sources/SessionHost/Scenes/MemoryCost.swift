@@ -112,7 +112,7 @@ extension SessionHost {
     throw ProtocolError(
       .busy,
       "this would take the memory dynd's sessions hold to \(Self.mebibytes(memoryTotal + bytes)) "
-        + "MiB (this request \(Self.mebibytes(bytes)) MiB, counted from its items, shapes, "
+        + "MiB (this request \(bytes) bytes, counted from its items, shapes, "
         + "behaviors, item references and rules); the daemon's memory budget is "
         + "\(Self.mebibytes(configuration.memoryBudget)) MiB; close some sessions first")
   }
