@@ -7,20 +7,20 @@ import Wire
 /// 10 to 200 kept sessions of one scene, each stepped once (docs/DESIGN.md, section 4, "Its
 /// memory is bounded"), rounded up: an upper bound for the scenes measured, not an exact sum.
 enum MemoryCost {
-  /// An empty session: its animator, Box2D world and bookkeeping (measured 10 KB).
+  /// An empty session: its animator, Box2D world and bookkeeping (measured 10.5 KB).
   static let session = 16 << 10
   /// An item or group: the item, its Box2D body once animated, its state in frames (measured
-  /// 0.4 KB still, 1.5 KB animated).
+  /// 0.33 KB still, 1.45 KB animated).
   static let body = 1_536
   /// A Box2D shape (item piece or boundary segment) with its broad-phase proxy, and its share
-  /// of the contacts and pairs of a dense pile (measured 0.9 KB a boundary segment, 4.7 KB an
+  /// of the contacts and pairs of a dense pile (measured 0.78 KB a boundary segment, 4.7 KB an
   /// item in a pile of 1 000 touching items under one collision behavior).
   static let shape = 5 << 10
-  /// A behavior, besides the items it names (measured 0.45 KB).
+  /// A behavior, besides the items it names (measured 0.37 KB).
   static let behavior = 512
   /// An item a behavior names (measured 9.6 B).
   static let itemReference = 12
-  /// An action rule and its state (measured 0.95 KB).
+  /// An action rule and its state (measured 0.9 KB).
   static let actionRule = 1 << 10
 
   /// What a scene holding `f` costs, its session's own cost aside.
