@@ -82,7 +82,11 @@ extension SessionHost {
     environment.runOnWorker(.continuing) {
       let built: Result<SceneModel, ProtocolError>
       do throws(ProtocolError) {
-        built = .success(try SceneModel(spec, checked: footprint))
+        let scene = try SceneModel(spec, checked: footprint)
+        // The animator makes its Box2D bodies and joints when first asked for its items: here,
+        // rather than on the loop at the session's first request.
+        _ = scene.animator.items
+        built = .success(scene)
       } catch {
         built = .failure(error)
       }
