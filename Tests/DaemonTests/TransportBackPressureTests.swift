@@ -67,6 +67,66 @@ struct TransportBackPressureTests {
   }
 }
 
+/// The loop's turns, at the level of `Connection`: with a zero slice every line takes a turn of
+/// its own, which exercises the turns on every line.
+@Suite("Transport: turns of the loop")
+struct TransportTurnsTests {
+  @Test("one line per turn: lines arrive in order, and the end of input after the last one")
+  func everyLineATurn() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let path = root + "/dynd.sock"
+    let log = Shared<[ConnectionEvent]>([])
+    let loop = try LoopThread { loop in
+      try makeRecordingServer(
+        loop: loop, path: path, limits: Connection.Limits(inputSlice: .zero), log: log
+      ) { delegate in
+        delegate.onLine = { connection, line in connection.send(line + [0x0A]) }
+      }
+    }
+    let client = try TestClient(path: path)
+    let lines = (0..<500).map { "line \($0)" }
+    try client.write(lines.joined(separator: "\n") + "\nlast")
+    client.shutdownWrite()
+    for expected in lines + ["last"] {
+      let echoed = try client.readLineString()
+      #expect(echoed == expected)
+      if echoed != expected { break }
+    }
+    #expect(try client.readLine() == nil)
+    #expect(log.wait { $0.last?.isClose == true })
+    let expected: [ConnectionEvent] =
+      (lines + ["last"]).map { .line(Array($0.utf8)) } + [.endOfInput, .closed(.peerClosed)]
+    #expect(log.value == expected)
+    #expect(loop.stop())
+  }
+
+  @Test("two connections with lines buffered take turns, one slice each")
+  func roundRobin() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let path = root + "/dynd.sock"
+    let log = Shared<[ConnectionEvent]>([])
+    let loop = try LoopThread { loop in
+      try makeRecordingServer(
+        loop: loop, path: path, limits: Connection.Limits(inputSlice: .zero), log: log)
+    }
+    let first = try TestClient(path: path)
+    let second = try TestClient(path: path)
+    try first.write(String(repeating: "a\n", count: 2000))
+    try second.write(String(repeating: "b\n", count: 2000))
+    #expect(log.wait { $0.count == 4000 })
+    // The second connection's lines are not left until the first one's are all delivered.
+    let order = log.value.compactMap { if case .line(let l) = $0 { l.first } else { nil } }
+    let lastOfFirst = try #require(order.lastIndex(of: UInt8(ascii: "a")))
+    let firstOfSecond = try #require(order.firstIndex(of: UInt8(ascii: "b")))
+    #expect(firstOfSecond < lastOfFirst, "the first connection's 2 000 lines went first")
+    #expect(hangUp(first, log: log))
+    #expect(hangUp(second, log: log, closes: 2))
+    #expect(loop.stop())
+  }
+}
+
 /// Keeps the messages logged at `warning` or above.
 private struct CapturingLogHandler: LogHandler {
   let messages: Shared<[String]>

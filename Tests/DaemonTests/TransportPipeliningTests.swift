@@ -49,6 +49,39 @@ struct TransportPipeliningTests {
     }
   }
 
+  @Test(
+    "a client that pipelines gets and never reads is closed once it has read nothing for a time")
+  func neverReadingPipeliner() throws {
+    let shortStall: (inout Server.Options) -> Void = {
+      $0.stalledReaderTimeout = .milliseconds(300)
+    }
+    try withDaemon(configured: shortStall) { daemon in
+      let attacker = try TestClient(path: daemon.socketPath)
+      try attacker.write(Self.bigScene + "\n")
+      #expect(try attacker.readLineString()?.hasPrefix(#"{"ok":true,"#) == true)
+      let fd = attacker.fd
+      let closed = DispatchSemaphore(value: 0)
+      let started = ContinuousClock.now
+      Thread {
+        // Gets, never reading their replies, until the daemon closes the connection.
+        let requests = Array(
+          String(repeating: #"{"op":"get","session":"big"}"# + "\n", count: 100).utf8)
+        while ContinuousClock.now - started < .seconds(20) {
+          let n = requests.withUnsafeBytes {
+            Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+          }
+          if n < 0 && errno != EAGAIN && errno != EINTR { break }
+        }
+        closed.signal()
+      }.start()
+      #expect(closed.wait(timeout: .now() + 25) == .success)
+      let waited = ContinuousClock.now - started
+      #expect(waited >= .milliseconds(250) && waited < .seconds(10), "closed after \(waited)")
+      attacker.close()
+      try daemon.connect("healthy").expectOK(#"{"op":"hello"}"#)
+    }
+  }
+
   /// Reads one successful reply for each id, in order (each at least `longerThan` bytes).
   static func expectReplies(
     _ ids: some Sequence<some CustomStringConvertible>, from client: TestClient,
