@@ -186,6 +186,27 @@ struct HostCostBoundsTests {
     #expect(refused.errorMessage?.contains("contacts") == true, "\(refused)")
   }
 
+  @Test("a stream whose scene grew past the bound sends empty lists counted in left_out")
+  func debugEventOverBound() throws {
+    let rig = HostRig()
+    let client = rig.connect()
+    try client.expectOK(
+      #"{"op":"open","session":"d","clock":"manual","scene":"#
+        + Self.grid(items: 1000, idBytes: 250, behaviors: 4) + "}")
+    try client.expectOK(#"{"op":"debug","session":"d"}"#)
+    let ids = (0..<1000).map {
+      #""i"# + String(repeating: "0", count: 249 - "\($0)".count) + "\($0)\""
+    }
+    try client.expectOK(
+      #"{"op":"add_behavior","session":"d","behavior":{"type":"gravity","id":"g4","items":["#
+        + ids.joined(separator: ",") + "]}}")
+    let debug = try #require(
+      try client.expectOK(#"{"op":"step","session":"d"}"#).events("debug").first)
+    #expect(debug.number("left_out") == 5, "\(debug.text.prefix(300))")
+    #expect((debug.object["gravity"] as? [Any])?.isEmpty == true)
+    #expect(debug.text.utf8.count < 1_000)
+  }
+
   // MARK: memory
 
   @Test("the memory budget refuses growth with busy naming it; closing gives the memory back")
