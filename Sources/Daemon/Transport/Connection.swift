@@ -73,7 +73,7 @@ extension ConnectionDelegate {
 ///
 /// **Turns.** Buffered lines are delivered for at most `Limits.inputSlice` at a time (at least
 /// one line); then the connection stops reading and waits for its next turn (`InputTurns`), after
-/// every other ready connection has had one. Lines are delivered in order whatever the turns.
+/// the other connections waiting have had theirs, and with the sockets polled in between. Lines are delivered in order whatever the turns.
 ///
 /// **Writing.** `send` appends to libevent's output buffer, which is flushed as the socket allows.
 /// libevent does not bound that buffer (write high watermarks are not enforced for socket
@@ -245,8 +245,6 @@ public final class Connection {
   private var watchingForStall = false
   /// Lines are left after a slice: the connection waits in `turns` for its next one.
   private var awaitingTurn = false
-  /// The round of `turns` this connection last had a slice in.
-  private var servedRound: UInt64 = 0
   /// The loop's turns, shared with its other connections.
   private let turns: InputTurns
   private var drainRequested = false
@@ -332,6 +330,16 @@ public final class Connection {
   public var isClosed: Bool { state == .closed }
   /// Whether the peer has ended its side (EOF); it may still be reading.
   public var isInputEnded: Bool { inputEnded }
+
+  /// Whether the peer has closed the connection altogether, not only ended its sending side
+  /// (`POLLHUP`: a Unix stream socket reports it only once neither side can send to the other).
+  /// After end of input this tells a peer that may still read its reply from one that is gone.
+  public var peerHasHungUp: Bool {
+    guard let bufferEvent else { return true }
+    var entry = pollfd(fd: bufferevent_getfd(bufferEvent), events: Int16(POLLOUT), revents: 0)
+    guard poll(&entry, 1, 0) == 1 else { return false }
+    return entry.revents & Int16(POLLHUP | POLLERR) != 0
+  }
 
   /// Bytes queued for the peer and not yet written: the caller's backpressure signal.
   public var outputLength: Int {
@@ -485,20 +493,13 @@ public final class Connection {
     }
     // Waiting (paused, held or for a turn): what was read stays in libevent's bounded buffer.
     guard state == .open, !inputEnded, !readingPaused, !outputHeld, !awaitingTurn else { return }
-    servedRound = turns.round &+ 1
     serveInput()
   }
 
-  /// Called by `turns` in the connection's turn of `round`.
-  func takeTurn(round: UInt64) {
+  /// Called by `turns` when this connection's turn has come.
+  func takeTurn() {
     guard awaitingTurn else { return }
     awaitingTurn = false
-    guard servedRound != round else {
-      // Already served in this round (its socket was readable): to the back.
-      requestTurn()
-      return
-    }
-    servedRound = round
     serveInput()
     updateReading()
   }
@@ -746,7 +747,6 @@ public final class Connection {
       inputEnded = true
       updateReading()
       guard !readingPaused, !outputHeld, !awaitingTurn else { return }
-      servedRound = turns.round &+ 1
       serveInput()
     } else if what & BEV_EVENT_EOF != 0 {
       finish(.peerClosed)

@@ -1,42 +1,53 @@
+import Wire
+
 /// The loop's turns for connections whose buffered requests outlast one slice.
 ///
 /// A connection handles its buffered lines for at most `Connection.Limits.inputSlice` at a time
-/// (at least one line). If lines are left, it stops reading and waits here for its next turn.
-/// The connections waiting are served in the order they came, one slice each per round, and a
-/// round runs from a zero-delay timer: libevent polls the sockets between two rounds, so a
-/// connection that became readable meanwhile is served before the next round. A connection that
-/// pipelines thousands of costly requests thus delays another's `hello` by about one slice per
-/// busy connection, never by all of its requests.
+/// (at least one line). If lines are left, it stops reading and joins the back of this queue.
+/// The queue is served in order from a zero-delay timer, and each firing serves connections for
+/// at most `Limits.requestSlice` (at least one) before it lets libevent poll the sockets again:
+/// a connection that became readable meanwhile is served then, before the queue goes on. So a
+/// connection that pipelines thousands of costly requests, or 200 that each pipeline a few,
+/// delay another's `hello` by about one slice, never by all of their requests.
 ///
 /// One per loop, shared by its connections (`EventLoop.inputTurns`); it lives as long as one of
 /// them does. It holds the waiting connections weakly: a connection keeps itself alive while
 /// open.
 final class InputTurns {
-  /// The rounds run so far. A connection served outside a round (its socket was readable, or its
-  /// output drained) counts as served in the next round, which moves it to the back instead: one
-  /// slice per connection per round.
-  private(set) var round: UInt64 = 0
   private var waiting: [WeakConnection] = []
+  /// The first entry of `waiting` not yet served.
+  private var head = 0
   private var timer: OneShotTimer?
 
   init(loop: EventLoop) {
-    timer = OneShotTimer(loop: loop) { [unowned self] _ in self.runRound() }
+    timer = OneShotTimer(loop: loop) { [unowned self] _ in self.serve() }
   }
 
-  /// Queues `connection` for a slice in the next round.
+  /// Queues `connection` at the back, for a slice once those ahead of it have had theirs.
   func enqueue(_ connection: Connection) {
     waiting.append(WeakConnection(connection: connection))
     if let timer, !timer.isScheduled { timer.schedule(after: .zero) }
   }
 
-  /// Gives every connection waiting when the round starts one slice, in order; those that queue
-  /// again (lines still left) wait for the next round, after the sockets have been polled.
-  private func runRound() {
-    round &+= 1
-    let served = waiting
-    waiting.removeAll(keepingCapacity: true)
-    for entry in served { entry.connection?.takeTurn(round: round) }
-    if let timer, !waiting.isEmpty, !timer.isScheduled { timer.schedule(after: .zero) }
+  /// Gives connections at the front one slice each, for at most `Limits.requestSlice` in all;
+  /// those that queue again (lines still left) go to the back.
+  private func serve() {
+    let start = MonotonicClock.now()
+    while head < waiting.count {
+      let entry = waiting[head]
+      head += 1
+      guard let connection = entry.connection else { continue }
+      connection.takeTurn()
+      if MonotonicClock.now() - start >= Limits.requestSlice { break }
+    }
+    if head == waiting.count {
+      waiting.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head > waiting.count / 2 {
+      waiting.removeFirst(head)
+      head = 0
+    }
+    if let timer, head < waiting.count, !timer.isScheduled { timer.schedule(after: .zero) }
   }
 }
 
