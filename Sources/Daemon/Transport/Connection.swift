@@ -572,7 +572,8 @@ public final class Connection {
         lineTimer?.cancel()
         return .outputBacklogged
       }
-      if delivered, MonotonicClock.now() - start >= limits.inputSlice {
+      // Only with input left: a connection that has none is done, not sent to the back.
+      if delivered, reader.pendingByteCount > 0, MonotonicClock.now() - start >= limits.inputSlice {
         lineTimer?.cancel()
         return .sliceUsed
       }
