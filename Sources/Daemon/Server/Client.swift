@@ -45,16 +45,39 @@ final class Client: ConnectionDelegate {
   // MARK: ConnectionDelegate
 
   func connection(_ connection: Connection, didReceiveLine line: UnsafeRawBufferPointer) {
-    let request: Request
-    do {
-      request = try decoder.decode(line)
-    } catch {
-      sendNow(.reply(Reply(id: error.id, error: error.error)))
+    guard line.count < LargeLineDecoder.threshold else {
+      // Parsing it would hold the loop: it is decoded on its own thread, this peer waiting.
+      awaitingReply = true
+      connection.pauseReading()
+      watchForHangUp()
+      server.largeLines.decode(Array(line)) { [weak self] result in
+        guard let self, self.connection.isOpen else { return }
+        self.awaitingReply = false
+        self.handle(result)
+        if self.awaitingReply { self.watchForHangUp() } else { self.connection.resumeReading() }
+      }
       return
     }
-    awaitingReply = true
-    server.send(server.host.apply(request, from: id))
-    if awaitingReply { connection.pauseReading() }
+    do throws(RejectedRequest) {
+      handle(.success(try decoder.decode(line)))
+    } catch {
+      handle(.failure(error))
+    }
+    if awaitingReply {
+      connection.pauseReading()
+      watchForHangUp()
+    }
+  }
+
+  /// Hands a decoded request to the host, or answers a refused one.
+  private func handle(_ decoded: Result<Request, RejectedRequest>) {
+    switch decoded {
+    case .failure(let error):
+      sendNow(.reply(Reply(id: error.id, error: error.error)))
+    case .success(let request):
+      awaitingReply = true
+      server.send(server.host.apply(request, from: id))
+    }
   }
 
   func connectionLineTooLong(_ connection: Connection) {
@@ -80,7 +103,7 @@ final class Client: ConnectionDelegate {
       dropped[session] = nil
       var frame = counts.latest!
       frame.dropped = counts.frames - 1
-      frame.droppedContacts = counts.contacts
+      frame.droppedContacts += counts.contacts
       append(.event(.frame(frame)))
     }
     endBatch()
@@ -88,11 +111,34 @@ final class Client: ConnectionDelegate {
 
   func connectionDidReachEndOfInput(_ connection: Connection) {
     // A request still owes its reply: the connection reports the end again once reading
-    // resumes after it.
-    if !awaitingReply { connection.closeAfterFlush() }
+    // resumes after it. A peer that only ended its sending side may still read it; one that
+    // closed altogether never will, and its work (a long step) stops now, not when it is done.
+    guard awaitingReply else { return connection.closeAfterFlush() }
+    watchForHangUp()
+  }
+
+  /// How often a peer whose request is in progress is checked for having hung up.
+  static let hangUpCheck = Duration.milliseconds(100)
+  private var hangUpTimer: OneShotTimer?
+
+  /// Checks every `hangUpCheck`, while a reply is owed, whether the peer has hung up; if it
+  /// has, closes the connection, which closes the sessions it owns and stops their work (its
+  /// reading is paused meanwhile, so its end of input alone would go unseen).
+  private func watchForHangUp() {
+    guard connection.isOpen, awaitingReply, hangUpTimer?.isScheduled != true else { return }
+    let timer =
+      hangUpTimer
+      ?? OneShotTimer(loop: server.loop) { [weak self] _ in
+        guard let self, self.connection.isOpen, self.awaitingReply else { return }
+        if self.connection.peerHasHungUp { return self.connection.close() }
+        self.watchForHangUp()
+      }
+    hangUpTimer = timer
+    timer.schedule(after: Self.hangUpCheck)
   }
 
   func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
+    hangUpTimer?.cancel()
     server.clientDidClose(self)
   }
 
@@ -149,7 +195,7 @@ final class Client: ConnectionDelegate {
       if let counts = dropped.removeValue(forKey: frame.session) {
         var frame = frame
         frame.dropped = counts.frames
-        frame.droppedContacts = counts.contacts
+        frame.droppedContacts += counts.contacts
         append(.event(.frame(frame)))
         return
       }

@@ -61,6 +61,8 @@ public final class Server {
     limit: Limits.totalOutputBudget, slowReaderBytes: Limits.slowReaderOutput)
   /// Where workers post computed frames (`StepWorkers`).
   private(set) var inbox: LoopInbox!
+  /// Decodes long request lines off the loop.
+  private(set) var largeLines: LargeLineDecoder!
   private var inboxWakeup: Wakeup?
   /// Returns freed memory to the system a moment after connections or sessions close.
   private var trimmer: OneShotTimer?
@@ -114,6 +116,7 @@ public final class Server {
     inboxWakeup = try Wakeup(loop: loop) { posted?.runPending() }
     inbox = LoopInbox(trigger: inboxWakeup!.trigger)
     posted = inbox
+    largeLines = LargeLineDecoder(inbox: inbox)
     let workers = options.workers.map { StepWorkers(threads: $0) } ?? .shared
     environment = LoopEnvironment(loop: loop, inbox: inbox, workers: workers)
     var configuration = SessionHost.Configuration()
