@@ -9,7 +9,8 @@ someone else drives (--session). Renders HTML (one player per trace, and --overl
 two gravities) and SVG, and checks: the trace round-trips (the data embedded in the page equals
 the trace); the SVG is well-formed, sized to its content (no empty band) and shows wave-pop's
 wave (rows half-way later and later with their distance from the dragged one); the page opens
-in headless Chromium (Debian's package) with no script error and a header giving each trace's
+in headless Chromium (Debian's package) with no script error, draws its stages and plots as
+soon as it is opened without "#t=", and has a header giving each trace's
 outcome, handoff numbers and parameters; screenshots show each item's colour where the trace
 puts it (translucent, large items fainter, the dragged one on top) and the bounds' colour where
 it is not, item names on the items, and in the overlay both traces in their own colours on one
@@ -363,8 +364,9 @@ class Render(unittest.TestCase):
     # The pages in a browser.
 
     def browse(self, page, height, when=WHEN):
-        """The page at `when`: its <body> attributes, and a screenshot (width, height, rows)."""
-        url = "file://%s#t=%s" % (self.path(page), when)
+        """The page at `when` (None: opened as a person opens it, no "#t="): its <body>
+        attributes, and a screenshot (width, height, rows)."""
+        url = "file://" + self.path(page) + ("" if when is None else "#t=%s" % when)
         common = [chromium(), "--headless", "--no-sandbox", "--disable-gpu",
                   "--force-device-scale-factor=1", "--window-size=1100,%d" % height,
                   "--virtual-time-budget=2000"]
@@ -523,6 +525,25 @@ document.body.dataset.out = JSON.stringify(out);
             dark = sum(1 for row in rows[py - 6:py + 7] for p in row[px - 20:px + 21] if max(p) < 90)
             self.assertGreater(dark, 12, "%s: no name written on %s at (%d, %d)" % (name, size["id"], px, py))
         self.assertGreater(checked, 0)
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_a_page_opened_without_a_time_draws_its_stages_and_plots(self):
+        """Opened as a person opens it (no "#t="), every player draws at once: its stage shows
+        the items and its plot the curves, before Play or the scrubber is touched."""
+        def coloured(rows, left, top, width, height):
+            return sum(1 for row in rows[int(top):int(top + height)]
+                       for p in row[int(left):int(left + width)] if max(p) - min(p) > 60)
+        for page, count in (("page.html", 3), ("overlay.html", 1)):
+            dom, stages, plots, (width, height, rows) = self.browse(page, 4200, when=None)
+            self.assertEqual((len(stages), len(plots)), (count, count))
+            for index, (stage, plot) in enumerate(zip(stages, plots)):
+                canvas = re.findall(r'<canvas class="stage"[^>]*>', dom)[index]
+                size = [int(re.search(r' %s="(\d+)"' % k, canvas).group(1))
+                        for k in ("width", "height")]
+                drawn = coloured(rows, stage[0], stage[1], *size)
+                self.assertGreater(drawn, 500, "%s: player %d's stage is blank" % (page, index))
+                drawn = coloured(rows, *plot)
+                self.assertGreater(drawn, 200, "%s: player %d's plot is blank" % (page, index))
 
     @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
     def test_lock_screen_is_translucent_and_leaves_the_bounds_where_it_is_not(self):

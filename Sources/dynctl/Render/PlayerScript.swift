@@ -12,9 +12,9 @@ enum PlayerScript {
       .map(t => Object.assign(dyndTraceModel(t.lines), { name: t.name }));
     window.dyndPlayers = pageOptions.overlay ? [makePlayer(models, 0)]
       : models.map((m, i) => makePlayer([m], i));
-    // "#t=0.5" opens every player at that time (for links and screenshots).
+    // Every player draws on open: at the start, or at "#t=0.5"'s time (for links and screenshots).
     const start = /t=([0-9.]+)/.exec(location.hash);
-    if (start) for (const p of window.dyndPlayers) p.seek(Number(start[1]));
+    for (const p of window.dyndPlayers) p.seek(start ? Number(start[1]) : 0);
     // Where each stage's canvas content is on the page and how it maps points:
     // "left,top,x0,y0,scale" per player (page pixel = left|top + (point − x0|y0) × scale).
     document.body.dataset.stages = window.dyndPlayers.map(p => {
