@@ -12,7 +12,8 @@ machine's load), seen by dynd (a second client watching the session gets the ges
 whose velocity must match the drag) and by the page (its handoff numbers, `opened`), with a
 screenshot mid-drag showing the screen's colour where the frame puts the screen and the
 background where it has moved away; a tap; a parameter changed in the form re-opening the
-session with it (dynd's `get` reports the session's parameters); a scene's behavior edited in
+session with it (dynd's `get` reports the session's parameters), and a session the page did not
+open surviving the page's re-open (a new session beside it) and close; a scene's behavior edited in
 the page (dynd's `behaviors` reads it back); and the recording downloaded as a trace that
 `dynctl render` accepts.
 
@@ -40,7 +41,7 @@ from dynd import Client  # noqa: E402
 from test_render import read_png  # noqa: E402
 
 BIN = None
-# DYND_INSPECT_SHOTS=DIR keeps the screenshots the tests take (mid-drag.png, scene.png) there.
+# DYND_INSPECT_SHOTS=DIR keeps the screenshots the tests take (mid-drag.png, scene.png, reopened-beside.png) there.
 SHOTS = os.environ.get("DYND_INSPECT_SHOTS")
 SPEED = 1000.0      # pt/s, the drag's speed (upward)
 SAMPLE_DT = 0.008   # s between two mouse events (a 125 Hz mouse)
@@ -416,6 +417,32 @@ class InspectorTest(unittest.TestCase):
         self.assertEqual(self.client.get(name).params["gravity"], 8)
         self.assertEqual(page.errors, [])
         page.context.close()
+
+    def test_reopening_a_session_the_page_did_not_open_keeps_it(self):
+        """Re-tuning a session someone else opened opens a new one beside it; closing the page
+        closes only the page's own session."""
+        default = {p["name"]: p for p in
+                   self.client.hello().raw["parameters"]["lock-screen"]}["gravity"]["default"]
+        self.client.open_transition("lock-screen", session="kept", clock="manual", keep=True)
+        page = self.browser_page()
+        self.wait(page, "(document.body.dataset.sessions || '').includes('kept')")
+        page.click("#sessions tr[data-session='kept']")
+        self.wait(page, "!document.getElementById('reopen-button').disabled"
+                        " && window.dyndInspector.view.name === 'kept'")
+        reopened = self.open_in_page(page, "lock-screen", params={"gravity": 8}, reopen=True)
+        self.assertNotEqual(reopened, "kept")
+        self.assertEqual(self.client.get(reopened).params["gravity"], 8)
+        self.assertEqual(self.client.get("kept").params["gravity"], default)
+        if SHOTS:
+            page.screenshot(path=os.path.join(SHOTS, "reopened-beside.png"))
+        self.assertEqual(page.errors, [])
+        page.context.close()
+        deadline = time.time() + 10
+        while reopened in [s["session"] for s in self.client.request("list")["sessions"]]:
+            self.assertLess(time.time(), deadline, "the page's own session outlived the page")
+            time.sleep(0.05)
+        self.assertEqual(self.client.get("kept").params["gravity"], default)
+        self.client.close_session("kept")
 
     def test_scene_behavior_edited_live(self):
         page = self.browser_page()

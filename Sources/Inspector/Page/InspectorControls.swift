@@ -98,14 +98,18 @@ enum InspectorControls {
         if (reopen) {
           if (!view || !view.transition) return;
           op.transition = view.transition;
-          op.session = view.name;
           if (view.entry && view.entry.clock === "manual") op.clock = "manual";
-          // Checked against hello's tables (what open checks) before the session is closed, so
+          // Checked against hello's tables (what open checks) before anything is closed, so
           // that a value out of range does not leave the person with no session at all.
           const fault = paramFault(op.transition, op.params);
           if (fault) { window.dyndInspector.showError(fault + "; nothing was re-opened"); return; }
-          const closed = await a.ask(a.control, { op: "close", session: view.name });
-          if (!closed.ok && closed.error.code !== "unknown_session") return;
+          // A session this page opened is replaced under its name; one it did not open is never
+          // closed by it: the new values open a session beside it, named by dynd.
+          if (view.opened) {
+            op.session = view.name;
+            const closed = await a.ask(a.control, { op: "close", session: view.name });
+            if (!closed.ok && closed.error.code !== "unknown_session") return;
+          }
         } else {
           const name = $("open-session").value.trim();
           if (name) op.session = name;

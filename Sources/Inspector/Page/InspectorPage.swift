@@ -18,7 +18,8 @@ enum InspectorPage {
       <table id="sessions"><thead><tr><th>session</th><th>what</th><th>clock</th>
       <th>state</th></tr></thead><tbody></tbody></table>
       <p class="hint">Click a session to watch it. Sessions this page opens close when it
-      watches another one or closes.</p>
+      watches another one or closes; it never closes one it did not open (re-opening such a
+      session with new values opens a new one beside it).</p>
       <h2 id="open-title">Open a transition</h2>
       <form id="open-form">
         <label>transition <select id="open-transition"></select></label>

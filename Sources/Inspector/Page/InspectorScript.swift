@@ -116,7 +116,7 @@ enum InspectorScript {
       const view = {
         name, link: null, sizes: [], stage: null, frame: null, debug: null, samples: [],
         marks: [], dragged: null, entry: null, closed: false, manual: false,
-        transition: null, bounds: [0, 0, 320, 568], params: null,
+        transition: null, bounds: [0, 0, 320, 568], params: null, opened: Boolean(openOp),
       };
       view.link = new Link(event => onEvent(view, event));
       const first = await ask(view.link, openOp || { op: "watch", session: name });
