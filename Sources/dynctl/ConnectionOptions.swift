@@ -127,7 +127,7 @@ func runReportingFailure(_ body: () throws(Failure) -> Void) throws {
   do {
     try body()
   } catch {
-    complain(error.description)
+    if case .verdictWritten = error {} else { complain(error.description) }
     throw error.exitCode
   }
 }

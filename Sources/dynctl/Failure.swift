@@ -21,6 +21,9 @@ enum Failure: Error, CustomStringConvertible {
   case scriptFailed(String)
   /// What `handoff` or `play` checks did not hold.
   case checkFailed(String)
+  /// A FAIL line that a check already wrote where its verdicts go (`handoff`): exit status 1,
+  /// not written again.
+  case verdictWritten(String)
   case unreadableFile(path: String, reason: String)
   /// A scene or trace that could be read but is not valid (`EX_DATAERR`, as an error reply).
   case invalidInput(path: String, reason: String)
@@ -32,7 +35,7 @@ enum Failure: Error, CustomStringConvertible {
 
   var exitCode: ExitCode {
     switch self {
-    case .checkFailed: ExitCode(1)
+    case .checkFailed, .verdictWritten: ExitCode(1)
     case .errorReply, .scriptFailed, .invalidInput: ExitCode(65)
     case .unreadableFile: ExitCode(66)
     case .unreachable: ExitCode(69)
@@ -47,7 +50,7 @@ enum Failure: Error, CustomStringConvertible {
     case .unreachable(let path, let reason):
       "no daemon at \(path): \(reason) (start one with `dynd`, or pass --socket)"
     case .errorReply(let code, let message): "\(code): \(message)"
-    case .scriptFailed(let what), .checkFailed(let what): what
+    case .scriptFailed(let what), .checkFailed(let what), .verdictWritten(let what): what
     case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"
     case .invalidInput(let path, let reason): "\(path): \(reason)"
     case .unwritableFile(let path, let reason): "cannot write \(path): \(reason)"

@@ -28,7 +28,9 @@ struct HandoffCommand: ParsableCommand {
       touched nothing; otherwise it says why it was not judged, and PASS says that the motion \
       was not verified.
 
-      Ends with a PASS or FAIL line; exit status 1 on FAIL or when no handoff happened.
+      With --expect VX,VY the item velocity must also be that one, within --tolerance (and the       wire's rounding of 0.001 pt/s).
+
+      Ends with a PASS or FAIL line on standard output (standard error with --json); exit       status 1 on FAIL or when no handoff happened.
 
       Example: dynctl handoff lock-screen --pan 160,500:160,380 --duration 0.2 \
       --release-velocity 1234,-1400
@@ -44,6 +46,12 @@ struct HandoffCommand: ParsableCommand {
     parsing: .unconditional,
     help: "Largest difference between the measured motion and the item velocity, pt/s.")
   var motionTolerance: Double = 0.05
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "The item velocity expected at the handoff, in pt/s (checked within --tolerance).",
+      valueName: "vx,vy"))
+  var expect: PairArgument?
 
   func validate() throws {
     guard drag.pan != nil else {
@@ -119,7 +127,7 @@ struct HandoffCommand: ParsableCommand {
       let handoffs = try drag.perform(on: session, client, pacing: .step).compactMap(
         HandoffReport.init)
       guard let h = handoffs.last else {
-        throw .checkFailed("FAIL: no handoff: \(choice.transition) took no drag from this pan")
+        throw verdict("FAIL: no handoff: \(choice.transition) took no drag from this pan", client)
       }
       var failures: [String] = []
       client.output.note(
@@ -146,18 +154,37 @@ struct HandoffCommand: ParsableCommand {
           failures.append("velocity_error \(error) pt/s is above the tolerance \(bound)")
         }
       }
+      if let expect {
+        let gap = distance((expect.x, expect.y), h.itemVelocity)
+        client.output.note(
+          "  expected: \(pair((expect.x, expect.y))) pt/s, \(format(gap)) from the item velocity")
+        if gap > tolerance + 0.0011 {
+          failures.append(
+            "the item velocity \(pair(h.itemVelocity)) is not the expected "
+              + "\(pair((expect.x, expect.y))) (off by \(format(gap)) pt/s, "
+              + "tolerance \(tolerance))")
+        }
+      }
       let motion = try Motion.measure(item: h.item, session: session, client)
       let (motionFailures, verified) = check(motion, h, client.output)
       failures += motionFailures
       if !failures.isEmpty {
-        throw .checkFailed("FAIL: " + failures.joined(separator: "; "))
+        throw verdict("FAIL: " + failures.joined(separator: "; "), client)
       }
       let how = h.constraints.isEmpty ? "exactly" : "as far as its constraints allow"
-      let verdict =
+      _ = verdict(
         "PASS: \(h.item) moves with the finger's release velocity, \(how)"
-        + (verified ? "" : " (its motion after the release was not verified: see above)")
-      if connection.json { printToStandardError(verdict) } else { client.output.note(verdict) }
+          + (verified ? "" : " (its motion after the release was not verified: see above)"),
+        client)
     }
+  }
+
+  /// Writes the PASS or FAIL line where every verdict goes — standard output, or standard error
+  /// with --json (whose standard output is JSON lines) — and returns the failure that sets the
+  /// exit status (used for FAIL; its text is not written again).
+  func verdict(_ line: String, _ client: DaemonClient) -> Failure {
+    if connection.json { printToStandardError(line) } else { client.output.note(line) }
+    return .verdictWritten(line)
   }
 }
 

@@ -66,9 +66,25 @@ struct PlayTests {
       "handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0.2",
       "--release-velocity", "0,-1400", "--motion-tolerance", "0",
     ])
+    // FAIL goes where PASS goes, standard output; the exit status tells them apart.
     #expect(strict.status == 1, "\(strict.output) \(strict.error)")
-    #expect(strict.error.contains("FAIL: the frames after the release move at"), "\(strict.error)")
+    #expect(strict.output.contains("\nFAIL: the frames after the release move at"))
     #expect(!strict.output.contains("PASS"))
+    #expect(!strict.error.contains("FAIL"), "\(strict.error)")
+
+    // --expect: the item velocity stated, within --tolerance.
+    let pan = ["handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0.2"]
+    let expected = try daemon.dynctl(
+      pan + ["--release-velocity", "1234,-1400", "--expect", "0,-1400"])
+    #expect(expected.status == 0, "\(expected.output) \(expected.error)")
+    #expect(expected.output.contains("expected: (0, -1400) pt/s, 0 from the item velocity"))
+    let wrong = try daemon.dynctl(
+      pan + ["--release-velocity", "1234,-1400", "--expect", "1234,-1400", "--tolerance", "1"])
+    #expect(wrong.status == 1, "\(wrong.output) \(wrong.error)")
+    #expect(
+      wrong.output.contains(
+        "FAIL: the item velocity (0, -1400) is not the expected (1234, -1400) (off by 1234 pt/s"),
+      "\(wrong.output)")
 
     let loose = try daemon.dynctl([
       "handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0.2",
