@@ -160,8 +160,18 @@ public struct ParameterValues: Sendable {
             kind: .outOfRange,
             message: "parameter '\(name)' must be one of \(words.joined(separator: ", "))")
         }
-      default:
-        throw TransitionError(kind: .wrongType, message: "parameter '\(name)' has the wrong type")
+      case (.number(let range), _):
+        throw TransitionError(
+          kind: .wrongType,
+          message: "parameter '\(name)' must be a number within "
+            + "\(range.lowerBound)…\(range.upperBound)")
+      case (.bool, _):
+        throw TransitionError(
+          kind: .wrongType, message: "parameter '\(name)' must be true or false")
+      case (.choice(let words), _):
+        throw TransitionError(
+          kind: .wrongType,
+          message: "parameter '\(name)' must be one of \(words.joined(separator: ", ")) (a string)")
       }
       values[name] = value
     }

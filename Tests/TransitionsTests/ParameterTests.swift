@@ -33,6 +33,28 @@ struct ParameterTests {
     #expect(rule.defaultValue == .string("velocity"))
   }
 
+  /// A value of the wrong type is refused with the type and the range or words expected.
+  @Test func aWrongTypeSaysWhatIsExpected() {
+    let cases: [(String, ParameterValue, [TransitionParameter], String)] = [
+      (
+        "gravity", .string("abc"), LockScreen.parameters,
+        "parameter 'gravity' must be a number within 0.1…20.0"
+      ),
+      (
+        "complete_rule", .number(1), WavePop.parameters,
+        "parameter 'complete_rule' must be one of velocity, position (a string)"
+      ),
+    ]
+    for (name, value, declared, message) in cases {
+      #expect {
+        _ = try ParameterValues([name: value], declared: declared)
+      } throws: { error in
+        guard let e = error as? TransitionError else { return false }
+        return e.kind == .wrongType && e.message == message
+      }
+    }
+  }
+
   /// A parameter the values do not hold (they were validated against other declarations) reads
   /// as its default: nothing traps.
   @Test func aParameterMissingFromTheValuesReadsAsItsDefault() throws {
