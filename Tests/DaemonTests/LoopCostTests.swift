@@ -47,6 +47,36 @@ struct LoopCostTests {
     }
   }
 
+  @Test("a new client's hello is served ahead of 100 connections that pipeline at once")
+  func singleRequestsGoFirst() throws {
+    try withDaemon { daemon in
+      let owner = try daemon.connect("owner")
+      let items = (0..<1000).map {
+        #"{"id":"i\#($0)","center":[\#(10 + $0 % 30 * 10),\#(10 + $0 / 30 * 10)],"size":[5,5]}"#
+      }
+      try owner.expectOK(
+        #"{"op":"open","session":"big","keep":true,"clock":"manual","scene":{"items":["#
+          + items.joined(separator: ",") + "]}}")
+      // 100 connections each pipeline 64 gets of 1 000 items (about 100 KB a reply) and never
+      // read; then a new client says hello.
+      let pipeline = Array(repeating: #"{"op":"get","session":"big"}"#, count: 64)
+        .joined(separator: "\n")
+      var crowd: [WireClient] = []
+      for index in 0..<100 {
+        let client = try daemon.connect("crowd \(index)")
+        try client.send(pipeline)
+        crowd.append(client)
+      }
+      let start = ContinuousClock.now
+      let newcomer = try daemon.connect("newcomer")
+      try newcomer.expectOK(#"{"op":"hello"}"#)
+      let waited = ContinuousClock.now - start
+      // Behind one 2 ms turn of each pipeliner it would wait 100 of them.
+      #expect(waited < .milliseconds(150), "the newcomer's hello took \(waited)")
+      for client in crowd { client.close() }
+    }
+  }
+
   @Test("a peer that hangs up during a long step has its session closed at once")
   func hangUpStopsWork() throws {
     try withDaemon { daemon in

@@ -118,7 +118,7 @@ final class Client: ConnectionDelegate {
   }
 
   /// How often a peer whose request is in progress is checked for having hung up.
-  static let hangUpCheck = Duration.milliseconds(100)
+  static let hangUpCheck = Duration.milliseconds(40)
   private var hangUpTimer: OneShotTimer?
 
   /// Checks every `hangUpCheck`, while a reply is owed, whether the peer has hung up; if it

@@ -475,7 +475,8 @@ public final class Connection {
       && (reader.pendingByteCount > 0 || inputEnded
         || evbuffer_get_length(bufferevent_get_input(bufferEvent)) > 0)
     {
-      requestTurn()
+      // It waited for its own request, taking no turn meanwhile.
+      requestTurn(fresh: true)
     } else {
       updateReading()
     }
@@ -493,7 +494,12 @@ public final class Connection {
     }
     // Waiting (paused, held or for a turn): what was read stays in libevent's bounded buffer.
     guard state == .open, !inputEnded, !readingPaused, !outputHeld, !awaitingTurn else { return }
+    // Past the loop's slice for read callbacks, wait for a turn: ahead of the pipelining
+    // connections if this one sent a single request (a `hello` in a crowd of pipeliners).
+    guard turns.mayServeDirectly else { return requestTurn(fresh: !inputHoldsSeveralLines) }
+    let start = MonotonicClock.now()
     serveInput()
+    turns.servedDirectly(for: MonotonicClock.now() - start)
   }
 
   /// Called by `turns` when this connection's turn has come.
@@ -504,12 +510,24 @@ public final class Connection {
     updateReading()
   }
 
+  /// Whether what libevent has read holds two complete lines or more (the peer pipelines).
+  /// Looks no further than the second newline.
+  private var inputHoldsSeveralLines: Bool {
+    guard let bufferEvent else { return false }
+    let input = bufferevent_get_input(bufferEvent)
+    var first = evbuffer_search(input, "\n", 1, nil)
+    guard first.pos >= 0, evbuffer_ptr_set(input, &first, 1, EVBUFFER_PTR_ADD) == 0 else {
+      return false
+    }
+    return evbuffer_search(input, "\n", 1, &first).pos >= 0
+  }
+
   /// Waits for a turn of the loop to deliver buffered lines (and to report the end of input).
-  private func requestTurn() {
+  private func requestTurn(fresh: Bool) {
     guard state == .open, !awaitingTurn else { return }
     awaitingTurn = true
     updateReading()
-    turns.enqueue(self)
+    turns.enqueue(self, fresh: fresh)
   }
 
   /// What `deliverLines` stopped at.
@@ -535,7 +553,7 @@ public final class Connection {
         delegate?.connectionDidReachEndOfInput(self)
       }
     case .sliceUsed:
-      requestTurn()
+      requestTurn(fresh: false)
     case .outputBacklogged:
       outputHeld = true
       watchForStall()
@@ -644,7 +662,7 @@ public final class Connection {
     }
     if outputHeld {
       outputHeld = false
-      requestTurn()
+      requestTurn(fresh: false)
     }
   }
 

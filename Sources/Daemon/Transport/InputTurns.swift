@@ -14,40 +14,82 @@ import Wire
 /// them does. It holds the waiting connections weakly: a connection keeps itself alive while
 /// open.
 final class InputTurns {
-  private var waiting: [WeakConnection] = []
-  /// The first entry of `waiting` not yet served.
-  private var head = 0
+  /// Connections waiting for a turn: `fresh` ones (not served since they became readable: the
+  /// loop had spent its slice on others' read callbacks) before `busy` ones (they used a whole
+  /// slice and have lines left). A client that sends a request now and then is served ahead of
+  /// those that pipeline, so it waits for one request of theirs, not for one of each.
+  private var fresh = WaitingLine()
+  private var busy = WaitingLine()
   private var timer: OneShotTimer?
+  /// Time connections spent on lines straight from their read callbacks since the queue was
+  /// last served. When many connections become readable at once (200 clients pipelining at
+  /// the same moment), libevent calls all their read callbacks in one turn of the loop: past
+  /// one slice of such work, the rest wait for turns in the queue instead.
+  private var directTime: Duration = .zero
 
   init(loop: EventLoop) {
     timer = OneShotTimer(loop: loop) { [unowned self] _ in self.serve() }
   }
 
-  /// Queues `connection` at the back, for a slice once those ahead of it have had theirs.
-  func enqueue(_ connection: Connection) {
-    waiting.append(WeakConnection(connection: connection))
+  /// Queues `connection` for a slice: after the fresh ones if it is `fresh` (it has not been
+  /// served since it became readable), else at the back.
+  func enqueue(_ connection: Connection, fresh isFresh: Bool) {
+    if isFresh { fresh.append(connection) } else { busy.append(connection) }
     if let timer, !timer.isScheduled { timer.schedule(after: .zero) }
   }
 
-  /// Gives connections at the front one slice each, for at most `Limits.requestSlice` in all;
-  /// those that queue again (lines still left) go to the back.
+  /// Whether a connection that became readable may deliver its lines now, from its read
+  /// callback, rather than wait for a turn.
+  var mayServeDirectly: Bool { directTime < Limits.requestSlice }
+
+  /// A connection delivered lines from its read callback for `time`.
+  func servedDirectly(for time: Duration) {
+    directTime += time
+    if let timer, !mayServeDirectly, !timer.isScheduled { timer.schedule(after: .zero) }
+  }
+
+  /// Gives connections at the front one slice each, fresh ones first, for at most
+  /// `Limits.requestSlice` in all; those that queue again (lines still left) go to the back.
   private func serve() {
+    directTime = .zero
     let start = MonotonicClock.now()
-    while head < waiting.count {
-      let entry = waiting[head]
-      head += 1
-      guard let connection = entry.connection else { continue }
+    while let connection = fresh.next() ?? busy.next() {
       connection.takeTurn()
       if MonotonicClock.now() - start >= Limits.requestSlice { break }
     }
-    if head == waiting.count {
-      waiting.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head > waiting.count / 2 {
-      waiting.removeFirst(head)
-      head = 0
+    if let timer, !(fresh.isEmpty && busy.isEmpty), !timer.isScheduled {
+      timer.schedule(after: .zero)
     }
-    if let timer, head < waiting.count, !timer.isScheduled { timer.schedule(after: .zero) }
+  }
+}
+
+/// Connections in the order they queued.
+private struct WaitingLine {
+  private var waiting: [WeakConnection] = []
+  /// The first entry not yet served.
+  private var head = 0
+
+  var isEmpty: Bool { head == waiting.count }
+
+  mutating func append(_ connection: Connection) {
+    waiting.append(WeakConnection(connection: connection))
+  }
+
+  /// The next connection still open, taken off the line.
+  mutating func next() -> Connection? {
+    while head < waiting.count {
+      let entry = waiting[head]
+      head += 1
+      if head == waiting.count {
+        waiting.removeAll(keepingCapacity: true)
+        head = 0
+      } else if head > 1024, head > waiting.count / 2 {
+        waiting.removeFirst(head)
+        head = 0
+      }
+      if let connection = entry.connection { return connection }
+    }
+    return nil
   }
 }
 
