@@ -18,7 +18,8 @@ The checks, in order (README, "dynctl handoff"):
    `motion_tolerance` — judged only when the 2- and 3-frame extrapolations agree within
    0.05 pt/s (otherwise the forces change too fast to be removed, and the check says so).
 
-The session must be on the manual clock (the measurement steps it).
+The session must be on the manual clock (the measurement steps it): a realtime one raises
+ValueError saying to open it with ``clock="manual"``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 from ._core import PanResult
 from .client import Client
+from .errors import DyndError
 from .messages import (
     ContactEvent,
     DoneEvent,
@@ -160,7 +162,15 @@ def measure_motion(client: Client, session: str, item: str) -> Motion:
         motion.held = state.velocity
     samples: List[Tuple[float, Vec2]] = []
     while len(samples) < 3 and motion.stopped is None:
-        stepped = client.step(session, count=1)
+        try:
+            stepped = client.step(session, count=1)
+        except DyndError as error:
+            if error.code != "busy":
+                raise
+            raise ValueError(
+                "the handoff check steps %r frame by frame to measure the motion, and %s: open "
+                'the session with clock="manual"' % (session, error.message)
+            ) from error
         motion.events.extend(stepped.events)
         velocity: Optional[Vec2] = None
         for event in stepped.events:

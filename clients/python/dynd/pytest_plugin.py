@@ -8,7 +8,8 @@ Installing the package enables it (entry point ``pytest11``); without installing
     The dynd binary (session scope): ``--dynd-binary PATH``, else ``$DYND_BINARY``, else
     ``dynd`` on ``$PATH``, else ``.build/debug/dynd`` or ``.build/release/dynd`` of a dynd
     checkout at or above the current directory. Tests needing it are skipped, with every place
-    looked named, when there is none; they fail when ``--dynd-binary`` or ``$DYND_BINARY`` names
+    looked named, when there is none (the reason is also written at the end of the run, without
+    ``-rs``); they fail when ``--dynd-binary`` or ``$DYND_BINARY`` names
     a file that is not there.
 ``dynd_daemon``
     A `DyndDaemon` (session scope) on a socket in a fresh private directory, answering
@@ -44,7 +45,11 @@ __all__ = [
     "dynd_daemon",
     "dynd_client",
     "pytest_addoption",
+    "pytest_terminal_summary",
 ]
+
+# Why the dynd binary was not found, kept for the end of the run.
+_NOT_FOUND = pytest.StashKey[str]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -70,7 +75,19 @@ def dynd_binary(pytestconfig: pytest.Config) -> str:
     except BinaryMissing as error:
         pytest.fail(str(error), pytrace=False)
     except BinaryNotFound as error:
+        pytestconfig.stash[_NOT_FOUND] = str(error)
         pytest.skip(str(error))
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """Says why the tests that need dynd were skipped, so that it shows without ``-rs``."""
+    reason = config.stash.get(_NOT_FOUND, None)
+    if reason is not None:
+        terminalreporter.write_line(
+            "dynd: tests that need dynd were skipped: " + reason, yellow=True
+        )
 
 
 @pytest.fixture(scope="session")

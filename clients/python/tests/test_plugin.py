@@ -33,6 +33,13 @@ def test_a_rail_projection_passes_and_is_verified(dynd_client: Client) -> None:
     assert dynd_client.run_until(session).outcome == "opened"
 
 
+def test_a_realtime_session_says_to_open_it_on_the_manual_clock(dynd_client: Client) -> None:
+    session = dynd_client.open_transition("lock-screen").session
+    pan = dynd_client.pan(session, START, END, duration=0.2, release_velocity=(0, -1400))
+    with pytest.raises(ValueError, match='open the session with clock="manual"'):
+        assert_handoff(dynd_client, session, pan)
+
+
 def test_a_wrong_expectation_fails_with_the_whole_story(dynd_client: Client) -> None:
     session, pan = flick(dynd_client, (1234, -1400))
     with pytest.raises(AssertionError) as caught:
@@ -219,6 +226,8 @@ def test_a_missing_explicit_binary_fails_and_none_found_skips(
     result.assert_outcomes(errors=1)
     monkeypatch.delenv("DYND_BINARY")
     monkeypatch.setenv("PATH", str(pytester.path))
-    result = pytester.runpytest_subprocess("-p", "dynd.pytest_plugin", "-rs")
+    result = pytester.runpytest_subprocess("-p", "dynd.pytest_plugin")
     result.assert_outcomes(skipped=1)
-    result.stdout.fnmatch_lines(["*no dynd binary found; looked at: --dynd-binary (not given)*"])
+    result.stdout.fnmatch_lines(
+        ["dynd: tests that need dynd were skipped: no dynd binary found; looked at: --dynd-binary*"]
+    )

@@ -1,9 +1,20 @@
 # The part of pytest's API that dynd.pytest_plugin uses, for mypy --python-version 3.9: pytest 9
 # itself is written for Python >= 3.10 (pattern matching), which mypy cannot read with a 3.9
 # target. check.sh also checks the plugin against the real pytest with the default target.
-from typing import Any, Callable, NoReturn, Optional, TypeVar, overload
+from typing import Any, Callable, Generic, NoReturn, Optional, TypeVar, Union, overload
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_T = TypeVar("_T")
+_D = TypeVar("_D")
+
+class StashKey(Generic[_T]): ...
+
+class Stash:
+    def __setitem__(self, key: StashKey[_T], value: _T) -> None: ...
+    def get(self, key: StashKey[_T], default: _D) -> Union[_T, _D]: ...
+
+class TerminalReporter:
+    def write_line(self, line: str, **markup: bool) -> None: ...
 
 class OptionGroup:
     def addoption(self, *opts: str, **attrs: Any) -> None: ...
@@ -13,6 +24,7 @@ class Parser:
     def addoption(self, *opts: str, **attrs: Any) -> None: ...
 
 class Config:
+    stash: Stash
     def getoption(self, name: str, default: Any = ..., skip: bool = ...) -> Any: ...
 
 @overload
