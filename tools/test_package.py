@@ -203,6 +203,7 @@ def drive_installed(root: str, wheel: str) -> str:
     finally:
         daemon.send_signal(signal.SIGTERM)
         status = daemon.wait(timeout=10)
+        log.close()
         shutil.rmtree(work, ignore_errors=True)
     if status != 0:
         raise Failure("dynd exited %d on SIGTERM" % status)
