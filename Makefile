@@ -1,7 +1,7 @@
 # dynd — build, test and demo. `make demo` and `make test` install what is missing first.
 SWIFT ?= swift
 
-.PHONY: all deps test-deps build release test unit chaos-test fairness-test lint schema-test render-test inspector-test readme-test python-test demo inspect run fuzz chaos bench clean
+.PHONY: all deps test-deps build release test static-release install install-files uninstall install-list deb-install-list deb dist package-deps package-test unit chaos-test fairness-test lint schema-test render-test inspector-test readme-test python-test demo inspect run fuzz chaos bench clean
 
 all: build
 
@@ -20,7 +20,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: test-deps unit chaos-test fairness-test lint schema-test render-test inspector-test python-test readme-test
+test: test-deps unit chaos-test fairness-test lint schema-test render-test inspector-test python-test readme-test package-test
 
 unit:
 	$(SWIFT) build --build-tests
@@ -121,5 +121,83 @@ bench: release
 	  for n in 10 100 101 1000; do python3 tools/suggestion_bench.py $$B --sessions $$n || exit 1; done && \
 	  python3 tools/inspector_bench.py $$B
 
+# Release packaging: binaries that run without Swift, make install / uninstall, the Debian package,
+# the Python wheel, and the test that uses them on a machine without the toolchain.
+# The version of all of them is the file VERSION.
+VERSION := $(shell cat VERSION)
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/dynd
+DATADIR ?= $(PREFIX)/share/dynd
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+# The static build has its own scratch directory: linking the Swift runtime and Foundation in
+# changes every object, and the debug build of make test stays untouched.
+STATIC_SCRATCH ?= .build-static
+STATIC_BIN = $(STATIC_SCRATCH)/release
+PLACES = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" MANDIR="$(MANDIR)" \
+  DOCDIR="$(DOCDIR)" DATADIR="$(DATADIR)" BASHCOMPDIR="$(BASHCOMPDIR)" \
+  ZSHCOMPDIR="$(ZSHCOMPDIR)" FISHCOMPDIR="$(FISHCOMPDIR)" USERUNITDIR="$(USERUNITDIR)" \
+  BUILT="$(STATIC_BIN)" GENERATED="$(STATIC_SCRATCH)/generated"
+
+# dynd, dynctl and dynd-inspect linked with the Swift runtime and Foundation statically (they need
+# only Debian's shared libraries; -z now: relocations read-only from the start, as Debian's
+# hardening flags do), and argument-parser's manual generator.
+STATIC_FLAGS = -c release --static-swift-stdlib --scratch-path $(STATIC_SCRATCH) \
+  -Xlinker -z -Xlinker now
+static-release: deps
+	for product in dynd dynctl dynd-inspect generate-manual; do \
+	  $(SWIFT) build $(STATIC_FLAGS) --product $$product || exit 1; \
+	done
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binaries, man pages, completions, the systemd
+# user units, the protocol and its schemas (packaging/install.sh lists them); make uninstall
+# removes exactly those.
+install: static-release
+	@$(MAKE) --no-print-directory install-files
+
+install-files:
+	$(PLACES) packaging/generate.sh $(STATIC_BIN) $(STATIC_BIN)/generate-manual \
+	  $(STATIC_SCRATCH)/generated
+	$(PLACES) packaging/install.sh install
+
+uninstall:
+	$(PLACES) packaging/install.sh uninstall
+
+# What make install writes (and make deb puts under /usr), one path a line.
+install-list:
+	@$(PLACES) packaging/install.sh list
+
+deb-install-list:
+	@$(MAKE) --no-print-directory -s install-list $(DEB_PLACES)
+
+package-deps:
+	@tools/deps.sh build package
+
+# dist/dynd_$(VERSION)_amd64.deb: make install's files under /usr, the metadata of debian/, and
+# lintian (packaging/build_deb.sh).
+DEB_ROOT = $(CURDIR)/$(STATIC_SCRATCH)/deb-root
+DEB_PLACES = PREFIX=/usr ZSHCOMPDIR=/usr/share/zsh/vendor-completions
+deb: package-deps static-release
+	rm -rf $(DEB_ROOT)
+	@$(MAKE) --no-print-directory install-files DESTDIR=$(DEB_ROOT) $(DEB_PLACES) >/dev/null
+	packaging/build_deb.sh $(DEB_ROOT) $(VERSION) dist
+
+# dist/dynd-$(VERSION).tar.gz and dist/dynd-$(VERSION)-py3-none-any.whl: the Python client.
+dist: package-deps
+	packaging/build_dist.sh dist
+
+# The package on a machine without Swift: tools/test_package.py installs the .deb into a
+# throwaway root, hides /opt/swift from the process (a private mount namespace), drives the
+# installed dynd with the installed dynctl, checks the man pages, completions, units, make
+# install / uninstall and the wheel.
+package-test: deb dist
+	python3 tools/test_package.py --deb dist/dynd_$(VERSION)_amd64.deb \
+	  --wheel dist/dynd-$(VERSION)-py3-none-any.whl
+
 clean:
-	rm -rf .build
+	rm -rf .build $(STATIC_SCRATCH) dist

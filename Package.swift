@@ -41,6 +41,8 @@ let package = Package(
     ),
     // The small value types every layer speaks (geometry, gesture phases, parameter values).
     .target(name: "Primitives"),
+    // The release's version: VERSION (a link to the checkout's top-level file), embedded.
+    .target(name: "ReleaseInfo", resources: [.embedInCode("VERSION")]),
     .target(name: "Dynamics", dependencies: ["Primitives", "CBox2D"]),
     // Scenes built with the Swift API, shared by tests, the tour, dynbench and the transitions.
     .target(name: "DynamicsScenes", dependencies: ["Dynamics", "Primitives"]),
@@ -62,7 +64,7 @@ let package = Package(
     .executableTarget(
       name: "dynd",
       dependencies: [
-        "Daemon",
+        "Daemon", "ReleaseInfo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -74,7 +76,7 @@ let package = Package(
     .executableTarget(
       name: "dynctl",
       dependencies: [
-        "Wire", "Primitives", "DaemonSocket", "PageScripts",
+        "Wire", "Primitives", "DaemonSocket", "PageScripts", "ReleaseInfo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -95,7 +97,7 @@ let package = Package(
     .executableTarget(
       name: "dynd-inspect",
       dependencies: [
-        "Inspector", "DaemonSocket",
+        "Inspector", "DaemonSocket", "ReleaseInfo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -4,6 +4,9 @@
 #   tools/deps.sh test      the Python tools of make test (jsonschema, pytest, mypy < 2)
 #   tools/deps.sh browser   Debian's Chromium and Playwright for Python (which drives that
 #                           Chromium; no browser download), for the browser checks of make test
+#   tools/deps.sh package   what make deb, make dist and make package-test use: Debian's
+#                           packaging tools (dpkg-dev, lintian), man-db, the shells whose
+#                           completions are checked (zsh, fish), and Python's build and wheel
 # Several kinds may be given. Packages already installed are never upgraded (apt-get
 # --no-upgrade); apt's and pip's output goes to a log, and one line says what is installed.
 set -eu
@@ -12,6 +15,8 @@ build_packages="libbox2d-dev libevent-dev libjson-c-dev pkg-config"
 browser_packages="chromium"
 python_modules="jsonschema pytest"
 browser_modules="playwright"
+package_packages="dpkg-dev lintian man-db groff-base zsh fish"
+package_modules="build wheel"
 
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -36,6 +41,11 @@ for kind in "$@"; do
       for module in $browser_modules; do
         python3 -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
       done ;;
+    package)
+      wanted="$package_packages"
+      for module in $package_modules; do
+        python3 -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
+      done ;;
     test)
       for module in $python_modules; do
         python3 -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
@@ -44,7 +54,7 @@ for kind in "$@"; do
       python3 -c 'import sys, mypy.version as v; sys.exit(int(v.__version__.split(".")[0]) >= 2)' \
         2>/dev/null || pip_missing="$pip_missing mypy<2"
       continue ;;
-    *) echo "deps: unknown kind '$kind' (build, test, browser)" >&2; exit 64 ;;
+    *) echo "deps: unknown kind '$kind' (build, test, browser, package)" >&2; exit 64 ;;
   esac
   for package in $wanted; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" \

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import Primitives
+import ReleaseInfo
 
 /// dynctl: drive dynd from a shell — open sessions, send gestures, step, watch, run scripts.
 @main
@@ -23,9 +24,15 @@ struct Dynctl: ParsableCommand {
       /tmp/dynd-$UID) is a symbolic link, not yours or open to others, or the daemon runs as \
       another user (not you, not root).
 
+      Environment: DYND_SOCKET the socket path when --socket is not given; XDG_RUNTIME_DIR the \
+      per-user runtime directory the default socket is in (when it is an absolute path).
+
+      Files: $XDG_RUNTIME_DIR/dynd/dynd.sock the default socket, where dynd.socket listens; \
+      /tmp/dynd-$UID/dynd.sock the default socket when XDG_RUNTIME_DIR is not set.
+
       Shell completions: dynctl --generate-completion-script bash|zsh|fish.
       """,
-    version: "0.1.0",
+    version: releaseVersion,
     subcommands: [
       HelloCommand.self, ListCommand.self, OpenCommand.self, CloseCommand.self, GetCommand.self,
       BehaviorsCommand.self, WatchCommand.self, StepCommand.self, GestureCommand.self,

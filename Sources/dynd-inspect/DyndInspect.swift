@@ -2,6 +2,7 @@ import ArgumentParser
 import DaemonSocket
 import Glibc
 import Inspector
+import ReleaseInfo
 
 @main
 struct DyndInspect: AsyncParsableCommand {
@@ -20,7 +21,14 @@ struct DyndInspect: AsyncParsableCommand {
 
       Exit status: 0 stopped by SIGINT or SIGTERM; 64 usage; 69 no dynd answers at the socket; \
       71 the server could not start (the port is taken); 77 the socket failed the trust checks.
-      """)
+
+      Environment: DYND_SOCKET dynd's socket when --socket is not given; XDG_RUNTIME_DIR the \
+      per-user runtime directory the default socket is in (when it is an absolute path).
+
+      Files: $XDG_RUNTIME_DIR/dynd/dynd.sock dynd's default socket; /tmp/dynd-$UID/dynd.sock \
+      dynd's default socket when XDG_RUNTIME_DIR is not set.
+      """,
+    version: releaseVersion)
 
   @Option(help: "dynd's socket (default: $DYND_SOCKET, then the per-user runtime directory).")
   var socket: String?

@@ -2,12 +2,11 @@ import ArgumentParser
 import Daemon
 import Glibc
 import Logging
+import ReleaseInfo
 
 /// dynd: UIKit Dynamics sessions served over a Unix socket as JSON lines.
 @main
 struct Dynd: ParsableCommand {
-  static let version = "0.1.0"
-
   static let configuration = CommandConfiguration(
     commandName: "dynd",
     abstract: "Serve UIKit Dynamics animators over a Unix socket (JSON lines).",
@@ -21,8 +20,16 @@ struct Dynd: ParsableCommand {
       Exit status: 0 stopped by SIGTERM, SIGINT or SIGQUIT; 64 usage (a bad option or value); \
       71 cannot serve (the socket cannot be created or bound, its directory is not private, \
       --systemd without a passed socket); 75 another dynd already serves the socket.
+
+      Environment: DYND_SOCKET the socket path when --socket is not given; XDG_RUNTIME_DIR the \
+      per-user runtime directory the default socket is in (when it is an absolute path); \
+      LISTEN_PID, LISTEN_FDS a socket passed by systemd socket activation (descriptor 3; read \
+      only when LISTEN_PID is dynd's pid, and unset).
+
+      Files: $XDG_RUNTIME_DIR/dynd/dynd.sock the default socket, where dynd.socket listens; \
+      /tmp/dynd-$UID/dynd.sock the default socket when XDG_RUNTIME_DIR is not set.
       """,
-    version: version)
+    version: releaseVersion)
 
   @Option(help: "Socket path (default: $DYND_SOCKET, then the per-user runtime directory).")
   var socket: String?
@@ -114,7 +121,7 @@ struct Dynd: ParsableCommand {
     options.systemd = systemd || SocketActivation.isActivated()
     options.maxLine = maxLine
     options.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
-    options.version = Self.version
+    options.version = releaseVersion
     options.workers = workers
     options.memoryBudget = memoryBudget.map { $0 << 20 }
     do {

@@ -67,7 +67,7 @@ stage "pytest clients/python/tests" \
 # The install check runs from a copy (pip builds in the source tree) and outside the checkout,
 # so that the tests import the installed package.
 install_check() {
-  cp -r "$HERE" "$WORK/source" && rm -rf "$WORK/source/build" "$WORK/source"/*.egg-info &&
+  cp -rL "$HERE" "$WORK/source" && rm -rf "$WORK/source/build" "$WORK/source"/*.egg-info &&
     "$PYTHON" -m venv "$WORK/venv" &&
     "$WORK/venv/bin/python" -m pip install -q --disable-pip-version-check "$WORK/source" pytest &&
     mkdir "$WORK/run" && cd "$WORK/run" &&

@@ -12,7 +12,7 @@ import Glibc
 /// dynd needs exactly one socket, and checks what it is ("whether a socket is a datagram or stream
 /// socket matters a lot", sd_listen_fds(3)): an `AF_UNIX` `SOCK_STREAM` socket that is listening.
 /// It is made non-blocking, because `evconnlistener` requires that and systemd's `NonBlocking=`
-/// is off by default. See `examples/systemd/` for the units.
+/// is off by default. See `packaging/systemd/` for the units.
 ///
 /// dynd looks for a passed socket whether or not `--systemd` is given
 /// (`listeningSocketIfActivated`); the flag only makes its absence an error.

@@ -18,6 +18,8 @@ plugin (`dynd.pytest_plugin`) turns both into fixtures.
 
 from __future__ import annotations
 
+import os as _os
+
 from ._core import PanResult, PanSample, pan_samples
 from .aio import AsyncClient
 from .client import Client
@@ -75,7 +77,16 @@ from .messages import (
     parse_reply,
 )
 
-__version__ = "0.1.0"
+
+def _release_version() -> str:
+    """The release's version: the file VERSION in this package, a link to the dynd checkout's
+    top-level VERSION (copied into the wheel), which dynd and dynctl embed as well."""
+    path = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "VERSION")
+    with open(path, encoding="utf-8") as file:
+        return file.read().strip()
+
+
+__version__ = _release_version()
 
 __all__ = [
     "Ack",
