@@ -1098,9 +1098,11 @@ def report(results, markdown):
                   f"{fmt_ms(s, 'worst')} | {fmt_ms(s, 'p99')} | {counts} | "
                   f"{'–' if late is None else f'{late:.0f}'} | {own} | {verdict} |")
         else:
-            print(f"{r['case']}: {r['title']}\n  hello worst {fmt_ms(h, 'worst')} ms, p99 "
-                  f"{fmt_ms(h, 'p99')}, p50 {fmt_ms(h, 'p50')}; step worst {fmt_ms(s, 'worst')} "
-                  f"ms, p99 {fmt_ms(s, 'p99')}, p50 {fmt_ms(s, 'p50')} ({counts} round trips; "
+            at = lambda f: (f or {}).get("worst_at")  # noqa: E731
+            print(f"{r['case']}: {r['title']}\n  hello worst {fmt_ms(h, 'worst')} ms (sent at "
+                  f"{at(h)} s), p99 {fmt_ms(h, 'p99')}, p50 {fmt_ms(h, 'p50')}; step worst "
+                  f"{fmt_ms(s, 'worst')} ms (at {at(s)} s), p99 {fmt_ms(s, 'p99')}, p50 "
+                  f"{fmt_ms(s, 'p50')} ({counts} round trips; "
                   f"probe late ≤ {p.get('late_ms', '–')} ms)\n"
                   + (f"  {own}\n" if own else "") + f"  {verdict}"
                   + "".join(f"\n    - {f}" for f in r["fails"])

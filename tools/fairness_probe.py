@@ -18,7 +18,8 @@ its session is open, runs until standard input has a line or closes (or --max-se
 to --grace seconds for the replies still owed (sending nothing more), then prints one JSON object:
 for `hello` and `step`, `count`, `p50`, `p99`, `worst` (ms) and
 `unanswered` (a request still waiting at the end counts with the time it had waited so far, a
-lower bound); `late_ms`, the most a send was late for its due time while its previous request was
+lower bound) and `worst_at`, when the worst one was sent (s since the start); `late_ms`, the
+most a send was late for its due time while its previous request was
 answered (the probe's own scheduling delay: when it is large, the machine, not dynd, held the
 probe); `cpu_ms`, the probe's own CPU time; `problem`, the first protocol fault seen, or null.
 """
@@ -63,6 +64,7 @@ class Channel:
         self.sent_at = None  # monotonic time of the request waiting for its reply
         self.due = 0.0
         self.rtts = []
+        self.worst = (0.0, 0.0)  # (when it was sent, round trip)
         self.late = 0.0
 
     def request(self, obj, timeout=10):
@@ -115,20 +117,26 @@ class Channel:
                     b",", b"}"):
                 return f"unexpected reply to the probe's {self.op}: {line[:200]!r}"
             self.rtts.append(now - self.sent_at)
+            if now - self.sent_at >= self.worst[1]:
+                self.worst = (self.sent_at, now - self.sent_at)
             self.sent_at = None
             # The next request is due one period after this one was due, or now if that passed.
             self.due = max(self.due + self.period, now)
         return None
 
-    def summary(self, end):
+    def summary(self, start, end):
         values = sorted(self.rtts)
         unanswered = 0
+        worst_at = self.worst[0]
         if self.sent_at is not None:
             values = sorted(values + [end - self.sent_at])
             unanswered = 1
+            if end - self.sent_at >= self.worst[1]:
+                worst_at = self.sent_at
         ms = lambda v: None if v is None else round(v * 1000, 3)  # noqa: E731
         return {"count": len(values), "p50": ms(percentile(values, 50)),
                 "p99": ms(percentile(values, 99)), "worst": ms(values[-1] if values else None),
+                "worst_at": round(worst_at - start, 3) if values else None,
                 "unanswered": unanswered}
 
 
@@ -189,7 +197,8 @@ def main():
     end = time.monotonic()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     print(json.dumps({
-        "seconds": round(end - start, 3), "hello": hello.summary(end), "step": step.summary(end),
+        "seconds": round(end - start, 3), "hello": hello.summary(start, end),
+        "step": step.summary(start, end),
         "late_ms": round(max(hello.late, step.late) * 1000, 3),
         "cpu_ms": round((usage.ru_utime + usage.ru_stime) * 1000, 1), "problem": problem}),
         flush=True)
