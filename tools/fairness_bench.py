@@ -60,6 +60,7 @@ import json
 import math
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -165,6 +166,7 @@ class Daemon:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------------------------
