@@ -35,7 +35,8 @@ struct RenderCommand: ParsableCommand {
 
   @Argument(help: "Trace files written by `dynctl record`.") var traces: [String]
   @Option(help: "The HTML page to write.") var html: String?
-  @Option(help: "The SVG picture to write (of the first trace).") var svg: String?
+  @Option(help: "The SVG picture to write (of the first trace; a warning when there are more).")
+  var svg: String?
   @Flag(help: "One stage and one set of plot axes for every trace (HTML; two traces or more).")
   var overlay = false
   @Flag(help: "Frame everything the items reach, not only the bounds (HTML and SVG).")
@@ -58,6 +59,7 @@ struct RenderCommand: ParsableCommand {
     try runReportingFailure { () throws(Failure) in
       var loaded: [Trace] = []
       for path in traces { loaded.append(try Trace(path: path)) }
+      for warning in warnings(loaded) { complain("warning: " + warning) }
       let output = Output(json: false)
       if let html {
         let options = HTMLRenderer.Options(overlay: overlay, offscreen: offscreen)
@@ -70,5 +72,23 @@ struct RenderCommand: ParsableCommand {
         output.note("wrote \(svg)")
       }
     }
+  }
+
+  /// What the pictures will not show as the options might suggest: the SVG draws only the
+  /// first trace, and an overlay of different transitions compares unlike items.
+  func warnings(_ loaded: [Trace]) -> [String] {
+    var found: [String] = []
+    if svg != nil, loaded.count > 1 {
+      found.append(
+        "--svg draws only the first trace (\(traces[0]))"
+          + (overlay ? "; --overlay applies to the HTML page" : ""))
+    }
+    let kinds = loaded.map { $0.transition ?? "scene" }
+    if overlay, Set(kinds).count > 1 {
+      found.append(
+        "--overlay compares different transitions (\(kinds.joined(separator: ", "))): their "
+          + "items share one stage and one set of axes")
+    }
+    return found
   }
 }

@@ -145,6 +145,23 @@ struct RecordTests {
       "render", trace, "--html", trace + ".html", "--svg", trace + ".svg",
     ])
     #expect(render.status == 0, "\(render.error)")
+    #expect(render.error.isEmpty, "\(render.error)")
+    // Overlaid with a lock screen, and with --svg: both said on standard error, written anyway.
+    let lock = daemon.directory + "/lock.jsonl"
+    let recorded = try daemon.dynctl(["record", "lock-screen", "--tap", "300,550", "-o", lock])
+    #expect(recorded.status == 0, "\(recorded.error)")
+    let mixed = try daemon.dynctl([
+      "render", trace, lock, "--overlay", "--html", trace + ".html", "--svg", trace + ".svg",
+    ])
+    #expect(mixed.status == 0, "\(mixed.error)")
+    #expect(
+      mixed.error.contains(
+        "dynctl: warning: --svg draws only the first trace (\(trace)); --overlay applies to the "
+          + "HTML page"), "\(mixed.error)")
+    #expect(
+      mixed.error.contains(
+        "dynctl: warning: --overlay compares different transitions (scene, lock-screen)"),
+      "\(mixed.error)")
     // Still moving when --max-seconds ends: recorded all the same, exit 0.
     let short = try daemon.dynctl([
       "record", "--scene", Self.scene, "--max-seconds", "0.1", "-o", trace,
