@@ -47,7 +47,9 @@ struct Dynctl: ParsableCommand {
   /// (`dynctl --socket S -j list`) behind it, where the subcommand reads them.
   static func main() {
     let arguments = movingLeadingOptions(Array(CommandLine.arguments.dropFirst()))
-    if let typed = arguments.first, let complaint = unknownCommand(typed) {
+    if let typed = arguments.first,
+      let complaint = unknownCommand(typed) ?? unknownOption(arguments)
+    {
       complain(complaint)
       Glibc.exit(64)
     }
@@ -68,6 +70,49 @@ struct Dynctl: ParsableCommand {
     let suggestion = closestName(to: typed, among: commandNames).map { "did you mean '\($0)'? " }
     return "no command is named '\(typed)'; \(suggestion ?? "")the commands are "
       + commandNames.joined(separator: ", ") + " (dynctl --help)"
+  }
+
+  /// A sentence for an option the command does not take but has one like
+  /// (`handoff … --velocity`: did you mean '--release-velocity'?), the first such; nil
+  /// otherwise (ArgumentParser reports the rest). Only when ArgumentParser refuses an unknown
+  /// option: a hidden one it takes (`handoff --tap`) is left to the command.
+  static func unknownOption(_ arguments: [String]) -> String? {
+    do {
+      _ = try parseAsRoot(arguments)
+      return nil
+    } catch {
+      guard message(for: error).hasPrefix("Unknown option") else { return nil }
+    }
+    guard let name = arguments.first,
+      let command = configuration.subcommands.first(where: {
+        $0.configuration.commandName == name
+      })
+    else { return nil }
+    let known = longOptions(of: command)
+    for argument in arguments.dropFirst() {
+      if argument == "--" { break }
+      guard argument.hasPrefix("--") else { continue }
+      let option = String(argument.prefix { $0 != "=" })
+      guard !known.contains(option) else { continue }
+      let words = "-" + option.dropFirst(2)
+      guard
+        let close = known.first(where: { $0.hasSuffix(words) })
+          ?? closestName(to: option, among: known)
+      else { continue }
+      return "\(name): unknown option '\(option)'; did you mean '\(close)'? (dynctl \(name) --help)"
+    }
+    return nil
+  }
+
+  /// The long options `command` takes, as its help lists them.
+  static func longOptions(of command: ParsableCommand.Type) -> [String] {
+    helpMessage(for: command, columns: 200).split(separator: "\n").compactMap { line in
+      let text = line.drop { $0 == " " }
+      let option =
+        text.hasPrefix("-") && !text.hasPrefix("--") ? text.drop { $0 != " " }.dropFirst() : text
+      guard option.hasPrefix("--") else { return nil }
+      return String(option.prefix { $0.isLetter || $0.isNumber || $0 == "-" })
+    }
   }
 
   static func movingLeadingOptions(_ arguments: [String]) -> [String] {

@@ -18,6 +18,18 @@ struct ExitStatusTests {
       #expect(result.status == 64, "\(arguments): \(result.error)")
       #expect(!result.error.isEmpty)
     }
+    // An option the command does not take suggests the one it has like it.
+    for (arguments, suggestion) in [
+      (["handoff", "lock-screen", "--pan", "1,1:2,2", "--velocity", "0,-9"], "--release-velocity"),
+      (["open", "lock-screen", "--parm", "gravity=2"], "--param"),
+    ] {
+      let result = try daemon.dynctl(arguments)
+      #expect(result.status == 64, "\(arguments): \(result.error)")
+      #expect(
+        result.error.contains(
+          "unknown option '\(arguments[arguments.count - 2])'; did you mean '\(suggestion)'?"),
+        "\(result.error)")
+    }
     // Nothing reached the daemon: no session was opened.
     #expect(try daemon.dynctl(["list"]).output == "no sessions\n")
   }
