@@ -13,7 +13,8 @@ whose velocity must match the drag) and by the page (its handoff numbers, `opene
 screenshot mid-drag showing the screen's colour where the frame puts the screen and the
 background where it has moved away; a tap; a parameter changed in the form re-opening the
 session with it (dynd's `get` reports the session's parameters), and a session the page did not
-open surviving the page's re-open (a new session beside it) and close; a scene's behavior edited in
+open surviving the page's re-open (a new session beside it) and close; the plotted item kept
+through wave-pop's handoff and changed only by picking another in its list; a scene's behavior edited in
 the page (dynd's `behaviors` reads it back); and the recording downloaded as a trace that
 `dynctl render` accepts.
 
@@ -41,7 +42,8 @@ from dynd import Client  # noqa: E402
 from test_render import read_png  # noqa: E402
 
 BIN = None
-# DYND_INSPECT_SHOTS=DIR keeps the screenshots the tests take (mid-drag.png, scene.png, reopened-beside.png) there.
+# DYND_INSPECT_SHOTS=DIR keeps the screenshots the tests take (mid-drag.png, scene.png, reopened-beside.png,
+# plot-picked.png) there.
 SHOTS = os.environ.get("DYND_INSPECT_SHOTS")
 SPEED = 1000.0      # pt/s, the drag's speed (upward)
 SAMPLE_DT = 0.008   # s between two mouse events (a 125 Hz mouse)
@@ -443,6 +445,27 @@ class InspectorTest(unittest.TestCase):
             time.sleep(0.05)
         self.assertEqual(self.client.get("kept").params["gravity"], default)
         self.client.close_session("kept")
+
+    def test_the_plotted_item_is_chosen_once_and_picked_from_a_list(self):
+        """wave-pop dragged by its fifth row: the plot stays on the item it started with through
+        the handoff, and shows another item when the person picks it."""
+        page = self.browser_page()
+        name = self.open_in_page(page, "wave-pop")
+        ids = page.evaluate("Array.from(document.querySelectorAll('#plot-item option'))"
+                            ".map(o => o.value)")
+        self.assertEqual(ids, [i["id"] for i in self.client.get(name).raw["items"]])
+        self.wait(page, "document.body.dataset.plotted === %s" % json.dumps(ids[0]))
+        self.client.pan(name, (5, 289), (200, 289), duration=0.2, release_velocity=(800, 0))
+        handoff = json.loads(self.wait(page, "document.body.dataset.handoff"))
+        self.assertNotEqual(handoff["item"], ids[0])
+        time.sleep(0.3)  # frames after the handoff are drawn
+        self.assertEqual(page.evaluate("document.body.dataset.plotted"), ids[0])
+        page.select_option("#plot-item", handoff["item"])
+        self.wait(page, "document.body.dataset.plotted === %s" % json.dumps(handoff["item"]))
+        if SHOTS:
+            page.screenshot(path=os.path.join(SHOTS, "plot-picked.png"))
+        self.assertEqual(page.errors, [])
+        page.context.close()
 
     def test_scene_behavior_edited_live(self):
         page = self.browser_page()

@@ -54,6 +54,7 @@ enum InspectorPage {
           </div>
         </div>
       </div>
+      <label class="plot-pick">plotted item <select id="plot-item"></select></label>
       <canvas id="plot" width="720" height="180"></canvas>
       <ul class="dynd-legend plot-legend">
         <li><span class="key" style="border-color:#1c7ed6"></span>vx</li>
@@ -66,8 +67,8 @@ enum InspectorPage {
       <p class="hint">Drag an item with the mouse or a finger: the page sends
       <code>gesture</code> began/changed/ended with each pointer event's own timestamp (all
       coalesced events included) and lets dynd estimate the release velocity; a press that
-      does not move 8 px is a <code>tap</code>. The plot shows the watched item's velocity over
-      the last 4 s: the grey band is the gesture, the red line the release.</p>
+      does not move 8 px is a <code>tap</code>. The plot shows the velocity of the item picked in
+      its list (the first item until another is picked) over the last 4 s: the grey band is the gesture, the red line the release.</p>
     </section>
     </main>
     <script>\(PageBasics.source)</script>
@@ -96,6 +97,7 @@ enum InspectorPage {
     #controls{display:flex;gap:8px;flex-wrap:wrap;margin-top:10px}
     .dynd-legend{list-style:none;padding:0;margin:8px 0;font-size:12px}
     .dynd-legend li{display:flex;gap:6px;align-items:center;margin:2px 0}
+    .plot-pick{display:block;margin:6px 0 2px 64px}
     .plot-legend{display:flex;gap:14px;margin:0 0 4px 64px}
     .plot-legend .key{display:inline-block;width:18px;border-top:2px solid;vertical-align:middle}
     .plot-legend .key.band{border:none;height:10px;background:rgba(134,142,150,0.3)}

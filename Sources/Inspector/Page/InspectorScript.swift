@@ -114,7 +114,8 @@ enum InspectorScript {
     async function watch(name, openOp) {
       const ticket = ++watchTicket;
       const view = {
-        name, link: null, sizes: [], stage: null, frame: null, debug: null, samples: [],
+        name, link: null, sizes: [], stage: null, frame: null, debug: null, samples: Object.create(null),
+        plotted: "",
         marks: [], dragged: null, entry: null, closed: false, manual: false,
         transition: null, bounds: [0, 0, 320, 568], params: null, opened: Boolean(openOp),
       };
@@ -143,6 +144,7 @@ enum InspectorScript {
       view.debug = debug.ok ? debug.debug : null;
       view.stage = makeDyndStage($("stage"), { bounds: view.bounds, sizes: view.sizes });
       drawLegend(view);
+      drawPlotPicker(view);
       $("status").textContent = "watching " + view.name + " (" + (view.transition || "scene") + ", "
         + (view.entry ? view.entry.clock : "realtime") + " clock)";
       document.body.dataset.watching = view.name;
@@ -150,6 +152,19 @@ enum InspectorScript {
       drawList();
       draw();
       return true;
+    }
+    /* The item plotted: chosen once (the first item), then only by the person, in the list. */
+    function drawPlotPicker(view) {
+      const picker = $("plot-item");
+      picker.textContent = "";
+      for (const size of view.sizes) {
+        const option = document.createElement("option");
+        option.value = option.textContent = size.id;
+        picker.appendChild(option);
+      }
+      view.plotted = view.sizes.length ? view.sizes[0].id : "";
+      picker.value = view.plotted;
+      picker.onchange = () => { view.plotted = picker.value; scheduleDraw(); };
     }
     function drawLegend(view) {
       const legend = $("legend");
@@ -160,9 +175,12 @@ enum InspectorScript {
       if (app.view !== view) return;
       if (event.ev === "frame") {
         view.frame = event;
-        const item = event.items.find(i => i.id === (view.dragged || (view.sizes[0] && view.sizes[0].id)));
-        if (item) view.samples.push({ t: event.t, vx: item.velocity[0], vy: item.velocity[1] });
-        while (view.samples.length && view.samples[0].t < event.t - PLOT_SECONDS) view.samples.shift();
+        // Every item's velocity is kept, so that picking another item to plot shows its past.
+        for (const item of event.items) {
+          const samples = view.samples[item.id] || (view.samples[item.id] = []);
+          samples.push({ t: event.t, vx: item.velocity[0], vy: item.velocity[1] });
+          while (samples.length && samples[0].t < event.t - PLOT_SECONDS) samples.shift();
+        }
         scheduleDraw();
       } else if (event.ev === "debug") {
         view.debug = event;
@@ -202,17 +220,18 @@ enum InspectorScript {
     function drawPlot(view) {
       const now = view.frame.t, t0 = Math.max(0, now - PLOT_SECONDS);
       const rel = t => t - t0;
+      const samples = view.samples[view.plotted] || [];
       const series = [
-        { panel: 0, label: "vx", color: AXIS_COLORS.x, points: view.samples.map(s => [rel(s.t), s.vx]) },
-        { panel: 0, label: "vy", color: AXIS_COLORS.y, points: view.samples.map(s => [rel(s.t), s.vy]) },
+        { panel: 0, label: "vx", color: AXIS_COLORS.x, points: samples.map(s => [rel(s.t), s.vx]) },
+        { panel: 0, label: "vy", color: AXIS_COLORS.y, points: samples.map(s => [rel(s.t), s.vy]) },
       ];
       const marks = view.marks.filter(m => m.kind !== "gesture" && m.t >= t0).map(m => ({
         kind: m.kind, t: rel(m.t), color: MARK_COLORS[m.kind],
         label: m.kind === "handoff" ? "release" : m.kind === "done" ? "done: " + m.outcome : m.kind }));
       const bands = view.marks.filter(m => m.kind === "gesture" && m.to >= t0)
         .map(m => ({ from: rel(Math.max(t0, m.t)), to: rel(m.to) }));
-      const who = view.dragged || (view.sizes[0] ? view.sizes[0].id : "");
-      const plot = makeDyndPlot($("plot"), { panels: [{ title: who + " velocity", unit: "pt/s" }],
+      document.body.dataset.plotted = view.plotted;
+      const plot = makeDyndPlot($("plot"), { panels: [{ title: view.plotted + " velocity", unit: "pt/s" }],
         series, marks, bands, tmax: PLOT_SECONDS });
       plot.draw(null);
     }
