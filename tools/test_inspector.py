@@ -42,8 +42,8 @@ from dynd import Client  # noqa: E402
 from test_render import read_png  # noqa: E402
 
 BIN = None
-# DYND_INSPECT_SHOTS=DIR keeps the screenshots the tests take (mid-drag.png, scene.png, reopened-beside.png,
-# plot-picked.png) there.
+# DYND_INSPECT_SHOTS=DIR keeps the screenshots the tests take (mid-drag.png, scene.png,
+# reopened-beside.png, plot-picked.png) there.
 SHOTS = os.environ.get("DYND_INSPECT_SHOTS")
 SPEED = 1000.0      # pt/s, the drag's speed (upward)
 SAMPLE_DT = 0.008   # s between two mouse events (a 125 Hz mouse)
