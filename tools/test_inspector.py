@@ -14,8 +14,8 @@ screenshot mid-drag showing the screen's colour where the frame puts the screen 
 background where it has moved away; a tap; a parameter changed in the form re-opening the
 session with it (dynd's `get` reports the session's parameters), and a session the page did not
 open surviving the page's re-open (a new session beside it) and close; the plotted item kept
-through wave-pop's handoff and changed only by picking another in its list; a scene's behavior edited in
-the page (dynd's `behaviors` reads it back); and the recording downloaded as a trace that
+through wave-pop's handoff and changed only by picking another in its list; a scene's behavior
+edited in the page (dynd's `behaviors` reads it back); and the recording downloaded as a trace that
 `dynctl render` accepts.
 
 If Chromium or Playwright cannot start, every browser test is skipped with the reason (make test
