@@ -17,7 +17,9 @@ import Testing
     let address = Mutex<String?>(nil)
     let task = Task { try await server.run { url in address.withLock { $0 = url } } }
     defer { task.cancel() }
-    let deadline = ContinuousClock.now + .seconds(20)
+    // The server's task runs on the cooperative pool, two threads on this machine, which the
+    // other suites' blocking tests can hold for a while in a full `swift test`.
+    let deadline = ContinuousClock.now + .seconds(120)
     while address.withLock({ $0 }) == nil {
       guard ContinuousClock.now < deadline else { throw GuardTestFailure("no inspector") }
       try await Task.sleep(for: .milliseconds(20))

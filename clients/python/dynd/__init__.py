@@ -80,10 +80,23 @@ from .messages import (
 
 def _release_version() -> str:
     """The release's version: the file VERSION in this package, a link to the dynd checkout's
-    top-level VERSION (copied into the wheel), which dynd and dynctl embed as well."""
+    top-level VERSION (copied into the wheel), which dynd and dynctl embed as well. A copy of
+    the package without it (the link copied as a link) still imports: then the installed
+    distribution's version, else "unknown"."""
     path = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "VERSION")
-    with open(path, encoding="utf-8") as file:
-        return file.read().strip()
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read().strip()
+    except OSError:
+        pass
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover (Python < 3.8)
+        return "unknown"
+    try:
+        return version("dynd")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 __version__ = _release_version()
