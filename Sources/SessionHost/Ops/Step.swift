@@ -58,7 +58,9 @@ extension SessionHost {
         current.remaining -= done
         current.computing = false
         peer.inProgress = .step(current)
-        deliver()  // the frames go out before the backlog is looked at
+        // The frames go out before the backlog is looked at; a batch run inside the request
+        // itself leaves them to go out with its reply, in one write.
+        if inlineDepth == 0 { deliver() }
         continueStep(peer)
       }
     }
