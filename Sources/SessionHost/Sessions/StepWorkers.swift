@@ -24,6 +24,8 @@ public final class StepWorkers: @unchecked Sendable {
   /// one; within a priority, oldest first.
   private var queues = [JobQueue(), JobQueue()]
   public let threadCount: Int
+  /// The longest `continuing` work waits behind `due` work before it is taken first.
+  static let maxContinuingWait = Duration.milliseconds(8)
 
   /// Starts `threads` worker threads (at least 1).
   public init(threads: Int) {
@@ -64,7 +66,11 @@ public final class StepWorkers: @unchecked Sendable {
       pthread_mutex_lock(mutex)
       var job: (() -> Void)?
       while true {
-        job = queues[0].pop() ?? queues[1].pop()
+        // Continuing work that has waited `maxContinuingWait` goes first: on a machine whose
+        // due work never ends (a thousand realtime sessions over its capacity), a frame cut in
+        // two would otherwise wait for ever, its session skipping every tick meanwhile.
+        if queues[1].oldestWait > Self.maxContinuingWait { job = queues[1].pop() }
+        job = job ?? queues[0].pop() ?? queues[1].pop()
         if job != nil { break }
         pthread_cond_wait(condition, mutex)
       }
@@ -79,20 +85,27 @@ public enum WorkPriority: Int, Sendable {
   /// Work that is due now: a realtime tick's frames, a request's first batch.
   case due = 0
   /// The rest of work that already had a slice (a long frame, a step's later batches): it waits
-  /// behind every due job, so a heavy session delays a light one by one slice at most.
+  /// behind due jobs, so a heavy session delays a light one by one slice at most, but never
+  /// longer than `StepWorkers.maxContinuingWait` (then it goes first).
   case continuing = 1
 }
 
-/// A first-in, first-out ring of jobs.
+/// A first-in, first-out ring of jobs, each with when it was queued.
 private struct JobQueue {
-  private var jobs: [(() -> Void)?] = []
+  private var jobs: [(work: () -> Void, queued: ContinuousClock.Instant)?] = []
   private var head = 0
 
-  mutating func push(_ job: @escaping () -> Void) { jobs.append(job) }
+  mutating func push(_ job: @escaping () -> Void) { jobs.append((job, .now)) }
+
+  /// How long the oldest job has waited (zero when there is none).
+  var oldestWait: Duration {
+    guard head < jobs.count, let oldest = jobs[head] else { return .zero }
+    return oldest.queued.duration(to: .now)
+  }
 
   mutating func pop() -> (() -> Void)? {
     guard head < jobs.count else { return nil }
-    let job = jobs[head]
+    let job = jobs[head]?.work
     jobs[head] = nil
     head += 1
     if head == jobs.count {
