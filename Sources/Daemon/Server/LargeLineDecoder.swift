@@ -11,9 +11,10 @@ final class LargeLineDecoder {
   /// Lines at least this long are decoded here (shorter ones cost the loop well under 5 ms).
   static let threshold = 64 << 10
 
-  private let thread = StepWorkers(threads: 1)
-  /// Used only on `thread`.
-  private let decoder = DecoderBox(RequestDecoder())
+  /// One thread for the process (servers embedded in a test process share it), and the decoder
+  /// used only on it.
+  private static let thread = StepWorkers(threads: 1)
+  private static let decoder = DecoderBox(RequestDecoder())
   private let inbox: LoopInbox
 
   init(inbox: LoopInbox) { self.inbox = inbox }
@@ -22,10 +23,10 @@ final class LargeLineDecoder {
   func decode(
     _ line: [UInt8], completion: @escaping (Result<Request, RejectedRequest>) -> Void
   ) {
-    let decoder = self.decoder
+    let decoder = Self.decoder
     let inbox = self.inbox
     let job = DecoderBox(Job(line: line, completion: completion))
-    thread.run(.due) {
+    Self.thread.run(.due) {
       let result: Result<Request, RejectedRequest>
       do throws(RejectedRequest) {
         result = .success(try decoder.value.decode(job.value.line))
