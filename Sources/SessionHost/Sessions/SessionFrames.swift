@@ -25,10 +25,11 @@ struct FrameResult: @unchecked Sendable {
 
 /// Frames a session computes for one realtime tick or one batch of a manual `step`, in slices
 /// of at most the host's `Configuration.sliceTime` of worker time each, cut at internal-step
-/// granularity (`DynamicAnimator.beginStep`/`continueStep`): however large `dt` is and however costly a
-/// step, a slice ends within one internal step of its deadline, and the rest waits behind every
-/// other session's due work (`WorkPriority.continuing`). The session is busy from the first
-/// slice to the last, so a frame is never seen, nor changed by a request, half done.
+/// granularity (`DynamicAnimator.beginStep`/`continueStep`): however large `dt` is and however
+/// costly a step, a slice ends within one internal step of its deadline, and the rest waits
+/// behind other sessions' due work, for at most `StepWorkers.maxContinuingWait`
+/// (`WorkPriority.continuing`). The session is busy from the first slice to the last, so a
+/// frame is never seen, nor changed by a request, half done.
 final class FrameJob {
   /// Frames still to finish (the one in progress included).
   var frames: Int
