@@ -15,13 +15,15 @@ enum DaemonBridge {
 
   static func run(
     socket: SocketLocation, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-    logger: Logger
+    presence: DaemonPresence
   ) async throws {
     let fd: Int32
     switch TrustedSocket.connect(socket) {
-    case .success(let connected): fd = connected
+    case .success(let connected):
+      fd = connected
+      presence.found()
     case .failure(let fault):
-      logger.warning("a page connected but dynd cannot be reached: \(fault.sentence)")
+      presence.lost(fault.sentence)
       try await outbound.close(.unexpectedServerError, reason: fault.shortReason)
       return
     }
@@ -49,6 +51,7 @@ enum DaemonBridge {
             while let line = Self.nextLine(&pending) { try await outbound.write(.text(line)) }
             pending.discardReadBytes()
           }
+          presence.connectionEnded(socket)
           try await outbound.close(.goingAway, reason: "dynd closed the connection")
         }
         // Whichever side ends first ends the bridge.

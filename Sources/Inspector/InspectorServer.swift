@@ -21,7 +21,8 @@ public struct InspectorServer: Sendable {
     self.port = port
     self.token = token
     var logger = Logger(label: "dynd-inspect")
-    logger.logLevel = .warning
+    // Notices: dynd gone and back (DaemonPresence); warnings; not the server's own chatter.
+    logger.logLevel = .notice
     self.logger = logger
   }
 
@@ -38,10 +39,10 @@ public struct InspectorServer: Sendable {
         body: .init(byteBuffer: ByteBuffer(string: InspectorPage.html)))
     }
     let socket = self.socket
-    let logger = self.logger
+    let presence = DaemonPresence(logger: logger)
     router.ws("/ws") { inbound, outbound, _ in
       try await DaemonBridge.run(
-        socket: socket, inbound: inbound, outbound: outbound, logger: logger)
+        socket: socket, inbound: inbound, outbound: outbound, presence: presence)
     }
     let token = self.token
     let app = Application(

@@ -3,10 +3,14 @@
 public enum PlotScript {
   public static let source = #"""
     /* makeDyndPlot(canvas, {panels: [{title, unit}], series: [{panel, label, color, dash,
-       points: [[t, v]…]}], marks: [{kind: "handoff"|"done"|"contact"|"tap", t, color, label}],
-       bands: [{from, to}], tmax}) → {draw(cursor)}. Every panel shares the time axis (seconds,
-       ticks under each panel); each panel has value ticks of its own, over all its series. The
-       canvas gets data-series (label, colour, panel of each series) and data-ranges. */
+       width, alpha, points: [[t, v]…] (v null: a gap in the line)}], marks: [{kind: "handoff"|"done"|"contact"|"tap", t,
+       color, label, dots: [[v, color]…]}], bands: [{from, to}], tmax}) → {draw(cursor)}. Every
+       panel shares the time axis (seconds, ticks under each panel); each panel has value ticks
+       of its own, over all its series and the marks' dots (values marked on the mark's line,
+       in the top panel). Mark labels go over the top panel beside their line, each where it
+       overlaps no other (the next row down when both sides are taken). The canvas gets
+       data-series (label, colour, panel of each series), data-ranges and data-labels (each
+       label's text and box in canvas pixels, [x, y, w, h]). */
     function makeDyndPlot(canvas, spec) {
       "use strict";
       const left = 64, right = 18, top = 22, height = 118, below = 40;
@@ -15,7 +19,8 @@ public enum PlotScript {
       const tmax = spec.tmax > 0 ? spec.tmax : 1;
       const X = t => left + t / tmax * w;
       const ranges = spec.panels.map((_, p) => {
-        const values = spec.series.filter(s => s.panel === p).flatMap(s => s.points.map(q => q[1]));
+        const values = spec.series.filter(s => s.panel === p).flatMap(s => s.points.map(q => q[1]).filter(v => v !== null))
+          .concat(p === 0 ? (spec.marks || []).flatMap(m => (m.dots || []).map(d => d[0])) : []);
         if (!values.length) return [0, 1];
         let lo = Math.min(...values), hi = Math.max(...values);
         if (hi - lo < 1e-6) { lo -= 1; hi += 1; }
@@ -56,9 +61,15 @@ public enum PlotScript {
           g.fillText(panel.title + " (" + panel.unit + ")", left, y0 - 5);
           g.save(); g.beginPath(); g.rect(left, y0, w, height); g.clip();
           for (const s of spec.series.filter(s => s.panel === p)) {
-            g.strokeStyle = s.color; g.lineWidth = 1.8; g.setLineDash(s.dash || []); g.beginPath();
-            s.points.forEach(([t, v], j) => j ? g.lineTo(X(t), Y(v)) : g.moveTo(X(t), Y(v)));
-            g.stroke();
+            g.strokeStyle = s.color; g.lineWidth = s.width || 1.8; g.setLineDash(s.dash || []);
+            g.globalAlpha = s.alpha || 1; g.beginPath();
+            let gap = true;
+            for (const [t, v] of s.points) {
+              if (v === null) { gap = true; continue; }
+              if (gap) g.moveTo(X(t), Y(v)); else g.lineTo(X(t), Y(v));
+              gap = false;
+            }
+            g.stroke(); g.globalAlpha = 1;
           }
           g.setLineDash([]); g.lineWidth = 1;
           for (const m of spec.marks || []) {
@@ -71,20 +82,43 @@ public enum PlotScript {
             }
             g.stroke(); g.setLineDash([]); g.lineWidth = 1;
           }
-          g.restore();
-          // Mark labels over the top panel only, beside their line.
-          if (p === 0) for (const m of spec.marks || []) if (m.label) {
-            g.font = "11px system-ui, sans-serif"; g.fillStyle = m.color; g.textBaseline = "top";
-            // Beside the line, on the side with room.
-            const room = m.kind === "done" ? X(m.t) < left + w * 0.8 : X(m.t) < left + 90;
-            const after = room;
-            g.textAlign = after ? "left" : "right";
-            g.fillText(m.label, X(m.t) + (after ? 4 : -4), y0 + 3 + (m.row || 0) * 13);
+          if (p === 0) for (const m of spec.marks || []) for (const [v, color] of m.dots || []) {
+            g.fillStyle = color || m.color; g.strokeStyle = "#fff"; g.lineWidth = 1.5;
+            g.beginPath(); g.arc(X(m.t), Y(v), 4.5, 0, 2 * Math.PI); g.fill(); g.stroke(); g.lineWidth = 1;
           }
+          g.restore();
+          if (p === 0) placeLabels(g, y0);
           if (typeof cursor === "number") {
             g.strokeStyle = "#000"; g.beginPath(); g.moveTo(X(cursor), y0); g.lineTo(X(cursor), y0 + height); g.stroke();
           }
         });
+      }
+      /* Each mark's label beside its line, right of it where it fits, else left, in the first
+         row (13 px each, from the top of the panel) where its box meets no other label's. */
+      function placeLabels(g, y0) {
+        g.font = "11px system-ui, sans-serif"; g.textBaseline = "top";
+        const boxes = [], rowHeight = 13, gap = 3;
+        const labelled = (spec.marks || []).filter(m => m.label).slice().sort((a, b) => a.t - b.t);
+        for (const m of labelled) {
+          const width = g.measureText(m.label).width, x = X(m.t);
+          const sides = [[x + 4, "left"], [x - 4 - width, "right"]]
+            .filter(([x0]) => x0 >= left && x0 + width <= left + w);
+          if (!sides.length) sides.push([Math.min(Math.max(left, x + 4), left + w - width), "left"]);
+          let placed = null;
+          for (let row = 0; !placed && row < 8; row++) for (const [x0] of sides) {
+            const box = [x0, y0 + 3 + row * rowHeight, width, rowHeight - 2];
+            const free = boxes.every(b => box[0] + box[2] + gap <= b[0] || b[0] + b[2] + gap <= box[0] ||
+              box[1] + box[3] <= b[1] || b[1] + b[3] <= box[1]);
+            if (free) { placed = box; break; }
+          }
+          if (!placed) placed = [sides[0][0], y0 + 3 + 8 * rowHeight, width, rowHeight - 2];
+          boxes.push(placed);
+          // A white halo keeps the text legible over the data.
+          g.textAlign = "left"; g.lineJoin = "round"; g.lineWidth = 3; g.strokeStyle = "rgba(255,255,255,0.9)";
+          g.strokeText(m.label, placed[0], placed[1]); g.fillStyle = m.color; g.fillText(m.label, placed[0], placed[1]);
+          g.lineWidth = 1;
+        }
+        canvas.dataset.labels = JSON.stringify(boxes.map((b, i) => ({ text: labelled[i].label, box: b.map(v => Math.round(v * 10) / 10) })));
       }
       return { draw, tmax, ranges };
     }

@@ -43,6 +43,15 @@ public enum StageScript {
            finger: [x, y] | null,           // the gesture's newest point
            slot: 0,                         // this layer's place among several: gravity
                                             // arrows of different layers side by side
+           zones: [],                       // [{item, corner: [cx, cy], size: [w, h],
+                                            // label}]: touch zones on an item, inside its
+                                            // corner cx, cy (−1 left or top, 0 middle, 1 right
+                                            // or bottom), turning with it, dotted, labelled;
+                                            // see makeDyndStage.tapZones
+           offstage: false,                 // true: an item wholly outside the bounds gets a
+                                            // marker at their edge pointing at it, with its
+                                            // distance ("screen ↑ 812 pt"); the canvas gets
+                                            // data-offstage: [{id, distance, at: [px, py]}]
          }
        stage.legend(options) → [{key, label, color, mark, overlay}]: every colour and mark;
          options: {kinds: set or array of the overlay keys to list (default all; see
@@ -57,6 +66,8 @@ public enum StageScript {
        stage.fieldColor(id) → css: a field's colour (FIELD_COLORS, in the order fields are met)
        makeDyndStage.PALETTE (item colours), makeDyndStage.OVERLAYS (overlay names),
        makeDyndStage.fillAlpha(size, bounds) (an item's fill opacity: large items are fainter),
+       makeDyndStage.tapZones(transition, params) → the zones option for a transition's
+         session with these parameters (lock-screen: its camera grabber),
        makeDyndStage.kindsIn(debugs) → Set of the legend keys the debug events use,
        makeDyndStage.fieldsIn(debugs) → [{id, kind}]: the fields they hold, in order met,
        makeDyndStage.region(R) → {contains(x, y), leaves: [{radius} | {size: [w, h]}]} or null
@@ -184,7 +195,9 @@ public enum StageScript {
           drawItem(it, colorFor(it.id, byId[it.id].index), it.id === opts.dragged);
         }
         if (debug) drawDebug(debug, ov, centers, opts.slot || 0, opts.tag || "");
+        for (const zone of opts.zones || []) drawZone(zone, items.find(it => it.id === zone.item));
         if (opts.names !== false) for (const it of items) name(it, opts.tag || "");
+        if (opts.offstage) markOffstage(items);
         if (opts.finger) finger(opts.finger);
         if (fresh) for (const live of liveLegends) fillLegend(live.list, live.opts);
       }
@@ -224,6 +237,51 @@ public enum StageScript {
         const text = it.id + tag;
         g.strokeText(text, px, py); g.fillStyle = "#212529"; g.fillText(text, px, py);
         g.lineWidth = 1;
+      }
+      function drawZone(zone, it) {
+        if (!it || !Array.isArray(zone.size) || !Array.isArray(zone.corner)) return;
+        const s = byId[it.id], [x, y] = toScreen(it.center[0], it.center[1]);
+        const at = (c, whole, part) => (c > 0 ? whole / 2 - part : c < 0 ? -whole / 2 : -part / 2) * scale;
+        const rw = zone.size[0] * scale, rh = zone.size[1] * scale;
+        const rx = at(zone.corner[0], s.w, zone.size[0]), ry = at(zone.corner[1], s.h, zone.size[1]);
+        g.save(); g.translate(x, y); g.rotate(it.angle || 0);
+        g.fillStyle = "rgba(134,142,150,0.16)"; g.fillRect(rx, ry, rw, rh);
+        g.strokeStyle = "#495057"; g.lineWidth = 1.5; g.setLineDash([2, 3]); g.strokeRect(rx, ry, rw, rh);
+        g.setLineDash([]); g.lineWidth = 1;
+        g.font = "10px system-ui, sans-serif"; g.textAlign = "center"; g.textBaseline = "middle";
+        g.fillStyle = "#343a40";
+        for (const [i, line] of String(zone.label || "").split("\n").entries())
+          g.fillText(line, rx + rw / 2, ry + rh / 2 + (i - 0.5) * 12);
+        g.restore();
+      }
+      // Items wholly outside the bounds: an arrow just inside their edge, towards the item, and
+      // how far its nearest side is from them.
+      function markOffstage(items) {
+        const marks = [], [bx0, by0] = bounds, bx1 = bounds[0] + bounds[2], by1 = bounds[1] + bounds[3];
+        for (const it of items) {
+          const [hx, hy] = halfExtents(byId[it.id], it.angle || 0), [cx, cy] = it.center;
+          const dx = Math.max(bx0 - (cx + hx), (cx - hx) - bx1, 0), dy = Math.max(by0 - (cy + hy), (cy - hy) - by1, 0);
+          if (dx <= 0 && dy <= 0) continue;
+          const inset = 18 / scale;
+          const ax = Math.min(Math.max(cx, bx0 + inset), bx1 - inset), ay = Math.min(Math.max(cy, by0 + inset), by1 - inset);
+          const [px, py] = toScreen(ax, ay), distance = Math.round(Math.hypot(dx, dy));
+          const direction = [cx - ax, cy - ay], norm = Math.hypot(direction[0], direction[1]) || 1;
+          const ux = direction[0] / norm, uy = direction[1] / norm;
+          const color = PALETTE[byId[it.id].index % PALETTE.length];
+          g.fillStyle = color; g.strokeStyle = "#fff"; g.lineWidth = 1.5; g.beginPath();
+          g.moveTo(px + ux * 12, py + uy * 12); g.lineTo(px - uy * 9 - ux * 4, py + ux * 9 - uy * 4);
+          g.lineTo(px + uy * 9 - ux * 4, py - ux * 9 - uy * 4); g.closePath(); g.fill(); g.stroke();
+          const arrowText = Math.abs(uy) >= Math.abs(ux) ? (uy < 0 ? "↑" : "↓") : (ux < 0 ? "←" : "→");
+          const text = it.id + " " + arrowText + " " + distance + " pt off screen";
+          g.font = "600 11px system-ui, sans-serif"; g.textBaseline = "middle";
+          const tw = g.measureText(text).width, [sx0] = toScreen(bx0, 0), [sx1] = toScreen(bx1, 0);
+          const tx = Math.min(Math.max(px - tw / 2, sx0 + 4), sx1 - 4 - tw);
+          const ty = py - uy * 20 - (Math.abs(uy) < 0.5 ? 16 : 0);
+          g.textAlign = "left"; g.lineJoin = "round"; g.lineWidth = 3; g.strokeStyle = "rgba(255,255,255,0.9)";
+          g.strokeText(text, tx, ty); g.fillStyle = "#212529"; g.fillText(text, tx, ty); g.lineWidth = 1;
+          marks.push({ id: it.id, distance, at: [Math.round(px), Math.round(py)] });
+        }
+        canvas.dataset.offstage = JSON.stringify(marks);
       }
       function finger(p) {
         const [x, y] = toScreen(p[0], p[1]);
@@ -476,6 +534,10 @@ public enum StageScript {
         if (opts.dragged !== false) out.push({ key: "dragged", label: "dragged item: thick outline, drawn on top", color: "#495057", mark: "outline" });
         if (opts.finger !== false) out.push({ key: "finger", label: "finger: where the gesture touches now", color: "#343a40", mark: "ring" });
         out.push({ key: "bounds", label: "bounds (the screen); outside them is off screen, faded", color: "#343a40", mark: "bounds" });
+        if (opts.zones && opts.zones.length) out.push({ key: "zone", label: "tap zone: where a tap does something (" +
+          opts.zones.map(z => String(z.label).replace("\n", " ")).join(", ") + ")", color: "#495057", mark: "zone" });
+        if (opts.offstage) out.push({ key: "offstage", label: "off screen: an item wholly outside the bounds, " +
+          "the arrow points at it, with its distance", color: PALETTE[0], mark: "offstage" });
         const rows = [
           ["boundary", "boundaries", "boundary (a named line or path)", C.boundary, "line"],
           ["collision-bounds", "boundaries", "bounds as a collision boundary (after insets)", C.collisionBounds, "dash"],
@@ -555,6 +617,8 @@ public enum StageScript {
           case "arrow": c.moveTo(2, 7); c.lineTo(18, 7); c.stroke(); c.beginPath(); c.moveTo(25, 7); c.lineTo(17, 2); c.lineTo(17, 12); c.fill(); break;
           case "dot": c.arc(13, 7, 4, 0, 2 * Math.PI); c.fill(); break;
           case "region": c.globalAlpha = 0.2; c.fillRect(2, 2, 22, 10); c.globalAlpha = 1; c.lineWidth = 1; c.setLineDash([4, 3]); c.strokeRect(2, 2, 22, 10); break;
+          case "zone": c.fillStyle = "rgba(134,142,150,0.16)"; c.fillRect(4, 2, 18, 10); c.lineWidth = 1.5; c.setLineDash([2, 3]); c.strokeRect(4, 2, 18, 10); break;
+          case "offstage": c.moveTo(13, 1); c.lineTo(22, 12); c.lineTo(4, 12); c.closePath(); c.fill(); break;
           case "group": c.lineWidth = 1.5; c.setLineDash([6, 2, 2, 2]); c.strokeRect(2, 2, 22, 10); break;
           default: c.moveTo(1, 7); c.lineTo(25, 7); c.stroke();
         }
@@ -614,6 +678,13 @@ public enum StageScript {
     makeDyndStage.drawsRegion = function (r) {
       const region = makeDyndStage.region(r);
       return !!region && region.leaves.length > 0;
+    };
+    // Where a transition answers a tap (PROTOCOL.md section 11): lock-screen's camera grabber,
+    // the grabber_size square at the screen's bottom-right corner.
+    makeDyndStage.tapZones = function (transition, params) {
+      if (transition !== "lock-screen") return [];
+      const size = params && Number.isFinite(params.grabber_size) ? params.grabber_size : 80;
+      return [{ item: "screen", corner: [1, 1], size: [size, size], label: "camera grabber\n(tap)" }];
     };
     makeDyndStage.fillAlpha = function (size, bounds) {
       return size.w * size.h >= 0.5 * bounds[2] * bounds[3] ? 0.2 : 0.4;

@@ -1,3 +1,4 @@
+import PageScripts
 import Primitives
 import Wire
 
@@ -22,7 +23,7 @@ struct HandoffReport {
   }
 
   /// The finger's velocity after the constraints, in order — what the item should move with —
-  /// and one sentence per constraint saying what it did.
+  /// and one sentence per constraint saying what it did (`HandoffWords`, which the pages share).
   var expectation: (velocity: (Double, Double), sentences: [String]) {
     var v = gesture
     var sentences: [String] = []
@@ -34,17 +35,18 @@ struct HandoffReport {
         let dot = v.0 * axis.0 + v.1 * axis.1
         v = (axis.0 * dot, axis.1 * dot)
         sentences.append(
-          "the item runs on a rail along \(pair(axis)): \(pair(before)) projected onto it is "
-            + "\(pair(v)) pt/s")
+          HandoffWords.fill(
+            HandoffWords.rail, ["axis": pair(axis), "before": pair(before), "after": pair(v)]))
       case .anchored:
         v = (0, 0)
-        sentences.append("the item is anchored: it does not move")
+        sentences.append(HandoffWords.anchored)
       case .speedLimit(let max):
         let speed = (v.0 * v.0 + v.1 * v.1).squareRoot()
         if speed > max { v = (v.0 * max / speed, v.1 * max / speed) }
         sentences.append(
-          "the engine moves nothing faster than \(format(max)) pt/s: \(pair(before)) is scaled "
-            + "down to \(pair(v)) pt/s")
+          HandoffWords.fill(
+            HandoffWords.speedLimit,
+            ["max": format(max), "before": pair(before), "after": pair(v)]))
       }
     }
     return (v, sentences)

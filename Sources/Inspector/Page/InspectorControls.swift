@@ -1,7 +1,8 @@
 /// The inspector page's forms and recorder: opening a transition with its parameters (from
-/// `hello`'s tables) and re-opening the watched one with new values, editing a scene's
-/// behaviors with `set_behavior`, running a manual clock, and recording what the page shows as
-/// a trace that `dynctl render` reads. Plain ES2017; uses `window.dyndInspector`.
+/// `hello`'s tables), re-opening the watched one with new values, resetting one that reached its
+/// end, editing a scene's behaviors with typed fields sent by `set_behavior` and refreshed from
+/// dynd's `behaviors`, running a manual clock, and recording what the page shows as a trace that
+/// `dynctl render` reads. Plain ES2017; uses `window.dyndInspector`.
 enum InspectorControls {
   static let source = #"""
     "use strict";
@@ -22,6 +23,7 @@ enum InspectorControls {
         drawParams(select.value, null);
         $("open-form").onsubmit = event => { event.preventDefault(); openFromForm(false); };
         $("reopen-button").onclick = () => openFromForm(true);
+        $("reset-button").onclick = resetSession;
         $("record-button").onclick = toggleRecording;
         $("download-button").onclick = download;
         $("step-button").onclick = toggleStepping;
@@ -93,33 +95,56 @@ enum InspectorControls {
       }
       async function openFromForm(reopen) {
         const a = app();
-        const view = a.view;
-        const op = { op: "open", transition: $("open-transition").value, params: formParams(), clock: "realtime" };
         if (reopen) {
-          if (!view || !view.transition) return;
-          op.transition = view.transition;
-          if (view.entry && view.entry.clock === "manual") op.clock = "manual";
-          // Checked against hello's tables (what open checks) before anything is closed, so
-          // that a value out of range does not leave the person with no session at all.
-          const fault = paramFault(op.transition, op.params);
-          if (fault) { window.dyndInspector.showError(fault + "; nothing was re-opened"); return; }
-          // A session this page opened is replaced under its name; one it did not open is never
-          // closed by it: the new values open a session beside it, named by dynd.
-          if (view.opened) {
-            op.session = view.name;
-            const closed = await a.ask(a.control, { op: "close", session: view.name });
-            if (!closed.ok && closed.error.code !== "unknown_session") return;
-          }
-        } else {
-          const name = $("open-session").value.trim();
-          if (name) op.session = name;
-          const fault = paramFault(op.transition, op.params);
-          if (fault) { window.dyndInspector.showError(fault + "; nothing was opened"); return; }
+          if (!a.view || !a.view.transition) return;
+          await reopenWatched(formParams(), "nothing was re-opened");
+          return;
         }
+        const op = { op: "open", transition: $("open-transition").value, params: formParams(), clock: "realtime" };
+        const name = $("open-session").value.trim();
+        if (name) op.session = name;
+        const fault = paramFault(op.transition, op.params);
+        if (fault) { a.showError(fault + "; nothing was opened"); return; }
+        await openAndWatch(op);
+      }
+      /* The watched transition opened again with `params`: a session this page opened is
+         replaced under its name; one it did not open is never closed by it, the new values
+         open a session beside it, named by dynd. */
+      async function reopenWatched(params, refusal) {
+        const a = app(), view = a.view;
+        const op = { op: "open", transition: view.transition, params, clock: view.manual ? "manual" : "realtime" };
+        // Checked against hello's tables (what open checks) before anything is closed, so
+        // that a value out of range does not leave the person with no session at all.
+        const fault = paramFault(op.transition, op.params);
+        if (fault) { a.showError(fault + "; " + refusal); return; }
+        if (view.opened) {
+          op.session = view.name;
+          const closed = await a.ask(a.control, { op: "close", session: view.name });
+          if (!closed.ok && closed.error.code !== "unknown_session") return;
+        }
+        await openAndWatch(op);
+      }
+      async function openAndWatch(op) {
+        const a = app();
         document.body.dataset.opening = "true";
         const ok = await a.watch(op.session || null, op);
         document.body.dataset.opening = "false";
         if (ok) document.body.dataset.opened = JSON.stringify({ session: a.view.name, params: op.params });
+      }
+      /* A transition at its end state, back to its start: opened again with the values it has
+         (beside it when this page did not open it). */
+      function resetSession() {
+        const view = app().view;
+        if (!view || !view.transition) return;
+        reopenWatched(Object.assign({}, view.params || {}), "nothing was reset");
+      }
+      function offerReset(view) {
+        const button = $("reset-button");
+        button.hidden = !view.transition;
+        button.textContent = view.opened ? "Reset (open " + view.name + " again)"
+          : "Reset (open a new " + view.transition + " beside " + view.name + ")";
+        button.title = view.opened ? "This page opened " + view.name + ": it is closed and opened again with its values."
+          : "This page did not open " + view.name + ", so it never closes it: a new session with its values opens beside it.";
       }
 
       // ---- the watched session --------------------------------------------------------------
@@ -128,6 +153,9 @@ enum InspectorControls {
         recording = null;
         for (const id of ["outcome", "handoff-item", "gesture-velocity", "item-velocity", "velocity-error"])
           $(id).textContent = "—";
+        $("handoff-reason").textContent = $("handoff-constraints").textContent = "";
+        $("reset-button").hidden = true;
+        $("summary").hidden = false;
         $("record-state").textContent = "";
         $("record-button").textContent = "Record";
         $("behaviors-panel").hidden = true;
@@ -146,11 +174,13 @@ enum InspectorControls {
           drawParams(view.transition, view.params);
           $("open-title").textContent = "Open a transition (watching " + view.transition + ")";
         } else {
+          $("summary").hidden = true;
           drawBehaviors(view);
         }
       }
       function onEvent(view, event) {
         if (event.ev === "closed") stopStepping();
+        if (event.ev === "done") offerReset(view);
       }
       function toggleStepping() {
         if (stepTimer) { stopStepping(); return; }
@@ -171,16 +201,25 @@ enum InspectorControls {
       // ---- a scene's behaviors --------------------------------------------------------------
       // Fields set_behavior cannot change are shown in the title, not as editors.
       const FIXED = new Set(["type", "id", "item", "kind", "children"]);
+      // The words a field takes (PROTOCOL.md section 6), offered as a list.
+      const CHOICES = { collision: { mode: ["everything", "items", "boundaries"] },
+        push: { mode: ["continuous", "instantaneous"] } };
+      let editors = new Map();  // behavior id → {field → editor}
+
+      function flatten(list) {
+        const all = [];
+        (function walk(l) { for (const b of l) { all.push(b); if (b.children) walk(b.children); } })(list);
+        return all;
+      }
       async function drawBehaviors(view) {
         const reply = await app().ask(view.link, { op: "behaviors", session: view.name });
         if (!reply.ok || app().view !== view) return;
         const box = $("behaviors");
         box.textContent = "";
+        editors = new Map();
         $("behaviors-panel").hidden = false;
         // A composite's children follow it, depth first, each with its own editors.
-        const all = [];
-        (function walk(list) { for (const b of list) { all.push(b); if (b.children) walk(b.children); } })(reply.behaviors);
-        for (const behavior of all) {
+        for (const behavior of flatten(reply.behaviors)) {
           const section = document.createElement("div");
           section.className = "behavior";
           section.dataset.behavior = behavior.id;
@@ -189,38 +228,103 @@ enum InspectorControls {
           section.appendChild(title);
           const error = document.createElement("div");
           error.className = "field-error";
+          const fields = {};
           for (const [field, value] of Object.entries(behavior)) {
             if (FIXED.has(field)) continue;
-            section.appendChild(fieldEditor(view, behavior.id, field, value, error));
+            const choices = (CHOICES[behavior.type] || {})[field];
+            const editor = fieldEditor(field, value, choices);
+            editor.element.dataset.field = field;
+            editor.onChange = () => send(view, behavior.id, field, editor, error);
+            fields[field] = editor;
+            const label = document.createElement("label");
+            const name = document.createElement("span");
+            name.className = "name"; name.textContent = field;
+            label.appendChild(name);
+            label.appendChild(editor.element);
+            section.appendChild(label);
           }
+          editors.set(behavior.id, fields);
           section.appendChild(error);
           box.appendChild(section);
         }
       }
-      /* An input for one settable field, sending set_behavior when it changes. */
-      function fieldEditor(view, id, field, value, error) {
-        const label = document.createElement("label");
-        label.appendChild(document.createTextNode(field));
-        const input = document.createElement("input");
-        let read;
-        if (typeof value === "number") {
-          input.type = "number"; input.step = "any"; input.value = value; read = () => Number(input.value);
-        } else if (typeof value === "boolean") {
-          input.type = "checkbox"; input.checked = value; read = () => input.checked;
-        } else {
-          input.value = JSON.stringify(value); input.size = 18;
-          read = () => JSON.parse(input.value);
+      /* Sends one field, then shows every field as dynd now reports it. */
+      async function send(view, id, field, editor, error) {
+        let value;
+        try { value = editor.read(); } catch (e) {
+          error.textContent = field + ": " + e.message;
+          editor.element.dataset.sent = "not_sent";
+          return;
         }
-        input.dataset.field = field;
-        input.onchange = async () => {
-          let parsed;
-          try { parsed = read(); } catch (e) { error.textContent = field + ": not JSON"; return; }
-          const reply = await app().ask(view.link, { op: "set_behavior", session: view.name, behavior: id, [field]: parsed });
-          error.textContent = reply.ok ? "" : reply.error.message;
-          input.dataset.sent = reply.ok ? "ok" : reply.error.code;
+        const reply = await view.link.request({ op: "set_behavior", session: view.name, behavior: id, [field]: value });
+        error.textContent = reply.ok ? "" : field + ": " + reply.error.message;
+        await refreshBehaviors(view);
+        editor.element.dataset.sent = reply.ok ? "ok" : reply.error.code;
+      }
+      async function refreshBehaviors(view) {
+        const reply = await view.link.request({ op: "behaviors", session: view.name });
+        if (!reply.ok || app().view !== view) return;
+        const all = flatten(reply.behaviors);
+        if (all.length !== editors.size || all.some(b => !editors.has(b.id))) { drawBehaviors(view); return; }
+        for (const behavior of all) {
+          const fields = editors.get(behavior.id);
+          for (const [field, value] of Object.entries(behavior)) if (fields[field]) fields[field].write(value);
+        }
+        document.body.dataset.behaviorsRefreshed = String(Number(document.body.dataset.behaviorsRefreshed || 0) + 1);
+      }
+      /* A typed editor for one value: {element, read() (throws with a reason), write(value),
+         onChange}. A word with choices is a list; a number a number field; a boolean a
+         checkbox; a vector of 2 to 4 numbers that many number fields; `items` a text field of
+         ids separated by commas; anything else (regions, boundaries, rules, an
+         unlimited range) its JSON. */
+      function fieldEditor(field, value, choices) {
+        const editor = { onChange: null };
+        const changed = () => editor.onChange && editor.onChange();
+        const number = v => {
+          const input = document.createElement("input");
+          input.type = "number"; input.step = "any"; input.value = v; input.onchange = changed;
+          return input;
         };
-        label.appendChild(input);
-        return label;
+        const readNumber = input => {
+          const v = Number(input.value);
+          if (input.value.trim() === "" || !Number.isFinite(v)) throw new Error("a number, please");
+          return v;
+        };
+        if (choices) {
+          const select = document.createElement("select");
+          for (const c of choices) {
+            const option = document.createElement("option");
+            option.value = option.textContent = c;
+            select.appendChild(option);
+          }
+          select.value = value; select.onchange = changed;
+          Object.assign(editor, { element: select, read: () => select.value, write: v => { select.value = v; } });
+        } else if (typeof value === "number") {
+          const input = number(value);
+          Object.assign(editor, { element: input, read: () => readNumber(input), write: v => { input.value = v; } });
+        } else if (typeof value === "boolean") {
+          const input = document.createElement("input");
+          input.type = "checkbox"; input.checked = value; input.onchange = changed;
+          Object.assign(editor, { element: input, read: () => input.checked, write: v => { input.checked = v; } });
+        } else if (Array.isArray(value) && value.length >= 2 && value.length <= 4 && value.every(v => typeof v === "number")) {
+          const box = document.createElement("span");
+          box.className = "vector";
+          const inputs = value.map((v, i) => { const input = number(v); input.dataset.part = String(i); box.appendChild(input); return input; });
+          Object.assign(editor, { element: box, read: () => inputs.map(readNumber),
+            write: v => { if (Array.isArray(v)) v.forEach((x, i) => { if (inputs[i]) inputs[i].value = x; }); } });
+        } else if (field === "items" && Array.isArray(value)) {
+          const input = document.createElement("input");
+          input.type = "text"; input.value = value.join(", "); input.onchange = changed;
+          input.title = "item ids, separated by commas";
+          Object.assign(editor, { element: input, read: () => input.value.split(/[\s,]+/).filter(Boolean),
+            write: v => { input.value = Array.isArray(v) ? v.join(", ") : ""; } });
+        } else {
+          const area = document.createElement("textarea");
+          area.rows = 2; area.value = JSON.stringify(value); area.onchange = changed;
+          Object.assign(editor, { element: area, write: v => { area.value = JSON.stringify(v); },
+            read: () => { try { return JSON.parse(area.value); } catch (e) { throw new Error("not JSON (" + e.message + ")"); } } });
+        }
+        return editor;
       }
 
       // ---- recording ------------------------------------------------------------------------

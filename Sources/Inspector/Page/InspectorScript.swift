@@ -1,6 +1,10 @@
 /// The inspector page's core script: its connections to dynd (through the inspector's
-/// WebSocket), the live session list, the watched session's stage and plot, and the pointer
-/// turned into gestures and taps. Plain ES2017, no dependencies but the stage and plot drawers.
+/// WebSocket; when dynd goes away, one "dynd is gone — reconnecting" state until it returns,
+/// then the list and the watched session resume), the live session list, the watched session's
+/// stage and plot (the finger's velocity as dynd's estimator sees it beside the item's, the
+/// handoff marked), the handoff explained, and the pointer turned into gestures and taps. Plain
+/// ES2017, no dependencies but the stage and plot drawers, the finger's estimator and the
+/// handoff's words.
 enum InspectorScript {
   static let source = #"""
     "use strict";
@@ -12,6 +16,7 @@ enum InspectorScript {
     const PLOT_SECONDS = 4;    // the velocity plot's window
     const LIST_PERIOD = 300;   // ms between a `list` reply and the next request
     const LIST_ROWS = 200;     // rows drawn; a daemon may hold 20 000 sessions
+    const RECONNECT_PERIOD = 1000;  // ms between attempts to reach dynd again
 
     function showError(text) { $("error").textContent = text || ""; }
     function fmt(v, digits) { return Number(v).toFixed(digits === undefined ? 1 : digits); }
@@ -23,9 +28,10 @@ enum InspectorScript {
     class Link {
       constructor(onEvent, onClose) {
         this.ws = new WebSocket(WS_URL);
+        this.open = false;
         this.nextID = 1; this.pending = new Map(); this.listeners = new Set();
         this.ready = new Promise((resolve, reject) => {
-          this.ws.onopen = resolve;
+          this.ws.onopen = () => { this.open = true; resolve(); };
           this.ws.onerror = () => reject(new Error("the inspector refused the WebSocket"));
         });
         this.ws.onmessage = message => {
@@ -37,6 +43,7 @@ enum InspectorScript {
           } else if (onEvent) onEvent(line);
         };
         this.ws.onclose = event => {
+          this.open = false;
           for (const resolve of this.pending.values())
             resolve({ ok: false, error: { code: "disconnected", message: event.reason || "the connection closed" } });
           this.pending.clear();
@@ -45,18 +52,27 @@ enum InspectorScript {
       }
       async request(op) {
         await this.ready;
+        // A connection that has closed answers at once (sending on it would be a script error).
+        if (!this.open || this.ws.readyState !== WebSocket.OPEN)
+          return { ok: false, error: { code: "disconnected", message: "the connection to dynd has closed" } };
         const message = Object.assign({}, op, { id: this.nextID++ });
         for (const listener of this.listeners) listener("sent", message);
         this.ws.send(JSON.stringify(message));
         return new Promise(resolve => this.pending.set(message.id, resolve));
       }
-      close() { this.ws.onclose = null; this.ws.close(); }
+      close() {
+        this.ws.onclose = null; this.open = false;
+        for (const resolve of this.pending.values())
+          resolve({ ok: false, error: { code: "disconnected", message: "the page closed the connection" } });
+        this.pending.clear();
+        if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close();
+      }
     }
 
     /* Replies that are errors are shown; the reply is returned either way. */
     async function ask(link, op) {
       const reply = await link.request(op);
-      if (!reply.ok) showError(op.op + ": " + reply.error.code + " — " + reply.error.message);
+      if (!reply.ok && reply.error.code !== "disconnected") showError(op.op + ": " + reply.error.code + " — " + reply.error.message);
       return reply;
     }
 
@@ -65,23 +81,65 @@ enum InspectorScript {
       view: null,    // the watched session: see watch()
     };
 
-    // ---- the session list ------------------------------------------------------------------
-    const control = new Link(null, event => {
-      $("link-state").textContent = "disconnected: " + (event.reason || "the inspector stopped");
-    });
-    async function start() {
-      try { await control.ready; } catch (e) { $("link-state").textContent = e.message; return; }
-      const hello = await ask(control, { op: "hello" });
-      if (!hello.ok) return;
-      app.hello = hello;
-      $("link-state").textContent = "connected to dynd " + hello.version;
-      window.dyndControls.setUp(hello);
-      refreshList();
+    // ---- the connection to dynd, and the session list --------------------------------------
+    /* One state at a time on <body data-link>: "connecting", "connected", or "gone" (dynd went
+       away: the page says so once, retries every RECONNECT_PERIOD, and on its return lists the
+       sessions again and resumes watching the session it watched, if it is there). */
+    let control = null, resumeName = null, reconnectTimer = null;
+    function setLinkState(state, text) {
+      document.body.dataset.link = state;
+      $("link-state").textContent = text;
+      $("link-state").className = state;
     }
-    async function refreshList() {
-      const reply = await control.request({ op: "list" });
+    async function start() {
+      const link = new Link(null, event => dyndGone(event.reason));
+      control = app.control = link;
+      try { await link.ready; } catch (e) { dyndGone("the inspector does not answer"); return; }
+      const hello = await link.request({ op: "hello" });
+      if (control !== link) return;
+      if (!hello.ok) { dyndGone(hello.error.message); return; }
+      app.hello = hello;
+      setLinkState("connected", "connected to dynd " + hello.version);
+      if (!app.controlsReady) { window.dyndControls.setUp(hello); app.controlsReady = true; }
+      refreshList(link);
+      if (resumeName) {
+        const name = resumeName;
+        resumeName = null;
+        if (!(await watch(name))) {
+          showError("");
+          $("status").textContent = name + " did not come back with dynd (dynd closed it when it stopped).";
+        }
+      }
+    }
+    /* dynd went away (or its connection closed): one clear state, then reconnect. */
+    function dyndGone(reason) {
+      if (document.body.dataset.link !== "gone") enterGone(reason);
+      if (control) control.close();
+      if (!reconnectTimer) reconnectTimer = setTimeout(() => { reconnectTimer = null; start(); }, RECONNECT_PERIOD);
+    }
+    function enterGone(reason) {
+      const view = app.view;
+      if (view) {
+        if (!resumeName) resumeName = view.name;
+        view.link.close();
+        view.closed = true;
+        app.view = null;
+      }
+      pan = null;
+      window.dyndControls.resetView();
+      app.sessions = [];
+      drawList();
+      setLinkState("gone", "dynd is gone — reconnecting…");
+      $("status").textContent = "dynd is gone" + (reason ? " (" + reason + ")" : "") + "; " + (resumeName
+        ? "watching " + resumeName + " resumes when dynd returns." : "the sessions show again when it returns.");
+      delete document.body.dataset.watching;
+      showError("");
+    }
+    async function refreshList(link) {
+      const reply = await link.request({ op: "list" });
+      if (link !== control) return;
       if (reply.ok) { app.sessions = reply.sessions; drawList(); }
-      if (reply.ok || reply.error.code !== "disconnected") setTimeout(refreshList, LIST_PERIOD);
+      if (reply.ok || reply.error.code !== "disconnected") setTimeout(() => refreshList(link), LIST_PERIOD);
     }
     function drawList() {
       const body = $("sessions").tBodies[0];
@@ -115,11 +173,15 @@ enum InspectorScript {
       const ticket = ++watchTicket;
       const view = {
         name, link: null, sizes: [], stage: null, frame: null, debug: null, samples: Object.create(null),
-        plotted: "",
+        plotted: "", finger: null, fingerSamples: [], zones: [], outcome: null,
         marks: [], dragged: null, entry: null, closed: false, manual: false,
         transition: null, bounds: [0, 0, 320, 568], params: null, opened: Boolean(openOp),
       };
-      view.link = new Link(event => onEvent(view, event));
+      view.link = new Link(event => onEvent(view, event), event => {
+        if (app.view !== view || view.closed) return;
+        view.closed = true;
+        $("status").textContent = "the connection watching " + view.name + " closed (" + (event.reason || "no reason given") + ").";
+      });
       const first = await ask(view.link, openOp || { op: "watch", session: name });
       if (!first.ok || ticket !== watchTicket) { view.link.close(); return false; }
       if (app.view) app.view.link.close();
@@ -139,6 +201,8 @@ enum InspectorScript {
       view.manual = view.entry ? view.entry.clock === "manual" : false;
       if (state.bounds) view.bounds = state.bounds;
       view.params = state.params || null;
+      view.zones = makeDyndStage.tapZones(view.transition, view.params);
+      // Each item's shape as `get` gives it (absent: a rectangle).
       view.sizes = state.items.map(i => ({ id: i.id, w: i.size[0], h: i.size[1], shape: i.shape, path: i.path }));
       view.frame = { t: state.t, items: state.items };
       view.debug = debug.ok ? debug.debug : null;
@@ -169,7 +233,7 @@ enum InspectorScript {
     function drawLegend(view) {
       const legend = $("legend");
       legend.textContent = "";
-      legend.appendChild(view.stage.legendElement({}));
+      legend.appendChild(view.stage.legendElement({ zones: view.zones, offstage: true }));
     }
     function onEvent(view, event) {
       if (app.view !== view) return;
@@ -181,18 +245,21 @@ enum InspectorScript {
           samples.push({ t: event.t, vx: item.velocity[0], vy: item.velocity[1] });
           while (samples.length && samples[0].t < event.t - PLOT_SECONDS) samples.shift();
         }
+        // The finger's velocity as the estimator sees it, at each frame while the page drags.
+        if (pan && pan.began && pan.view === view) {
+          const [vx, vy] = view.finger.velocity();
+          view.fingerSamples.push({ t: event.t, vx, vy });
+        }
+        while (view.fingerSamples.length && view.fingerSamples[0].t < event.t - PLOT_SECONDS) view.fingerSamples.shift();
         scheduleDraw();
       } else if (event.ev === "debug") {
         view.debug = event;
       } else if (event.ev === "handoff") {
         view.dragged = event.item;
-        view.marks.push({ kind: "handoff", t: view.frame ? view.frame.t : 0 });
-        $("handoff-item").textContent = event.item;
-        $("gesture-velocity").textContent = vec(event.gesture_velocity);
-        $("item-velocity").textContent = vec(event.item_velocity);
-        $("velocity-error").textContent = fmt(event.velocity_error, 3) + " pt/s";
-        document.body.dataset.handoff = JSON.stringify(event);
+        view.marks.push({ kind: "handoff", t: view.frame ? view.frame.t : 0, velocity: event.gesture_velocity });
+        showHandoff(event);
       } else if (event.ev === "done") {
+        view.outcome = event.outcome;
         view.marks.push({ kind: "done", outcome: event.outcome, t: view.frame ? view.frame.t : 0 });
         $("outcome").textContent = event.outcome;
         document.body.dataset.outcome = event.outcome;
@@ -205,6 +272,20 @@ enum InspectorScript {
       window.dyndControls.onEvent(view, event);
     }
 
+    /* The handoff's numbers, with the sentences that explain them: why an estimated velocity is
+       zero or limited (beside the gesture velocity), what each constraint did (beside the item's). */
+    function showHandoff(event) {
+      const words = dyndHandoffWords(event);
+      $("handoff-item").textContent = event.item;
+      $("gesture-velocity").textContent = vec(event.gesture_velocity);
+      $("handoff-reason").textContent = words.reason || "";
+      $("item-velocity").textContent = vec(event.item_velocity);
+      $("handoff-constraints").textContent = words.constraints.length
+        ? "Why they differ: " + words.constraints.join("; ") + "." : "";
+      $("velocity-error").textContent = fmt(event.velocity_error, 3) + " pt/s";
+      document.body.dataset.handoff = JSON.stringify(event);
+    }
+
     let drawPending = false;
     function scheduleDraw() {
       if (drawPending) return;
@@ -214,20 +295,32 @@ enum InspectorScript {
     function draw() {
       const view = app.view;
       if (!view || !view.stage || !view.frame) return;
-      view.stage.draw(view.frame, view.debug, { dragged: view.dragged, finger: pan && pan.began ? [pan.last.x, pan.last.y] : null });
+      view.stage.draw(view.frame, view.debug, { dragged: view.dragged, zones: view.zones, offstage: true,
+        finger: pan && pan.began ? [pan.last.x, pan.last.y] : null });
       drawPlot(view);
     }
     function drawPlot(view) {
       const now = view.frame.t, t0 = Math.max(0, now - PLOT_SECONDS);
       const rel = t => t - t0;
       const samples = view.samples[view.plotted] || [];
+      const finger = view.fingerSamples.filter(s => s.t >= t0);
+      // While the page's finger holds an item, the grip moves it frame by frame, and its
+      // velocity jumps with the pointer events each frame happens to get: that stretch is faint,
+      // and the finger's velocity as the estimator sees it is drawn thick and dashed instead.
+      const held = t => view.marks.some(m => m.kind === "gesture" && t > m.t && t <= m.to);
+      const part = (axis, faint) => samples.map(s => [rel(s.t), held(s.t) === faint ? s[axis] : null]);
       const series = [
-        { panel: 0, label: "vx", color: AXIS_COLORS.x, points: samples.map(s => [rel(s.t), s.vx]) },
-        { panel: 0, label: "vy", color: AXIS_COLORS.y, points: samples.map(s => [rel(s.t), s.vy]) },
+        { panel: 0, label: "vx", color: AXIS_COLORS.x, width: 1.6, points: part("vx", false) },
+        { panel: 0, label: "vy", color: AXIS_COLORS.y, width: 1.6, points: part("vy", false) },
+        { panel: 0, label: "vx (held)", color: AXIS_COLORS.x, width: 1, alpha: 0.3, points: part("vx", true) },
+        { panel: 0, label: "vy (held)", color: AXIS_COLORS.y, width: 1, alpha: 0.3, points: part("vy", true) },
+        { panel: 0, label: "finger vx", color: AXIS_COLORS.x, width: 2.6, dash: [7, 4], points: finger.map(s => [rel(s.t), s.vx]) },
+        { panel: 0, label: "finger vy", color: AXIS_COLORS.y, width: 2.6, dash: [7, 4], points: finger.map(s => [rel(s.t), s.vy]) },
       ];
-      const marks = view.marks.filter(m => m.kind !== "gesture" && m.t >= t0).map(m => ({
-        kind: m.kind, t: rel(m.t), color: MARK_COLORS[m.kind],
-        label: m.kind === "handoff" ? "release" : m.kind === "done" ? "done: " + m.outcome : m.kind }));
+      const marks = view.marks.filter(m => m.kind !== "gesture" && m.t >= t0).map(m => m.kind === "handoff" ? {
+        kind: m.kind, t: rel(m.t), color: MARK_COLORS.handoff, label: "release " + vec(m.velocity),
+        dots: m.velocity ? [[m.velocity[0], AXIS_COLORS.x], [m.velocity[1], AXIS_COLORS.y]] : [] } : {
+        kind: m.kind, t: rel(m.t), color: MARK_COLORS[m.kind], label: m.kind === "done" ? "done: " + m.outcome : m.kind });
       const bands = view.marks.filter(m => m.kind === "gesture" && m.to >= t0)
         .map(m => ({ from: rel(Math.max(t0, m.t)), to: rel(m.to) }));
       document.body.dataset.plotted = view.plotted;
@@ -265,8 +358,11 @@ enum InspectorScript {
           pan.began = true;
           pan.mark = { kind: "gesture", t: pan.view.frame ? pan.view.frame.t : 0, to: Infinity };
           pan.view.marks.push(pan.mark);
+          pan.view.finger = makeDyndFingerVelocity();
+          pan.view.finger.record("began", pan.first.x, pan.first.y, pan.first.t);
           gesture(pan.view, "began", pan.first).then(checkReply);
         }
+        pan.view.finger.record("changed", s.x, s.y, s.t);
         gesture(pan.view, "changed", s).then(checkReply);
         pan.last = s;
       }
@@ -278,6 +374,11 @@ enum InspectorScript {
       if (app.view === view) {
         if (pan.began) {
           pan.mark.to = view.frame ? view.frame.t : pan.mark.t;
+          // The estimate at the lift-off ends the finger's line: what dynd hands over.
+          view.finger.record(phase, s.x, s.y, s.t);
+          const [vx, vy] = phase === "ended" ? view.finger.velocity() : [0, 0];
+          view.fingerSamples.push({ t: pan.mark.to, vx, vy });
+          document.body.dataset.fingerEstimate = JSON.stringify([vx, vy]);
           gesture(view, phase, s).then(checkReply);
         } else if (phase === "ended" && view.transition) {
           view.marks.push({ kind: "tap", t: view.frame ? view.frame.t : 0 });
@@ -293,7 +394,7 @@ enum InspectorScript {
     stageCanvas.addEventListener("pointerup", e => finishPan(e, "ended"));
     stageCanvas.addEventListener("pointercancel", e => finishPan(e, "cancelled"));
 
-    Object.assign(app, { Link, ask, watch, control, draw, drawList, showError });
+    Object.assign(app, { Link, ask, watch, draw, drawList, showError });
     window.addEventListener("load", start);
     """#
 }
