@@ -31,7 +31,8 @@ enum TraceModelScript {
           continue;
         }
         if (!sizes && line.ok && Array.isArray(line.items) && line.items.length && line.items[0].size) {
-          sizes = line.items.map(i => ({ id: i.id, w: i.size[0], h: i.size[1] }));
+          // Shapes as open or get gave them (absent: a rectangle).
+          sizes = line.items.map(i => ({ id: i.id, w: i.size[0], h: i.size[1], shape: i.shape, path: i.path }));
           // A joined session's get reply holds every parameter it was opened with (extension):
           // those that differ from the defaults are kept, as an open's would be.
           joinedParams = line.params || null;
