@@ -4,10 +4,10 @@ public enum PlotScript {
   public static let source = #"""
     /* makeDyndPlot(canvas, {panels: [{title, unit}], series: [{panel, label, color, dash,
        width, alpha, points: [[t, v]…] (v null: a gap in the line)}], marks: [{kind: "handoff"|"done"|"contact"|"tap", t,
-       color, label, dots: [[v, color]…]}], bands: [{from, to}], tmax}) → {draw(cursor)}. Every
-       panel shares the time axis (seconds, ticks under each panel); each panel has value ticks
-       of its own, over all its series and the marks' dots (values marked on the mark's line,
-       in the top panel). Mark labels go over the top panel beside their line, each where it
+       color, label, dots: [[v, color, panel]…]}], bands: [{from, to}], tmax}) → {draw(cursor)}.
+       Every panel shares the time axis (seconds, ticks under each panel); each panel has value
+       ticks of its own, over all its series and the marks' dots (values marked on the mark's
+       line, in their panel, 0 when not given). Mark labels go over the top panel beside their line, each where it
        overlaps no other (the next row down when both sides are taken). The canvas gets
        data-series (label, colour, panel of each series), data-ranges and data-labels (each
        label's text and box in canvas pixels, [x, y, w, h]). */
@@ -20,7 +20,7 @@ public enum PlotScript {
       const X = t => left + t / tmax * w;
       const ranges = spec.panels.map((_, p) => {
         const values = spec.series.filter(s => s.panel === p).flatMap(s => s.points.map(q => q[1]).filter(v => v !== null))
-          .concat(p === 0 ? (spec.marks || []).flatMap(m => (m.dots || []).map(d => d[0])) : []);
+          .concat((spec.marks || []).flatMap(m => (m.dots || []).filter(d => (d[2] || 0) === p).map(d => d[0])));
         if (!values.length) return [0, 1];
         let lo = Math.min(...values), hi = Math.max(...values);
         if (hi - lo < 1e-6) { lo -= 1; hi += 1; }
@@ -82,7 +82,7 @@ public enum PlotScript {
             }
             g.stroke(); g.setLineDash([]); g.lineWidth = 1;
           }
-          if (p === 0) for (const m of spec.marks || []) for (const [v, color] of m.dots || []) {
+          for (const m of spec.marks || []) for (const [v, color] of (m.dots || []).filter(d => (d[2] || 0) === p)) {
             g.fillStyle = color || m.color; g.strokeStyle = "#fff"; g.lineWidth = 1.5;
             g.beginPath(); g.arc(X(m.t), Y(v), 4.5, 0, 2 * Math.PI); g.fill(); g.stroke(); g.lineWidth = 1;
           }

@@ -33,7 +33,7 @@ enum HTMLRenderer {
     let embedded = data.jsonText.replacingAll("</", with: "<\\/")
     let scripts = [
       PageBasics.source, StageScript.source, TraceModelScript.source, PlotScript.source,
-      SummaryScript.source,
+      HandoffWords.source, SummaryScript.source,
       PlayerScript.source,
     ]
     return """

@@ -169,10 +169,16 @@ enum PlayerScript {
             }
             const c = overlay ? color(k) : MARK_COLORS[mk.kind];
             const tag = overlay ? " ·" + (k + 1) : "";
-            if (mk.kind === "handoff") marks.push({ kind: "handoff", t: mk.t, color: c, label: "handoff" + tag, row: k });
-            else if (mk.kind === "done") marks.push({ kind: "done", t: mk.t, color: c, label: "done: " + mk.what + tag, row: k });
+            // The handoff: the finger's velocity handed over, dotted on the plotted item's
+            // velocity panel when the item is the one handed over.
+            const h = mk.kind === "handoff" ? m.handoff : null;
+            const dots = h && h.t === mk.t && h.item === id && Array.isArray(h.gesture_velocity)
+              ? shown.map(([axis, , c2]) => [h.gesture_velocity[c2], overlay ? color(k) : AXIS_COLORS[axis], 1]) : [];
+            if (mk.kind === "handoff") marks.push({ kind: "handoff", t: mk.t, color: c, dots,
+              label: "handoff" + (dots.length ? " " + dyndVector(h.gesture_velocity) + " pt/s" : "") + tag });
+            else if (mk.kind === "done") marks.push({ kind: "done", t: mk.t, color: c, label: "done: " + mk.what + tag });
             else if (mk.kind === "contact") marks.push({ kind: "contact", t: mk.t, color: c });
-            else if (mk.kind === "tap" || mk.kind === "swipe") marks.push({ kind: "tap", t: mk.t, color: c, label: mk.kind + tag, row: k });
+            else if (mk.kind === "tap" || mk.kind === "swipe") marks.push({ kind: "tap", t: mk.t, color: c, label: mk.kind + tag });
           }
           if (began !== null) bands.push({ from: began, to: m.duration });
         });
@@ -186,7 +192,7 @@ enum PlayerScript {
           ": position and velocity (y dashed when x moves too); its marks in its colour"]));
         else for (const s of series.filter(s => s.panel === 0)) entries.push([s.color, "solid", s.label + " (and v" + s.label + " below)"]);
         const ink = kind => overlay ? "#343a40" : MARK_COLORS[kind];
-        if (has("handoff")) entries.push([ink("handoff"), "dashed", "handoff: the dynamics take the finger's velocity"]);
+        if (has("handoff")) entries.push([ink("handoff"), "dashed", "handoff: the dynamics take the finger's velocity (dots: its value)"]);
         if (has("done")) entries.push([ink("done"), "solid", "done, with the outcome"]);
         if (has("contact")) entries.push([ink("contact"), "tick", "contact began (any item)"]);
         if (bands.length) entries.push(["rgba(134,142,150,0.35)", "band", "finger down (gesture began → ended)"]);

@@ -1,5 +1,6 @@
 /// The JavaScript of each player's header (see `HTMLRenderer`): what was recorded and what came
-/// of it — the outcome, the handoff numbers, the parameters, the gesture. Plain ES2017.
+/// of it — the outcome, the handoff numbers and their explanation (`HandoffWords`), the
+/// parameters, the gesture. Plain ES2017.
 enum SummaryScript {
   static let source = #"""
     function dyndNumber(v) {
@@ -23,11 +24,13 @@ enum SummaryScript {
           ? "none (a scene has none); " + (pause ? "at rest at " + dyndNumber(pause.t) + " s" : "still moving when the recording ended")
           : "no outcome in the trace"]);
       const h = m.handoff;
+      // The sentences dynctl handoff and the inspector give (HandoffWords): why an estimated
+      // velocity is zero or limited, what each constraint did.
+      const words = h ? dyndHandoffWords(h) : null;
       rows.push(["handoff", "Handoff", h ? h.item + ": gesture_velocity " + dyndVector(h.gesture_velocity) +
-        " pt/s → item_velocity " + dyndVector(h.item_velocity) + " pt/s; velocity_error " +
-        String(h.velocity_error || 0) + " pt/s" + (h.constraints ? "; " + h.constraints.map(c =>
-          c.kind === "rail" ? "rail along " + dyndVector(c.axis) : c.kind === "speed_limit" ? "speed limit " +
-          dyndNumber(c.max_speed) + " pt/s" : c.kind).join(", ") : "") + "; at " + dyndNumber(h.t) + " s"
+        " pt/s" + (words.reason ? " (" + words.reason + ")" : "") + " → item_velocity " +
+        dyndVector(h.item_velocity) + " pt/s; velocity_error " + String(h.velocity_error || 0) + " pt/s" +
+        (words.constraints.length ? "; " + words.constraints.join("; ") : "") + "; at " + dyndNumber(h.t) + " s"
         : "none: no pan was released"]);
       let params;
       const table = m.paramTable || [];
