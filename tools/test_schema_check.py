@@ -163,6 +163,13 @@ VALID = [
     ("reply", '{"ok":true,"id":"o1","session":"s1","items":[' + S_A_SIZED + "]}"),
     ("reply", '{"ok":true,"id":"o1","session":"s1","items":[' + S_A_SIZED + '],"t":0,"running":false}'),
     ("reply", '{"ok":true,"t":1.5,"running":false,"items":[' + S_A_SIZED + "]}"),
+    (
+        "reply",
+        '{"ok":true,"t":0,"running":false,"items":[' + S_A_SIZED + ','
+        '{"id":"ball","center":[1,2],"angle":0,"velocity":[0,0],"angular_velocity":0,"size":[30,30],"shape":"ellipse"},'
+        '{"id":"tri","center":[1,2],"angle":0,"velocity":[0,0],"angular_velocity":0,"size":[40,40],"shape":"path",'
+        '"path":[[0,-20],[20,20],[-20,20]]}]}',
+    ),
     ("reply", '{"ok":true,"items":[' + S_A + "," + S_B + "]}"),
     ("reply", '{"ok":true,"session":"s1","items":[]}'),
     ("reply", '{"ok":true,"id":3,"t":0.016667,"running":true}'),
@@ -219,6 +226,9 @@ VALID = [
     ("event", '{"ev":"handoff","session":"s1","item":"screen","gesture_velocity":[0,-1200],"item_velocity":[0,-1200],"velocity_error":0}'),
     ("event", '{"ev":"handoff","session":"s1","item":"screen","gesture_velocity":[1234,-1400],"item_velocity":[0,-1400],"constraints":[{"kind":"rail","axis":[0,1]}],"velocity_error":0}'),
     ("event", '{"ev":"handoff","session":"s1","item":"photo","gesture_velocity":[50000,0],"item_velocity":[24000,0],"constraints":[{"kind":"speed_limit","max_speed":24000}],"velocity_error":0}'),
+    ("event", '{"ev":"handoff","session":"s1","item":"screen","gesture_velocity":[0,-1200],"item_velocity":[0,-1200],"velocity_error":0,"estimate":{"reason":"estimated","samples":7}}'),
+    ("event", '{"ev":"handoff","session":"s1","item":"screen","gesture_velocity":[0,0],"item_velocity":[0,0],"velocity_error":0,"estimate":{"reason":"pointer_stopped","samples":7,"still_ms":55}}'),
+    ("event", '{"ev":"handoff","session":"s1","item":"screen","gesture_velocity":[0,0],"item_velocity":[0,0],"velocity_error":0,"estimate":{"reason":"too_few_samples","samples":0}}'),
     ("event", '{"ev":"done","session":"s1","outcome":"opened"}'),
     ("event", '{"ev":"done","session":"menu","outcome":"closed","values":{"background_alpha":0}}'),
     ("event", '{"ev":"shutdown","reason":"SIGTERM"}'),
@@ -463,6 +473,24 @@ INVALID = [
     ("reply", '{"ok":true,"sessions":[{"session":"s","transition":null,"clock":"fast","running":true}]}', "unknown clock"),
     ("reply", '{"ok":true,"t":1}', "t without running"),
     ("reply", '{"ok":true,"t":-1,"running":true}', "negative time"),
+    (
+        "reply",
+        '{"ok":true,"t":0,"running":false,"items":[{"id":"a","center":[1,2],"angle":0,"velocity":[0,0],'
+        '"angular_velocity":0,"size":[4,4],"shape":"path"}]}',
+        "shape path without path",
+    ),
+    (
+        "reply",
+        '{"ok":true,"t":0,"running":false,"items":[{"id":"a","center":[1,2],"angle":0,"velocity":[0,0],'
+        '"angular_velocity":0,"size":[4,4],"shape":"ellipse","path":[[0,-2],[2,2],[-2,2]]}]}',
+        "path on an ellipse",
+    ),
+    (
+        "reply",
+        '{"ok":true,"t":0,"running":false,"items":[{"id":"a","center":[1,2],"angle":0,"velocity":[0,0],'
+        '"angular_velocity":0,"size":[4,4],"shape":"rectangle"}]}',
+        "a rectangle's shape written out",
+    ),
     ("reply", '{"ok":true,"items":[' + S_A_SIZED + "," + S_B + "]}", "sizes on some items only"),
     (
         "reply",
@@ -503,6 +531,10 @@ INVALID = [
     ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":[0,1],"velocity_error":0,"constraints":[{"kind":"rail"}]}', "rail without axis"),
     ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":[0,1],"velocity_error":0,"constraints":[]}', "empty constraints"),
     ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":[0,1],"velocity_error":-1}', "negative velocity_error"),
+    ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,0],"item_velocity":[0,0],"velocity_error":0,"estimate":{"reason":"guessed","samples":2}}', "estimate of an unknown reason"),
+    ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,0],"item_velocity":[0,0],"velocity_error":0,"estimate":{"reason":"pointer_stopped","samples":2}}', "pointer_stopped without still_ms"),
+    ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":[0,1],"velocity_error":0,"estimate":{"reason":"estimated","samples":2,"still_ms":50}}', "still_ms on an estimated release"),
+    ("event", '{"ev":"handoff","session":"s","item":"a","gesture_velocity":[0,1],"item_velocity":[0,1],"velocity_error":0,"estimate":{"reason":"estimated"}}', "estimate without samples"),
     ("event", '{"ev":"done","session":"s"}', "done without outcome"),
     ("event", '{"ev":"shutdown"}', "shutdown without reason"),
     ("event", '{"ev":"slow","session":"S","t":0.5,"frame_ms":41.7}', "slow without budget_ms"),
@@ -619,6 +651,8 @@ EXTENSION_NAMES = {
     "debug", "enable", "boundaries", "attachments", "snaps", "pushes", "contacts", "rect", "points",
     "item_point", "to_point", "spring", "vector",
     "constraints", "rail", "speed_limit", "max_speed", "velocity_error",
+    "estimate", "estimated", "pointer_stopped", "too_few_samples", "stale_samples", "degenerate_fit",
+    "limited", "samples", "still_ms",
     "estimator", "platform", "linear",
     "slow", "on_time", "contact_limit", "line_timeout", "frame_ms", "budget_ms", "limit", "dropped_contacts",
     "parameters", "name", "default", "min", "max", "unit", "source", "choices", "behaviors",

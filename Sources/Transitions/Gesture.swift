@@ -49,6 +49,9 @@ public struct GestureEvent: Sendable {
 /// a sample at or before the newest replaces it), those at most 100 ms older than the newest are
 /// kept, and the velocity is the least-squares slope of a straight line through them; zero with
 /// fewer than two.
+///
+/// `estimate(_:)` also says which of these rules decided the velocity (`ReleaseEstimate`): each
+/// way out of an estimator is exactly one reason.
 public struct GestureTracker: Sendable {
   /// How far back the `linear` estimate looks (seconds).
   public static let window = 0.1
@@ -78,6 +81,8 @@ public struct GestureTracker: Sendable {
   private var liftOff: Double?
   /// The `linear` estimate's samples, oldest first.
   private var stroke: [Sample] = []
+  /// Whether the `linear` window has let samples of this pan go (they were too old).
+  private var strokeLostOldSamples = false
 
   private struct Sample: Sendable {
     var t: Double
@@ -98,6 +103,7 @@ public struct GestureTracker: Sendable {
       start = point
       moves = []
       stroke = []
+      strokeLostOldSamples = false
       liftOff = nil
     }
     last = point
@@ -117,7 +123,9 @@ public struct GestureTracker: Sendable {
     // Out-of-order or repeated timestamps would make the fit meaningless: keep the newest.
     if let previous = stroke.last, t <= previous.t { stroke.removeLast() }
     stroke.append(Sample(t: t, p: point))
+    let before = stroke.count
     stroke.removeAll { $0.t < t - Self.window - Self.slack }
+    if stroke.count < before { strokeLostOldSamples = true }
   }
 
   /// The `platform` samples.
@@ -144,15 +152,28 @@ public struct GestureTracker: Sendable {
 
   /// The finger's velocity (pt/s) by `estimator`.
   public func velocity(_ estimator: VelocityEstimator) -> Vector {
+    estimate(estimator).velocity
+  }
+
+  /// The finger's velocity (pt/s) by `estimator`, and which of its rules decided it.
+  public func estimate(_ estimator: VelocityEstimator) -> (
+    velocity: Vector, estimate: ReleaseEstimate
+  ) {
     switch estimator {
-    case .platform: return platformVelocity
-    case .linear: return linearVelocity
+    case .platform: return platformEstimate
+    case .linear: return linearEstimate
     }
   }
 
-  private var platformVelocity: Vector {
-    guard let newest = moves.last, moves.count >= 2 else { return .zero }
-    if let liftOff, liftOff - newest.t > Self.stoppedAfter + Self.slack { return .zero }
+  private var platformEstimate: (velocity: Vector, estimate: ReleaseEstimate) {
+    let held = moves.count
+    guard let newest = moves.last, held >= 2 else {
+      return (.zero, ReleaseEstimate(.tooFewSamples, samples: held))
+    }
+    if let liftOff, liftOff - newest.t > Self.stoppedAfter + Self.slack {
+      let still = (liftOff - newest.t) * 1000
+      return (.zero, ReleaseEstimate(.pointerStopped, samples: held, stillMilliseconds: still))
+    }
     // Time in seconds from the newest sample, positions from the newest one: the slope at 0 is
     // the velocity there, and neither a large clock reading nor a far position costs precision.
     let times = moves.map { $0.t - newest.t }
@@ -160,12 +181,16 @@ public struct GestureTracker: Sendable {
     let ys = moves.map { $0.p.y - newest.p.y }
     let degree = min(Self.degree, moves.count - 1)
     guard let slopes = PolynomialFit.slopesAtZero(times: times, series: [xs, ys], degree: degree)
-    else { return .zero }
-    return Vector(dx: slopes[0], dy: slopes[1])
+    else { return (.zero, ReleaseEstimate(.degenerateFit, samples: held)) }
+    return (Vector(dx: slopes[0], dy: slopes[1]), ReleaseEstimate(.estimated, samples: held))
   }
 
-  private var linearVelocity: Vector {
-    guard stroke.count >= 2 else { return .zero }
+  private var linearEstimate: (velocity: Vector, estimate: ReleaseEstimate) {
+    let held = stroke.count
+    guard held >= 2 else {
+      let reason: ReleaseEstimate.Reason = strokeLostOldSamples ? .staleSamples : .tooFewSamples
+      return (.zero, ReleaseEstimate(reason, samples: held))
+    }
     let n = Double(stroke.count)
     let mt = stroke.reduce(0) { $0 + $1.t } / n
     let mx = stroke.reduce(0) { $0 + $1.p.x } / n
@@ -179,8 +204,8 @@ public struct GestureTracker: Sendable {
       stx += dt * (s.p.x - mx)
       sty += dt * (s.p.y - my)
     }
-    guard stt > 0 else { return .zero }
-    return Vector(dx: stx / stt, dy: sty / stt)
+    guard stt > 0 else { return (.zero, ReleaseEstimate(.degenerateFit, samples: held)) }
+    return (Vector(dx: stx / stt, dy: sty / stt), ReleaseEstimate(.estimated, samples: held))
   }
 
   /// Forgets the pan.
@@ -191,6 +216,7 @@ public struct GestureTracker: Sendable {
     movesTimedByClient = true
     liftOff = nil
     stroke = []
+    strokeLostOldSamples = false
   }
 }
 

@@ -22,6 +22,9 @@ public struct Handoff: Equatable, Sendable {
   /// |item velocity − the finger's velocity after the constraints|, pt/s, before any rounding:
   /// what the engine's 32-bit storage of the velocity loses.
   public var velocityError: Double
+  /// How the finger's velocity was estimated from the pan's samples; nil when the client gave
+  /// it.
+  public var estimate: ReleaseEstimate? = nil
 }
 
 /// A named transition: items and behaviors of `Dynamics`, retuned by gestures.
@@ -62,7 +65,7 @@ open class Transition {
   /// Feeds a pan event; `now` stands in for the client's timestamp when it sent none. The
   /// event's own `estimator` computes the velocity passed on for it: at every `changed`, and at
   /// `ended` (the release velocity) unless the client gave one. Returns the events it caused
-  /// (the handoff of a release).
+  /// (the handoff of a release, with how its velocity was estimated when it was).
   public final func handle(_ event: GestureEvent, now: Double) -> [TransitionEvent] {
     let t = event.time ?? now
     let byClient = event.time != nil
@@ -76,15 +79,20 @@ open class Transition {
         panBegan(at: event.point)
       }
       tracker.record(.changed, event.point, at: t, timedByClient: byClient)
-      panChanged(at: event.point, velocity: Self.limited(tracker.velocity(event.estimator)))
+      panChanged(at: event.point, velocity: limitedEstimate(event.estimator).velocity)
     case .ended:
       if tracker.isActive {
         tracker.record(.ended, event.point, at: t, timedByClient: byClient)
       }
-      let velocity = event.velocity ?? Self.limited(tracker.velocity(event.estimator))
-      let events = panEnded(at: event.point, velocity: velocity)
+      let estimated = event.velocity == nil ? limitedEstimate(event.estimator) : nil
+      let events = panEnded(
+        at: event.point, velocity: event.velocity ?? estimated?.velocity ?? .zero)
       tracker.reset()
-      return events
+      return events.map { caused in
+        guard case .handoff(var handoff) = caused else { return caused }
+        handoff.estimate = estimated?.estimate
+        return .handoff(handoff)
+      }
     case .cancelled:
       panCancelled()
       tracker.reset()
@@ -96,10 +104,18 @@ open class Transition {
   /// Samples a nanosecond apart would otherwise estimate 10⁹ pt/s and more.
   public static let maxEstimatedSpeed = 1e6
 
-  /// `velocity` scaled down to `maxEstimatedSpeed` when faster.
-  static func limited(_ velocity: Vector) -> Vector {
+  /// The tracker's estimate by `estimator`, scaled down to `maxEstimatedSpeed` in its direction
+  /// when faster (then its reason is `limited`).
+  private func limitedEstimate(_ estimator: VelocityEstimator) -> (
+    velocity: Vector, estimate: ReleaseEstimate
+  ) {
+    var (velocity, estimate) = tracker.estimate(estimator)
     let speed = velocity.length
-    return speed > maxEstimatedSpeed ? velocity * (maxEstimatedSpeed / speed) : velocity
+    if speed > Self.maxEstimatedSpeed {
+      velocity = velocity * (Self.maxEstimatedSpeed / speed)
+      estimate.reason = .limited
+    }
+    return (velocity, estimate)
   }
 
   open func panBegan(at point: Point) {}

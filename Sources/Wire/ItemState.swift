@@ -2,7 +2,8 @@ import Primitives
 
 /// The state of one item as frames and replies report it:
 /// `{"id","center":[x,y],"angle","velocity":[vx,vy],"angular_velocity"}`, plus `"size":[w,h]` in
-/// `open` and `get` replies.
+/// `open` and `get` replies, and in `get` replies the item's `shape` (and `path`) unless it is
+/// a rectangle.
 public struct ItemState: Equatable, Sendable {
   public var id: String
   public var center: Point
@@ -14,11 +15,15 @@ public struct ItemState: Equatable, Sendable {
   public var angularVelocity: Double
   /// Written only when a reply asks for sizes; sizes never change.
   public var size: Size
+  /// Written only when a reply asks for shapes (`get`), and then only when not a rectangle;
+  /// shapes never change.
+  public var shape: ItemShape
 
   public init(
     id: String, center: Point, angle: Double = 0,
     velocity: Vector = Vector(dx: 0, dy: 0),
-    angularVelocity: Double = 0, size: Size = Size(width: 0, height: 0)
+    angularVelocity: Double = 0, size: Size = Size(width: 0, height: 0),
+    shape: ItemShape = .rectangle
   ) {
     self.id = id
     self.center = center
@@ -26,6 +31,7 @@ public struct ItemState: Equatable, Sendable {
     self.velocity = velocity
     self.angularVelocity = angularVelocity
     self.size = size
+    self.shape = shape
   }
 }
 

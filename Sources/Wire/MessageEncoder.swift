@@ -88,14 +88,17 @@ public struct MessageEncoder: Sendable {
     reply(id: id, [.number("t", t), .bool("running", running)])
   }
 
-  /// `get`: `t`, `running` and the items with their sizes.
+  /// `get`: `t`, `running` and the items with their sizes and shapes.
   public mutating func getReply(
     id: RequestID?, t: Double, running: Bool, items: [ItemState],
     details: SessionDetails = SessionDetails()
   ) {
     reply(
       id: id,
-      [.number("t", t), .bool("running", running), .items("items", items, size: true)]
+      [
+        .number("t", t), .bool("running", running),
+        .items("items", items, size: true, shape: true),
+      ]
         + details.fields)
   }
 
@@ -224,11 +227,13 @@ public struct MessageEncoder: Sendable {
   }
 
   /// `handoff`: the finger's release velocity, the velocity the item moves with, the
-  /// constraints that made them differ (omitted when none did) and `velocity_error`, the
-  /// unrounded difference left (6 decimals).
+  /// constraints that made them differ (omitted when none did), `velocity_error`, the
+  /// unrounded difference left (6 decimals), and how dynd estimated the finger's velocity
+  /// (`estimate`, omitted when the client gave it).
   public mutating func handoff(
     session: String, item: String, gestureVelocity: Vector, itemVelocity: Vector,
-    constraints: [HandoffConstraint] = [], velocityError: Double = 0
+    constraints: [HandoffConstraint] = [], velocityError: Double = 0,
+    estimate: ReleaseEstimate? = nil
   ) {
     beginEvent("handoff", session: session)
     writer.raw(#","item":"#)
@@ -259,6 +264,17 @@ public struct MessageEncoder: Sendable {
     }
     writer.raw(#","velocity_error":"#)
     writer.number(velocityError, decimals: WireProtocol.angularDecimals)
+    if let estimate {
+      writer.raw(#","estimate":{"reason":"#)
+      writer.string(estimate.reason.rawValue)
+      writer.raw(#","samples":"#)
+      writer.integer(estimate.samples)
+      if let still = estimate.stillMilliseconds {
+        writer.raw(#","still_ms":"#)
+        writer.number(still, decimals: WireProtocol.linearDecimals)
+      }
+      writer.byte("}")
+    }
     endLine()
   }
 
@@ -397,16 +413,16 @@ public struct MessageEncoder: Sendable {
     writer.raw("}\n")
   }
 
-  private mutating func itemStates(_ items: [ItemState], size: Bool) {
+  private mutating func itemStates(_ items: [ItemState], size: Bool, shape: Bool = false) {
     writer.byte("[")
     for index in items.indices {
       if index > 0 { writer.byte(",") }
-      itemState(items[index], size: size)
+      itemState(items[index], size: size, shape: shape)
     }
     writer.byte("]")
   }
 
-  private mutating func itemState(_ item: ItemState, size: Bool) {
+  private mutating func itemState(_ item: ItemState, size: Bool, shape: Bool = false) {
     writer.raw(#"{"id":"#)
     writer.string(item.id)
     writer.raw(#","center":"#)
@@ -421,7 +437,26 @@ public struct MessageEncoder: Sendable {
       writer.raw(#","size":"#)
       writer.pair(item.size.width, item.size.height, decimals: WireProtocol.linearDecimals)
     }
+    if shape { itemShape(item.shape) }
     writer.byte("}")
+  }
+
+  /// `,"shape":…` as an item spec gives it (`path` relative to the center); nothing for a
+  /// rectangle, the default.
+  private mutating func itemShape(_ shape: ItemShape) {
+    switch shape {
+    case .rectangle:
+      break
+    case .ellipse:
+      writer.raw(#","shape":"ellipse""#)
+    case .path(let points):
+      writer.raw(#","shape":"path","path":["#)
+      for (index, point) in points.enumerated() {
+        if index > 0 { writer.byte(",") }
+        writer.pair(point.x, point.y, decimals: WireProtocol.linearDecimals)
+      }
+      writer.byte("]")
+    }
   }
 
   private mutating func namedValues(_ values: [NamedValue]) {
@@ -451,7 +486,7 @@ public struct MessageEncoder: Sendable {
         writer.string(text)
       }
       writer.byte("]")
-    case .items(let states, let size): itemStates(states, size: size)
+    case .items(let states, let size, let shape): itemStates(states, size: size, shape: shape)
     case .array(let elements):
       writer.byte("[")
       for (index, element) in elements.enumerated() {

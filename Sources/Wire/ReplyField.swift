@@ -35,9 +35,12 @@ public struct ReplyField: Sendable {
     ReplyField(name, .strings(values))
   }
 
-  /// Item states, with their sizes when `size` is true.
-  public static func items(_ name: String, _ states: [ItemState], size: Bool) -> ReplyField {
-    ReplyField(name, .items(states, size: size))
+  /// Item states, with their sizes when `size` is true and their shapes (other than
+  /// rectangles) when `shape` is.
+  public static func items(
+    _ name: String, _ states: [ItemState], size: Bool, shape: Bool = false
+  ) -> ReplyField {
+    ReplyField(name, .items(states, size: size, shape: shape))
   }
 }
 
@@ -50,7 +53,7 @@ public enum ReplyValue: Sendable {
   case number(Double, decimals: Int)
   case string(String)
   case strings([String])
-  case items([ItemState], size: Bool)
+  case items([ItemState], size: Bool, shape: Bool)
   case array([ReplyValue])
   case object([ReplyField])
   /// JSON text this encoder wrote before, appended verbatim (a value that seldom changes and is

@@ -24,7 +24,7 @@ extension HumanFormat {
     case .string(let word): return text(word)
     case .strings(let words):
       return words.isEmpty ? "none" : words.map(text).joined(separator: ", ")
-    case .items(let states, _): return states.map { text($0.id) }.joined(separator: ", ")
+    case .items(let states, _, _): return states.map { text($0.id) }.joined(separator: ", ")
     case .array(let elements):
       let parts = elements.map(self.value)
       if parts.isEmpty { return "none" }

@@ -125,4 +125,31 @@ struct HostGetDetailsTests {
     #expect(reply.object["bounds"] as? [Double] == [5, 6, 100, 200])
     #expect(reply.object["params"] == nil)
   }
+
+  /// Each item's shape as `open` took it, nothing for a rectangle; `open`'s own reply and a
+  /// watcher's frames have none.
+  @Test("get carries every item's shape, as open's item spec gives it")
+  func shapes() throws {
+    let rig = HostRig()
+    let peer = rig.connect()
+    let opened = try peer.expectOK(
+      #"{"op":"open","id":1,"session":"s","clock":"manual","scene":{"items":["#
+        + #"{"id":"box","center":[50,50],"size":[10,10]},"#
+        + #"{"id":"ball","center":[100,50],"size":[30,20],"shape":"ellipse"},"#
+        + #"{"id":"wedge","center":[150,50],"size":[20,20],"shape":"path","#
+        + #""path":[[-10,10],[10,10],[0.0004,-10.25]]}]}}"#)
+    #expect(!opened.reply.text.contains("shape"), "\(opened.reply.text)")
+    let reply = try peer.expectOK(#"{"op":"get","id":2,"session":"s"}"#).reply
+    let items = Dictionary(
+      uniqueKeysWithValues: reply.items.map { ($0["id"] as? String ?? "?", $0) })
+    #expect(items["box"]?["shape"] == nil && items["box"]?["path"] == nil)
+    #expect(items["ball"]?["shape"] as? String == "ellipse")
+    #expect(items["ball"]?["path"] == nil)
+    #expect(items["wedge"]?["shape"] as? String == "path")
+    #expect(items["wedge"]?["path"] as? [[Double]] == [[-10, 10], [10, 10], [0, -10.25]])
+    #expect(
+      reply.text.contains(
+        #""size":[20,20],"shape":"path","path":[[-10,10],[10,10],[0,-10.25]]}"#),
+      "shape and path come after size: \(reply.text)")
+  }
 }

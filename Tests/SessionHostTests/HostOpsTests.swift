@@ -334,4 +334,43 @@ struct HostOpsTests {
     #expect(sent.first?.recipients.map(\.peer) == [client.peer, other.peer])
     #expect(daemon.host.shutdown(reason: "again").isEmpty, "only once")
   }
+
+  /// A release whose velocity dynd estimated says how (`estimate`, after `velocity_error`), to
+  /// the requester and to a watcher alike; a release with `vx`, `vy` has none.
+  @Test("handoff: the estimate of a flick lifted 55 ms after its last move")
+  func handoffEstimate() throws {
+    let rig = HostRig()
+    let client = rig.connect()
+    let watcher = rig.connect("watcher")
+    try client.expectOK(
+      #"{"op":"open","session":"L","clock":"manual","keep":true,"transition":"lock-screen"}"#)
+    try watcher.expectOK(#"{"op":"watch","session":"L"}"#)
+    // 300 pt up in 100 ms, then still for 55 ms before lifting.
+    for i in 0...6 {
+      let phase = i == 0 ? "began" : "changed"
+      try client.expectOK(
+        #"{"op":"gesture","session":"L","phase":"\#(phase)","x":160,"#
+          + #""y":\#(500 - 50 * i),"t":\#(Double(i) / 60)}"#)
+    }
+    let ended = try client.expectOK(
+      #"{"op":"gesture","session":"L","phase":"ended","x":160,"y":200,"t":0.155}"#)
+    let handoff = try #require(ended.events("handoff").first)
+    #expect(handoff.object["gesture_velocity"] as? [Double] == [0, 0])
+    let estimate = try #require(handoff.object["estimate"] as? [String: Any])
+    #expect(estimate["reason"] as? String == "pointer_stopped")
+    #expect((estimate["samples"] as? NSNumber)?.intValue == 7)
+    #expect((estimate["still_ms"] as? NSNumber)?.doubleValue == 55)
+    #expect(
+      handoff.text.hasSuffix(
+        #""velocity_error":0,"estimate":{"reason":"pointer_stopped","samples":7,"still_ms":55}}"#),
+      "\(handoff.text)")
+    let watched = try watcher.read { $0.event == "handoff" }.last
+    #expect(watched?.text == handoff.text)
+    // Given by the client: no estimate.
+    try client.expectOK(#"{"op":"gesture","session":"L","phase":"began","x":160,"y":500,"t":1}"#)
+    let given = try client.expectOK(
+      #"{"op":"gesture","session":"L","phase":"ended","x":160,"y":500,"t":1.1,"vx":0,"vy":-900}"#)
+    let told = try #require(given.events("handoff").first)
+    #expect(told.object["estimate"] == nil, "\(told.text)")
+  }
 }

@@ -289,6 +289,107 @@ struct GestureTrackerTests {
       "linear \(tracker.velocity(.linear).dx)")
   }
 
+  // MARK: why the release velocity is what it is (the handoff's `estimate`)
+
+  /// A fast flick: 300 pt up in 100 ms (−3000 pt/s, 60 Hz samples), every sample kept.
+  static let flick = (0...6).map { i in (Double(i) / 60, Point(x: 160, y: 500 - 50 * Double(i))) }
+
+  /// The ordinary case: the fit through the samples of the last 100 ms, and how many.
+  @Test func anEstimateSaysHowManySamplesItFitted() {
+    var tracker = Self.drag(Self.flick)
+    tracker.record(.ended, Self.flick[6].1, at: 0.1 + 1.0 / 120)
+    let (velocity, estimate) = tracker.estimate(.platform)
+    #expect(Self.close(velocity, Vector(dx: 0, dy: -3000)), "\(velocity)")
+    #expect(estimate == ReleaseEstimate(.estimated, samples: 7))
+    // The line counts the lift-off and, 100 ms back from it, the moves after the first.
+    #expect(tracker.estimate(.linear).estimate == ReleaseEstimate(.estimated, samples: 7))
+  }
+
+  /// The issue's flick: lifted 55 ms after its last move, the velocity is 0 by the 40 ms rule,
+  /// and the estimate says so, with how long the pointer was still.
+  @Test func aFlickLiftedFiftyFiveMillisecondsLaterStopped() throws {
+    var tracker = Self.drag(Self.flick)
+    tracker.record(.ended, Self.flick[6].1, at: 0.1 + 0.055)
+    let (velocity, estimate) = tracker.estimate(.platform)
+    #expect(velocity == .zero)
+    #expect(estimate.reason == .pointerStopped)
+    #expect(estimate.samples == 7)
+    let still = try #require(estimate.stillMilliseconds)
+    #expect(abs(still - 55) < 1e-9, "\(still)")
+  }
+
+  /// A pan without a move has one sample; a move after a pause of more than 40 ms forgets the
+  /// samples before it.
+  @Test func fewerThanTwoSamples() {
+    var tapped = GestureTracker()
+    tapped.record(.began, Point(x: 10, y: 10), at: 0)
+    tapped.record(.ended, Point(x: 10, y: 10), at: 0.02)
+    #expect(tapped.estimate(.platform).estimate == ReleaseEstimate(.tooFewSamples, samples: 1))
+    var paused = Self.drag(Self.flick)
+    paused.record(.changed, Point(x: 160, y: 150), at: 0.2)
+    paused.record(.ended, Point(x: 160, y: 150), at: 0.21)
+    let forgotten = paused.estimate(.platform)
+    #expect(forgotten.velocity == .zero)
+    #expect(forgotten.estimate == ReleaseEstimate(.tooFewSamples, samples: 1))
+    #expect(GestureTracker().estimate(.platform).estimate.samples == 0)
+  }
+
+  /// `linear` counts the lift-off as a sample: lifted 150 ms after the last move, it is the
+  /// only one left within the horizon.
+  @Test func liftedAfterTheHorizonTheSamplesAreStale() {
+    var tracker = Self.drag(Self.flick)
+    tracker.record(.ended, Self.flick[6].1, at: 0.25)
+    let stale = tracker.estimate(.linear)
+    #expect(stale.velocity == .zero)
+    #expect(stale.estimate == ReleaseEstimate(.staleSamples, samples: 1))
+    // Lifted within the horizon, the same drag has a velocity.
+    var sooner = Self.drag(Self.flick)
+    sooner.record(.ended, Self.flick[6].1, at: 0.15)
+    #expect(sooner.estimate(.linear).estimate.reason == .estimated)
+  }
+
+  /// Three samples of which two are 1 ps apart: the parabola's columns are dependent.
+  @Test func samplesTooCloseInTimeGiveADegenerateFit() {
+    let tracker = Self.drag([
+      (0, Point(x: 0, y: 0)), (0.03, Point(x: 30, y: 0)), (0.03 + 1e-12, Point(x: 30, y: 0)),
+    ])
+    let degenerate = tracker.estimate(.platform)
+    #expect(degenerate.velocity == .zero)
+    #expect(degenerate.estimate == ReleaseEstimate(.degenerateFit, samples: 3))
+    // 1 ns apart, the fit holds.
+    let apart = Self.drag([
+      (0, Point(x: 0, y: 0)), (0.03, Point(x: 30, y: 0)), (0.03 + 1e-9, Point(x: 30, y: 0)),
+    ])
+    #expect(apart.estimate(.platform).estimate.reason == .estimated)
+  }
+
+  /// Through a transition: an estimate faster than 10⁶ pt/s is scaled down in its direction
+  /// and the handoff says `limited`; a velocity the client gave has no estimate.
+  @Test func aTransitionsHandoffCarriesTheEstimate() throws {
+    let d = try Driver(LockScreen.self)
+    d.began(at: Point(x: 160, y: 500), time: 0)
+    d.moved(to: Point(x: 160, y: 490), time: 1e-6)
+    let events = d.send(GestureEvent(phase: .ended, point: Point(x: 160, y: 490), time: 2e-6))
+    guard case .handoff(let fast)? = events.first else {
+      Issue.record("no handoff: \(events)")
+      return
+    }
+    #expect(fast.estimate == ReleaseEstimate(.limited, samples: 2))
+    #expect(abs(fast.gestureVelocity.dy + Transition.maxEstimatedSpeed) < 1e-6)
+    #expect(abs(fast.gestureVelocity.dx) < 1e-9)
+    d.began(at: Point(x: 160, y: 500), time: 1)
+    d.moved(to: Point(x: 160, y: 480), time: 1.02)
+    let given = d.send(
+      GestureEvent(
+        phase: .ended, point: Point(x: 160, y: 480), time: 1.03, velocity: Vector(dx: 0, dy: -900)
+      ))
+    guard case .handoff(let told)? = given.first else {
+      Issue.record("no handoff: \(given)")
+      return
+    }
+    #expect(told.estimate == nil)
+  }
+
   /// The solver on its own: exact on a parabola, `nil` for dependent columns.
   @Test func polynomialFit() {
     let times = [-0.05, -0.03, -0.01, 0]

@@ -136,6 +136,35 @@ struct MessageEncoderTests {
     #expect(text(encoder) == expected.map { $0 + "\n" }.joined())
   }
 
+  /// `get` writes an item's shape as `open`'s item spec takes it, nothing for a rectangle;
+  /// `open` and `watch` replies and frames write none.
+  @Test func getRepliesCarryShapes() {
+    var encoder = MessageEncoder()
+    let box = ItemState(id: "box", center: Point(x: 1, y: 2), size: Size(width: 3, height: 4))
+    var ball = box
+    ball.id = "ball"
+    ball.shape = .ellipse
+    var wedge = box
+    wedge.id = "wedge"
+    wedge.shape = .path([Point(x: -1.5, y: 2), Point(x: 1.5, y: 2), Point(x: 0.0004, y: -2)])
+    encoder.getReply(id: nil, t: 0, running: false, items: [box, ball, wedge])
+    encoder.openReply(id: nil, session: "s", items: [ball])
+    encoder.watchReply(id: nil, t: 0, running: false, outcome: nil, items: [wedge])
+    encoder.frame(session: "s", seq: 1, t: 0, items: [ball])
+    let state = #""center":[1,2],"angle":0,"velocity":[0,0],"angular_velocity":0"#
+    let expected = [
+      #"{"ok":true,"t":0,"running":false,"items":[{"id":"box","# + state + #","size":[3,4]},"#
+        + #"{"id":"ball","# + state + #","size":[3,4],"shape":"ellipse"},"#
+        + #"{"id":"wedge","# + state + #","size":[3,4],"shape":"path","#
+        + #""path":[[-1.5,2],[1.5,2],[0,-2]]}]}"#,
+      #"{"ok":true,"session":"s","items":[{"id":"ball","# + state + #","size":[3,4]}]}"#,
+      #"{"ok":true,"items":[{"id":"wedge","# + state + #"}],"t":0,"running":false,"#
+        + #""outcome":null}"#,
+      #"{"ev":"frame","session":"s","seq":1,"t":0,"items":[{"id":"ball","# + state + "}]}",
+    ]
+    #expect(text(encoder) == expected.map { $0 + "\n" }.joined())
+  }
+
   @Test func genericReplyFields() {
     var encoder = MessageEncoder()
     encoder.reply(
@@ -176,6 +205,12 @@ struct MessageEncoderTests {
       itemVelocity: Vector(dx: 0, dy: -24000),
       constraints: [.rail(axis: Vector(dx: 0, dy: 1)), .speedLimit(24000)],
       velocityError: 0.0000004)
+    encoder.handoff(
+      session: "ls", item: "screen", gestureVelocity: .zero, itemVelocity: .zero,
+      estimate: ReleaseEstimate(.pointerStopped, samples: 7, stillMilliseconds: 55.00149))
+    encoder.handoff(
+      session: "ls", item: "screen", gestureVelocity: .zero, itemVelocity: .zero,
+      estimate: ReleaseEstimate(.tooFewSamples, samples: 1))
     encoder.done(session: "menu", outcome: "opened", values: [NamedValue("background_alpha", 0.5)])
     encoder.done(session: "ls", outcome: "closed")
     encoder.shutdown()
@@ -196,6 +231,12 @@ struct MessageEncoderTests {
       #"{"ev":"handoff","session":"ls","item":"screen","gesture_velocity":[30000,-40000],"#
         + #""item_velocity":[0,-24000],"constraints":[{"kind":"rail","axis":[0,1]},"#
         + #"{"kind":"speed_limit","max_speed":24000}],"velocity_error":0}"#,
+      #"{"ev":"handoff","session":"ls","item":"screen","gesture_velocity":[0,0],"#
+        + #""item_velocity":[0,0],"velocity_error":0,"#
+        + #""estimate":{"reason":"pointer_stopped","samples":7,"still_ms":55.001}}"#,
+      #"{"ev":"handoff","session":"ls","item":"screen","gesture_velocity":[0,0],"#
+        + #""item_velocity":[0,0],"velocity_error":0,"#
+        + #""estimate":{"reason":"too_few_samples","samples":1}}"#,
       #"{"ev":"done","session":"menu","outcome":"opened","values":{"background_alpha":0.5}}"#,
       #"{"ev":"done","session":"ls","outcome":"closed"}"#,
       #"{"ev":"shutdown"}"#,

@@ -24,6 +24,15 @@ private let sized = [
     size: Size(width: 320, height: 568)),
   ItemState(id: "b", center: Point(x: -1e5, y: 0.001), size: Size(width: 1, height: 2.5)),
 ]
+/// With shapes, as `get` replies carry them (a rectangle writes none).
+private let shaped =
+  sized + [
+    ItemState(
+      id: "ball", center: Point(x: 50, y: 60), size: Size(width: 40, height: 40), shape: .ellipse),
+    ItemState(
+      id: "wedge", center: Point(x: 5, y: 6), size: Size(width: 20, height: 10),
+      shape: .path([Point(x: -10, y: 5), Point(x: 10, y: 5), Point(x: 0.125, y: -5)])),
+  ]
 private let unsized = sized.map {
   ItemState(
     id: $0.id, center: $0.center, angle: $0.angle, velocity: $0.velocity,
@@ -101,6 +110,15 @@ private let events: [Event] = [
       constraints: [
         .rail(axis: Vector(dx: 0.707107, dy: -0.707107)), .anchored, .speedLimit(24000),
       ])),
+  .handoff(
+    Handoff(
+      session: "s", item: "screen", gestureVelocity: .zero, itemVelocity: .zero,
+      estimate: ReleaseEstimate(.pointerStopped, samples: 7, stillMilliseconds: 55.125))),
+  .handoff(
+    Handoff(
+      session: "s", item: "screen", gestureVelocity: Vector(dx: 0, dy: -1e6),
+      itemVelocity: Vector(dx: 0, dy: -24000), constraints: [.speedLimit(24000)],
+      estimate: ReleaseEstimate(.limited, samples: 2))),
   .done(session: "s", outcome: "opened", values: []),
   .done(session: "s", outcome: "popped", values: [NamedValue("scale", 1.25)]),
   .debug(session: "s", seq: 7, t: 0.117, geometry: geometry),
@@ -123,7 +141,7 @@ private let bodies: [(OpName, ReplyBody)] = [
   (.hello, .hello(protocol: 2, server: "other", version: "9", transitions: [])),
   (.open, .open(session: "L", items: sized)),
   (.step, .step(t: 0.033, running: true)),
-  (.get, .get(t: 0.95, running: false, items: sized)),
+  (.get, .get(t: 0.95, running: false, items: shaped)),
   (.watch, .watch(t: 0.95, running: false, outcome: "opened", items: unsized)),
   (.watch, .watch(t: 0, running: true, outcome: nil, items: [])),
   (.tap, .input(taken: true)),

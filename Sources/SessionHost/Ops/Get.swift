@@ -1,14 +1,27 @@
+import Dynamics
 import Wire
 
 extension SessionHost {
-  /// `get`: the animator's time, whether it runs, the items with their sizes, and (extension)
-  /// the reference bounds and a transition's parameters.
+  /// `get`: the animator's time, whether it runs, the items with their sizes and shapes, and
+  /// (extension) the reference bounds and a transition's parameters.
   func get(_ name: String, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
     let s = try c.session(name)
     var details = SessionDetails(bounds: s.animator.referenceBounds, params: s.params)
     if case .scene(let scene) = s.content { details.groups = scene.groupSpecs }
+    var states = s.states()
+    for (index, item) in zip(states.indices, s.items) { states[index].shape = item.shape.onWire }
     return .get(
-      t: s.animator.elapsedTime, running: s.animator.isRunning, items: s.states(),
-      details: details)
+      t: s.animator.elapsedTime, running: s.animator.isRunning, items: states, details: details)
+  }
+}
+
+extension CollisionShape {
+  /// The shape as an item spec gives it (`ItemSpec.collisionShape` the other way).
+  var onWire: ItemShape {
+    switch self {
+    case .rectangle: return .rectangle
+    case .ellipse: return .ellipse
+    case .path(let points): return .path(points)
+    }
   }
 }

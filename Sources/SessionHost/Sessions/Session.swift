@@ -288,7 +288,8 @@ final class Session: DynamicAnimatorDelegate {
       return .handoff(
         Handoff(
           session: name, item: h.item, gestureVelocity: h.gestureVelocity,
-          itemVelocity: h.itemVelocity, constraints: constraints, velocityError: h.velocityError))
+          itemVelocity: h.itemVelocity, constraints: constraints, velocityError: h.velocityError,
+          estimate: h.estimate))
     case .done(let outcome):
       self.outcome = outcome
       return .done(session: name, outcome: outcome, values: values)

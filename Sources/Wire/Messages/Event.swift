@@ -156,10 +156,14 @@ public struct Handoff: Equatable, Sendable {
   public var constraints: [HandoffConstraint]
   /// The unrounded difference left, pt/s.
   public var velocityError: Double
+  /// How dynd estimated the finger's velocity; nil when the client gave it (or the reason is
+  /// one this build does not know).
+  public var estimate: ReleaseEstimate?
 
   public init(
     session: String, item: String, gestureVelocity: Vector, itemVelocity: Vector,
-    constraints: [HandoffConstraint] = [], velocityError: Double = 0
+    constraints: [HandoffConstraint] = [], velocityError: Double = 0,
+    estimate: ReleaseEstimate? = nil
   ) {
     self.session = session
     self.item = item
@@ -167,6 +171,7 @@ public struct Handoff: Equatable, Sendable {
     self.itemVelocity = itemVelocity
     self.constraints = constraints
     self.velocityError = velocityError
+    self.estimate = estimate
   }
 }
 
@@ -185,7 +190,8 @@ extension MessageEncoder {
     case .handoff(let h):
       handoff(
         session: h.session, item: h.item, gestureVelocity: h.gestureVelocity,
-        itemVelocity: h.itemVelocity, constraints: h.constraints, velocityError: h.velocityError)
+        itemVelocity: h.itemVelocity, constraints: h.constraints, velocityError: h.velocityError,
+        estimate: h.estimate)
     case .done(let session, let outcome, let values):
       done(session: session, outcome: outcome, values: values)
     case .debug(let session, let seq, let t, let geometry):

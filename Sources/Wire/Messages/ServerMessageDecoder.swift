@@ -17,7 +17,8 @@ import Primitives
 ///
 /// **Tolerance.** Fields a message does not define are ignored, an unknown event is
 /// `.unknownEvent` and an error with an unknown code `.unknownError` (a newer daemon's), and a
-/// handoff constraint of an unknown kind is left out. Names are taken as they come: checking them
+/// handoff constraint of an unknown kind is left out, as is a handoff `estimate` of an unknown
+/// reason. Names are taken as they come: checking them
 /// is the daemon's job, and printing them safely the client's. A line that is not JSON, not an
 /// object, has neither `ok` nor `ev`, or lacks a field a known message requires (or has it with
 /// the wrong type) is an error: `bad_json`, `not_an_object`, `missing_field`, `wrong_type`,
@@ -208,7 +209,7 @@ public final class ServerMessageDecoder {
           session: session, item: try fields.string("item"),
           gestureVelocity: try fields.vector("gesture_velocity"),
           itemVelocity: try fields.vector("item_velocity"), constraints: constraints,
-          velocityError: try fields.number("velocity_error")))
+          velocityError: try fields.number("velocity_error"), estimate: try estimate(fields)))
     case .done:
       return .done(
         session: session, outcome: try fields.string("outcome"), values: try namedValues(fields))
@@ -239,6 +240,16 @@ public final class ServerMessageDecoder {
     }
   }
 
+  /// A handoff's `estimate`, nil when absent or of a reason this build does not know.
+  private static func estimate(_ fields: MessageFields) throws(ProtocolError) -> ReleaseEstimate? {
+    guard let estimate = try fields.optionalObject("estimate"),
+      let reason = ReleaseEstimate.Reason(rawValue: try estimate.string("reason"))
+    else { return nil }
+    return ReleaseEstimate(
+      reason, samples: try estimate.integer("samples"),
+      stillMilliseconds: try estimate.optionalNumber("still_ms"))
+  }
+
   /// `with` (an item) or `boundary` (an id, or `null` for the reference bounds).
   private static func partner(_ fields: MessageFields) throws(ProtocolError) -> ContactPartner {
     if fields.has("with") { return .item(try fields.string("with")) }
@@ -260,9 +271,20 @@ public final class ServerMessageDecoder {
           id: try item.string("id"), center: try item.point("center"),
           angle: try item.number("angle"), velocity: try item.vector("velocity"),
           angularVelocity: try item.number("angular_velocity"),
-          size: size.map { Size(width: $0.0, height: $0.1) } ?? Size(width: 0, height: 0)))
+          size: size.map { Size(width: $0.0, height: $0.1) } ?? Size(width: 0, height: 0),
+          shape: try itemShape(item)))
     }
     return states
+  }
+
+  /// An item's `shape` (`get` replies): a rectangle when absent or of a word this build does
+  /// not know; `path` is required for a path.
+  private static func itemShape(_ item: MessageFields) throws(ProtocolError) -> ItemShape {
+    switch try item.optionalString("shape") {
+    case "ellipse": return .ellipse
+    case "path": return .path(try item.objects(rawPoints: "path"))
+    default: return .rectangle
+    }
   }
 
   /// `values`, in wire order; empty when absent.
