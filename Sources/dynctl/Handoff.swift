@@ -11,6 +11,8 @@ struct HandoffReport {
   let constraints: [HandoffConstraint]
   /// The daemon's |item velocity − finger velocity after the constraints|, before rounding.
   let velocityError: Double?
+  /// How the daemon estimated the finger's velocity; nil when dynctl gave it.
+  let estimate: ReleaseEstimate?
 
   /// The report of `message` if it is a `handoff` event.
   init?(_ message: Message) {
@@ -20,6 +22,7 @@ struct HandoffReport {
     itemVelocity = (handoff.itemVelocity.dx, handoff.itemVelocity.dy)
     velocityError = handoff.velocityError
     constraints = handoff.constraints
+    estimate = handoff.estimate
   }
 
   /// The finger's velocity after the constraints, in order — what the item should move with —
@@ -59,7 +62,20 @@ struct HandoffReport {
     "handoff \(item): gesture velocity \(pair(gesture)), item velocity \(pair(itemVelocity)), "
       + "difference \(format(difference)) pt/s"
       + (constraints.isEmpty ? "" : " (" + expectation.sentences.joined(separator: "; ") + ")")
+      + (releaseVelocitySentence(estimate).map { "; \($0)" } ?? "")
   }
+}
+
+/// Why the daemon's estimate of the finger's release velocity is zero or limited, in the
+/// sentence the pages give too (`HandoffWords`): "release velocity 0 pt/s: the pointer was
+/// still for 55 ms before lift-off (…)". Nil when the velocity is the fit (`estimated`), was
+/// given, or the reason is one this dynctl does not know.
+func releaseVelocitySentence(_ estimate: ReleaseEstimate?) -> String? {
+  guard let estimate,
+    let why = HandoffWords.reasonSentence(
+      estimate.reason.rawValue, stillMilliseconds: estimate.stillMilliseconds)
+  else { return nil }
+  return "release velocity " + why
 }
 
 func distance(_ a: (Double, Double), _ b: (Double, Double)) -> Double {

@@ -17,7 +17,9 @@ struct HandoffCommand: ParsableCommand {
       pt/s scales it down), each explained in one sentence. The daemon's velocity_error, \
       computed before its numbers are rounded for output, must be within --tolerance. \
       The daemon holds velocities as 32-bit floats, so the tolerance is never below 2^-23 of the \
-      speed (0.002 pt/s at 16 000 pt/s).
+      speed (0.002 pt/s at 16 000 pt/s). A release velocity the daemon estimated (no \
+      --release-velocity) that came out 0 or limited is explained in a sentence too (the \
+      pointer was still for more than 40 ms before lift-off, too few samples, …).
 
       2. The motion: the session must hold that velocity right after the release (get); in the \
       first frame the item must not move across its rail; and its velocity in up to three \
@@ -132,6 +134,7 @@ struct HandoffCommand: ParsableCommand {
       var failures: [String] = []
       client.output.note(
         "handoff \(h.item): finger \(pair(h.gesture)) pt/s, item \(pair(h.itemVelocity)) pt/s")
+      if let why = releaseVelocitySentence(h.estimate) { client.output.note("  \(why)") }
       let (expected, sentences) = h.expectation
       for sentence in sentences { client.output.note("  \(sentence)") }
       // The engine keeps velocities as 32-bit floats (24-bit significands): nothing finer than
@@ -162,7 +165,8 @@ struct HandoffCommand: ParsableCommand {
           failures.append(
             "the item velocity \(pair(h.itemVelocity)) is not the expected "
               + "\(pair((expect.x, expect.y))) (off by \(format(gap)) pt/s, "
-              + "tolerance \(tolerance))")
+              + "tolerance \(tolerance))"
+              + (releaseVelocitySentence(h.estimate).map { ": \($0)" } ?? ""))
         }
       }
       let motion = try Motion.measure(item: h.item, session: session, client)

@@ -46,6 +46,7 @@ enum HumanFormat {
         + "\(pair(handoff.gestureVelocity)), item velocity \(pair(handoff.itemVelocity))"
         + (constraints.isEmpty ? "" : " (changed by " + constraints.joined(separator: ", ") + ")")
         + (handoff.velocityError > 0 ? ", velocity_error \(number(handoff.velocityError))" : "")
+        + (releaseVelocitySentence(handoff.estimate).map { "; \($0)" } ?? "")
     case .done(_, let outcome, let values):
       return "\(session)done: \(text(outcome))" + valueList(values)
     case .closed(_, let reason): return "\(session)closed (\(text(reason)))"

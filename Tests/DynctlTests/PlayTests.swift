@@ -93,6 +93,48 @@ struct PlayTests {
     #expect(loose.status == 0, "16000.3 pt/s is held within 0.001: \(loose.output) \(loose.error)")
   }
 
+  /// The issue's flick (300 pt in 100 ms, lifted 55 ms after its last move) sent as a script,
+  /// and a pan with no move: each zero release velocity comes with the estimator's reason.
+  @Test("a zero release velocity that dynd estimated is explained in a sentence")
+  func estimateReason() throws {
+    let daemon = try PrivateDaemon()
+    defer { daemon.stop() }
+    var script = [#"{"op":"open","session":"lock","clock":"manual","transition":"lock-screen"}"#]
+    for i in 0...6 {
+      script.append(
+        #"{"op":"gesture","session":"lock","phase":"\#(i == 0 ? "began" : "changed")","#
+          + #""x":160,"y":\#(500 - 50 * i),"t":\#(Double(i) / 60)}"#)
+    }
+    script.append(
+      #"{"op":"gesture","session":"lock","phase":"ended","x":160,"y":200,"t":0.155}"#)
+    let file = daemon.directory + "/flick.jsonl"
+    try script.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+    let flick = try daemon.dynctl(["run", file])
+    #expect(flick.status == 0, "\(flick.error)")
+    #expect(
+      flick.output.contains(
+        "lock handoff screen: gesture velocity (0, 0), item velocity (0, 0); release velocity "
+          + "0 pt/s: the pointer was still for 55 ms before lift-off (Android's and Flutter's "
+          + "40 ms rule)\n"), "\(flick.output)")
+    // Released 5 ms after the last move: the fit, nothing to explain.
+    script[script.count - 1] =
+      #"{"op":"gesture","session":"lock","phase":"ended","x":160,"y":200,"t":0.105}"#
+    try script.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+    let fitted = try daemon.dynctl(["run", file])
+    #expect(fitted.output.contains("handoff screen: gesture velocity (0, -3000)"))
+    #expect(!fitted.output.contains("release velocity"), "\(fitted.output)")
+
+    let still = try daemon.dynctl([
+      "handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0", "--expect",
+      "0,-600",
+    ])
+    let why = "release velocity 0 pt/s: the estimator had fewer than two samples"
+    #expect(still.output.contains("\n  \(why)"), "\(still.output)")
+    #expect(still.status == 1)
+    #expect(
+      still.output.contains("(off by 600 pt/s, tolerance 0.001): \(why)"), "\(still.output)")
+  }
+
   @Test("play reports each required transition's outcome")
   func outcomes() throws {
     let daemon = try PrivateDaemon()

@@ -213,4 +213,45 @@ struct RecordTests {
     #expect(missing.status == 65)
     #expect(missing.error.contains("unknown_session: no session is named 'M'"), "\(missing.error)")
   }
+
+  /// A scene opened by someone else, with an ellipse and a path, recorded by joining it: the
+  /// trace's `get` reply carries the shapes, and the SVG draws them so.
+  @Test("record --session keeps a joined scene's shapes; render draws the ellipse round")
+  func joinedShapes() throws {
+    let daemon = try PrivateDaemon()
+    defer { daemon.stop() }
+    let scene =
+      #"{"bounds":[320,240],"items":[{"id":"ball","center":[80,60],"size":[40,30],"#
+      + #""shape":"ellipse"},{"id":"tri","center":[200,60],"size":[40,40],"shape":"path","#
+      + #""path":[[0,-20],[20,20],[-20,20]]},{"id":"box","center":[140,150],"size":[30,20]}],"#
+      + #""behaviors":[{"type":"gravity","items":["ball","tri","box"]},"#
+      + #"{"type":"collision","items":["ball","tri","box"],"reference_bounds":true}]}"#
+    let opened = try daemon.dynctl([
+      "open", "--scene", scene, "--session", "P", "--clock", "manual",
+    ])
+    #expect(opened.status == 0, "\(opened.error)")
+    let trace = daemon.directory + "/shapes.jsonl"
+    let recorder = Process()
+    recorder.executableURL = URL(fileURLWithPath: try Binaries.path("dynctl"))
+    recorder.arguments = ["record", "--session", "P", "--max-seconds", "20", "-o", trace]
+    recorder.environment = cleanEnvironment(["DYND_SOCKET": daemon.socket])
+    recorder.standardOutput = FileHandle.nullDevice
+    try recorder.run()
+    usleep(1_000_000)  // it gets, lists and turns the debug stream on before anything moves
+    #expect(try daemon.dynctl(["step", "P", "--count", "600"]).status == 0)
+    recorder.waitUntilExit()
+    #expect(recorder.terminationStatus == 0)
+    let lines = try Self.lines(trace)
+    let items = try #require(lines.first { $0["ok"] != nil && $0["items"] != nil }?["items"])
+    let shapes = (items as? [[String: Any]] ?? []).map { $0["shape"] as? String ?? "-" }
+    #expect(shapes == ["ellipse", "path", "-"], "the get reply's shapes")
+    let svg = trace + ".svg"
+    let render = try daemon.dynctl(["render", trace, "--svg", svg])
+    #expect(render.status == 0, "\(render.error)")
+    let drawn = try String(contentsOfFile: svg, encoding: .utf8)
+    #expect(drawn.contains(#"<ellipse data-item="ball" cx="0" cy="0" rx="20" ry="15" "#))
+    #expect(drawn.contains(#"<polygon data-item="tri" points="0,-20 20,20 -20,20" "#))
+    #expect(drawn.contains(#"<rect data-item="box" x="-15" y="-10" width="30" height="20" "#))
+    #expect(!drawn.contains(#"<rect data-item="ball""#))
+  }
 }

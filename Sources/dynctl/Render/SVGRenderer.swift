@@ -1,3 +1,4 @@
+import PageScripts
 import Wire
 
 /// A static picture of a trace, sized to what it holds (the view box starts at 0,0 and ends
@@ -50,8 +51,13 @@ enum SVGRenderer {
         + (trace.outcome.map { "\($0.word) at \(n($0.t - trace.startTime)) s" } ?? "no outcome")
     ]
     if let h = trace.handoff {
+      // Why an estimated velocity is 0 or limited, as the HTML page says it (`HandoffWords`).
+      let why = h.estimate.flatMap {
+        HandoffWords.reasonSentence($0.reason.rawValue, stillMilliseconds: $0.stillMilliseconds)
+      }
       lines.append(
-        "handoff \(h.item): gesture_velocity \(pair(h.gesture)) pt/s → item_velocity "
+        "handoff \(h.item): gesture_velocity \(pair(h.gesture)) pt/s"
+          + (why.map { " (\($0))" } ?? "") + " → item_velocity "
           + "\(pair(h.itemVelocity)) pt/s, velocity_error \(n(h.velocityError)) pt/s")
     } else {
       lines.append("no handoff (no pan was released)")
@@ -126,8 +132,7 @@ enum SVGRenderer {
       for (index, size) in order {
         guard let f = frame.items.first(where: { $0.id == size.id }) else { continue }
         let alpha = size.width * size.height >= 0.5 * b.width * b.height ? 0.2 : 0.4
-        svg += "<rect x=\"\(n(-size.width / 2))\" y=\"\(n(-size.height / 2))\" "
-        svg += "width=\"\(n(size.width))\" height=\"\(n(size.height))\" "
+        svg += outline(size)
         svg += "fill=\"\(color(index))\" fill-opacity=\"\(n(alpha))\" stroke=\"\(color(index))\" "
         svg += "stroke-width=\"\(n((size.id == dragged ? 3.5 : 1.5) / scale))\" "
         svg += "transform=\"translate(\(n(f.x)) \(n(f.y))) rotate(\(n(f.angle * 180 / .pi)))\"/>\n"
@@ -145,6 +150,22 @@ enum SVGRenderer {
     }
     svg += "</g>\n"
     return (svg, Double(count) * (tw + gap) - gap, th + 16)
+  }
+
+  /// The start of the element that draws an item of `size` around the origin, by its shape: a
+  /// rect, an ellipse or a polygon (its path, relative to the center), open for the paint.
+  static func outline(_ size: Trace.Size) -> String {
+    switch size.shape {
+    case .rectangle:
+      return "<rect data-item=\"\(escape(size.id))\" x=\"\(n(-size.width / 2))\" "
+        + "y=\"\(n(-size.height / 2))\" width=\"\(n(size.width))\" height=\"\(n(size.height))\" "
+    case .ellipse:
+      return "<ellipse data-item=\"\(escape(size.id))\" cx=\"0\" cy=\"0\" "
+        + "rx=\"\(n(size.width / 2))\" ry=\"\(n(size.height / 2))\" "
+    case .path(let points):
+      return "<polygon data-item=\"\(escape(size.id))\" points=\""
+        + points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ") + "\" "
+    }
   }
 
   static func color(_ index: Int) -> String { palette[index % palette.count] }

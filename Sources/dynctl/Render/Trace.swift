@@ -1,8 +1,8 @@
 import Primitives
 import Wire
 
-/// A trace written by `dynctl record`, read back: the header, the items with their sizes, the
-/// frames and what happened (the gesture, the handoff, contacts, the outcome). Everything stays
+/// A trace written by `dynctl record`, read back: the header, the items with their sizes and
+/// shapes, the frames and what happened (the gesture, the handoff, contacts, the outcome). Everything stays
 /// in `lines` for the HTML player, which reads the same things in JavaScript.
 struct Trace {
   struct ItemFrame {
@@ -21,6 +21,8 @@ struct Trace {
     let id: String
     let width: Double
     let height: Double
+    /// As the `get` reply gives it, or the `open` request's scene (a rectangle otherwise).
+    let shape: ItemShape
   }
 
   /// The `handoff` event: the finger's release velocity and the item's.
@@ -30,6 +32,8 @@ struct Trace {
     let gesture: (Double, Double)
     let itemVelocity: (Double, Double)
     let velocityError: Double
+    /// How the daemon estimated the finger's velocity; nil when it was given.
+    let estimate: ReleaseEstimate?
   }
 
   let path: String
@@ -40,7 +44,7 @@ struct Trace {
   /// How the trace was made: `transition` (the default of older traces), `scene` or `session`.
   let source: String
   let bounds: (x: Double, y: Double, width: Double, height: Double)
-  /// Item ids and sizes, from the `open` (or `get`) reply.
+  /// Item ids, sizes and shapes, from the `open` (or `get`) reply.
   let sizes: [Size]
   /// The state of that reply (at its time), then every `frame`.
   let frames: [Frame]
@@ -159,12 +163,19 @@ struct Trace {
     var ended: Double?
     var contacts: [(t: Double, item: String)] = []
     var now = 0.0
+    /// The shapes of the items of an `open` request's scene, by id (its reply has none).
+    var openedShapes: [String: ItemShape] = [:]
 
     mutating func sent(_ request: JSONValue) {
       switch request["op"]?.string {
       case "open":
         if case .object(let members)? = request["params"] {
           params = members.map { ($0.name, $0.value.jsonText) }
+        }
+        if case .array(let items)? = request["scene"]?["items"] {
+          for item in items {
+            if let id = item["id"]?.string { openedShapes[id] = Self.shape(item) }
+          }
         }
       case "gesture":
         if request["phase"]?.string == "began" {
@@ -202,7 +213,8 @@ struct Trace {
       case .handoff(let h) where handoff == nil:
         handoff = HandoffSummary(
           t: now, item: h.item, gesture: (h.gestureVelocity.dx, h.gestureVelocity.dy),
-          itemVelocity: (h.itemVelocity.dx, h.itemVelocity.dy), velocityError: h.velocityError)
+          itemVelocity: (h.itemVelocity.dx, h.itemVelocity.dy), velocityError: h.velocityError,
+          estimate: h.estimate)
       case .contact(let c) where c.phase == .began:
         contacts.append((now, c.item))
       case .done(_, let word, _) where outcome == nil:
@@ -221,9 +233,28 @@ struct Trace {
       }
     }
 
-    /// The sizes, and the reply's state as the first frame.
+    /// An item spec's shape as the trace's JSON holds it: a rectangle unless it says otherwise
+    /// (and a path with fewer than three points is drawn as its bounds).
+    static func shape(_ spec: JSONValue) -> ItemShape {
+      switch spec["shape"]?.string {
+      case "ellipse": return .ellipse
+      case "path":
+        guard case .array(let vertices)? = spec["path"] else { return .rectangle }
+        let points = vertices.compactMap { vertex in
+          vertex[0]?.number.flatMap { x in vertex[1]?.number.map { Point(x: x, y: $0) } }
+        }
+        return points.count >= 3 && points.count == vertices.count ? .path(points) : .rectangle
+      default: return .rectangle
+      }
+    }
+
+    /// The sizes and shapes, and the reply's state as the first frame.
     private mutating func start(_ items: [ItemState], at t: Double) {
-      sizes = items.map { Size(id: $0.id, width: $0.size.width, height: $0.size.height) }
+      sizes = items.map { item in
+        Size(
+          id: item.id, width: item.size.width, height: item.size.height,
+          shape: item.shape == .rectangle ? openedShapes[item.id] ?? .rectangle : item.shape)
+      }
       frames.append(Frame(t: t, items: items.map(Self.itemFrame)))
       now = t
     }
