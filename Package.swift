@@ -138,3 +138,16 @@ let package = Package(
   ],
   cxxLanguageStandard: .cxx17
 )
+
+// Release builds of the code a frame runs through skip Swift's run-time exclusivity checks
+// (swift_beginAccess on every access to a class's stored property): about 9 % of dynd's
+// instructions per realtime frame (BENCHMARKS.md, "Realtime sessions at 1 000 after issue 25").
+// Debug builds, which run every test, keep them.
+let framePathTargets: Set = [
+  "Primitives", "Dynamics", "DynamicsScenes", "Transitions", "Wire", "SessionHost", "Daemon", "dynd",
+]
+for target in package.targets where framePathTargets.contains(target.name) {
+  target.swiftSettings =
+    (target.swiftSettings ?? [])
+    + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+}

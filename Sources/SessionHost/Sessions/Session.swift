@@ -106,6 +106,11 @@ final class Session: DynamicAnimatorDelegate {
   /// previous frame was still being computed), since it opened; `list` reports them.
   var missedTicks = 0
   var jobStarted: ContinuousClock.Instant = .now
+  /// The job of every realtime tick, made once (a tick allocates nothing of its own).
+  lazy var tickJob = FrameJob(frames: 0, dt: 0, requester: nil, debug: false) {
+    [unowned self] _ in
+    if !published.running { frameClock?.remove(self) }
+  }
   /// The outcome of the transition's current gesture cycle once its `done` went out; a gesture
   /// that begins, or a tap or swipe the transition takes, starts a new cycle (`watch` reports it).
   var outcome: String?

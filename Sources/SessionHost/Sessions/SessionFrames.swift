@@ -33,12 +33,15 @@ struct FrameResult: @unchecked Sendable {
 final class FrameJob {
   /// Frames still to finish (the one in progress included).
   var frames: Int
-  let dt: Double
+  private(set) var dt: Double
   /// The `step`'s requester (its frames are never coalesced); nil for a realtime tick.
   let requester: Peer?
-  let debug: Bool
+  private(set) var debug: Bool
   /// Frames finished so far.
   var done = 0
+  /// Frames the last slice finished, for the host's thread to publish (written on the worker,
+  /// read after the slice is posted back; its storage is kept from one slice to the next).
+  var finished: [FrameResult] = []
   /// Runs on the host's thread once the job is over (finished, or its session closed).
   let completion: (Int) -> Void
 
@@ -49,6 +52,14 @@ final class FrameJob {
     self.requester = requester
     self.debug = debug
     self.completion = completion
+  }
+
+  /// Readies a realtime session's tick job for its next tick (see `Session.tickJob`).
+  func restart(dt: Double, debug: Bool) {
+    frames = 1
+    done = 0
+    self.dt = dt
+    self.debug = debug
   }
 }
 
@@ -98,11 +109,8 @@ extension Session {
     let advance = min(owedPeriods, Self.maxPeriodsPerFrame)
     missedTicks += owedPeriods - 1
     owedPeriods = 0
-    let job = FrameJob(
-      frames: 1, dt: Double(advance) / fps, requester: nil, debug: !debugWatchers.isEmpty
-    ) { [unowned self] _ in
-      if !published.running { frameClock?.remove(self) }
-    }
+    let job = tickJob
+    job.restart(dt: Double(advance) / fps, debug: !debugWatchers.isEmpty)
     beginJob()
     return TickWork(session: self, job: job)
   }
@@ -128,7 +136,8 @@ extension Session {
     if fitsInline(job) {
       host.inlineDepth += 1
       defer { host.inlineDepth -= 1 }
-      sliceFinished(job, computeSlice(job, until: .now + host.environment.inlineWorkBudget))
+      computeSlice(job, for: host.environment.inlineWorkBudget)
+      sliceFinished(job)
     } else {
       runSlice(job, priority)
     }
@@ -160,11 +169,10 @@ extension Session {
     let box = UncheckedBox(job)
     let environment = host.environment
     environment.runOnWorker(priority) {
-      let results = UncheckedBox(
-        engine.value.computeSlice(box.value, until: .now + engine.value.sliceDuration))
+      engine.value.computeSlice(box.value, for: engine.value.sliceDuration)
       environment.post {
         let session = engine.value
-        session.sliceFinished(box.value, results.value)
+        session.sliceFinished(box.value)
         session.host.deliver()
       }
     }
@@ -174,11 +182,15 @@ extension Session {
   /// session was closed meanwhile: then the job stops here, its owner gone), then queues the
   /// next slice behind other sessions' due work if a frame is half done (and the step's
   /// requester is still there), or ends the job and lets what waited run.
-  func sliceFinished(_ job: FrameJob, _ results: [FrameResult]) {
+  func sliceFinished(_ job: FrameJob) {
+    let finished = job.finished.count
     if !isClosed {
-      for result in results { publish(result, requester: job.requester) }
-      job.done += results.count
-      job.frames -= results.count
+      for result in job.finished { publish(result, requester: job.requester) }
+      job.done += finished
+      job.frames -= finished
+    }
+    job.finished.removeAll(keepingCapacity: true)
+    if !isClosed {
       if animator.stepsDue > 0, job.requester?.isGone == true {
         // The step's requester left mid-frame (its session kept): the frame ends where it is.
         animator.abandonStep()
@@ -194,14 +206,16 @@ extension Session {
   }
 
   /// On the worker: finishes the frame in progress, then computes more of `job`'s frames, until
-  /// none is left or `deadline` passes (checked after each internal step: a frame cut there
-  /// stays in progress for the next slice). Returns the frames finished, and keeps the cost per
-  /// internal step for `fitsInline`.
-  func computeSlice(_ job: FrameJob, until deadline: ContinuousClock.Instant) -> [FrameResult] {
+  /// none is left or `duration` has passed (checked after each internal step: a frame cut there
+  /// stays in progress for the next slice), into `job.finished`. For a manual step, keeps the
+  /// cost per internal step for `fitsInline` (a realtime tick never runs inline: it skips the
+  /// clock reads).
+  func computeSlice(_ job: FrameJob, for duration: Duration) {
     let start = ContinuousClock.now
-    var results: [FrameResult] = []
+    let deadline = start + duration
+    let measuresCost = job.requester != nil
     var steps = 0
-    while results.count < job.frames {
+    while job.finished.count < job.frames {
       if animator.stepsDue == 0 {
         stepping = true
         frameSteps = 0
@@ -211,16 +225,15 @@ extension Session {
       frameSteps += taken
       steps += taken
       if animator.stepsDue > 0 { break }
-      results.append(finishFrame(debug: job.debug))
-      if ContinuousClock.now >= deadline { break }
+      job.finished.append(finishFrame(debug: job.debug))
+      if job.finished.count < job.frames, ContinuousClock.now >= deadline { break }
     }
-    if steps > 0 {
+    if measuresCost, steps > 0 {
       // Rises at once, decays by half a slice: a session that became costly is not trusted
       // with the host's thread on the strength of its cheap past.
       let measured = fractionalMilliseconds(start.duration(to: .now)) / 1000 / Double(steps)
       stepCost = max(measured, (stepCost ?? 0) / 2)
     }
-    return results
   }
 
   /// On the worker, once a frame's internal steps are all taken: what it produced.

@@ -6,16 +6,12 @@ struct TickWork: @unchecked Sendable {
   let session: Session
   let job: FrameJob
 
-  /// On the worker: the frame's first slice (empty when the frame is cut, to be finished by
-  /// slices of its own).
-  func compute() -> [FrameResult] {
-    session.computeSlice(job, until: .now + session.sliceDuration)
-  }
+  /// On the worker: the frame's first slice (nothing finished when the frame is cut, to be
+  /// finished by slices of its own).
+  func compute() { session.computeSlice(job, for: session.sliceDuration) }
 
   /// On the host's thread: publishes the frame, or queues the rest of it.
-  func finish(_ results: [FrameResult]) {
-    session.sliceFinished(job, results)
-  }
+  func finish() { session.sliceFinished(job) }
 }
 
 /// The frames of one tick of a frame clock, shared out among the workers.
@@ -35,11 +31,9 @@ final class TickBatch: Sendable {
   /// When the tick handed its work out.
   private let started = ContinuousClock.now
 
-  /// A session's frame, with its place in the tick.
-  private typealias Computed = (index: Int, frames: [FrameResult])
-
   private struct Finished {
-    var results: [Computed] = []
+    /// Places in the tick of the sessions whose slice is computed and not handed over yet.
+    var results: [Int] = []
     var workersLeft: Int
   }
 
@@ -64,12 +58,13 @@ final class TickBatch: Sendable {
 
   private func drain() {
     // Collected without a lock; merged once per worker (or handed over every `handOver`).
-    var mine: [Computed] = []
+    var mine: [Int] = []
     var lastHandOver = ContinuousClock.now
     while true {
       let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
       guard index < work.count else { break }
-      mine.append((index, work[index].compute()))
+      work[index].compute()
+      mine.append(index)
       if lastHandOver.duration(to: .now) > Self.handOver {
         hand(mine)
         mine = []
@@ -95,20 +90,20 @@ final class TickBatch: Sendable {
 
   /// Hands over every finished frame not handed over yet, in the clock's order.
   private func handOverFinished() {
-    let finished = done.withLock { finished -> [Computed] in
+    let finished = done.withLock { finished -> [Int] in
       defer { finished.results = [] }
       return finished.results
     }
-    hand(finished.sorted { $0.index < $1.index })
+    hand(finished.sorted())
   }
 
-  private func hand(_ finished: [Computed]) {
+  private func hand(_ finished: [Int]) {
     guard !finished.isEmpty else { return }
     let box = UncheckedBox(finished)
     let host = self.host
     let work = self.work
     host.value.environment.post {
-      for (index, frame) in box.value { work[index].finish(frame) }
+      for index in box.value { work[index].finish() }
       host.value.deliver()
     }
   }
