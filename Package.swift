@@ -144,7 +144,8 @@ let package = Package(
 // instructions per realtime frame (BENCHMARKS.md, "Realtime sessions at 1 000 after issue 25").
 // Debug builds, which run every test, keep them.
 let framePathTargets: Set = [
-  "Primitives", "Dynamics", "DynamicsScenes", "Transitions", "Wire", "SessionHost", "Daemon", "dynd",
+  "Primitives", "Dynamics", "DynamicsScenes", "Transitions", "Wire", "SessionHost", "Daemon",
+  "dynd",
 ]
 for target in package.targets where framePathTargets.contains(target.name) {
   target.swiftSettings =
