@@ -9,7 +9,9 @@ The checks, in order (README, "dynctl handoff"):
    constraints (a rail projects it onto its axis, ``anchored`` makes it 0, the engine's speed
    limit scales it down), within ``max(tolerance, speed * 2**-23)`` (the engine's 32-bit floats)
    plus 0.0011 for the wire's rounding to 3 decimals; the daemon's ``velocity_error`` must be
-   within ``max(tolerance, speed * 2**-23)``.
+   within ``max(tolerance, speed * 2**-23)``. A release velocity dynd estimated that came out 0
+   or limited is explained in the report (`ReleaseEstimate.explanation`, the sentence
+   ``dynctl handoff`` prints), and in the failure of an `expected` velocity.
 2. The motion: ``get`` right after the release must hold that velocity (within
    ``max(tolerance, 0.0011)``); the first frame must not move across a rail (more than
    `motion_tolerance`); and the velocities of the first frames (single-frame steps, at most 3,
@@ -274,6 +276,10 @@ def check_handoff(
     failures: List[str] = []
     item_velocity = event.item_velocity
     lines.append("  finger velocity: %s pt/s" % pair_text(event.gesture_velocity))
+    # Why dynd's estimate is 0 or limited, when it is: it explains a failure that follows.
+    why = event.estimate.explanation if event.estimate is not None else None
+    if why is not None:
+        lines.append("    " + why)
     lines.append(
         "  expected (the finger's after the constraints): %s pt/s" % pair_text(finger_after)
     )
@@ -296,6 +302,7 @@ def check_handoff(
             failures.append(
                 "the item's velocity %s is not the expected %s (off by %s pt/s)"
                 % (pair_text(item_velocity), pair_text(wanted), fmt(off))
+                + ("" if why is None else ": " + why)
             )
     if event.velocity_error is not None:
         lines.append(

@@ -18,6 +18,7 @@ __all__ = [
     "Vec2",
     "ItemState",
     "Constraint",
+    "ReleaseEstimate",
     "SessionInfo",
     "Event",
     "FrameEvent",
@@ -80,7 +81,10 @@ def _values(value: Any) -> Dict[str, float]:
 @dataclass
 class ItemState:
     """One item's state: `center`, `angle` (radians, clockwise), `velocity` (pt/s),
-    `angular_velocity` (rad/s), and `size` where the message carries it (``open``, ``get``)."""
+    `angular_velocity` (rad/s), and `size` where the message carries it (``open``, ``get``).
+    `shape` is ``"rectangle"``, ``"ellipse"`` or ``"path"`` as a ``get`` reply gives it (every
+    other message, and a rectangle in ``get``, leave it out: ``"rectangle"``); `path` is the
+    polygon's vertices relative to the center for a path, else None."""
 
     id: str
     center: Vec2
@@ -89,6 +93,8 @@ class ItemState:
     angular_velocity: float
     size: Optional[Vec2]
     raw: JSON = field(repr=False)
+    shape: str = "rectangle"
+    path: Optional[List[Vec2]] = None
 
 
 def parse_item(raw: JSON) -> ItemState:
@@ -101,6 +107,8 @@ def parse_item(raw: JSON) -> ItemState:
         angular_velocity=float(raw.get("angular_velocity", 0)),
         size=_opt_vec(raw.get("size")),
         raw=raw,
+        shape=str(raw.get("shape", "rectangle")),
+        path=None if raw.get("path") is None else [_vec(p) for p in raw["path"]],
     )
 
 
@@ -122,6 +130,53 @@ class Constraint:
     axis: Optional[Vec2]
     max_speed: Optional[float]
     raw: JSON = field(repr=False)
+
+
+#: Why dynd's estimate of a release velocity is 0 or limited, by `ReleaseEstimate.reason`: the
+#: sentences ``dynctl`` and the pages give (``Sources/PageScripts/HandoffWords.swift``, where
+#: they are defined; keep these the same). ``estimated``, the ordinary case, has none.
+REASON_SENTENCES: Dict[str, str] = {
+    "pointer_stopped": "0 pt/s: the pointer was still for {still_ms} ms before lift-off "
+    "(Android's and Flutter's 40 ms rule)",
+    "too_few_samples": "0 pt/s: the estimator had fewer than two samples (a velocity needs two)",
+    "stale_samples": "0 pt/s: at lift-off the samples were older than the estimator's 100 ms "
+    "horizon",
+    "degenerate_fit": "0 pt/s: the samples' times were too close together to fit a velocity "
+    "through them",
+    "limited": "limited: the estimate was faster than 1000000 pt/s and was scaled down to that "
+    "speed in its direction",
+}
+
+
+def _sentence_number(value: float) -> str:
+    """At most 3 decimals, no trailing zeros (as HandoffWords writes numbers)."""
+    text = ("%.3f" % round(value, 3)).rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+@dataclass
+class ReleaseEstimate:
+    """How dynd estimated a release velocity from the pan's samples (a `HandoffEvent`'s
+    `estimate`, None when the client gave the velocity): `reason` is ``estimated`` (the fit),
+    ``pointer_stopped`` (0: the pointer was still `still_ms` ms, more than 40, before lift-off),
+    ``too_few_samples``, ``stale_samples``, ``degenerate_fit`` (all 0) or ``limited`` (scaled
+    down to 10**6 pt/s); `samples` how many samples the estimator held within its horizon."""
+
+    reason: str
+    samples: int
+    still_ms: Optional[float]
+    raw: JSON = field(repr=False)
+
+    @property
+    def explanation(self) -> Optional[str]:
+        """The sentence ``dynctl`` prints for a 0 or limited velocity, e.g. "release velocity
+        0 pt/s: the pointer was still for 55 ms before lift-off (Android's and Flutter's 40 ms
+        rule)"; None for ``estimated`` and for a reason this client does not know."""
+        template = REASON_SENTENCES.get(self.reason)
+        if template is None:
+            return None
+        still = "?" if self.still_ms is None else _sentence_number(self.still_ms)
+        return "release velocity " + template.replace("{still_ms}", still)
 
 
 @dataclass
@@ -203,13 +258,15 @@ class HandoffEvent(Event):
     """A gesture ended and the dynamics took over `item`: the finger's `gesture_velocity`, the
     `item_velocity` the item moves with, the `constraints` that changed it (in the order
     applied) and the daemon's `velocity_error` (|item − finger after constraints|, before
-    rounding)."""
+    rounding); `estimate`, how dynd estimated the finger's velocity (None when the client gave
+    it; its `explanation` says why a velocity is 0 or limited)."""
 
     item: str
     gesture_velocity: Vec2
     item_velocity: Vec2
     constraints: List[Constraint]
     velocity_error: Optional[float]
+    estimate: Optional[ReleaseEstimate] = None
 
 
 @dataclass
@@ -315,6 +372,17 @@ def _constraint(raw: JSON) -> Constraint:
     )
 
 
+def _estimate(raw: Any) -> Optional[ReleaseEstimate]:
+    if not isinstance(raw, dict):
+        return None
+    return ReleaseEstimate(
+        reason=str(raw.get("reason")),
+        samples=int(raw.get("samples", 0)),
+        still_ms=_opt_float(raw.get("still_ms")),
+        raw=raw,
+    )
+
+
 def parse_event(raw: JSON) -> Event:
     """The typed form of the event `raw` (a dict with ``"ev"``)."""
     ev = raw.get("ev")
@@ -349,6 +417,7 @@ def parse_event(raw: JSON) -> Event:
             item_velocity=_vec(raw["item_velocity"]),
             constraints=[_constraint(c) for c in raw.get("constraints", [])],
             velocity_error=_opt_float(raw.get("velocity_error")),
+            estimate=_estimate(raw.get("estimate")),
             **base,
         )
     if ev == "done":

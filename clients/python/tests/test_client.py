@@ -217,6 +217,12 @@ def test_the_asyncio_client(dynd_daemon: DyndDaemon) -> None:
             )
             assert pan.handoff is not None and pan.handoff.item_velocity == (0, -1400)
             assert (await client.run_until(lock)).outcome == "opened"
+            stopped = (await client.open_transition("lock-screen", clock="manual")).session
+            for i, (x, y, t) in enumerate(FLICK):
+                await client.gesture(stopped, "began" if i == 0 else "changed", x, y, t=t)
+            late = (await client.gesture(stopped, "ended", 160, 200, t=0.155)).handoff
+            assert late is not None and late.estimate is not None
+            assert late.estimate.explanation == STILL_55_MS
             realtime = (await client.open_transition("lock-screen")).session
             await client.pan(
                 realtime, (160, 500), (160, 380), duration=0.1, release_velocity=(0, 100)
@@ -231,6 +237,63 @@ def test_the_asyncio_client(dynd_daemon: DyndDaemon) -> None:
             await AsyncClient.connect(dynd_daemon.socket + ".missing")
 
     asyncio.run(scenario())
+
+
+#: The issue's flick: 300 pt up in 100 ms at 60 Hz, then still until lift-off.
+FLICK = [(160.0, 500.0 - 50 * i, i / 60) for i in range(7)]
+STILL_55_MS = (
+    "release velocity 0 pt/s: the pointer was still for 55 ms before lift-off "
+    "(Android's and Flutter's 40 ms rule)"
+)
+
+
+def test_a_release_velocity_estimate_is_typed(dynd_client: Client) -> None:
+    lock = dynd_client.open_transition("lock-screen", clock="manual").session
+    for i, (x, y, t) in enumerate(FLICK):
+        dynd_client.gesture(lock, "began" if i == 0 else "changed", x, y, t=t)
+    handoff = dynd_client.gesture(lock, "ended", 160, 200, t=0.155).handoff
+    assert handoff is not None and handoff.gesture_velocity == (0, 0)
+    estimate = handoff.estimate
+    assert estimate is not None
+    assert (estimate.reason, estimate.samples, estimate.still_ms) == ("pointer_stopped", 7, 55)
+    assert estimate.explanation == STILL_55_MS
+    # Lifted 5 ms after the last move: the fit, nothing to explain.
+    for i, (x, y, t) in enumerate(FLICK):
+        dynd_client.gesture(lock, "began" if i == 0 else "changed", x, y, t=1 + t)
+    fitted = dynd_client.gesture(lock, "ended", 160, 200, t=1.105).handoff
+    assert fitted is not None and fitted.gesture_velocity == (0, -3000)
+    assert fitted.estimate is not None and fitted.estimate.reason == "estimated"
+    assert fitted.estimate.explanation is None
+    # Given by the client: no estimate.
+    dynd_client.gesture(lock, "began", 160, 500, t=2)
+    given = dynd_client.gesture(lock, "ended", 160, 500, t=2.1, velocity=(0, -900)).handoff
+    assert given is not None and given.estimate is None
+    # A newer daemon's reason is kept, without a sentence.
+    newer = dynd.parse_event(dict(handoff.raw, estimate={"reason": "guessed", "samples": 2}))
+    assert isinstance(newer, HandoffEvent) and newer.estimate is not None
+    assert (newer.estimate.reason, newer.estimate.explanation) == ("guessed", None)
+
+
+def test_get_gives_each_items_shape(dynd_client: Client) -> None:
+    scene = {
+        "items": [
+            {"id": "ball", "center": [50, 50], "size": [40, 30], "shape": "ellipse"},
+            {
+                "id": "tri",
+                "center": [150, 50],
+                "size": [40, 40],
+                "shape": "path",
+                "path": [[0, -20], [20, 20], [-20, 20]],
+            },
+            {"id": "box", "center": [100, 150], "size": [30, 20]},
+        ]
+    }
+    session = dynd_client.open_scene(scene, clock="manual").session
+    items = {item.id: item for item in dynd_client.get(session).items}
+    assert (items["ball"].shape, items["ball"].path) == ("ellipse", None)
+    assert items["tri"].shape == "path"
+    assert items["tri"].path == [(0, -20), (20, 20), (-20, 20)]
+    assert (items["box"].shape, items["box"].path) == ("rectangle", None)
 
 
 def test_the_daemon_stops_cleanly(dynd_binary: str) -> None:

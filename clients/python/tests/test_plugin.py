@@ -86,6 +86,26 @@ def test_an_item_velocity_the_motion_contradicts_fails(dynd_client: Client) -> N
     assert check.report().splitlines()[-3].endswith("(off by 100 pt/s)")
 
 
+def test_a_zero_estimate_is_explained_in_the_failure(dynd_client: Client) -> None:
+    # 300 pt up in 100 ms, lifted 55 ms after the last move: dynd's estimate is 0.
+    session = dynd_client.open_transition("lock-screen", clock="manual").session
+    for i in range(7):
+        dynd_client.gesture(session, "began" if i == 0 else "changed", 160, 500 - 50 * i, t=i / 60)
+    ended = dynd_client.gesture(session, "ended", 160, 200, t=0.155)
+    assert ended.handoff is not None
+    with pytest.raises(AssertionError) as caught:
+        assert_handoff(dynd_client, session, ended.handoff, expected=(0, -3000))
+    why = (
+        "release velocity 0 pt/s: the pointer was still for 55 ms before lift-off "
+        "(Android's and Flutter's 40 ms rule)"
+    )
+    lines = str(caught.value).splitlines()
+    assert "    " + why in lines
+    assert lines[-1] == (
+        "  - the item's velocity (0, 0) is not the expected (0, -3000) (off by 3000 pt/s): " + why
+    )
+
+
 def test_a_velocity_error_above_the_tolerance_fails(dynd_client: Client) -> None:
     session, pan = flick(dynd_client, (0, -1400))
     assert pan.handoff is not None
