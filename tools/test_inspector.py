@@ -16,7 +16,19 @@ session with it (dynd's `get` reports the session's parameters), and a session t
 open surviving the page's re-open (a new session beside it) and close; the plotted item kept
 through wave-pop's handoff and changed only by picking another in its list; a scene's behavior
 edited in the page (dynd's `behaviors` reads it back); and the recording downloaded as a trace that
-`dynctl render` accepts.
+`dynctl render` accepts. Issue 27's points as a person sees them, at 1400×900: a flick whose
+pointer stood still 55 ms before lift-off is explained beside its 0 pt/s; the plot draws the
+finger's velocity as dynd's estimator sees it (smooth, equal to the handoff's at lift-off), the
+handoff's value at the release, labels that never overlap (pip-corners' release and done); a
+diagonal drag gives the rail's sentence, the same as `dynctl handoff`'s; an opened lock screen
+gets an off-stage marker with its distance, and Reset brings it back; the camera grabber is
+drawn; a joined scene's ellipse is round; the behaviors editor has typed fields refreshed from
+dynd, in view without scrolling; and a tour through the page while dynd stops and starts again
+shows one "dynd is gone" state, resumes watching, and logs no console error (dynd-inspect's log
+says dynd went and came back).
+
+Every test fails on console errors as on script errors. The screenshots the tests take are kept
+in out/inspector/ (gitignored), or in DYND_INSPECT_SHOTS=DIR.
 
 If Chromium or Playwright cannot start, every browser test is skipped with the reason (make test
 installs both: tools/deps.sh test browser).
@@ -24,11 +36,13 @@ installs both: tools/deps.sh test browser).
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 import urllib.error
@@ -42,9 +56,10 @@ from dynd import Client  # noqa: E402
 from test_render import read_png  # noqa: E402
 
 BIN = None
-# DYND_INSPECT_SHOTS=DIR keeps the screenshots the tests take (mid-drag.png, scene.png,
-# reopened-beside.png, plot-picked.png) there.
-SHOTS = os.environ.get("DYND_INSPECT_SHOTS")
+# The screenshots the tests take (mid-drag.png, scene.png, flick.png, tour-gone.png, …), kept as
+# artifacts of `make test`: out/inspector/, or DYND_INSPECT_SHOTS=DIR.
+SHOTS = os.environ.get("DYND_INSPECT_SHOTS") or os.path.join(HERE, "..", "out", "inspector")
+VIEWPORT = {"width": 1400, "height": 900}
 SPEED = 1000.0      # pt/s, the drag's speed (upward)
 SAMPLE_DT = 0.008   # s between two mouse events (a 125 Hz mouse)
 
@@ -82,6 +97,30 @@ class InspectorTest(unittest.TestCase):
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="dynd-inspect-test.")
         cls.socket = os.path.join(cls.dir, "dynd.sock")
+        cls.start_dynd()
+        os.makedirs(SHOTS, exist_ok=True)
+        cls.inspector = subprocess.Popen(
+            [os.path.join(BIN, "dynd-inspect"), "--socket", cls.socket],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # dynd-inspect's log (standard error), read as it comes.
+        cls.inspector_log = []
+        threading.Thread(target=lambda: cls.inspector_log.extend(iter(cls.inspector.stderr.readline, "")),
+                         daemon=True).start()
+        cls.url = None
+        deadline = time.time() + 20
+        while cls.url is None and time.time() < deadline:
+            line = cls.inspector.stdout.readline()
+            if not line:
+                raise RuntimeError("dynd-inspect stopped: " + "".join(cls.inspector_log))
+            if line.startswith("dynd-inspect: open "):
+                cls.url = line.split("open ", 1)[1].strip()
+        if cls.url is None:
+            raise RuntimeError("dynd-inspect printed no address")
+        cls.client = Client(cls.socket)
+        cls.manager = cls.browser = None
+
+    @classmethod
+    def start_dynd(cls):
         cls.dynd = subprocess.Popen([os.path.join(BIN, "dynd"), "--socket", cls.socket],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 10
@@ -89,21 +128,6 @@ class InspectorTest(unittest.TestCase):
             if time.time() > deadline or cls.dynd.poll() is not None:
                 raise RuntimeError("dynd did not start")
             time.sleep(0.02)
-        cls.inspector = subprocess.Popen(
-            [os.path.join(BIN, "dynd-inspect"), "--socket", cls.socket],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        cls.url = None
-        deadline = time.time() + 20
-        while cls.url is None and time.time() < deadline:
-            line = cls.inspector.stdout.readline()
-            if not line:
-                raise RuntimeError("dynd-inspect stopped: " + cls.inspector.stderr.read())
-            if line.startswith("dynd-inspect: open "):
-                cls.url = line.split("open ", 1)[1].strip()
-        if cls.url is None:
-            raise RuntimeError("dynd-inspect printed no address")
-        cls.client = Client(cls.socket)
-        cls.manager = cls.browser = None
 
     @classmethod
     def tearDownClass(cls):
@@ -125,11 +149,14 @@ class InspectorTest(unittest.TestCase):
     def browser_page(cls, touch=False):
         if cls.browser is None:
             cls.manager, cls.browser = start_browser()
-        context = cls.browser.new_context(viewport={"width": 1300, "height": 1000},
-                                          accept_downloads=True, has_touch=touch)
+        context = cls.browser.new_context(viewport=VIEWPORT, accept_downloads=True,
+                                          has_touch=touch)
         page = context.new_page()
+        # Script errors and console errors alike: a person with the console open sees both.
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.on("console", lambda message: message.type == "error"
+                and page.errors.append("console: " + message.text))
         page.goto(cls.url)
         cls.wait(page, "document.getElementById('link-state').textContent.startsWith('connected')")
         return page
@@ -167,6 +194,51 @@ class InspectorTest(unittest.TestCase):
         box = page.locator("#stage").bounding_box()
         css = box["width"] / page.evaluate("document.getElementById('stage').width")
         return lambda x, y: (box["x"] + (x - x0) * scale * css, box["y"] + (y - y0) * scale * css)
+
+    @staticmethod
+    def shot(page, name):
+        """A screenshot kept in SHOTS; returns (width, height, rows)."""
+        path = os.path.join(SHOTS, name)
+        page.screenshot(path=path)
+        return read_png(path)
+
+    def mouse(self, page, strokes, pace=0.0):
+        """Mouse events at reference points with the given times (seconds from now), through
+        the DevTools protocol so that the page's events carry exactly those timestamps:
+        strokes = [(kind, x, y, t)], kind "down", "move" or "up"; `pace` seconds of wall time
+        between two (frames come between the moves, as they would)."""
+        to_page = self.stage_mapping(page)
+        cdp = page.context.new_cdp_session(page)
+        base = time.time()
+        kinds = {"down": "mousePressed", "move": "mouseMoved", "up": "mouseReleased"}
+        for kind, x, y, t in strokes:
+            px, py = to_page(x, y)
+            cdp.send("Input.dispatchMouseEvent", {
+                "type": kinds[kind], "x": px, "y": py, "button": "left",
+                "buttons": 0 if kind == "up" else 1, "clickCount": 1, "timestamp": base + t})
+            time.sleep(pace)
+        cdp.detach()
+
+    def stage_pixel(self, page, rows, x, y):
+        px, py = self.stage_mapping(page)(x, y)
+        return rows[int(round(py))][int(round(px))]
+
+    def plot_labels(self, page):
+        """The plot's mark labels: [(text, [x, y, w, h])], none overlapping another, all above
+        the data."""
+        labels = json.loads(page.evaluate("document.getElementById('plot').dataset.labels || '[]'"))
+        data_top = json.loads(page.evaluate("document.getElementById('plot').dataset.panels"))[0][1]
+        for label in labels:
+            self.assertLessEqual(label["box"][1] + label["box"][3], data_top, label)
+        for i, a in enumerate(labels):
+            for b in labels[i + 1:]:
+                (ax, ay, aw, ah), (bx, by, bw, bh) = a["box"], b["box"]
+                apart = ax + aw <= bx or bx + bw <= ax or ay + ah <= by or by + bh <= ay
+                self.assertTrue(apart, "labels overlap: %s and %s" % (a, b))
+        return [(l["text"], l["box"]) for l in labels]
+
+    def text(self, page, element_id):
+        return page.evaluate("document.getElementById(%s).textContent" % json.dumps(element_id))
 
     # ---- tests ------------------------------------------------------------------------------
 
@@ -348,8 +420,7 @@ class InspectorTest(unittest.TestCase):
         center_y = page.evaluate("window.dyndInspector.view.frame.items[0].center[1]")
         shot = os.path.join(self.dir, "mid-drag.png")
         page.screenshot(path=shot)
-        if SHOTS:
-            shutil.copy(shot, os.path.join(SHOTS, "mid-drag.png"))
+        shutil.copy(shot, os.path.join(SHOTS, "mid-drag.png"))
         width, height, rows = read_png(shot)
         to_page = self.stage_mapping(page)
         top_of_screen = center_y - 284
@@ -370,8 +441,18 @@ class InspectorTest(unittest.TestCase):
         self.assertGreater(min(uncovered), 220, "uncovered: %s" % (uncovered,))
 
     def test_tap_is_sent_as_a_tap(self):
+        """A tap on the camera grabber, which the stage draws (issue 27, point 9): a grey
+        tint over the screen's bottom-right 80 × 80 pt, listed in the legend."""
         page = self.browser_page()
         name = self.open_in_page(page, "lock-screen")
+        width, height, rows = self.shot(page, "camera-grabber.png")
+        inside = self.stage_pixel(page, rows, 252, 500)
+        outside = self.stage_pixel(page, rows, 200, 500)
+        # The screen's translucent orange, greyer inside the grabber.
+        self.assertGreater(outside[0] - outside[2], 25, outside)
+        self.assertLess(inside[0] - inside[2], outside[0] - outside[2] - 4, (inside, outside))
+        self.assertIn("tap zone", page.evaluate(
+            "document.querySelector('#legend li[data-key=zone]').textContent"))
         watcher = Client(self.socket)
         watcher.watch(name)
         # lock-screen answers a tap on its grabber (the bottom-right 80 × 80) by tossing the
@@ -435,8 +516,7 @@ class InspectorTest(unittest.TestCase):
         self.assertNotEqual(reopened, "kept")
         self.assertEqual(self.client.get(reopened).params["gravity"], 8)
         self.assertEqual(self.client.get("kept").params["gravity"], default)
-        if SHOTS:
-            page.screenshot(path=os.path.join(SHOTS, "reopened-beside.png"))
+        self.shot(page, "reopened-beside.png")
         self.assertEqual(page.errors, [])
         page.context.close()
         deadline = time.time() + 10
@@ -462,8 +542,7 @@ class InspectorTest(unittest.TestCase):
         self.assertEqual(page.evaluate("document.body.dataset.plotted"), ids[0])
         page.select_option("#plot-item", handoff["item"])
         self.wait(page, "document.body.dataset.plotted === %s" % json.dumps(handoff["item"]))
-        if SHOTS:
-            page.screenshot(path=os.path.join(SHOTS, "plot-picked.png"))
+        self.shot(page, "plot-picked.png")
         self.assertEqual(page.errors, [])
         page.context.close()
 
@@ -486,8 +565,7 @@ class InspectorTest(unittest.TestCase):
         page.click("#step-button")
         self.wait(page, "window.dyndInspector.view.frame.items[0].center[1] > 110")
         page.click("#step-button")
-        if SHOTS:
-            page.screenshot(path=os.path.join(SHOTS, "scene.png"))
+        self.shot(page, "scene.png")
         self.client.close_session("edited")
         self.assertEqual(page.errors, [])
         page.context.close()
@@ -516,6 +594,258 @@ class InspectorTest(unittest.TestCase):
         child = self.client.request("behaviors", session="nested")["behaviors"][0]["children"][0]
         self.assertEqual((child["strength"], child["region"]), (3, {"size": [100, 100]}))
         self.client.close_session("nested")
+        self.assertEqual(page.errors, [])
+        page.context.close()
+
+    # ---- issue 27: what a person sees ------------------------------------------------------
+
+    def test_a_flick_whose_pointer_stood_still_is_explained_then_reset(self):
+        """Points 2 and 7: 300 pt up in 96 ms, then the pointer still for 55 ms before lift-off.
+        dynd hands over 0 pt/s, and the page says why beside it; the plot's finger line runs at
+        the estimator's speed and drops to 0 at the lift-off. The screen opens off the top of
+        the stage, which then shows a marker pointing at it with its distance, and Reset brings
+        it back (the page opened the session: it is opened again under its name)."""
+        page = self.browser_page()
+        name = self.open_in_page(page, "lock-screen")
+        strokes = [("down", 160, 500, 0)]
+        strokes += [("move", 160, 500 - 25 * i, 0.008 * i) for i in range(1, 13)]
+        strokes.append(("up", 160, 200, 0.096 + 0.055))
+        self.mouse(page, strokes, pace=0.008)
+        handoff = json.loads(self.wait(page, "document.body.dataset.handoff"))
+        self.assertEqual(handoff["gesture_velocity"], [0, 0])
+        self.assertEqual(handoff["estimate"]["reason"], "pointer_stopped", handoff)
+        self.assertEqual(self.text(page, "gesture-velocity"), "(0.0, 0.0) pt/s")
+        reason = self.text(page, "handoff-reason")
+        self.assertTrue(reason.startswith("0 pt/s: the pointer was still for "), reason)
+        self.assertTrue(reason.endswith(" ms before lift-off (Android's and Flutter's 40 ms rule)"),
+                        reason)
+        still = float(re.search(r"still for ([0-9.]+) ms", reason).group(1))
+        self.assertAlmostEqual(still, 55, delta=1)
+        # Shown right under the velocity it explains, in view.
+        number = page.locator("#gesture-velocity").bounding_box()
+        said = page.locator("#handoff-reason").bounding_box()
+        self.assertLess(abs(said["y"] - (number["y"] + number["height"])), 12)
+        self.assertLess(said["y"] + said["height"], VIEWPORT["height"])
+        finger = page.evaluate("window.dyndInspector.view.fingerSamples.map(s => s.vy)")
+        self.assertEqual(finger[-1], 0, "the finger's line ends at the handed-over 0")
+        self.assertLess(min(finger), -0.9 * 25 / 0.008, finger)
+        self.shot(page, "flick.png")
+
+        self.wait(page, "document.body.dataset.outcome === 'opened'")
+        marks = json.loads(self.wait(page, "(m => m !== '[]' && m)"
+                                           "(document.getElementById('stage').dataset.offstage)"))
+        self.wait(page, "!window.dyndInspector.view.frame.items[0].velocity[1]")
+        time.sleep(0.1)  # the frame at rest drawn
+        marks = json.loads(page.evaluate("document.getElementById('stage').dataset.offstage"))
+        bottom = page.evaluate("window.dyndInspector.view.frame.items[0].center[1]") + 284
+        self.assertEqual([m["id"] for m in marks], ["screen"])
+        self.assertLess(bottom, 0, "the screen is above the stage")
+        self.assertEqual(marks[0]["distance"], round(-bottom))
+        width, height, rows = self.shot(page, "opened-offstage.png")
+        box = page.locator("#stage").bounding_box()
+        css = box["width"] / page.evaluate("document.getElementById('stage').width")
+        marker = rows[int(box["y"] + marks[0]["at"][1] * css)][int(box["x"] + marks[0]["at"][0] * css)]
+        # The marker is the screen's colour (#e8590c) inside the bounds.
+        self.assertTrue(marker[0] > 190 and 60 < marker[1] < 130 and marker[2] < 70, marker)
+        top = self.stage_mapping(page)(160, 0)[1]
+        self.assertGreater(box["y"] + marks[0]["at"][1] * css, top, "the marker is on the stage")
+
+        self.assertEqual(self.text(page, "reset-button"), "Reset (open %s again)" % name)
+        page.click("#reset-button")
+        self.wait(page, "document.getElementById('outcome').textContent === '—'"
+                        " && window.dyndInspector.view.frame.items[0].center[1] === 284"
+                        " && document.getElementById('stage').dataset.offstage === '[]'")
+        self.assertEqual(page.evaluate("window.dyndInspector.view.name"), name)
+        self.assertEqual(self.client.get(name).items[0].center, (160, 284))
+        self.shot(page, "reset.png")
+        self.assertEqual(page.errors, [])
+        page.context.close()
+
+    @staticmethod
+    def js_number(value):
+        """A number as the pages and dynctl write it in sentences (3 decimals at most)."""
+        rounded = round(value * 1000) / 1000
+        return str(int(rounded)) if rounded == int(rounded) else repr(rounded)
+
+    def test_a_diagonal_drag_explains_the_rail_and_plots_the_estimate(self):
+        """Points 6 and 3: a lock-screen drag up and to the right. The page gives the rail's
+        sentence beside the item velocity, the very one `dynctl handoff` prints for the same
+        velocity; the finger's line is the estimator's, steady while the finger moves steadily
+        and equal to the handoff's velocity at lift-off; the handoff's value is dotted on the
+        release line in each axis's colour; no two labels overlap."""
+        page = self.browser_page()
+        name = self.open_in_page(page, "lock-screen")
+        strokes = [("down", 160, 500, 0)]
+        strokes += [("move", 160 + 8 * i, 500 - 12 * i, 0.016 * i) for i in range(1, 21)]
+        strokes.append(("up", 320, 260, 0.32))
+        self.mouse(page, strokes, pace=0.016)
+        handoff = json.loads(self.wait(page, "document.body.dataset.handoff"))
+        gx, gy = handoff["gesture_velocity"]
+        self.assertEqual(handoff["constraints"], [{"kind": "rail", "axis": [0, 1]}])
+        self.assertGreater(gx, 300)
+        n = self.js_number
+        sentence = ("the item runs on a rail along (0, 1): (%s, %s) projected onto it is (0, %s) pt/s"
+                    % (n(gx), n(gy), n(gy)))
+        self.assertEqual(self.text(page, "handoff-constraints"), "Why they differ: %s." % sentence)
+        cli = subprocess.run(
+            [os.path.join(BIN, "dynctl"), "handoff", "lock-screen", "--pan", "160,500:160,380",
+             "--duration", "0.2", "--release-velocity", "%s,%s" % (n(gx), n(gy))],
+            env=dict(os.environ, DYND_SOCKET=self.socket), capture_output=True, text=True,
+            timeout=60)
+        self.assertIn(sentence, cli.stdout, cli.stderr)
+
+        estimate = json.loads(page.evaluate("document.body.dataset.fingerEstimate"))
+        self.assertAlmostEqual(estimate[0], gx, delta=0.01)
+        self.assertAlmostEqual(estimate[1], gy, delta=0.01)
+        finger = page.evaluate("window.dyndInspector.view.fingerSamples.filter(s => s.vx)"
+                               ".map(s => [s.vx, s.vy])")
+        self.assertGreater(len(finger), 5)
+        for axis, value in ((0, gx), (1, gy)):
+            spread = max(v[axis] for v in finger) - min(v[axis] for v in finger)
+            self.assertLess(spread, 0.06 * abs(value), "not steady: %s" % finger)
+        self.wait(page, "document.body.dataset.outcome")
+        self.wait(page, "document.getElementById('status').dataset.rest")
+        labels = self.plot_labels(page)
+        texts = [text for text, _ in labels]
+        self.assertIn("release (%.1f, %.1f) pt/s" % (gx, gy), texts)
+        self.assertIn("done: " + page.evaluate("document.body.dataset.outcome"), texts)
+        # The dots: at the release line, at the handed-over vx and vy, in their colours.
+        at = page.evaluate("""(() => {
+          const v = window.dyndInspector.view, c = document.getElementById('plot');
+          const [lo, hi] = JSON.parse(c.dataset.ranges).values[0], t0 = Math.max(0, v.frame.t - 4);
+          const [x, y, w, h] = JSON.parse(c.dataset.panels)[0];
+          const m = v.marks.find(m => m.kind === 'handoff');
+          const Y = value => y + h - (value - lo) / (hi - lo) * h;
+          return [x + (m.t - t0) / 4 * w, Y(m.velocity[0]), Y(m.velocity[1])]; })()""")
+        width, height, rows = self.shot(page, "diagonal.png")
+        box = page.locator("#plot").bounding_box()
+        for y, color in ((at[1], (0x1C, 0x7E, 0xD6)), (at[2], (0x70, 0x48, 0xE8))):
+            got = rows[int(round(box["y"] + y))][int(round(box["x"] + at[0]))]
+            self.assertTrue(all(abs(a - b) < 40 for a, b in zip(got, color)), (got, color))
+        self.assertEqual(page.errors, [])
+        page.context.close()
+
+    def test_pip_corners_release_and_done_labels_do_not_overlap(self):
+        """Point 3: pip-corners thrown to a corner by another client: "release (…)" and
+        "done: top_left" both on the plot, their boxes apart."""
+        page = self.browser_page()
+        name = self.open_in_page(page, "pip-corners")
+        center = self.client.get(name).items[0].center
+        self.client.pan(name, center, (150, 300), duration=0.15, release_velocity=(-600, -1300))
+        outcome = self.wait(page, "document.body.dataset.outcome")
+        time.sleep(0.1)  # drawn
+        texts = [text for text, _ in self.plot_labels(page)]
+        self.assertIn("done: " + outcome, texts)
+        self.assertTrue(any(t.startswith("release (") for t in texts), texts)
+        self.shot(page, "pip-corners.png")
+        self.assertEqual(page.errors, [])
+        page.context.close()
+
+    def test_the_playgrounds_ball_is_round_and_its_behaviors_are_typed(self):
+        """Points 5 and 8: the playground (examples/scenes), opened by another client: its
+        ellipse is drawn round; the behaviors editor shows choices as lists and vectors as
+        numbers, in view without scrolling; after a change every field shows dynd's values
+        (the direction set, the angle and magnitude follow)."""
+        with open(os.path.join(HERE, "..", "examples", "scenes", "inspect-playground.json")) as f:
+            scene = json.load(f)
+        self.client.open_scene(scene, session="playground", clock="manual", keep=True)
+        page = self.browser_page()
+        self.wait(page, "(document.body.dataset.sessions || '').includes('playground')")
+        page.click("#sessions tr[data-session='playground']")
+        mode = "#behaviors [data-behavior='walls'] [data-field='mode']"
+        self.wait(page, "document.querySelector(%s)" % json.dumps(mode))
+        width, height, rows = self.shot(page, "playground.png")
+        # The ball (44 pt across at 240, 60; the second colour, #1c7ed6): blue inside the
+        # circle, the stage's background at its bounding box's corner.
+        inside = self.stage_pixel(page, rows, 240, 60 + 14)
+        corner = self.stage_pixel(page, rows, 240 + 17, 60 + 17)
+        self.assertGreater(inside[2] - inside[0], 60, inside)
+        self.assertGreater(min(corner), 235, corner)
+
+        self.assertEqual(page.evaluate("document.querySelector(%s).tagName" % json.dumps(mode)),
+                         "SELECT")
+        self.assertEqual(page.evaluate("Array.from(document.querySelector(%s).options)"
+                                       ".map(o => o.value)" % json.dumps(mode)),
+                         ["everything", "items", "boundaries"])
+        panel = page.evaluate("""(() => { const r = document.getElementById('behaviors-panel')
+          .getBoundingClientRect(), b = document.getElementById('behaviors');
+          return [r.top, r.bottom, r.left, r.right, window.scrollY, b.scrollHeight - b.clientHeight]; })()""")
+        self.assertGreaterEqual(panel[0], 0, panel)
+        self.assertLessEqual(panel[1], VIEWPORT["height"], panel)
+        self.assertLessEqual(panel[3], VIEWPORT["width"], panel)
+        self.assertEqual(panel[4:], [0, 0], "scrolled: %s" % panel)
+
+        def changed(selector, fill=None, choose=None):
+            before = page.evaluate("document.body.dataset.behaviorsRefreshed || '0'")
+            if choose is not None:
+                page.select_option(selector, choose)
+            else:
+                page.fill(selector, fill)
+                page.dispatch_event(selector, "change")
+            self.wait(page, "(document.body.dataset.behaviorsRefreshed || '0') !== %s"
+                      % json.dumps(before))
+
+        changed(mode, choose="boundaries")
+        walls = self.client.request("behaviors", session="playground")["behaviors"][1]
+        self.assertEqual(walls["mode"], "boundaries")
+        direction = "#behaviors [data-behavior='gravity'] [data-field='direction'] [data-part='%d']"
+        changed(direction % 0, fill="0.5")
+        changed(direction % 1, fill="-1")
+        gravity = self.client.request("behaviors", session="playground")["behaviors"][0]
+        self.assertEqual(gravity["direction"], [0.5, -1])
+        self.assertAlmostEqual(gravity["angle"], -1.107149, places=5)
+        # (Moving from one field to the next sends a change too: the last refresh is the one.)
+        for field in ("angle", "magnitude"):
+            self.wait(page, "Number(document.querySelector(\"#behaviors [data-behavior='gravity'] "
+                            "[data-field='%s']\").value) === %s" % (field, json.dumps(gravity[field])))
+        self.shot(page, "playground-edited.png")
+        self.client.close_session("playground")
+        self.assertEqual(page.errors, [])
+        page.context.close()
+
+    def test_tour_through_a_dynd_restart(self):
+        """Point 10: the page watching a session while dynd stops: one state ("dynd is gone —
+        reconnecting…", the stage faded, the status saying watching resumes), kept through the
+        attempts; dynd-inspect's log says dynd is gone; when dynd is back with the session the
+        page watches it again, and the log says so. No console error on the way."""
+        page = self.browser_page()
+        self.client.open_transition("lock-screen", session="tour", keep=True)
+        self.wait(page, "(document.body.dataset.sessions || '').includes('tour')")
+        page.click("#sessions tr[data-session='tour']")
+        self.wait(page, "window.dyndInspector.view && window.dyndInspector.view.name === 'tour'"
+                        " && window.dyndInspector.view.stage")
+        strokes = [("down", 160, 500, 0)]
+        strokes += [("move", 160, 500 - 10 * i, 0.016 * i) for i in range(1, 11)]
+        strokes.append(("up", 160, 400, 0.16))
+        self.mouse(page, strokes, pace=0.016)
+        self.wait(page, "document.body.dataset.handoff")
+        self.shot(page, "tour-watching.png")
+
+        self.dynd.send_signal(signal.SIGTERM)
+        self.assertEqual(self.dynd.wait(10), 0)
+        self.wait(page, "document.body.dataset.link === 'gone'")
+        time.sleep(2.2)  # two attempts to reconnect: still the one state
+        self.assertEqual(page.evaluate("document.body.dataset.link"), "gone")
+        self.assertEqual(self.text(page, "link-state"), "dynd is gone — reconnecting…")
+        self.assertIn("watching tour resumes when dynd returns", self.text(page, "status"))
+        self.assertEqual(page.evaluate("document.querySelectorAll('#sessions tbody tr').length"), 0)
+        self.shot(page, "tour-gone.png")
+        self.assertEqual(sum("dynd is gone" in line for line in self.inspector_log), 1,
+                         self.inspector_log)
+
+        self.client.close()
+        type(self).start_dynd()
+        type(self).client = Client(self.socket)
+        self.client.open_transition("lock-screen", session="tour", keep=True)
+        self.wait(page, "document.body.dataset.link === 'connected' && window.dyndInspector.view"
+                        " && window.dyndInspector.view.name === 'tour' && window.dyndInspector.view.stage",
+                  timeout=15)
+        self.assertTrue(self.text(page, "link-state").startswith("connected to dynd "))
+        self.assertEqual(self.text(page, "status"), "watching tour (lock-screen, realtime clock)")
+        self.shot(page, "tour-back.png")
+        self.assertTrue(any("dynd is back" in line for line in self.inspector_log),
+                        self.inspector_log)
+        self.client.close_session("tour")
         self.assertEqual(page.errors, [])
         page.context.close()
 

@@ -26,6 +26,7 @@ tools/fixtures/stage-before-fields.js. DYND_RENDER_KEEP=DIR copies the pages and
 to DIR.
 """
 
+import html
 import json
 import math
 import os
@@ -544,6 +545,28 @@ document.body.dataset.out = JSON.stringify(out);
                 self.assertGreater(drawn, 500, "%s: player %d's stage is blank" % (page, index))
                 drawn = coloured(rows, *plot)
                 self.assertGreater(drawn, 200, "%s: player %d's plot is blank" % (page, index))
+
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_plot_labels_are_apart_and_off_the_data(self):
+        """Every plot's mark labels (issue 27, point 3): no two boxes overlap, all above the
+        data, and the handoff's label gives the velocity handed over, dotted on the line."""
+        for page, count in (("page.html", 3), ("overlay.html", 1)):
+            dom = self.browse(page, 1400, when=None)[0]
+            canvases = re.findall(r'<canvas class="plot"[^>]*>', dom)
+            self.assertEqual(len(canvases), count)
+            for canvas in canvases:
+                attribute = lambda name: json.loads(html.unescape(
+                    re.search(r' data-%s="([^"]*)"' % name, canvas).group(1)))
+                labels, panels = attribute("labels"), attribute("panels")
+                texts = [label["text"] for label in labels]
+                self.assertTrue(any(re.match(r"handoff \(-?[0-9.]+, -?[0-9.]+\) pt/s", t)
+                                    for t in texts), texts)
+                for i, a in enumerate(labels):
+                    self.assertLessEqual(a["box"][1] + a["box"][3], panels[0][1], a)
+                    for b in labels[i + 1:]:
+                        (ax, ay, aw, ah), (bx, by, bw, bh) = a["box"], b["box"]
+                        self.assertTrue(ax + aw <= bx or bx + bw <= ax or ay + ah <= by
+                                        or by + bh <= ay, "%s: %s overlaps %s" % (page, a, b))
 
     @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
     def test_lock_screen_is_translucent_and_leaves_the_bounds_where_it_is_not(self):

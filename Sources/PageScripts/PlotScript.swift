@@ -3,18 +3,23 @@
 public enum PlotScript {
   public static let source = #"""
     /* makeDyndPlot(canvas, {panels: [{title, unit}], series: [{panel, label, color, dash,
-       width, alpha, points: [[t, v]…] (v null: a gap in the line)}], marks: [{kind: "handoff"|"done"|"contact"|"tap", t,
-       color, label, dots: [[v, color, panel]…]}], bands: [{from, to}], tmax}) → {draw(cursor)}.
-       Every panel shares the time axis (seconds, ticks under each panel); each panel has value
-       ticks of its own, over all its series and the marks' dots (values marked on the mark's
-       line, in their panel, 0 when not given). Mark labels go over the top panel beside their line, each where it
-       overlaps no other (the next row down when both sides are taken). The canvas gets
-       data-series (label, colour, panel of each series), data-ranges and data-labels (each
-       label's text and box in canvas pixels, [x, y, w, h]). */
+       width, alpha, points: [[t, v]…] (v null: a gap in the line)}], marks: [{kind:
+       "handoff"|"done"|"contact"|"tap", t, color, label, dots: [[v, color, panel]…]}], bands:
+       [{from, to}], tmax}) → {draw(cursor)}. Every panel shares the time axis (seconds, ticks
+       under each panel); each panel has value ticks of its own, over all its series and the
+       marks' dots (values marked on the mark's line, in their panel, 0 when not given). Mark
+       labels go in a strip above the top panel, off the data, beside their line, each where
+       it meets no other label nor the panel's title (a row higher when both sides are taken).
+       The canvas gets data-series (label, colour, panel of each series), data-ranges,
+       data-panels (each panel's data area) and data-labels (each label's text and box), boxes
+       as [x, y, w, h] in canvas pixels. */
     function makeDyndPlot(canvas, spec) {
       "use strict";
-      const left = 64, right = 18, top = 22, height = 118, below = 40;
-      canvas.height = spec.panels.length * (top + height + below);
+      const left = 64, right = 18, top = 22, height = 118, below = 40, rowHeight = 13;
+      // The labels' strip: two rows above the top panel's title line when any mark has one.
+      const strip = (spec.marks || []).some(m => m.label) ? 2 * rowHeight : 0;
+      const panelTop = p => strip + p * (top + height + below) + top;
+      canvas.height = strip + spec.panels.length * (top + height + below);
       const w = canvas.width - left - right;
       const tmax = spec.tmax > 0 ? spec.tmax : 1;
       const X = t => left + t / tmax * w;
@@ -29,12 +34,13 @@ public enum PlotScript {
       });
       canvas.dataset.series = JSON.stringify(spec.series.map(s => ({ label: s.label, color: s.color, panel: s.panel })));
       canvas.dataset.ranges = JSON.stringify({ time: [0, tmax], values: ranges });
+      canvas.dataset.panels = JSON.stringify(spec.panels.map((_, p) => [left, panelTop(p), w, height]));
 
       function draw(cursor) {
         const g = canvas.getContext("2d");
         g.clearRect(0, 0, canvas.width, canvas.height);
         spec.panels.forEach((panel, p) => {
-          const y0 = p * (top + height + below) + top, [lo, hi] = ranges[p];
+          const y0 = panelTop(p), [lo, hi] = ranges[p];
           const Y = v => y0 + height - (v - lo) / (hi - lo) * height;
           g.font = "11px system-ui, sans-serif";
           for (const band of spec.bands || []) {
@@ -87,36 +93,44 @@ public enum PlotScript {
             g.beginPath(); g.arc(X(m.t), Y(v), 4.5, 0, 2 * Math.PI); g.fill(); g.stroke(); g.lineWidth = 1;
           }
           g.restore();
-          if (p === 0) placeLabels(g, y0);
+          if (p === 0) placeLabels(g, y0, panel);
           if (typeof cursor === "number") {
             g.strokeStyle = "#000"; g.beginPath(); g.moveTo(X(cursor), y0); g.lineTo(X(cursor), y0 + height); g.stroke();
           }
         });
       }
-      /* Each mark's label beside its line, right of it where it fits, else left, in the first
-         row (13 px each, from the top of the panel) where its box meets no other label's. */
-      function placeLabels(g, y0) {
+      /* Each mark's label beside its line, right of it where it fits, else left, in the lowest
+         row of the strip above the panel (the first just above its title line) where its box
+         meets no other label and not the title. */
+      function placeLabels(g, y0, panel) {
+        g.font = "600 12px system-ui, sans-serif";
+        const title = [left, y0 - 19, g.measureText(panel.title + " (" + panel.unit + ")").width, 15];
         g.font = "11px system-ui, sans-serif"; g.textBaseline = "top";
-        const boxes = [], rowHeight = 13, gap = 3;
+        const boxes = [], gap = 3, rows = Math.floor(strip / rowHeight) + 1;
+        const apart = (a, b) => a[0] + a[2] + gap <= b[0] || b[0] + b[2] + gap <= a[0] ||
+          a[1] + a[3] <= b[1] || b[1] + b[3] <= a[1];
         const labelled = (spec.marks || []).filter(m => m.label).slice().sort((a, b) => a.t - b.t);
         for (const m of labelled) {
           const width = g.measureText(m.label).width, x = X(m.t);
-          const sides = [[x + 4, "left"], [x - 4 - width, "right"]]
-            .filter(([x0]) => x0 >= left && x0 + width <= left + w);
-          if (!sides.length) sides.push([Math.min(Math.max(left, x + 4), left + w - width), "left"]);
+          const sides = [x + 4, x - 4 - width].filter(x0 => x0 >= left && x0 + width <= left + w);
+          if (!sides.length) sides.push(Math.min(Math.max(left, x + 4), left + w - width));
           let placed = null;
-          for (let row = 0; !placed && row < 8; row++) for (const [x0] of sides) {
-            const box = [x0, y0 + 3 + row * rowHeight, width, rowHeight - 2];
-            const free = boxes.every(b => box[0] + box[2] + gap <= b[0] || b[0] + b[2] + gap <= box[0] ||
-              box[1] + box[3] <= b[1] || b[1] + b[3] <= box[1]);
-            if (free) { placed = box; break; }
+          for (let row = 0; !placed && row < rows; row++) for (const x0 of sides) {
+            const box = [x0, y0 - 4 - (row + 1) * rowHeight + 2, width, rowHeight - 2];
+            if (apart(box, title) && boxes.every(b => apart(box, b))) { placed = box; break; }
           }
-          if (!placed) placed = [sides[0][0], y0 + 3 + 8 * rowHeight, width, rowHeight - 2];
+          // No room left above: inside the panel, under the others.
+          for (let row = 0; !placed; row++) {
+            const box = [sides[0], y0 + 3 + row * rowHeight, width, rowHeight - 2];
+            if (boxes.every(b => apart(box, b))) placed = box;
+          }
           boxes.push(placed);
-          // A white halo keeps the text legible over the data.
           g.textAlign = "left"; g.lineJoin = "round"; g.lineWidth = 3; g.strokeStyle = "rgba(255,255,255,0.9)";
           g.strokeText(m.label, placed[0], placed[1]); g.fillStyle = m.color; g.fillText(m.label, placed[0], placed[1]);
           g.lineWidth = 1;
+          // The mark's line reaches up to its label.
+          g.strokeStyle = m.color; g.setLineDash([2, 2]); g.beginPath();
+          g.moveTo(x, placed[1] + placed[3] + 1); g.lineTo(x, y0); g.stroke(); g.setLineDash([]);
         }
         canvas.dataset.labels = JSON.stringify(boxes.map((b, i) => ({ text: labelled[i].label, box: b.map(v => Math.round(v * 10) / 10) })));
       }

@@ -258,17 +258,22 @@ enum InspectorControls {
         }
         const reply = await view.link.request({ op: "set_behavior", session: view.name, behavior: id, [field]: value });
         error.textContent = reply.ok ? "" : field + ": " + reply.error.message;
-        await refreshBehaviors(view);
+        await refreshBehaviors(view, editor);
         editor.element.dataset.sent = reply.ok ? "ok" : reply.error.code;
       }
-      async function refreshBehaviors(view) {
+      /* Every field as dynd reports it, but the one the person is typing in (unless it is the
+         one just sent). */
+      async function refreshBehaviors(view, sent) {
         const reply = await view.link.request({ op: "behaviors", session: view.name });
         if (!reply.ok || app().view !== view) return;
         const all = flatten(reply.behaviors);
         if (all.length !== editors.size || all.some(b => !editors.has(b.id))) { drawBehaviors(view); return; }
         for (const behavior of all) {
           const fields = editors.get(behavior.id);
-          for (const [field, value] of Object.entries(behavior)) if (fields[field]) fields[field].write(value);
+          for (const [field, value] of Object.entries(behavior)) {
+            const editor = fields[field];
+            if (editor && (editor === sent || !editor.element.contains(document.activeElement))) editor.write(value);
+          }
         }
         document.body.dataset.behaviorsRefreshed = String(Number(document.body.dataset.behaviorsRefreshed || 0) + 1);
       }

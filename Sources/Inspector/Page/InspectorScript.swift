@@ -84,7 +84,8 @@ enum InspectorScript {
     // ---- the connection to dynd, and the session list --------------------------------------
     /* One state at a time on <body data-link>: "connecting", "connected", or "gone" (dynd went
        away: the page says so once, retries every RECONNECT_PERIOD, and on its return lists the
-       sessions again and resumes watching the session it watched, if it is there). */
+       sessions again and resumes watching the session it watched once the list holds it,
+       unless the person picks another first). */
     let control = null, resumeName = null, reconnectTimer = null;
     function setLinkState(state, text) {
       document.body.dataset.link = state;
@@ -101,15 +102,13 @@ enum InspectorScript {
       app.hello = hello;
       setLinkState("connected", "connected to dynd " + hello.version);
       if (!app.controlsReady) { window.dyndControls.setUp(hello); app.controlsReady = true; }
+      if (resumeName) $("status").textContent = "dynd is back; watching " + resumeName +
+        " resumes when it is open again (dynd closed it when it stopped).";
       refreshList(link);
-      if (resumeName) {
-        const name = resumeName;
-        resumeName = null;
-        if (!(await watch(name))) {
-          showError("");
-          $("status").textContent = name + " did not come back with dynd (dynd closed it when it stopped).";
-        }
-      }
+    }
+    async function resume(name) {
+      resumeName = null;
+      if (!(await watch(name))) { showError(""); resumeName = name; }
     }
     /* dynd went away (or its connection closed): one clear state, then reconnect. */
     function dyndGone(reason) {
@@ -138,7 +137,11 @@ enum InspectorScript {
     async function refreshList(link) {
       const reply = await link.request({ op: "list" });
       if (link !== control) return;
-      if (reply.ok) { app.sessions = reply.sessions; drawList(); }
+      if (reply.ok) {
+        app.sessions = reply.sessions;
+        drawList();
+        if (resumeName && !app.view && app.sessions.some(s => s.session === resumeName)) resume(resumeName);
+      }
       if (reply.ok || reply.error.code !== "disconnected") setTimeout(() => refreshList(link), LIST_PERIOD);
     }
     function drawList() {
@@ -153,7 +156,7 @@ enum InspectorScript {
         const state = s.running ? "running" : "at rest";
         for (const text of [s.session, s.transition || "scene", s.clock, state])
           row.insertCell().textContent = text;
-        row.onclick = () => watch(s.session);
+        row.onclick = () => { resumeName = null; watch(s.session); };
       }
       if (app.sessions.length > shown.length) {
         const cell = body.insertRow().insertCell();
