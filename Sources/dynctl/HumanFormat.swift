@@ -106,8 +106,9 @@ enum HumanFormat {
           ? "taken: the transition acts on it"
           : "ignored: the transition does nothing with it there"
       ]
-    case .list(let list):
-      return sessions(list)
+    case .list(let page):
+      return sessions(page.sessions)
+        + (page.next.map { ["more sessions follow (from \($0))"] } ?? [])
     case .addBehavior(let behavior):
       return ["behavior \(text(behavior))"]
     case .debug(let geometry):
@@ -149,12 +150,18 @@ enum HumanFormat {
     return lines
   }
 
-  /// `screen  center (160, 284)  angle 0  velocity (0, 0)  angular 0  size 320×568`
+  /// `screen  center (160, 284)  angle 0  velocity (0, 0)  angular 0  size 320×568`, then
+  /// `  ellipse` or `  path (0, -20) (20, 20) (-20, 20)` when the reply gives a shape (`get`).
   static func item(_ state: ItemState, sized: Bool) -> String {
     var line = "  \(text(state.id))  center \(pair(state.center))"
     line += "  angle \(number(state.angle))  velocity \(pair(state.velocity))"
     line += "  angular \(number(state.angularVelocity))"
     if sized { line += "  size \(number(state.size.width))×\(number(state.size.height))" }
+    switch state.shape {
+    case .rectangle: break
+    case .ellipse: line += "  ellipse"
+    case .path(let points): line += "  path " + points.map(pair).joined(separator: " ")
+    }
     return line
   }
 

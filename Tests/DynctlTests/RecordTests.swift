@@ -230,6 +230,10 @@ struct RecordTests {
       "open", "--scene", scene, "--session", "P", "--clock", "manual",
     ])
     #expect(opened.status == 0, "\(opened.error)")
+    let got = try daemon.dynctl(["get", "P"]).output
+    #expect(got.contains("size 40×30  ellipse\n"), "\(got)")
+    #expect(got.contains("size 40×40  path (0, -20) (20, 20) (-20, 20)\n"), "\(got)")
+    #expect(got.contains("size 30×20\n"), "\(got)")
     let trace = daemon.directory + "/shapes.jsonl"
     let recorder = Process()
     recorder.executableURL = URL(fileURLWithPath: try Binaries.path("dynctl"))
