@@ -653,6 +653,7 @@ class InspectorTest(unittest.TestCase):
         self.assertEqual(self.text(page, "reset-button"), "Reset (open %s again)" % name)
         page.click("#reset-button")
         self.wait(page, "document.getElementById('outcome').textContent === '—'"
+                        " && window.dyndInspector.view && window.dyndInspector.view.frame"
                         " && window.dyndInspector.view.frame.items[0].center[1] === 284"
                         " && document.getElementById('stage').dataset.offstage === '[]'")
         self.assertEqual(page.evaluate("window.dyndInspector.view.name"), name)
@@ -733,7 +734,7 @@ class InspectorTest(unittest.TestCase):
         center = self.client.get(name).items[0].center
         self.client.pan(name, center, (150, 300), duration=0.15, release_velocity=(-600, -1300))
         outcome = self.wait(page, "document.body.dataset.outcome")
-        time.sleep(0.1)  # drawn
+        self.wait(page, "(document.getElementById('plot').dataset.labels || '').includes('done: ')")
         texts = [text for text, _ in self.plot_labels(page)]
         self.assertIn("done: " + outcome, texts)
         self.assertTrue(any(t.startswith("release (") for t in texts), texts)

@@ -272,6 +272,8 @@ enum InspectorScript {
       } else if (event.ev === "pause") {
         $("status").dataset.rest = "true";
       }
+      // A mark shows at once, even when no frame follows (the session came to rest).
+      if (event.ev === "handoff" || event.ev === "done") scheduleDraw();
       window.dyndControls.onEvent(view, event);
     }
 
