@@ -133,6 +133,19 @@ struct PlayTests {
     #expect(still.status == 1)
     #expect(
       still.output.contains("(off by 600 pt/s, tolerance 0.001): \(why)"), "\(still.output)")
+
+    // A recording of it: the SVG's header gives the reason beside the gesture velocity.
+    let trace = daemon.directory + "/still.jsonl"
+    let recorded = try daemon.dynctl([
+      "record", "lock-screen", "--pan", "160,500:160,380", "--duration", "0", "-o", trace,
+    ])
+    #expect(recorded.status == 0, "\(recorded.error)")
+    #expect(try daemon.dynctl(["render", trace, "--svg", trace + ".svg"]).status == 0)
+    let svg = try String(contentsOfFile: trace + ".svg", encoding: .utf8)
+    #expect(
+      svg.contains(
+        "gesture_velocity (0, 0) pt/s (0 pt/s: the estimator had fewer than two samples (a "
+          + "velocity needs two)) → item_velocity (0, 0) pt/s"), "\(svg.prefix(2000))")
   }
 
   @Test("play reports each required transition's outcome")
