@@ -56,7 +56,8 @@ public enum StageScript {
        stage.legend(options) → [{key, label, color, mark, overlay}]: every colour and mark;
          options: {kinds: set or array of the overlay keys to list (default all; see
          makeDyndStage.kindsIn), traces: [{label, color}] (one colour per trace instead of
-         per item), finger: false and dragged: false to leave those out}. Fields, regions and
+         per item), finger: false and dragged: false to leave those out, zones and offstage
+         as given to draw, to list them}. Fields, regions and
          groups are listed once the stage knows them (options.fields, or met by a draw):
          one entry per field, "field f: radial gravity", in its colour.
        stage.legendElement(options) → <ul class="dynd-legend">: the legend with swatches;

@@ -91,6 +91,8 @@ enum InspectorScript {
       document.body.dataset.link = state;
       $("link-state").textContent = text;
       $("link-state").className = state;
+      // Nothing can be opened while dynd is gone.
+      $("open-button").disabled = state !== "connected";
     }
     async function start() {
       const link = new Link(null, event => dyndGone(event.reason));
