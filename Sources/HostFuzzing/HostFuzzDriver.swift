@@ -352,17 +352,17 @@ public struct HostFuzzDriver: Sendable {
       // Only kept sessions outlive their owners.
       let inspector = host.connect()
       let listed = host.send(#"{"op":"list"}"#, from: inspector)[inspector] ?? []
-      if listed.count == 1, case .list(let sessions)? = try? decoder.decode(listed[0]).replyBody {
-        let stray = sessions.map(\.session).filter { kept[$0] != true }
+      if listed.count == 1, case .list(let page)? = try? decoder.decode(listed[0]).replyBody {
+        let stray = page.sessions.map(\.session).filter { kept[$0] != true }
         if !stray.isEmpty {
           outcome.problems.append(
             "sessions left open after every peer left, not kept: \(stray.joined(separator: ", "))")
         }
-        if sessions.count != host.host.sessionCount {
+        if page.sessions.count != host.host.sessionCount {
           outcome.problems.append(
-            "list shows \(sessions.count) sessions, the host holds \(host.host.sessionCount)")
+            "list shows \(page.sessions.count) sessions, the host holds \(host.host.sessionCount)")
         }
-        outcome.keptSessions = sessions.count
+        outcome.keptSessions = page.sessions.count
       } else {
         outcome.problems.append("a final list was not answered by one reply: \(listed)")
       }

@@ -37,6 +37,24 @@ public struct ItemState: Equatable, Sendable {
 
 /// One entry of a `list` reply: `{"session","transition","clock","running"}`, and
 /// `missed_ticks` for a realtime session.
+/// A `list` reply: sessions in the order they were opened, and where the next page starts when
+/// some were left for it.
+public struct SessionPage: Equatable, Sendable {
+  public var sessions: [SessionSummary]
+  /// The `from` that lists the sessions after these (nil: none is left).
+  public var next: Int?
+
+  public init(_ sessions: [SessionSummary], next: Int? = nil) {
+    self.sessions = sessions
+    self.next = next
+  }
+
+  /// Bytes `summary` takes in a reply at most (a name's every byte may need escaping).
+  public static func bytes(of summary: SessionSummary) -> Int {
+    2 * (summary.session.utf8.count + (summary.transition?.utf8.count ?? 0)) + 100
+  }
+}
+
 public struct SessionSummary: Equatable, Sendable {
   public var session: String
   /// The transition's name; `nil` (written `null`) for a session opened from a scene.

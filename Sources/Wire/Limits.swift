@@ -146,6 +146,15 @@ public enum Limits {
   /// `out_of_range`; a frame's event lists the contacts that fit and counts the rest in
   /// `left_out` (PROTOCOL.md, "debug").
   public static let maxDebugBytes = 1 << 20
+  /// Bytes of session summaries in one `list` reply (counted from the names' lengths before
+  /// anything is written). 20 000 sessions of 256-byte names made a 13 MB reply, tens of
+  /// milliseconds of the loop each time it was asked; beyond it the reply carries `next`, where
+  /// the next page starts (PROTOCOL.md, "list").
+  public static let maxListBytes = 1 << 20
+  /// `list`'s `from`: an opening number (`next` of an earlier reply), a JSON-exact integer.
+  public static let listFrom = 0...((1 << 53) - 1)
+  /// `list`'s `limit`: sessions in one reply at most.
+  public static let listLimit = 1...maxSessions
   /// Vertices of an item's convex `path`. Box2D polygons have at most 8; the engine splits larger
   /// paths into several fixtures, so the count stays small.
   public static let pathVertices = 3...64

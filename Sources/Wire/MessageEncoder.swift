@@ -116,8 +116,8 @@ public struct MessageEncoder: Sendable {
 
   /// `list`: `sessions`, each `{session, transition, clock, running}` and `missed_ticks` for
   /// a realtime session.
-  public mutating func listReply(id: RequestID?, sessions: [SessionSummary]) {
-    let summaries: [ReplyValue] = sessions.map { summary in
+  public mutating func listReply(id: RequestID?, page: SessionPage) {
+    let summaries: [ReplyValue] = page.sessions.map { summary in
       var fields: [ReplyField] = [
         .string("session", summary.session),
         ReplyField("transition", summary.transition.map { .string($0) } ?? .null),
@@ -126,7 +126,9 @@ public struct MessageEncoder: Sendable {
       if let missed = summary.missedTicks { fields.append(.integer("missed_ticks", missed)) }
       return .object(fields)
     }
-    reply(id: id, [ReplyField("sessions", .array(summaries))])
+    var fields = [ReplyField("sessions", .array(summaries))]
+    if let next = page.next { fields.append(.integer("next", next)) }
+    reply(id: id, fields)
   }
 
   /// `add_behavior`: the behavior's id as `behavior` (`id` is the request's).

@@ -56,8 +56,8 @@ public enum Op: Equatable, Sendable {
   case debug(session: String, enable: Bool)
   /// `close`: end the session.
   case close(session: String)
-  /// `list`: every open session.
-  case list
+  /// `list`: the open sessions, a page at a time.
+  case list(ListRequest)
   /// `add_item`: add an item to a scene session.
   case addItem(session: String, item: ItemSpec)
   /// `remove_item`: remove an item by id.
@@ -321,5 +321,19 @@ public struct AddVelocityRequest: Equatable, Sendable {
     self.item = item
     self.velocity = velocity
     self.angular = angular
+  }
+}
+
+/// `list`'s fields (extension): where the page starts and how long it may be.
+public struct ListRequest: Equatable, Sendable {
+  /// The first session listed is the first opened at or after this opening number (the `next`
+  /// of an earlier reply; 0, the default, is the beginning).
+  public var from: Int
+  /// Sessions in the reply at most (nil: as many as `Limits.maxListBytes` holds).
+  public var limit: Int?
+
+  public init(from: Int = 0, limit: Int? = nil) {
+    self.from = from
+    self.limit = limit
   }
 }

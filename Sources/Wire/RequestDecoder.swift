@@ -94,7 +94,8 @@ extension OpName {
   private var definedFields: [StaticString] {
     let common: [StaticString] = ["op", "id"]
     switch self {
-    case .hello, .list: return common
+    case .hello: return common
+    case .list: return common + ["from", "limit"]
     case .open:
       return common + ["transition", "scene", "session", "params", "clock", "fps", "keep"]
     case .gesture: return common + ["session", "phase", "x", "y", "t", "vx", "vy", "estimator"]
@@ -117,7 +118,11 @@ extension OpName {
   func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
     switch self {
     case .hello: return .hello
-    case .list: return .list
+    case .list:
+      return .list(
+        ListRequest(
+          from: try fields.integer("from", in: Limits.listFrom) ?? 0,
+          limit: try fields.integer("limit", in: Limits.listLimit)))
     case .open: return .open(try OpenRequest(fields))
     case .gesture:
       return .gesture(

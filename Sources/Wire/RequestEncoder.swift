@@ -60,8 +60,11 @@ public struct RequestEncoder: Sendable {
       writer.string(session)
     }
     switch op {
-    case .hello, .list, .get, .watch, .close, .removeAllBehaviors, .behaviors:
+    case .hello, .get, .watch, .close, .removeAllBehaviors, .behaviors:
       break
+    case .list(let list):
+      if list.from != 0 { integer("from", list.from) }
+      if let limit = list.limit { integer("limit", limit) }
     case .open(let open):
       self.open(open)
     case .gesture(let g):

@@ -45,10 +45,10 @@ struct IdleCostBenchmark: ParsableCommand {
     }
     // A fresh animator runs until Box2D puts its bodies to sleep (0.5 s still), then pauses.
     usleep(1_500_000)
-    guard case .list(let list) = try control.request(.list) else {
+    guard case .list(let page) = try control.request(.list(ListRequest())) else {
       throw BenchError("dynd's reply to list has no sessions")
     }
-    let running = list.filter(\.running).count
+    let running = page.sessions.filter(\.running).count
     let fullKiB = daemon.residentKiB()
     let (cpu, wakeups) = (daemon.cpuNanoseconds(), daemon.contextSwitches())
     usleep(UInt32(seconds * 1e6))

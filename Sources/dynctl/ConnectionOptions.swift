@@ -60,6 +60,18 @@ struct DaemonClient {
     return reply.content.replyBody ?? .empty
   }
 
+  /// The `list` entry of `session` (nil when there is none), asked page by page, quietly.
+  func summary(of session: String) throws(Failure) -> SessionSummary? {
+    var from = 0
+    while true {
+      guard case .list(let page) = try request(.list(ListRequest(from: from)), quietReply: true)
+      else { return nil }
+      if let found = page.sessions.first(where: { $0.session == session }) { return found }
+      guard let next = page.next else { return nil }
+      from = next
+    }
+  }
+
   /// Sends one line, prints its events and reply; throws `.errorReply` for an error reply. The
   /// reply must answer `awaited` and is read as the reply to its op (`ServerMessageDecoder`).
   @discardableResult

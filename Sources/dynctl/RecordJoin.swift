@@ -19,10 +19,7 @@ struct RecordJoin {
       bounds = [rect.minX, rect.minY, rect.size.width, rect.size.height]
     }
     // Whether it is a transition (it ends with `done`) or a scene (it ends at rest).
-    var transition: String?
-    if case .list(let sessions) = try client.request(.list, quietReply: true) {
-      transition = sessions.first { $0.session == session }?.transition
-    }
+    let transition = try client.summary(of: session)?.transition
     // A transition's parameter tables, for the units and defaults.
     if transition != nil { try client.request(.hello, quietReply: true) }
     try client.request(.debug(session: session, enable: true), quietReply: true)

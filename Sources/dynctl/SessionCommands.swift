@@ -29,7 +29,15 @@ struct ListCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(.list)
+      // Page by page (a reply holds about a megabyte of sessions): one reply printed each.
+      let client = try connection.connect()
+      var from: Int? = 0
+      while let start = from {
+        guard case .list(let page) = try client.request(.list(ListRequest(from: start))) else {
+          return
+        }
+        from = page.next
+      }
     }
   }
 }

@@ -135,6 +135,48 @@ struct HostCostBoundsTests {
     try client.expectOK(#"{"op":"add_group","session":"g","group":{"id":"G","items":["a","b"]}}"#)
   }
 
+  // MARK: list
+
+  @Test("list is bounded in bytes and pages: next gives where the next page starts")
+  func listPages() throws {
+    let rig = HostRig()
+    let client = rig.connect()
+    // 1 800 sessions of 256-byte names: 1.1 MB of summaries as counted, over the 1 MiB bound.
+    let names = (0..<1800).map { k in "s\(k)-" + String(repeating: "n", count: 254 - "\(k)".count) }
+    for name in names {
+      try client.expectOK(
+        #"{"op":"open","session":"\#(name)","clock":"manual","scene":{"items":[]}}"#)
+    }
+    #expect(rig.host.sessionCount == 1800)
+    var listed: [String] = []
+    var from: Int?
+    var pages = 0
+    repeat {
+      let line = #"{"op":"list""# + (from.map { #","from":\#($0)"# } ?? "") + "}"
+      let reply = try client.expectOK(line).reply
+      #expect(reply.text.utf8.count <= Wire.Limits.maxListBytes)
+      let sessions = reply.object["sessions"] as? [[String: Any]] ?? []
+      #expect(!sessions.isEmpty)
+      listed += sessions.compactMap { $0["session"] as? String }
+      from = (reply.object["next"] as? NSNumber)?.intValue
+      pages += 1
+    } while from != nil && pages < 10
+    #expect(pages == 2)
+    #expect(listed.count == names.count && listed == names, "listed \(listed.count) sessions")
+
+    // A limit pages too; a session closed between pages is simply not listed.
+    let first = try client.expectOK(#"{"op":"list","limit":2}"#).reply
+    #expect((first.object["sessions"] as? [Any])?.count == 2)
+    let next = try #require((first.object["next"] as? NSNumber)?.intValue)
+    try client.expectOK(#"{"op":"close","session":"\#(names[2])"}"#)
+    let second = try client.expectOK(#"{"op":"list","from":\#(next),"limit":1}"#).reply
+    #expect(
+      (second.object["sessions"] as? [[String: Any]])?.first?["session"] as? String == names[3])
+    try client.expectError("out_of_range", #"{"op":"list","limit":0}"#)
+    try client.expectError("out_of_range", #"{"op":"list","from":-1}"#)
+    try client.expectError("wrong_type", #"{"op":"list","from":"a"}"#)
+  }
+
   // MARK: debug
 
   @Test("debug beyond its byte bound is out_of_range, names bound and estimate, starts nothing")

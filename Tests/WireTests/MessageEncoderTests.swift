@@ -113,12 +113,16 @@ struct MessageEncoderTests {
     encoder.watchReply(id: nil, t: 0.5, running: true, outcome: nil, items: [ball])
     encoder.listReply(
       id: nil,
-      sessions: [
+      page: SessionPage([
         SessionSummary(
           session: "a", transition: "lock-screen", clock: .realtime, running: true,
           missedTicks: 3),
         SessionSummary(session: "b", transition: nil, clock: .manual, running: false),
-      ])
+      ]))
+    encoder.listReply(
+      id: nil,
+      page: SessionPage(
+        [SessionSummary(session: "c", transition: nil, clock: .manual, running: false)], next: 9))
     encoder.addBehaviorReply(id: .number("4"), behavior: "b1")
     let expected = [
       #"{"ok":true,"id":1,"protocol":1,"server":"dynd","version":"0.1.0","#
@@ -131,6 +135,7 @@ struct MessageEncoderTests {
         + #""velocity":[0,-12.5],"angular_velocity":-0.25}],"t":0.5,"running":true,"outcome":null}"#,
       #"{"ok":true,"sessions":[{"session":"a","transition":"lock-screen","clock":"realtime","#
         + #""running":true,"missed_ticks":3},{"session":"b","transition":null,"clock":"manual","running":false}]}"#,
+      #"{"ok":true,"sessions":[{"session":"c","transition":null,"clock":"manual","running":false}],"next":9}"#,
       #"{"ok":true,"id":4,"behavior":"b1"}"#,
     ]
     #expect(text(encoder) == expected.map { $0 + "\n" }.joined())

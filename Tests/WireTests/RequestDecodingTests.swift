@@ -19,7 +19,9 @@ struct RequestDecodingTests {
       try decoded(#"{"op":"list","id":12345678901234567890}"#).id
         == .number("12345678901234567890"))
     #expect(try decoded(#"{"op":"list","id":"a\"b"}"#).id == .string("a\"b"))
-    #expect(try decoded(#"{"id":"x","op":"list"}"#) == Request(id: .string("x"), op: .list))
+    #expect(
+      try decoded(#"{"id":"x","op":"list"}"#) == Request(id: .string("x"), op: .list(ListRequest()))
+    )
   }
 
   /// An integer id beyond 64 bits is read as a double like every number, and echoed as sent.
@@ -233,7 +235,10 @@ struct RequestDecodingTests {
     #expect(try decoded(#"{"op":"get","session":"s"}"#).op == .get(session: "s"))
     #expect(try decoded(#"{"op":"watch","session":"s"}"#).op == .watch(session: "s"))
     #expect(try decoded(#"{"op":"close","session":"s"}"#).op == .close(session: "s"))
-    #expect(try decoded(#"{"op":"list"}"#).op == .list)
+    #expect(try decoded(#"{"op":"list"}"#).op == .list(ListRequest()))
+    #expect(
+      try decoded(#"{"op":"list","from":5,"limit":2}"#).op
+        == .list(ListRequest(from: 5, limit: 2)))
     #expect(
       try decoded(#"{"op":"remove_all_behaviors","session":"s"}"#).op
         == .removeAllBehaviors(session: "s"))

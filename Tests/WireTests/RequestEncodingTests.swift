@@ -146,7 +146,7 @@ private var update: BehaviorUpdate {
 /// A broad set of requests: every op, optional fields present and absent, params, scenes.
 private let requests: [Request] = {
   var ops: [Op] = [
-    .hello, .list,
+    .hello, .list(ListRequest()), .list(ListRequest(from: 12, limit: 3)),
     .open(OpenRequest(source: .transition(name: "lock-screen", params: .init()))),
     .open(
       OpenRequest(

@@ -146,14 +146,21 @@ private let bodies: [(OpName, ReplyBody)] = [
   (.watch, .watch(t: 0, running: true, outcome: nil, items: [])),
   (.tap, .input(taken: true)),
   (.swipe, .input(taken: false)),
-  (.list, .list([])),
+  (.list, .list(SessionPage([]))),
   (
     .list,
-    .list([
-      SessionSummary(session: "L", transition: "lock-screen", clock: .manual, running: true),
-      SessionSummary(
-        session: "d", transition: nil, clock: .realtime, running: false, missedTicks: 0),
-    ])
+    .list(
+      SessionPage([
+        SessionSummary(session: "L", transition: "lock-screen", clock: .manual, running: true),
+        SessionSummary(
+          session: "d", transition: nil, clock: .realtime, running: false, missedTicks: 0),
+      ]))
+  ),
+  (
+    .list,
+    .list(
+      SessionPage(
+        [SessionSummary(session: "L", transition: nil, clock: .manual, running: true)], next: 7))
   ),
   (.addBehavior, .addBehavior(behavior: "b1")),
   (.debug, .debug(geometry)),

@@ -51,7 +51,7 @@ extension SessionHost {
     case .hello: return hello()
     case .open(let open): return try self.open(open, request: request, c)
     case .close(let name): return try close(name, c)
-    case .list: return list()
+    case .list(let request): return list(request)
     case .get(let name): return try get(name, c)
     case .debug(let name, let enable): return try debug(name, enable: enable, c)
     case .watch(let name): return try watch(name, c)

@@ -36,8 +36,8 @@ public enum ReplyBody: Equatable, Sendable {
   /// and the outcome of the transition's gesture cycle if its `done` was already sent (nil for
   /// none yet, and for scenes).
   case watch(t: Double, running: Bool, outcome: String?, items: [ItemState])
-  /// `list`: the sessions in the order they were opened.
-  case list([SessionSummary])
+  /// `list`: the sessions in the order they were opened, a page at a time.
+  case list(SessionPage)
   /// `tap`, `swipe` (extension): whether the transition took the input (false: it ignores
   /// that input there, nothing changed).
   case input(taken: Bool)
@@ -77,7 +77,7 @@ extension MessageEncoder {
         getReply(id: reply.id, t: t, running: running, items: items, details: details)
       case .watch(let t, let running, let outcome, let items):
         watchReply(id: reply.id, t: t, running: running, outcome: outcome, items: items)
-      case .list(let sessions): listReply(id: reply.id, sessions: sessions)
+      case .list(let page): listReply(id: reply.id, page: page)
       case .addBehavior(let behavior): addBehaviorReply(id: reply.id, behavior: behavior)
       case .input(let taken): self.reply(id: reply.id, [.bool("taken", taken)])
       case .debug(let geometry):

@@ -148,7 +148,7 @@ public final class ServerMessageDecoder {
             clock: try entry.word("clock", as: Clock.self), running: try entry.bool("running"),
             missedTicks: try entry.optionalInteger("missed_ticks")))
       }
-      return .list(sessions)
+      return .list(SessionPage(sessions, next: try fields.optionalInteger("next")))
     case .addBehavior?:
       return .addBehavior(behavior: try fields.string("behavior"))
     case .behaviors?:

@@ -371,8 +371,17 @@ class AsyncClient:
         return _typed(Ack, await self.call("close", session=session))
 
     async def list_sessions(self) -> List[SessionInfo]:
-        """Every open session, in the order they were opened."""
-        return _typed(SessionList, await self.call("list")).sessions
+        """Every open session, in the order they were opened (asked a page at a
+        time: a reply holds about a megabyte of sessions)."""
+        sessions: List[SessionInfo] = []
+        start: Optional[int] = 0
+        while start is not None:
+            page = _typed(
+                SessionList, await self.call("list", **({"from": start} if start else {}))
+            )
+            sessions += page.sessions
+            start = page.next
+        return sessions
 
     async def debug(self, session: str, enable: bool = True) -> DebugGeometry:
         """Starts (or stops) ``debug`` events; the geometry now."""

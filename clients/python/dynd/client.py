@@ -344,8 +344,15 @@ class Client:
         return _typed(Ack, self.call("close", session=session))
 
     def list_sessions(self) -> List[SessionInfo]:
-        """Every open session, in the order they were opened."""
-        return _typed(SessionList, self.call("list")).sessions
+        """Every open session, in the order they were opened (asked a page at a
+        time: a reply holds about a megabyte of sessions)."""
+        sessions: List[SessionInfo] = []
+        start: Optional[int] = 0
+        while start is not None:
+            page = _typed(SessionList, self.call("list", **({"from": start} if start else {})))
+            sessions += page.sessions
+            start = page.next
+        return sessions
 
     def debug(self, session: str, enable: bool = True) -> DebugGeometry:
         """Starts (or stops) ``debug`` events after each frame; the geometry now."""

@@ -610,9 +610,11 @@ class InputTaken(Reply):
 
 @dataclass
 class SessionList(Reply):
-    """The ``list`` reply: every open session, in the order they were opened."""
+    """The ``list`` reply: open sessions, in the order they were opened; ``next``
+    (pass it as ``from``) when more are left for another page."""
 
     sessions: List[SessionInfo]
+    next: Optional[int] = None
 
 
 @dataclass
@@ -734,7 +736,11 @@ def parse_reply(op: str, raw: JSON, events: Sequence[Event] = ()) -> Reply:
     if op in ("tap", "swipe"):
         return InputTaken(taken=bool(raw.get("taken", True)), **base)
     if op == "list":
-        return SessionList(sessions=[_session_info(s) for s in raw.get("sessions", [])], **base)
+        return SessionList(
+            sessions=[_session_info(s) for s in raw.get("sessions", [])],
+            next=raw.get("next"),
+            **base,
+        )
     if op == "debug":
         return DebugGeometry(debug=raw.get("debug"), **base)
     if op == "add_behavior":

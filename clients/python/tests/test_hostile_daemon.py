@@ -302,3 +302,38 @@ def test_broken_lines_raise_the_documented_errors(
     assert type(error) is expected, repr(error)
     assert elapsed < 1
     assert len(str(error)) < 800, "the message quotes a short prefix of the line"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_list_sessions_follows_next_across_pages(kind: str, stand_in: Any) -> None:
+    """A ``list`` reply with ``next`` (dynd pages at about a megabyte) is followed to the end:
+    the client asks ``from`` each ``next`` and returns every session once, in order."""
+    asked: List[Optional[int]] = []
+
+    def session(name: str) -> JSON:
+        return {"session": name, "transition": None, "clock": "manual", "running": False}
+
+    def behave(peer: Peer) -> None:
+        while True:
+            request = peer.request()
+            asked.append(request.get("from"))
+            page: JSON = {"ok": True, "id": request["id"]}
+            if "from" not in request:
+                page.update(sessions=[session("a"), session("b")], next=5)
+            else:
+                page.update(sessions=[session("c")])
+            peer.send(json.dumps(page).encode() + b"\n")
+
+    path = stand_in(behave).path
+    if kind == "blocking":
+        with Client(path, timeout=5) as client:
+            listed = client.list_sessions()
+    else:
+
+        async def scenario() -> Any:
+            async with await AsyncClient.connect(path, timeout=5) as client:
+                return await client.list_sessions()
+
+        listed = asyncio.run(scenario())
+    assert [s.session for s in listed] == ["a", "b", "c"]
+    assert asked == [None, 5]
