@@ -482,6 +482,30 @@ document.body.dataset.out = JSON.stringify(out);
         self.assertIn("gravity = 8 × 1000 pt/s² (default 4); the others at their defaults: "
                       "elasticity 0.4", self.cell(dom, "params", player=1))
 
+    @unittest.skipUnless(chromium(), "no Chromium (make deps installs Debian's chromium)")
+    def test_header_explains_a_zero_estimate_and_a_rail(self):
+        """The handoff row gives HandoffWords' sentences, as dynctl and the inspector do: the
+        estimator's reason beside a zero gesture velocity, the rail's projection (issue 27,
+        points 2 and 6). The lock trace's handoff, edited as dynd writes such ones."""
+        edits = {"still": dict(gesture_velocity=[0, 0], item_velocity=[0, 0], estimate={
+                     "reason": "pointer_stopped", "samples": 7, "still_ms": 55}),
+                 "rail": dict(gesture_velocity=[30, -300], item_velocity=[0, -300],
+                              constraints=[{"kind": "rail", "axis": [0, 1]}])}
+        for name, edit in edits.items():
+            with open(self.path(name + ".jsonl"), "w") as f:
+                for line in self.trace("lock"):
+                    if line.get("ev") == "handoff":
+                        line.update(edit)
+                    f.write(json.dumps(line) + "\n")
+        self.dynctl(["render", self.path("still.jsonl"), self.path("rail.jsonl"), "--html",
+                     self.path("explained.html")])
+        dom = self.browse("explained.html", 400)[0]
+        self.assertIn("gesture_velocity (0, 0) pt/s (0 pt/s: the pointer was still for 55 ms "
+                      "before lift-off (Android's and Flutter's 40 ms rule)) → item_velocity",
+                      self.cell(dom, "handoff", player=0))
+        self.assertIn("; the item runs on a rail along (0, 1): (30, -300) projected onto it is "
+                      "(0, -300) pt/s; at ", self.cell(dom, "handoff", player=1))
+
     def check_items(self, name, stage, rows):
         """Each item's fill where the trace puts it at WHEN, on the bounds: translucent, the
         items under a point composited in the player's order (large ones first, the dragged
