@@ -825,7 +825,7 @@ class InspectorTest(unittest.TestCase):
         self.dynd.send_signal(signal.SIGTERM)
         self.assertEqual(self.dynd.wait(10), 0)
         self.wait(page, "document.body.dataset.link === 'gone'")
-        time.sleep(2.2)  # two attempts to reconnect: still the one state
+        time.sleep(1.3)  # an attempt to reconnect (one a second): still the one state
         self.assertEqual(page.evaluate("document.body.dataset.link"), "gone")
         self.assertEqual(self.text(page, "link-state"), "dynd is gone — reconnecting…")
         self.assertIn("watching tour resumes when dynd returns", self.text(page, "status"))
