@@ -251,6 +251,31 @@ struct HostCostBoundsTests {
 
   // MARK: memory
 
+  @Test("a closed session of over 1 MiB is freed by a worker, a small one at once")
+  func largeSessionsFreedOnWorker() throws {
+    let m = HostSchedulingTests.Manual()
+    let owner = PeerID(1)
+    m.host.connect(owner, pid: 1)
+    _ = try m.apply(
+      #"{"op":"open","session":"big","clock":"manual","scene":"# + Self.grid(items: 1000) + "}",
+      from: owner)
+    m.environment.runPending()
+    #expect(m.host.memoryTotal > 1 << 20)
+    _ = try m.apply(
+      #"{"op":"open","session":"small","clock":"manual","scene":{"items":[]}}"#, from: owner)
+    m.environment.runPending()
+    let jobs = m.environment.jobsRun
+    _ = try m.apply(#"{"op":"close","session":"small"}"#, from: owner)
+    #expect(!m.environment.hasPending)
+    // Its owner leaves: the big session closes, and a worker job is left to free it (13 such
+    // scenes freed on the loop held it for 100 ms).
+    _ = m.host.disconnect(owner)
+    #expect(m.host.sessionCount == 0)
+    #expect(m.environment.hasPending)
+    m.environment.runPending()
+    #expect(m.environment.jobsRun == jobs + 1)
+  }
+
   @Test("the memory budget refuses growth with busy naming it; closing gives the memory back")
   func memoryBudget() throws {
     var configuration = SessionHost.Configuration()
