@@ -259,6 +259,9 @@ enum InspectorControls {
         const reply = await view.link.request({ op: "set_behavior", session: view.name, behavior: id, [field]: value });
         error.textContent = reply.ok ? "" : field + ": " + reply.error.message;
         await refreshBehaviors(view, editor);
+        // The debug overlay as it is now (a manual clock sends no frame to carry it).
+        const debug = await view.link.request({ op: "debug", session: view.name });
+        if (debug.ok && app().view === view) { view.debug = debug.debug; app().draw(); }
         editor.element.dataset.sent = reply.ok ? "ok" : reply.error.code;
       }
       /* Every field as dynd reports it, but the one the person is typing in (unless it is the

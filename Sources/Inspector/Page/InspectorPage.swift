@@ -119,10 +119,10 @@ enum InspectorPage {
     .plot-legend .key.dashed{border-top-style:dashed}.plot-legend .key.thick{border-top-width:3px}.plot-legend .key.dotted{border-top-style:dotted}
     #behaviors-panel h2{margin-top:0}
     #behaviors{max-height:calc(100vh - 190px);overflow:auto;display:flex;flex-wrap:wrap;gap:6px;align-content:flex-start}
-    .behavior{border:1px solid #dee2e6;padding:4px 8px;width:290px;box-sizing:border-box}
+    .behavior{border:1px solid #dee2e6;padding:4px 8px;width:306px;box-sizing:border-box}
     .behavior label{display:flex;gap:6px;align-items:center;margin:2px 0;font-size:13px}
-    .behavior label>span.name{width:110px;flex:none;color:#495057}
-    .behavior input[type=number]{width:70px}.behavior input[type=text],.behavior textarea{width:150px}
+    .behavior label>span.name{width:118px;flex:none;color:#495057;font-size:12px;overflow-wrap:anywhere}
+    .behavior input[type=number]{width:74px}.behavior input[type=text],.behavior textarea{width:152px}
     .field-error{color:#c92a2a;font-size:12px}
     """
 }
