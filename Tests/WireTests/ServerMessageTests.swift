@@ -240,6 +240,10 @@ struct ServerMessageTests {
     #expect(newer == .unknownError(id: .string("a"), code: "too_hot", message: "later"))
     #expect(newer.isReply)
     #expect(newer.error?.message == "later")
+    // A request that could not be read has no id to echo: null is read as none.
+    let unread = try serverMessage(
+      #"{"ok":false,"id":null,"error":{"code":"bad_json","message":"not JSON"}}"#)
+    #expect(unread == .reply(Reply(id: nil, error: ProtocolError(.badJSON, "not JSON"))))
   }
 
   @Test("a newer daemon's extra fields, events and constraint kinds are tolerated")

@@ -92,6 +92,9 @@ public final class ServerMessageDecoder {
   private static func requestID(_ fields: MessageFields) throws(ProtocolError) -> RequestID? {
     guard let node = fields.node.member("id") else { return nil }
     switch node.kind {
+    // The core's error reply is `{"ok":false,"id":…}`: a server may answer a request it could
+    // not read (so without an id) with `"id":null`, as JSON-RPC does; dynd leaves it out.
+    case .null: return nil
     case .string: return .string(node.string)
     case .number: return .number(node.numberText)
     default: throw wrongType("id", expected: "a string or a number", got: node)
