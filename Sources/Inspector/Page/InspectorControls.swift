@@ -256,17 +256,17 @@ enum InspectorControls {
           editor.element.dataset.sent = "not_sent";
           return;
         }
+        for (const control of controlsOf(editor)) control.dataset.sentValue = control.value;
         const reply = await view.link.request({ op: "set_behavior", session: view.name, behavior: id, [field]: value });
         error.textContent = reply.ok ? "" : field + ": " + reply.error.message;
-        await refreshBehaviors(view, editor);
+        await refreshBehaviors(view);
         // The debug overlay as it is now (a manual clock sends no frame to carry it).
         const debug = await view.link.request({ op: "debug", session: view.name });
         if (debug.ok && app().view === view) { view.debug = debug.debug; app().draw(); }
         editor.element.dataset.sent = reply.ok ? "ok" : reply.error.code;
       }
-      /* Every field as dynd reports it, but the one the person is typing in (unless it is the
-         one just sent). */
-      async function refreshBehaviors(view, sent) {
+      /* Every field as dynd reports it (but an input the person has typed in since). */
+      async function refreshBehaviors(view) {
         const reply = await view.link.request({ op: "behaviors", session: view.name });
         if (!reply.ok || app().view !== view) return;
         const all = flatten(reply.behaviors);
@@ -274,8 +274,7 @@ enum InspectorControls {
         for (const behavior of all) {
           const fields = editors.get(behavior.id);
           for (const [field, value] of Object.entries(behavior)) {
-            const editor = fields[field];
-            if (editor && (editor === sent || !editor.element.contains(document.activeElement))) editor.write(value);
+            if (fields[field]) fields[field].write(value);
           }
         }
         document.body.dataset.behaviorsRefreshed = String(Number(document.body.dataset.behaviorsRefreshed || 0) + 1);
@@ -285,6 +284,16 @@ enum InspectorControls {
          checkbox; a vector of 2 to 4 numbers that many number fields; `items` a text field of
          ids separated by commas; anything else (regions, boundaries, rules, an
          unlimited range) its JSON. */
+      function controlsOf(editor) {
+        const e = editor.element;
+        return e.matches("input, select, textarea") ? [e] : Array.from(e.querySelectorAll("input, select, textarea"));
+      }
+      /* Writes dynd's value into a control, unless the person is typing something new in it
+         (focused, and not what was last sent). */
+      function put(control, text) {
+        if (control === document.activeElement && control.value !== control.dataset.sentValue) return;
+        control.value = text;
+      }
       function fieldEditor(field, value, choices) {
         const editor = { onChange: null };
         const changed = () => editor.onChange && editor.onChange();
@@ -306,10 +315,10 @@ enum InspectorControls {
             select.appendChild(option);
           }
           select.value = value; select.onchange = changed;
-          Object.assign(editor, { element: select, read: () => select.value, write: v => { select.value = v; } });
+          Object.assign(editor, { element: select, read: () => select.value, write: v => put(select, v) });
         } else if (typeof value === "number") {
           const input = number(value);
-          Object.assign(editor, { element: input, read: () => readNumber(input), write: v => { input.value = v; } });
+          Object.assign(editor, { element: input, read: () => readNumber(input), write: v => put(input, v) });
         } else if (typeof value === "boolean") {
           const input = document.createElement("input");
           input.type = "checkbox"; input.checked = value; input.onchange = changed;
@@ -319,17 +328,17 @@ enum InspectorControls {
           box.className = "vector";
           const inputs = value.map((v, i) => { const input = number(v); input.dataset.part = String(i); box.appendChild(input); return input; });
           Object.assign(editor, { element: box, read: () => inputs.map(readNumber),
-            write: v => { if (Array.isArray(v)) v.forEach((x, i) => { if (inputs[i]) inputs[i].value = x; }); } });
+            write: v => { if (Array.isArray(v)) v.forEach((x, i) => { if (inputs[i]) put(inputs[i], x); }); } });
         } else if (field === "items" && Array.isArray(value)) {
           const input = document.createElement("input");
           input.type = "text"; input.value = value.join(", "); input.onchange = changed;
           input.title = "item ids, separated by commas";
           Object.assign(editor, { element: input, read: () => input.value.split(/[\s,]+/).filter(Boolean),
-            write: v => { input.value = Array.isArray(v) ? v.join(", ") : ""; } });
+            write: v => put(input, Array.isArray(v) ? v.join(", ") : "") });
         } else {
           const area = document.createElement("textarea");
           area.rows = 2; area.value = JSON.stringify(value); area.onchange = changed;
-          Object.assign(editor, { element: area, write: v => { area.value = JSON.stringify(v); },
+          Object.assign(editor, { element: area, write: v => put(area, JSON.stringify(v)),
             read: () => { try { return JSON.parse(area.value); } catch (e) { throw new Error("not JSON (" + e.message + ")"); } } });
         }
         return editor;

@@ -334,6 +334,13 @@ enum InspectorScript {
       const plot = makeDyndPlot($("plot"), { panels: [{ title: view.plotted + " velocity", unit: "pt/s" }],
         series, marks, bands, tmax: PLOT_SECONDS });
       plot.draw(null);
+      if (samples.length < 2) {
+        // Frames come only while something moves: say so rather than leave empty axes.
+        const canvas = $("plot"), g = canvas.getContext("2d"), [x, y, w, h] = JSON.parse(canvas.dataset.panels)[0];
+        g.font = "12px system-ui, sans-serif"; g.fillStyle = "#868e96"; g.textAlign = "center"; g.textBaseline = "middle";
+        g.fillText("no frames yet: dynd sends them while something moves" + (view.manual ? " (run the manual clock)" : ""),
+          x + w / 2, y + h / 2);
+      }
     }
 
     // ---- the pointer: gestures and taps ----------------------------------------------------
