@@ -54,12 +54,14 @@ public final class SessionHost {
   /// what each session was counted for, by name.
   public private(set) var memoryTotal = 0
   private var countedMemory: [String: Int] = [:]
-  /// Closed sessions whose freeing would hold the host's thread, handed to a worker to free at
-  /// the end of the call that closed them (`releaseRetired`).
+  /// Sessions closed during the current call, freed at its end (`releaseRetired`), and the
+  /// memory they were counted for.
   private var retired: [Session] = []
-  /// Counted memory (`MemoryCost`) from which a closed session is freed on a worker: 13 scenes
-  /// of 1 000 behaviors naming 1 000 items each (12.5 MB counted) took 100 ms to free on the
-  /// loop when their owner left.
+  private var retiredBytes = 0
+  /// Counted memory (`MemoryCost`) from which the sessions a call closed are freed on a worker
+  /// rather than the host's thread: 13 scenes of 1 000 behaviors naming 1 000 items each
+  /// (12.5 MB counted) took the loop 100 ms to free when their owner left, 5 000 empty sessions
+  /// (80 MB counted) about as long.
   static let freedOnWorkerBytes = 1 << 20
   /// The frame clocks of realtime sessions by period in nanoseconds. Sessions hold theirs too;
   /// a clock is dropped only here, when no session holds it, so never inside its own tick.
@@ -263,17 +265,23 @@ public final class SessionHost {
       .closed(session: name, reason: reason), to: session.watchers.map { .init($0.id) })
     session.close()
     // A busy session is freed where its job ends.
-    if memory >= Self.freedOnWorkerBytes, !session.isBusy { retired.append(session) }
+    if !session.isBusy {
+      retired.append(session)
+      retiredBytes += memory
+    }
   }
 
-  /// Hands the retired sessions to a worker, which frees them (their engines, Box2D worlds and
-  /// scene models: nothing the host's thread shares). Call where the host's thread holds no
-  /// other reference to them, at the end of a call.
+  /// Frees the sessions closed during the call: on a worker when they were counted at
+  /// `freedOnWorkerBytes` or more (their engines, Box2D worlds and scene models: nothing the
+  /// host's thread shares), else here. Call where the host's thread holds no other reference to
+  /// them, at the end of a call.
   private func releaseRetired() {
     guard !retired.isEmpty else { return }
     let sessions = UncheckedBox(retired)
+    let onWorker = retiredBytes >= Self.freedOnWorkerBytes
     retired = []
-    environment.runOnWorker(.continuing) { _ = sessions }
+    retiredBytes = 0
+    if onWorker { environment.runOnWorker(.continuing) { _ = sessions } }
   }
 
   /// Closes kept sessions nobody has watched or addressed for `idleTimeout` (`idle`).

@@ -251,7 +251,8 @@ struct HostCostBoundsTests {
 
   // MARK: memory
 
-  @Test("a closed session of over 1 MiB is freed by a worker, a small one at once")
+  @Test(
+    "sessions one call closes, counted at 1 MiB or more, are freed by a worker; one small at once")
   func largeSessionsFreedOnWorker() throws {
     let m = HostSchedulingTests.Manual()
     let owner = PeerID(1)
