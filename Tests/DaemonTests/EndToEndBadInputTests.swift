@@ -221,10 +221,18 @@ let daemonBadLines: [DaemonBadLine] = [
 
 @Suite("End to end: bad input corpus")
 struct EndToEndBadInputTests {
+  /// The codes protocol/PROTOCOL.md, “8. Error codes”, lists as core ("Error codes every
+  /// implementation must use"; `SessionHostTests/HostErrorTests` triggers each of them).
+  static let coreCodes = [
+    "bad_json", "not_an_object", "missing_field", "unknown_field", "wrong_type", "invalid_number",
+    "out_of_range", "unknown_op", "unknown_transition", "unknown_session", "session_exists",
+    "unknown_item", "unknown_behavior", "invalid_scene", "line_too_long", "busy",
+  ]
+
   @Test("the corpus has over 50 lines and covers every code a line alone can earn")
   func corpusIsLarge() {
     #expect(daemonBadLines.count >= 50)
-    let perLine = Set(EndToEndErrorTests.coreCodes).subtracting(["line_too_long", "busy"])
+    let perLine = Set(Self.coreCodes).subtracting(["line_too_long", "busy"])
     #expect(Set(daemonBadLines.map(\.code)) == perLine)
   }
 
@@ -278,5 +286,21 @@ struct EndToEndBadInputTests {
       try client.expectOK(#"{"op":"get","session":"s"}"#)
       try neighbour.expectOK(#"{"op":"step","session":"other"}"#)
     }
+  }
+
+  @Test("a line over --max-line is answered line_too_long, then closed; others are unaffected")
+  func configuredLineLimit() throws {
+    try withDaemon(
+      configured: { $0.maxLine = 4096 },
+      body: { daemon in
+        let client = try daemon.connect()
+        let other = try daemon.connect("other")
+        try client.expectOK(#"{"op":"hello"}"#)
+        try client.send(String(repeating: " ", count: 5000) + #"{"op":"hello"}"#)
+        let rest = try client.readToEnd()
+        #expect(rest.count == 1)
+        #expect(rest.first?.errorCode == "line_too_long", "\(rest.map(\.text))")
+        try other.expectOK(#"{"op":"list"}"#)
+      })
   }
 }

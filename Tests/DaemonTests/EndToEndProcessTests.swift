@@ -25,6 +25,7 @@ struct EndToEndProcessTests {
     for client in [first, second] {
       let rest = try client.readToEnd()
       #expect(rest.last?.event == "shutdown", "\(client.name): \(rest.suffix(2).map(\.text))")
+      #expect(rest.last?.string("reason") == "terminated", "\(client.name)")
     }
     #expect(dynd.exitStatus() == 0, "stderr: \(dynd.standardError)")
     #expect(fileStatus(socketPath) == nil, "the socket file is still there")

@@ -1,12 +1,20 @@
 import Daemon
 import Foundation
+import HostFuzzing
 import Testing
 import Wire
 
-/// The fuzzer's checked-in corpus (`Tests/Fuzz/corpus`), replayed through the same `LineHarness`
-/// as `dynd-fuzz`, in the normal debug build: no input may crash the daemon or make it write
-/// anything but valid, finite JSON with one reply per request line, on every connection (lines
-/// starting `@N ` go to connection N; see `LineHarness`).
+/// The seeds of the fuzzer's checked-in corpus (`Tests/Fuzz/corpus`) that exercise the
+/// connection itself, replayed through the same `LineHarness` as `dynd-fuzz` over socket pairs,
+/// in the normal debug build: no input may crash the daemon or make it write anything but valid,
+/// finite JSON with one reply per request line, on every connection (lines starting `@N ` go to
+/// connection N; see `LineHarness`).
+///
+/// Every seed replays through the embedded host (`SessionHostTests/HostFuzzCorpusTests`), which
+/// decodes and applies the same bytes with the same decoder; what only a socket shows are the
+/// client's actions (`close`, `reset`, `stall`, `read`), a line over its connection's limit
+/// (`line_too_long`, then the daemon closes) and an unterminated last line. The seeds with one of
+/// them replay here too.
 ///
 /// Seeds named `ok-…` are valid sessions: every reply must be `ok`. Seeds named `bad-…` are
 /// nasty inputs: at least one reply must be an error, or the seed no longer tests what it says.
@@ -23,7 +31,24 @@ struct FuzzCorpusReplayTests {
     return names.filter { !$0.hasPrefix(".") }.sorted().map { corpus.appendingPathComponent($0) }
   }
 
-  @Test("the corpus holds seeds of both kinds")
+  /// The seeds that exercise the connection (see `exercisesTheConnection`).
+  static var connectionSeeds: [URL] {
+    files.filter { exercisesTheConnection((try? [UInt8](Data(contentsOf: $0))) ?? []) }
+  }
+
+  /// Whether `input` holds a client action, a line over its connection's limit, or an
+  /// unterminated last line.
+  static func exercisesTheConnection(_ input: [UInt8]) -> Bool {
+    if input.last != UInt8(ascii: "\n") { return true }
+    let budget = LineHarness.Budget()
+    return input.split(separator: UInt8(ascii: "\n")).contains { segment in
+      let (index, line) = FuzzInput.address(segment)
+      return FuzzInput.action(Array(line)) != nil
+        || line.count > budget.lineLimit(connection: index)
+    }
+  }
+
+  @Test("the corpus holds seeds of both kinds, and seeds that exercise the connection")
   func corpusIsThere() {
     let names = Self.files.map(\.lastPathComponent)
     #expect(names.count >= 30, "found \(names.count) seeds in \(Self.corpus.path)")
@@ -34,9 +59,15 @@ struct FuzzCorpusReplayTests {
       return text.hasPrefix("@1 ") || text.contains("\n@1 ") || text.contains("\n@2 ")
     }
     #expect(several.count >= 5, "seeds that use several connections: \(several.count)")
+    let connection = Self.connectionSeeds.map(\.lastPathComponent)
+    for kind in ["stall", "reset", "close", "too-long", "unterminated"] {
+      #expect(connection.contains { $0.contains(kind) }, "no seed with \(kind): \(connection)")
+    }
   }
 
-  @Test("every seed runs to the end with valid output", arguments: files)
+  @Test(
+    "every seed that exercises the connection runs to the end with valid output",
+    arguments: connectionSeeds)
   func replay(_ file: URL) throws {
     let input = try [UInt8](Data(contentsOf: file))
     let outcome = LineHarness().run(input)

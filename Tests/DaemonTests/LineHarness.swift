@@ -122,7 +122,12 @@ public final class LineHarness {
     outcome.skippedLines = plan.skipped
     do {
       let run = try Exchange(harness: self)
-      defer { run.tearDown() }
+      defer {
+        let left = run.tearDown()
+        if left > 0 {
+          outcome.problems.append("\(left) jobs still in flight after the daemon shut down")
+        }
+      }
       try run.perform(plan.actions)
       outcome.connections = run.finished.count
       for peer in run.finished {
@@ -360,8 +365,9 @@ public final class LineHarness {
     }
 
     /// Closes whatever is still open, and the sessions (kept ones outlive their connection in
-    /// the daemon; here the daemon goes too).
-    func tearDown() {
+    /// the daemon; here the daemon goes too); returns how many jobs were still in flight 5 s
+    /// later (none, in a daemon that works).
+    func tearDown() -> Int {
       for peer in finished {
         if !peer.isClosed { peer.connection.close() }
         if !peer.vanished {
@@ -373,10 +379,11 @@ public final class LineHarness {
       _ = server.host.shutdown(reason: "harness")
       // Whatever the closes scheduled runs before the loop is freed, and so do the results of
       // frames the workers are still computing (each holds its session until the loop takes it).
-      let deadline = ContinuousClock.now + .seconds(30)
+      let deadline = ContinuousClock.now + .seconds(5)
       repeat {
         server.loop.runOnce()
       } while server.host.jobsInFlight > 0 && ContinuousClock.now < deadline
+      return server.host.jobsInFlight
     }
 
     func perform(_ actions: [Action]) throws {

@@ -2,22 +2,28 @@ import Foundation
 import Glibc
 import Testing
 
-// Replays the transcripts of protocol/examples/*.jsonl against a fresh daemon each: the `> `
-// lines are sent, and the daemon must write exactly the `< ` lines, in order, on each connection.
-// The format and the comparison rule are documented in protocol/examples/README.md.
+// Replays one transcript of protocol/examples against a fresh daemon, end to end through the
+// socket: the `> ` lines are sent, and the daemon must write exactly the `< ` lines, in order, on
+// each connection. Every transcript replays through the embedded host
+// (`SessionHostTests/HostTranscriptReplayTests`); this one has several connections and a
+// half-close (`!`). The format and the comparison rule are documented in
+// protocol/examples/README.md.
 
-/// Every transcript in protocol/examples, replayed and compared line by line.
+/// One transcript of protocol/examples, replayed through a daemon and compared line by line.
 @Suite("Transcript replay (protocol/examples)")
 struct TranscriptReplayTests {
-  @Test("there are transcripts to replay")
-  func transcriptsExist() throws {
-    #expect(
-      Transcript.fileNames.count >= 4, "found \(Transcript.fileNames) in \(Transcript.folder)")
-  }
+  /// The transcript replayed end to end.
+  static let endToEnd = "watch-and-step.jsonl"
 
-  @Test("the daemon writes exactly the transcript's lines", arguments: Transcript.fileNames)
-  func replay(fileName: String) throws {
-    let transcript = try Transcript(contentsOf: fileName)
+  @Test("the daemon writes exactly the lines of watch-and-step.jsonl")
+  func replay() throws {
+    #expect(Transcript.fileNames.contains(Self.endToEnd), "\(Transcript.folder)")
+    let transcript = try Transcript(contentsOf: Self.endToEnd)
+    let halfCloses = transcript.entries.filter {
+      if case .close = $0.action { return true }
+      return false
+    }
+    #expect(!halfCloses.isEmpty, "\(Self.endToEnd) has no half-close")
     try withDaemon { daemon in
       let problem = try TranscriptReplayer(daemon: daemon).run(transcript)
       #expect(problem == nil, "\(problem ?? "")")
@@ -48,7 +54,7 @@ struct TranscriptReplayTests {
       < {"ok":true,"id":1,"sessions":[]}
       < {"ok":true,"id":2,"sessions":[]}
       """
-    let problem = try replayInline(text, lineTimeout: .seconds(2))
+    let problem = try replayInline(text, lineTimeout: .milliseconds(500))
     #expect(problem?.contains("inline.jsonl:3") == true, "\(problem ?? "no problem reported")")
   }
 
