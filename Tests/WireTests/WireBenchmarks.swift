@@ -3,9 +3,13 @@ import Primitives
 import Testing
 import Wire
 
-/// Hand-run timings of the codec; skipped unless `WIRE_BENCH` is set. Not a pass/fail test:
+/// Hand-run timings of the codec; skipped unless `WIRE_BENCH` is set:
 ///
 ///     WIRE_BENCH=1 swift test -c release --filter WireBenchmarks
+///
+/// Each one checks what it timed: every encoded frame is a JSON line with its items, every timed
+/// line decodes (or is rejected) as it must, the reader splits out every line; and, with the
+/// allocation counter preloaded, encoding a frame allocates nothing once the buffer has grown.
 ///
 /// Each figure is the minimum over several runs of the mean per operation, as Box2D's benchmark
 /// reports. `WIRE_BENCH_FRAMES` sets the frames per run. When the process has a `malloc_count()`
@@ -49,14 +53,17 @@ struct WireBenchmarks {
   }
 
   /// Heap allocations per call of `body`, if an allocation counter is preloaded.
-  private func allocations(iterations: Int = 1_000, _ body: () -> Void) -> String {
-    guard let symbol = dlsym(nil, "malloc_count") else { return "" }
+  private func allocations(iterations: Int = 1_000, _ body: () -> Void) -> Double? {
+    guard let symbol = dlsym(nil, "malloc_count") else { return nil }
     let count = unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self)
     body()
     let before = count()
     for _ in 0..<iterations { body() }
-    let perCall = Double(count() - before) / Double(iterations)
-    return ", \(perCall) allocations"
+    return Double(count() - before) / Double(iterations)
+  }
+
+  private func describe(_ allocations: Double?) -> String {
+    allocations.map { ", \($0) allocations" } ?? ""
   }
 
   private func items(_ count: Int) -> [ItemState] {
@@ -68,7 +75,7 @@ struct WireBenchmarks {
     }
   }
 
-  @Test func encodeFrames() {
+  @Test func encodeFrames() throws {
     var encoder = MessageEncoder()
     for count in [8, 32, 128] {
       let states = items(count)
@@ -82,7 +89,17 @@ struct WireBenchmarks {
         encoder.frame(session: "bench", seq: seq, t: Double(seq) / 60, items: states)
       }
       let cost = microseconds(iterations: Self.frames / count * 8, encode)
-      print("encode frame, \(count) items (\(bytes) bytes): \(cost) µs\(allocations(encode))")
+      let perFrame = allocations(encode)
+      print("encode frame, \(count) items (\(bytes) bytes): \(cost) µs\(describe(perFrame))")
+      #expect(perFrame == nil || perFrame == 0, "a grown encoder allocates nothing per frame")
+      let line = text(encoder)
+      #expect(line.hasSuffix("\n") && line.filter { $0 == "\n" }.count == 1)
+      let frame = try JSONParser().parse(Array(line.utf8.dropLast()))
+      guard case .array(let listed)? = frame["items"] else {
+        Issue.record("a frame without items: \(line.prefix(80))")
+        continue
+      }
+      #expect(listed.count == count)
     }
   }
 
@@ -92,10 +109,11 @@ struct WireBenchmarks {
       #"{"op":"gesture","id":17,"session":"lock","phase":"changed","x":160.5,"y":302.25,"t":12.016}"#
         .utf8)
     let decodeGesture = { _ = try? decoder.decode(gesture) }
+    #expect(throws: Never.self) { try decoder.decode(gesture) }
     let gestureCost = microseconds(iterations: 20_000, decodeGesture)
     print(
       "decode gesture line (\(gesture.count) bytes): \(gestureCost) µs"
-        + allocations(decodeGesture))
+        + describe(allocations(decodeGesture)))
 
     let itemsJSON = (0..<32).map { index in
       #"{"id":"i\#(index)","center":[\#(index * 10),100],"size":[8,8]}"#
@@ -105,10 +123,12 @@ struct WireBenchmarks {
         + itemsJSON.joined(separator: ",")
         + #"],"behaviors":[{"type":"gravity","items":["i0","i1","i2"]},"#
         + #"{"type":"collision","items":["i0","i1"],"reference_bounds":true}]}}"#).utf8)
+    #expect(throws: Never.self) { try decoder.decode(scene) }
     let sceneCost = microseconds(iterations: 2_000) { _ = try? decoder.decode(scene) }
     print("decode open with a 32-item scene (\(scene.count) bytes): \(sceneCost) µs")
 
     let bad = Array(#"{"op":"tap","session":"s","x":"1","y":2}"#.utf8)
+    #expect(rejection(bad)?.code == .wrongType)
     let badCost = microseconds(iterations: 20_000) { _ = try? decoder.decode(bad) }
     print("decode and reject a wrong_type line: \(badCost) µs")
   }
@@ -118,16 +138,19 @@ struct WireBenchmarks {
     for _ in 0..<10_000 {
       stream += Array(#"{"op":"gesture","session":"s","phase":"changed","x":1,"y":2}"#.utf8) + [10]
     }
+    var lines = 0
     let cost = microseconds(iterations: 1) {
       var reader = LineReader()
       var offset = 0
+      lines = 0
       while offset < stream.count {
         let end = min(offset + 4096, stream.count)
         stream[offset..<end].withUnsafeBytes { reader.append($0) }
         offset = end
-        while reader.nextLine() != nil {}
+        while reader.nextLine() != nil { lines += 1 }
       }
     }
+    #expect(lines == 10_000)
     print(
       "split \(stream.count) bytes in 4 KiB chunks: \(cost) µs (\(cost * 1e3 / Double(stream.count)) ns/byte)"
     )
