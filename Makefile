@@ -22,6 +22,8 @@ release: deps
 
 test: test-deps unit chaos-test fairness-test lint schema-test render-test inspector-test python-test readme-test package-test
 
+# The Swift suite. The targets below that run the built binaries depend on `build`, not on this,
+# so that each of them alone does not run the suite; make test runs it once.
 unit:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -33,22 +35,22 @@ schema-test:
 	python3 tools/test_schema_check.py
 
 # dynctl record and render, the page checked in headless Chromium (needs the built binaries).
-render-test: unit
+render-test: build
 	python3 tools/test_render.py "$$($(SWIFT) build --show-bin-path)"
 
 # The live inspector (dynd-inspect) in Debian's Chromium driven by Playwright: a drag, a tap,
 # the parameter form, a scene's behaviors, the recording (needs the built binaries).
-inspector-test: unit
+inspector-test: build
 	python3 tools/test_inspector.py "$$($(SWIFT) build --show-bin-path)"
 
 # The Python package (clients/python): mypy --strict, its tests against the built dynd, and a
 # fresh venv that installs it and runs the example test file.
-python-test: unit
+python-test: build
 	clients/python/check.sh "$$($(SWIFT) build --show-bin-path)"
 
 # Every command the READMEs show, in their order, against a private dynd (console blocks: the
 # output must match), and every path the documents cite (tools/test_readme.py).
-readme-test: unit
+readme-test: build
 	python3 tools/test_readme.py "$$($(SWIFT) build --show-bin-path)"
 
 # The engine tour, then a private dynd on a temporary socket driven by dynctl.
@@ -75,7 +77,7 @@ run: deps
 # 50 ms target is measured on the release build by tools/fairness_bench.py (make bench).
 CHAOS_TEST_SECONDS ?= 30
 CHAOS_ARGS ?=
-chaos-test: unit
+chaos-test: build
 	python3 tools/chaos.py "$$($(SWIFT) build --show-bin-path)" --seconds $(CHAOS_TEST_SECONDS) \
 	  --progress 0 --max-rtt-ms 1000 $(CHAOS_ARGS)
 

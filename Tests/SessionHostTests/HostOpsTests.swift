@@ -4,8 +4,8 @@ import Testing
 import Transitions
 import Wire
 
-/// Every core op and event of PROTOCOL-CORE, through the embedded host (ported from the daemon's
-/// EndToEndOpsTests; realtime frames come with `advance(by:)`).
+/// Every core op and event of PROTOCOL-CORE, through the embedded host only (realtime frames come
+/// with `advance(by:)`; the daemon's realtime timer is `DaemonTests/EndToEndRealtimeClockTests`).
 @Suite("Host: ops and events")
 struct HostOpsTests {
   @Test("hello describes the daemon and every reply echoes its id unchanged")

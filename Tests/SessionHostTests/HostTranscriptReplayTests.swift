@@ -3,8 +3,8 @@ import SessionHost
 import Testing
 
 // Replays the transcripts of protocol/examples/*.jsonl against a fresh embedded host each: the
-// `> ` lines are sent, and each peer must receive exactly the `< ` lines, in order (ported from
-// the daemon tests' TranscriptReplayTests; `!` is the peer leaving).
+// `> ` lines are sent, and each peer must receive exactly the `< ` lines, in order (`!` is the
+// peer leaving). The daemon tests' TranscriptReplayTests replays one of them through a socket.
 // The format and the comparison rule are documented in protocol/examples/README.md.
 
 /// Every transcript in protocol/examples, replayed and compared line by line.
