@@ -56,6 +56,36 @@ struct TransportListenerTests {
     #expect(loop.stop())
   }
 
+  @Test("a burst of connections is handed over 32 per loop turn, so others are served between")
+  func acceptsInTurns() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let path = root + "/dynd.sock"
+    let loop = try EventLoop()
+    // A timer that fires once per iteration of the loop counts its turns.
+    var turn = 0
+    var turnsOfAccepts: [Int] = []
+    let listener = try Listener(loop: loop, path: path) { fd, _ in
+      turnsOfAccepts.append(turn)
+      close(fd)
+    }
+    defer { listener.close() }
+    var counter: OneShotTimer?
+    counter = OneShotTimer(loop: loop) { _ in
+      turn += 1
+      if turnsOfAccepts.count >= 100 || turn > 1000 { return loop.stop() }
+      counter?.schedule(after: .zero)
+    }
+    // 100 clients connect at once (the kernel completes their connects into the backlog).
+    let clients = try (0..<100).map { _ in try TestClient(path: path) }
+    counter?.schedule(after: .zero)
+    try loop.run()
+    #expect(turnsOfAccepts.count == clients.count)
+    let perTurn = Dictionary(grouping: turnsOfAccepts, by: { $0 }).values.map(\.count)
+    #expect(perTurn.max() == Listener.acceptsPerTurn, "handed over per turn: \(perTurn)")
+    counter = nil
+  }
+
   @Test("a stale socket from a dead daemon is replaced")
   func replacesStaleSocket() throws {
     let root = try makeTemporaryDirectory()
