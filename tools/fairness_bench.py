@@ -645,6 +645,8 @@ class NonReaders(Case):
             s.close()
         answered = [w for w in waits if w is not None]
         worst = f"{max(answered) * 1000:.1f} ms" if answered else "–"
+        if os.environ.get("FAIRNESS_DEBUG"):
+            print("new clients' hello ms:", [round(w * 1000, 1) if w else None for w in waits])
         shown = {"new client's hello worst": worst,
                  "unanswered": waits.count(None), "non-readers closed by dynd": closed}
         fails = []

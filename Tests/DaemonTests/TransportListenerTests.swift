@@ -56,7 +56,7 @@ struct TransportListenerTests {
     #expect(loop.stop())
   }
 
-  @Test("a burst of connections is handed over 32 per loop turn, so others are served between")
+  @Test("a burst of connections is handed over 128 per loop turn, so others are served between")
   func acceptsInTurns() throws {
     let root = try makeTemporaryDirectory()
     defer { removeTemporaryDirectory(root) }
@@ -73,11 +73,11 @@ struct TransportListenerTests {
     var counter: OneShotTimer?
     counter = OneShotTimer(loop: loop) { _ in
       turn += 1
-      if turnsOfAccepts.count >= 100 || turn > 1000 { return loop.stop() }
+      if turnsOfAccepts.count >= 300 || turn > 1000 { return loop.stop() }
       counter?.schedule(after: .zero)
     }
-    // 100 clients connect at once (the kernel completes their connects into the backlog).
-    let clients = try (0..<100).map { _ in try TestClient(path: path) }
+    // 300 clients connect at once (the kernel completes their connects into the backlog).
+    let clients = try (0..<300).map { _ in try TestClient(path: path) }
     counter?.schedule(after: .zero)
     try loop.run()
     #expect(turnsOfAccepts.count == clients.count)
