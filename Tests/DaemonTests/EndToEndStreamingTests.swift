@@ -57,7 +57,7 @@ struct EndToEndStreamingTests {
         #"{"op":"open","session":"stepped","clock":"manual","scene":"#
           + Scenes.endlessFall(items: 40) + "}")
       try stepper.send(#"{"op":"step","session":"stepped","count":20000}"#)
-      usleep(100_000)
+      usleep(100_000)  // the scenario: they leave 100 ms into the step
       streamer.close()
       watcher.close()
       stepper.close()
@@ -132,7 +132,7 @@ struct EndToEndStreamingTests {
         #"{"op":"open","session":"m","clock":"manual","scene":"# + Scenes.endlessFall(items: 30)
           + "}")
       try client.send(#"{"op":"step","session":"m","count":1500,"id":"long"}"#)
-      // While the stepper does not read, the daemon serves others.
+      // While the stepper does not read (for 500 ms: the scenario), the daemon serves others.
       usleep(500_000)
       try other.expectOK(#"{"op":"list"}"#)
       let messages = try client.read(timeout: .seconds(30)) { $0.isReply }

@@ -127,6 +127,7 @@ struct IsolationTests {
         return w
       }
       owner.close()
+      // The scenario, not a wait for a condition: 2 s of a 240 fps bouncing scene nobody reads.
       Thread.sleep(forTimeInterval: 2)
       // Reading now: each watcher's backlog was bounded, and what it missed is counted.
       let first = watchers[0]

@@ -61,7 +61,9 @@ Behavior = Callable[[Peer], None]
 
 class StandIn:
     """A stand-in dynd on a Unix socket in a private directory: each connection is served by
-    `behavior` in a thread, which ends when the client hangs up (or the behavior returns)."""
+    `behavior` in a thread, which ends when the client hangs up (or the behavior returns).
+    A behavior's ``time.sleep(30)`` is the scenario, a daemon that holds the connection open
+    and says nothing more: the threads are daemon threads, so no test waits for it to end."""
 
     def __init__(self, directory: Path, behavior: Behavior) -> None:
         self.path = str(directory / "dynd.sock")
