@@ -230,12 +230,6 @@ struct Message: CustomStringConvertible, @unchecked Sendable {
   /// Frames coalesced away before this one (0 when absent).
   var dropped: Int { (object["dropped"] as? NSNumber)?.intValue ?? 0 }
   var items: [[String: Any]] { object["items"] as? [[String: Any]] ?? [] }
-
-  /// An item's `[x, y]` field (`center`, `velocity`) from `items`.
-  func vector(_ field: String, of item: String) -> [Double]? {
-    guard let state = items.first(where: { $0["id"] as? String == item }) else { return nil }
-    return (state[field] as? [NSNumber])?.map(\.doubleValue)
-  }
 }
 
 /// What a request produced: the events written before its reply, and the reply.
