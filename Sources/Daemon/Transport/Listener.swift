@@ -351,7 +351,10 @@ public final class Listener {
     handedInTurn = now.count
     waitForNextTurn()
     if waiting.isEmpty, let listener, episode == nil { _ = evconnlistener_enable(listener) }
-    for fd in now { admit(fd) }
+    for fd in now {
+      // The handler may close the listener (the daemon stopping): the rest are not served.
+      if listener == nil { Glibc.close(fd) } else { admit(fd) }
+    }
   }
 
   /// `accept` failed with `code` (libevent has already retried `EINTR`, `EAGAIN` and
