@@ -47,7 +47,10 @@ let package = Package(
     // Scenes built with the Swift API, shared by tests, the tour, dynbench and the transitions.
     .target(name: "DynamicsScenes", dependencies: ["Dynamics", "Primitives"]),
     .target(name: "Transitions", dependencies: ["Dynamics", "DynamicsScenes", "Primitives"]),
-    .target(name: "Wire", dependencies: ["Primitives", "CJSONC"]),
+    // A strict JSON reader over json-c and a writer that allocates nothing once warm.
+    .target(name: "JSON", dependencies: ["CJSONC"]),
+    // The wire protocol: each op's request, reply and codec; events; errors; limits.
+    .target(name: "Wire", dependencies: ["Primitives", "JSON"]),
     // Sessions and ops, with no socket: what the daemon, the tests and the fuzzer drive.
     .target(name: "SessionHost", dependencies: ["Dynamics", "Primitives", "Transitions", "Wire"]),
     // The host with line-speaking peers and an environment that waits to be told: for tests
@@ -76,7 +79,7 @@ let package = Package(
     .executableTarget(
       name: "dynctl",
       dependencies: [
-        "Wire", "Primitives", "DaemonSocket", "PageScripts", "ReleaseInfo",
+        "JSON", "Wire", "Primitives", "DaemonSocket", "PageScripts", "ReleaseInfo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -111,7 +114,7 @@ let package = Package(
     ),
     // One fuzz input (lines for up to four peers) through an embedded host, with its output
     // checks: what dynd-fuzz and the host tests run.
-    .target(name: "HostFuzzing", dependencies: ["EmbeddedHost", "SessionHost", "Wire"]),
+    .target(name: "HostFuzzing", dependencies: ["EmbeddedHost", "JSON", "SessionHost", "Wire"]),
     // libFuzzer entry over "line → decode → apply to a session" (`make fuzz`); a plain build
     // links it as a binary that does nothing.
     .executableTarget(name: "dynd-fuzz", dependencies: ["HostFuzzing"]),
@@ -123,10 +126,10 @@ let package = Package(
     .testTarget(
       name: "DynamicsTests", dependencies: ["Dynamics", "DynamicsScenes", "Primitives", "CBox2D"]),
     .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Dynamics", "Primitives"]),
-    .testTarget(name: "WireTests", dependencies: ["Wire", "Primitives"]),
+    .testTarget(name: "WireTests", dependencies: ["JSON", "Wire", "Primitives"]),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["Daemon", "HostFuzzing", "Wire", "Transitions", "Primitives"]),
+      dependencies: ["Daemon", "HostFuzzing", "JSON", "Wire", "Transitions", "Primitives"]),
     .testTarget(
       name: "SessionHostTests",
       dependencies: [
@@ -144,7 +147,8 @@ let package = Package(
 // instructions per realtime frame (BENCHMARKS.md, "Realtime sessions at 1 000 after issue 25").
 // Debug builds, which run every test, keep them.
 let framePathTargets: Set = [
-  "Primitives", "Dynamics", "DynamicsScenes", "Transitions", "Wire", "SessionHost", "Daemon",
+  "Primitives", "Dynamics", "DynamicsScenes", "Transitions", "JSON", "Wire", "SessionHost",
+  "Daemon",
   "dynd",
 ]
 for target in package.targets where framePathTargets.contains(target.name) {

@@ -1,3 +1,4 @@
+import JSON
 import EmbeddedHost
 import SessionHost
 import Wire

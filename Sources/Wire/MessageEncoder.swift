@@ -1,3 +1,4 @@
+import JSON
 import Primitives
 
 /// Writes replies and events as JSON lines (each ending in `\n`) into a reusable byte buffer.

@@ -1,3 +1,4 @@
+import JSON
 import Primitives
 
 /// Reads the fields of one JSON object of a request, with the protocol's checks and messages.

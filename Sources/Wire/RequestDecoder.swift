@@ -1,3 +1,4 @@
+import JSON
 import Primitives
 
 /// Decodes request lines into typed `Request`s, with every check of the protocol.

@@ -1,3 +1,4 @@
+import JSON
 import Primitives
 
 /// Writes typed requests as JSON lines: exactly what `RequestDecoder` reads back, so that

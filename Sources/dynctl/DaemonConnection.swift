@@ -1,3 +1,4 @@
+import JSON
 import DaemonSocket
 import Glibc
 import Wire

@@ -1,3 +1,4 @@
+import JSON
 import PageScripts
 import Primitives
 import Wire

@@ -1,3 +1,4 @@
+import JSON
 import ArgumentParser
 import Glibc
 import Wire
@@ -78,7 +79,7 @@ struct OpenCommand: ParsableCommand {
       return try JSONParser().parse(text)
     } catch {
       throw .invalidInput(
-        path: inline ? "--scene" : argument, reason: error.description)
+        path: inline ? "--scene" : argument, reason: ProtocolError(error).description)
     }
   }
 }

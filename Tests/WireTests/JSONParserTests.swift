@@ -1,3 +1,4 @@
+import JSON
 import Testing
 import Wire
 
@@ -11,7 +12,7 @@ struct JSONParserTests {
       _ = try parser.parse(line)
       return nil
     } catch {
-      return error.code
+      return ProtocolError(error).code
     }
   }
 
@@ -169,7 +170,7 @@ struct JSONParserTests {
       String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)
     #expect(code(tooDeep) == .badJSON)
     let shallow = JSONParser(maxDepth: 4)
-    #expect(throws: ProtocolError.self) { try shallow.parse("[[[[[]]]]]") }
+    #expect(throws: JSONSyntaxError.self) { try shallow.parse("[[[[[]]]]]") }
   }
 
   @Test func parserIsReusableAfterErrors() throws {

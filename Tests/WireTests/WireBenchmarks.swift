@@ -1,3 +1,4 @@
+import JSON
 import Glibc
 import Primitives
 import Testing

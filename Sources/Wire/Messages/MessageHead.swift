@@ -1,3 +1,4 @@
+import JSON
 import Glibc
 
 /// The leading members of a line dynd wrote, read without parsing the rest: for loops that see

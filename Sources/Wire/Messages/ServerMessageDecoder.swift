@@ -1,4 +1,4 @@
-import CJSONC
+import JSON
 import Primitives
 
 /// Reads the lines dynd writes into typed `ServerMessage`s, with Wire's own JSON parser: the
@@ -63,7 +63,7 @@ public final class ServerMessageDecoder {
     if fields.has("ev") {
       let name = try fields.string("ev")
       guard let kind = EventName(rawValue: name) else {
-        return .unknownEvent(name: name, fields: try JSONValue(root))
+        return .unknownEvent(name: name, fields: try JSONValue(root, orThrow: ProtocolError.init))
       }
       return .event(try event(kind, fields))
     }
@@ -586,10 +586,9 @@ private func readUnsigned(_ node: JSONNode, path: @autoclosure () -> String)
   throws(ProtocolError) -> UInt64
 {
   guard node.kind == .number else { throw wrongType(path(), expected: "a number", got: node) }
-  if json_object_get_type(node.object) == json_type_int {
-    let signed = json_object_get_int64(node.object)
+  if let signed = node.int64 {
     // Above Int64.max json-c keeps a uint64, read back saturated as int64.
-    if signed == .max { return json_object_get_uint64(node.object) }
+    if signed == .max { return node.uint64 }
     if signed >= 0 { return UInt64(signed) }
   } else if let value = UInt64(exactly: node.double) {
     return value
@@ -602,8 +601,7 @@ private func readInteger(_ node: JSONNode, path: @autoclosure () -> String)
   throws(ProtocolError) -> Int
 {
   guard node.kind == .number else { throw wrongType(path(), expected: "a number", got: node) }
-  if json_object_get_type(node.object) == json_type_int {
-    let signed = json_object_get_int64(node.object)
+  if let signed = node.int64 {
     if signed != .max, let value = Int(exactly: signed) { return value }
   } else if let value = Int(exactly: node.double) {
     return value

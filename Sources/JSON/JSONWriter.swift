@@ -2,32 +2,32 @@
 ///
 /// Hand-written so that encoding a frame allocates nothing once the buffer has grown to its
 /// working size: no json-c trees, no Foundation, no `String(format:)`, no intermediate strings.
-struct JSONWriter {
-  var bytes: [UInt8]
+public struct JSONWriter: Sendable {
+  public var bytes: [UInt8]
   /// Non-finite numbers written as `0` since creation.
-  var nonFiniteCount = 0
+  public var nonFiniteCount = 0
 
-  init(capacity: Int) {
+  public init(capacity: Int) {
     bytes = []
     bytes.reserveCapacity(capacity)
   }
 
   /// Appends ASCII text verbatim (keys and punctuation known at compile time).
-  mutating func raw(_ text: StaticString) {
+  public mutating func raw(_ text: StaticString) {
     text.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }
 
-  mutating func byte(_ character: Unicode.Scalar) {
+  public mutating func byte(_ character: Unicode.Scalar) {
     bytes.append(UInt8(ascii: character))
   }
 
-  mutating func bool(_ value: Bool) {
+  public mutating func bool(_ value: Bool) {
     value ? raw("true") : raw("false")
   }
 
   /// Appends a JSON string: `"` and `\` escaped, control characters as `\u00xx`, everything
   /// else (including non-ASCII UTF-8) verbatim.
-  mutating func string(_ text: String) {
+  public mutating func string(_ text: String) {
     byte("\"")
     let done: Void? = text.utf8.withContiguousStorageIfAvailable { escaped($0) }
     if done == nil {
@@ -98,7 +98,7 @@ struct JSONWriter {
   }
 
   /// Appends a non-negative integer.
-  mutating func integer(_ value: UInt64) {
+  public mutating func integer(_ value: UInt64) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
       var start = digits.count
       var rest = value
@@ -112,7 +112,7 @@ struct JSONWriter {
   }
 
   /// Appends a signed integer.
-  mutating func integer(_ value: Int) {
+  public mutating func integer(_ value: Int) {
     if value < 0 { byte("-") }
     integer(UInt64(value.magnitude))
   }
@@ -122,7 +122,7 @@ struct JSONWriter {
   /// arithmetic (deterministic for a given binary). Anything that rounds to zero, `-0` included,
   /// is written `0`. A non-finite value is written `0` and counted in `nonFiniteCount`: output
   /// must stay valid JSON, and the count lets the daemon report that the engine diverged.
-  mutating func number(_ value: Double, decimals requested: Int) {
+  public mutating func number(_ value: Double, decimals requested: Int) {
     let decimals = min(max(requested, 0), 9)
     guard value.isFinite else {
       nonFiniteCount += 1
@@ -178,7 +178,7 @@ struct JSONWriter {
   }
 
   /// `[x,y]` with `decimals` decimals.
-  mutating func pair(_ first: Double, _ second: Double, decimals: Int) {
+  public mutating func pair(_ first: Double, _ second: Double, decimals: Int) {
     byte("[")
     number(first, decimals: decimals)
     byte(",")

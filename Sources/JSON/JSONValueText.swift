@@ -10,7 +10,7 @@ extension JSONValue {
 }
 
 extension JSONWriter {
-  mutating func value(_ value: JSONValue) {
+  public mutating func value(_ value: JSONValue) {
     switch value {
     case .null: raw("null")
     case .bool(let flag): bool(flag)

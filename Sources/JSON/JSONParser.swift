@@ -19,7 +19,7 @@ public final class JSONParser {
   private var scratch: [UInt8] = []
 
   /// Creates a parser that rejects nesting deeper than `maxDepth`.
-  public init(maxDepth: Int = Limits.maxNestingDepth) {
+  public init(maxDepth: Int) {
     precondition(maxDepth > 0, "the nesting limit must be positive")
     self.maxDepth = maxDepth
     guard let tokener = json_tokener_new_ex(Int32(clamping: maxDepth)) else {
@@ -34,43 +34,64 @@ public final class JSONParser {
   }
 
   /// Parses one line into a `JSONValue` tree.
-  public func parse(_ line: [UInt8]) throws(ProtocolError) -> JSONValue {
-    try withRoot(line) { root throws(ProtocolError) in try JSONValue(root) }
+  public func parse(_ line: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    try withRoot(line, orThrow: { $0 }) { root throws(JSONSyntaxError) in try JSONValue(root) }
   }
 
   /// Parses one line into a `JSONValue` tree.
-  public func parse(_ line: String) throws(ProtocolError) -> JSONValue {
+  public func parse(_ line: String) throws(JSONSyntaxError) -> JSONValue {
     try parse(Array(line.utf8))
   }
 
   /// Parses `line` and lends its root to `body`; the json-c tree is freed when `body` returns, so
-  /// no `JSONNode` may escape it.
-  func withRoot<Result>(
-    _ line: [UInt8], _ body: (JSONNode) throws(ProtocolError) -> Result
-  ) throws(ProtocolError) -> Result {
-    try line.withUnsafeBytes { bytes in
-      Swift.Result { () throws(ProtocolError) -> Result in try withRoot(bytes, body) }
-    }.get()
+  /// no `JSONNode` may escape it. A line that is not JSON throws `convert` of why, so that `body`
+  /// and the parser throw one error type.
+  public func withRoot<Result, Failure: Error>(
+    _ line: [UInt8], orThrow convert: (JSONSyntaxError) -> Failure,
+    _ body: (JSONNode) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    // `withUnsafeBytes` rethrows untyped errors: the outcome crosses it as a value.
+    let outcome = line.withUnsafeBytes { bytes -> Swift.Result<Result, Failure> in
+      do throws(Failure) {
+        return .success(try withRoot(bytes, orThrow: convert, body))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try outcome.get()
   }
 
   /// `withRoot` over bytes lent by the caller (a line still in a connection's buffer); they are
   /// copied once, into the parser's own NUL-terminated scratch buffer.
-  func withRoot<Result>(
-    _ line: UnsafeRawBufferPointer, _ body: (JSONNode) throws(ProtocolError) -> Result
-  ) throws(ProtocolError) -> Result {
+  public func withRoot<Result, Failure: Error>(
+    _ line: UnsafeRawBufferPointer, orThrow convert: (JSONSyntaxError) -> Failure,
+    _ body: (JSONNode) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let root: OpaquePointer?
+    do throws(JSONSyntaxError) {
+      root = try parseTree(line)
+    } catch {
+      throw convert(error)
+    }
+    defer { json_object_put(root) }
+    return try body(JSONNode(root))
+  }
+
+  /// The json-c tree of `line`, which the caller frees.
+  private func parseTree(_ line: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> OpaquePointer? {
     guard line.count < Int(Int32.max) else {
-      throw ProtocolError(.badJSON, "the line is too long for the JSON parser")
+      throw JSONSyntaxError(.malformed, "the line is too long for the JSON parser")
     }
     scratch.removeAll(keepingCapacity: true)
     scratch.append(contentsOf: line)
     scratch.append(0)
     // The check may rewrite integers beyond 64 bits in the copy json-c reads (`HugeInteger`).
     let rewritten = try scratch.withUnsafeMutableBufferPointer {
-      bytes throws(ProtocolError) -> [Range<Int>] in
+      bytes throws(JSONSyntaxError) -> [Range<Int>] in
       try JSONLexicalCheck.check(UnsafeMutableBufferPointer(rebasing: bytes[..<line.count]))
     }
     let root = try scratch.withUnsafeBufferPointer {
-      bytes throws(ProtocolError) -> OpaquePointer? in
+      bytes throws(JSONSyntaxError) -> OpaquePointer? in
       json_tokener_reset(tokener)
       let length = bytes.count
       let object = bytes.withMemoryRebound(to: CChar.self) {
@@ -88,13 +109,12 @@ public final class JSONParser {
       while index < length - 1, isWhitespace(bytes[index]) { index += 1 }
       guard index >= length - 1 else {
         json_object_put(object)
-        throw ProtocolError(.badJSON, "invalid JSON at column \(end + 1): text after the value")
+        throw JSONSyntaxError(.malformed, "invalid JSON at column \(end + 1): text after the value")
       }
       return object
     }
-    defer { json_object_put(root) }
     if !rewritten.isEmpty { restoreIDText(root, line: line, rewritten: rewritten) }
-    return try body(JSONNode(root))
+    return root
   }
 
   /// Gives a request `id` that was an integer beyond 64 bits, and so reached json-c rewritten
@@ -115,34 +135,34 @@ public final class JSONParser {
   }
 
   private func describe(_ error: json_tokener_error, at end: Int, lineIsBlank: Bool)
-    -> ProtocolError
+    -> JSONSyntaxError
   {
-    if lineIsBlank { return ProtocolError(.badJSON, "empty line; expected a JSON object") }
+    if lineIsBlank { return JSONSyntaxError(.malformed, "empty line; expected a JSON object") }
     switch error {
     case json_tokener_error_depth:
-      return ProtocolError(
-        .badJSON,
+      return JSONSyntaxError(
+        .malformed,
         "invalid JSON: nesting deeper than \(maxDepth) levels at column \(end + 1)")
     case json_tokener_continue, json_tokener_error_parse_eof:
-      return ProtocolError(.badJSON, "invalid JSON: the line ends inside a value")
+      return JSONSyntaxError(.malformed, "invalid JSON: the line ends inside a value")
     default:
       let reason = json_tokener_error_desc(error).map { String(cString: $0) } ?? "syntax error"
-      return ProtocolError(.badJSON, "invalid JSON at column \(end + 1): \(reason)")
+      return JSONSyntaxError(.malformed, "invalid JSON at column \(end + 1): \(reason)")
     }
   }
 }
 
 /// A borrowed view of one json-c value; valid only inside `JSONParser.withRoot`.
-struct JSONNode {
+public struct JSONNode {
   /// The json-c object; `nil` for JSON `null`.
-  let object: OpaquePointer?
+  public let object: OpaquePointer?
 
   init(_ object: OpaquePointer?) {
     self.object = object
   }
 
   /// The kind of value, as JSON names it.
-  var kind: JSONKind {
+  public var kind: JSONKind {
     switch json_object_get_type(object) {
     case json_type_boolean: return .bool
     case json_type_int, json_type_double: return .number
@@ -154,14 +174,14 @@ struct JSONNode {
   }
 
   /// The number as a double; for `.number` nodes only. May be infinite (`1e999`).
-  var double: Double { json_object_get_double(object) }
+  public var double: Double { json_object_get_double(object) }
 
   /// The number exactly as the client wrote it. json-c keeps the source text of non-integers as
   /// the object's userdata (documented for `json_object_new_double_s`, which its parser uses);
   /// integers are printed back from their 64-bit value, which only turns `-0` into `0`. An integer
   /// beyond 64 bits reaches json-c as a double literal (`HugeInteger`): as the request `id` it has
   /// its own text back, anywhere else this is the rewritten literal (same value).
-  var numberText: String {
+  public var numberText: String {
     if json_object_get_type(object) == json_type_double {
       if let text = json_object_get_userdata(object) {
         return String(cString: text.assumingMemoryBound(to: CChar.self))
@@ -176,26 +196,35 @@ struct JSONNode {
     return signed == .max ? String(json_object_get_uint64(object)) : String(signed)
   }
 
-  var bool: Bool { json_object_get_boolean(object) != 0 }
+  /// The integer a number written without fraction or exponent holds, exactly; nil for other
+  /// numbers (json-c keeps integers as 64 bits; one above `Int64.max` reads back as `.max`, and
+  /// `uint64` has it).
+  public var int64: Int64? {
+    json_object_get_type(object) == json_type_int ? json_object_get_int64(object) : nil
+  }
+
+  /// An integer node's value as unsigned 64 bits (saturated at 0 for negative ones).
+  public var uint64: UInt64 { json_object_get_uint64(object) }
+
+  public var bool: Bool { json_object_get_boolean(object) != 0 }
 
   /// The string's bytes (they may contain NUL, written as `\u0000`).
-  var string: String {
+  public var string: String {
     let length = Int(json_object_get_string_len(object))
     guard let text = json_object_get_string(object) else { return "" }
     return String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
   }
 
-  /// The first character of the string a name must not contain (`NameCharacters`), or nil.
-  var forbiddenNameCharacter: UInt32? {
+  /// Lends the string's bytes (without a NUL; they may contain NUL) to `body`.
+  public func withStringBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
     let length = Int(json_object_get_string_len(object))
-    guard let text = json_object_get_string(object) else { return nil }
-    return NameCharacters.firstForbidden(UnsafeRawBufferPointer(start: text, count: length))
+    return body(UnsafeRawBufferPointer(start: json_object_get_string(object), count: length))
   }
 
   /// The string's length in UTF-8 bytes.
-  var stringByteCount: Int { Int(json_object_get_string_len(object)) }
+  public var stringByteCount: Int { Int(json_object_get_string_len(object)) }
 
-  var count: Int {
+  public var count: Int {
     switch kind {
     case .array: return json_object_array_length(object)
     case .object: return Int(json_object_object_length(object))
@@ -204,10 +233,10 @@ struct JSONNode {
   }
 
   /// The element at `index` of an array.
-  subscript(index: Int) -> JSONNode { JSONNode(json_object_array_get_idx(object, index)) }
+  public subscript(index: Int) -> JSONNode { JSONNode(json_object_array_get_idx(object, index)) }
 
   /// The member named `key` of an object, if present.
-  func member(_ key: StaticString) -> JSONNode? {
+  public func member(_ key: StaticString) -> JSONNode? {
     var value: OpaquePointer?
     let found = key.utf8Start.withMemoryRebound(to: CChar.self, capacity: key.utf8CodeUnitCount + 1)
     {
@@ -217,7 +246,7 @@ struct JSONNode {
   }
 
   /// Calls `body` with each member's key (borrowed bytes, without NUL) and value, in wire order.
-  func forEachMember<E: Error>(_ body: (UnsafeRawBufferPointer, JSONNode) throws(E) -> Void)
+  public func forEachMember<E: Error>(_ body: (UnsafeRawBufferPointer, JSONNode) throws(E) -> Void)
     throws(E)
   {
     var iterator = json_object_iter_begin(object)
@@ -233,11 +262,11 @@ struct JSONNode {
 }
 
 /// The six kinds of JSON value.
-enum JSONKind {
+public enum JSONKind: Sendable {
   case null, bool, number, string, array, object
 
   /// The kind with an article, for messages ("must be a number, not a string").
-  var phrase: String {
+  public var phrase: String {
     switch self {
     case .null: return "null"
     case .bool: return "a boolean"

@@ -41,14 +41,14 @@ public enum JSONValue: Equatable, Sendable {
   }
 
   /// Copies a json-c tree; throws `invalid_number` for a number that overflowed to infinity.
-  init(_ node: JSONNode, path: @autoclosure () -> String = "") throws(ProtocolError) {
+  public init(_ node: JSONNode, path: @autoclosure () -> String = "") throws(JSONSyntaxError) {
     switch node.kind {
     case .null: self = .null
     case .bool: self = .bool(node.bool)
     case .number:
       guard node.double.isFinite else {
-        throw ProtocolError(
-          .invalidNumber, "\(path().isEmpty ? "the value" : "'\(path())'") is not a finite number")
+        throw JSONSyntaxError(
+          .nonFiniteNumber, "\(path().isEmpty ? "the value" : "'\(path())'") is not a finite number")
       }
       self = .number(node.double)
     case .string: self = .string(node.string)
@@ -62,7 +62,7 @@ public enum JSONValue: Equatable, Sendable {
     case .object:
       var members: [JSONMember] = []
       members.reserveCapacity(node.count)
-      try node.forEachMember { (key, value) throws(ProtocolError) in
+      try node.forEachMember { (key, value) throws(JSONSyntaxError) in
         let name = String(decoding: key, as: UTF8.self)
         let value = try JSONValue(value, path: path().isEmpty ? name : "\(path()).\(name)")
         members.append(JSONMember(name: name, value: value))

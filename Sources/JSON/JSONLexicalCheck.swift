@@ -9,13 +9,13 @@
 /// Every JSON number is a double to the protocol, so an integer literal beyond 64 bits is not an
 /// error: the check rewrites it in place, in the buffer json-c parses next, as a literal json-c
 /// reads as a double with the same value (`HugeInteger`), padded with spaces to the same length.
-enum JSONLexicalCheck {
+public enum JSONLexicalCheck {
   /// Throws `bad_json` or `invalid_number` for the first lexical fault in `bytes`; rewrites each
   /// integer literal beyond 64 bits (see `HugeInteger`) and returns where they were, in order
   /// (empty, without allocating, when there were none).
   static func check(
     _ bytes: UnsafeMutableBufferPointer<UInt8>
-  ) throws(ProtocolError) -> [Range<Int>] {
+  ) throws(JSONSyntaxError) -> [Range<Int>] {
     var rewritten: [Range<Int>] = []
     var index = 0
     while index < bytes.count {
@@ -46,7 +46,7 @@ enum JSONLexicalCheck {
   /// Checks the string starting at `openingQuote`; returns the index after its closing quote.
   private static func scanString(
     _ bytes: UnsafeMutableBufferPointer<UInt8>, openingQuote: Int
-  ) throws(ProtocolError) -> Int {
+  ) throws(JSONSyntaxError) -> Int {
     var index = openingQuote + 1
     var hasEscapedNUL = false
     while index < bytes.count {
@@ -105,7 +105,7 @@ enum JSONLexicalCheck {
   /// surrogates, nothing above U+10FFFF); returns the index after it.
   private static func scanUTF8Sequence(
     _ bytes: UnsafeMutableBufferPointer<UInt8>, start: Int
-  ) throws(ProtocolError) -> Int {
+  ) throws(JSONSyntaxError) -> Int {
     let lead = bytes[start]
     let length: Int
     var secondByte: ClosedRange<UInt8> = 0x80...0xBF
@@ -139,7 +139,7 @@ enum JSONLexicalCheck {
   /// `rewritten`.
   private static func scanNumber(
     _ bytes: UnsafeMutableBufferPointer<UInt8>, start: Int, rewritten: inout [Range<Int>]
-  ) throws(ProtocolError) -> Int {
+  ) throws(JSONSyntaxError) -> Int {
     if bytes[start] == UInt8(ascii: "-"), matches(bytes, at: start + 1, "Infinity") {
       throw nonFinite(at: start)
     }
@@ -162,8 +162,8 @@ enum JSONLexicalCheck {
       if !fitsIn(digits, limit: limit) {
         guard HugeInteger.rewrite(UnsafeMutableBufferPointer(rebasing: bytes[start..<index]))
         else {
-          throw ProtocolError(
-            .invalidNumber, "the integer at column \(start + 1) cannot be read as a double")
+          throw JSONSyntaxError(
+            .nonFiniteNumber, "the integer at column \(start + 1) cannot be read as a double")
         }
         rewritten.append(start..<index)
       }
@@ -172,23 +172,23 @@ enum JSONLexicalCheck {
   }
 
   /// A JSON number's extent, as `lexNumber` found it.
-  struct NumberLexeme {
+  public struct NumberLexeme {
     /// Just past its last byte.
-    var end: Int
+    public var end: Int
     /// Where its integer part's digits begin (after a `-`).
-    var integerStart: Int
+    public var integerStart: Int
     /// No fraction and no exponent.
-    var isInteger: Bool
+    public var isInteger: Bool
   }
 
   /// Why bytes that start like a number are not one.
-  struct NumberFault: Error {
-    let message: String
+  public struct NumberFault: Error {
+    public let message: String
   }
 
   /// Reads the JSON number grammar (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`) at `start`:
   /// its extent, or why it breaks the grammar. This check and `MessageHead` share it.
-  static func lexNumber(
+  public static func lexNumber(
     _ bytes: UnsafeRawBufferPointer, start: Int
   ) -> Result<NumberLexeme, NumberFault> {
     var index = start
@@ -256,13 +256,13 @@ enum JSONLexicalCheck {
     }
   }
 
-  private static func fault(_ what: String, at index: Int) -> ProtocolError {
-    ProtocolError(.badJSON, "invalid JSON at column \(index + 1): \(what)")
+  private static func fault(_ what: String, at index: Int) -> JSONSyntaxError {
+    JSONSyntaxError(.malformed, "invalid JSON at column \(index + 1): \(what)")
   }
 
-  private static func nonFinite(at index: Int) -> ProtocolError {
-    ProtocolError(
-      .invalidNumber, "NaN and Infinity at column \(index + 1) are not JSON numbers")
+  private static func nonFinite(at index: Int) -> JSONSyntaxError {
+    JSONSyntaxError(
+      .nonFiniteNumber, "NaN and Infinity at column \(index + 1) are not JSON numbers")
   }
 
   private static func isDigit(_ byte: UInt8) -> Bool {
@@ -288,6 +288,6 @@ enum JSONLexicalCheck {
 }
 
 /// JSON's insignificant whitespace: space, tab, line feed, carriage return.
-func isWhitespace(_ byte: UInt8) -> Bool {
+public func isWhitespace(_ byte: UInt8) -> Bool {
   byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
 }

@@ -4,7 +4,7 @@ extension JSONWriter {
   /// Positional from 1e-9 up to 1e16, in exponent form outside; `-0` is written `0`. A
   /// non-finite value, which no request may hold, is written `0` (the daemon then answers
   /// `out_of_range`) and counted in `nonFiniteCount`.
-  mutating func exactNumber(_ value: Double) {
+  public mutating func exactNumber(_ value: Double) {
     guard value.isFinite else {
       nonFiniteCount += 1
       byte("0")
