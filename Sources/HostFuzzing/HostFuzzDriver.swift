@@ -1,5 +1,5 @@
-import JSON
 import EmbeddedHost
+import JSON
 import SessionHost
 import Wire
 

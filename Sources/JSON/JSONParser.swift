@@ -35,7 +35,8 @@ public final class JSONParser {
 
   /// Parses one line into a `JSONValue` tree.
   public func parse(_ line: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
-    try withRoot(line, orThrow: { $0 }) { root throws(JSONSyntaxError) in try JSONValue(root) }
+    let copy = { (root: JSONNode) throws(JSONSyntaxError) in try JSONValue(root) }
+    return try withRoot(line, orThrow: { $0 }, copy)
   }
 
   /// Parses one line into a `JSONValue` tree.

@@ -48,7 +48,8 @@ public enum JSONValue: Equatable, Sendable {
     case .number:
       guard node.double.isFinite else {
         throw JSONSyntaxError(
-          .nonFiniteNumber, "\(path().isEmpty ? "the value" : "'\(path())'") is not a finite number")
+          .nonFiniteNumber, "\(path().isEmpty ? "the value" : "'\(path())'") is not a finite number"
+        )
       }
       self = .number(node.double)
     case .string: self = .string(node.string)

@@ -1,4 +1,5 @@
 import JSON
+
 /// Request parts a client reads from its user rather than builds (a scene file, `--param`
 /// values), checked exactly as the daemon checks them inside a request, with the same error
 /// messages: fields are named from `path`, as in `scene.items[0].size`.

@@ -1,7 +1,7 @@
-import JSON
 import ArgumentParser
 import DaemonSocket
 import Glibc
+import JSON
 import Primitives
 import Wire
 

@@ -1,6 +1,6 @@
-import JSON
 import DaemonSocket
 import Glibc
+import JSON
 import Wire
 
 /// One line the daemon wrote: its text as received (what `--json` prints and traces keep) and

@@ -1,5 +1,5 @@
-import JSON
 import ArgumentParser
+import JSON
 import Wire
 
 /// `dynctl handoff`: performs a pan on a transition and checks that the item leaves the finger

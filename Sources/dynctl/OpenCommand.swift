@@ -1,6 +1,6 @@
-import JSON
 import ArgumentParser
 import Glibc
+import JSON
 import Wire
 
 struct OpenCommand: ParsableCommand {

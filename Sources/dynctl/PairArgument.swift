@@ -1,5 +1,5 @@
-import JSON
 import ArgumentParser
+import JSON
 import Wire
 
 /// `x,y` on the command line: a point or a vector.

@@ -1,5 +1,5 @@
-import JSON
 import ArgumentParser
+import JSON
 import Primitives
 import Wire
 

@@ -1,6 +1,6 @@
-import JSON
 import Glibc
 import HostFuzzing
+import JSON
 import Logging
 import SessionHost
 import Wire

@@ -1,5 +1,5 @@
-import JSON
 import Glibc
+import JSON
 import Primitives
 import Testing
 import Wire

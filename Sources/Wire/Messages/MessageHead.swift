@@ -1,5 +1,5 @@
-import JSON
 import Glibc
+import JSON
 
 /// The leading members of a line dynd wrote, read without parsing the rest: for loops that see
 /// thousands of lines a second and only need to tell replies, events and frames apart (a

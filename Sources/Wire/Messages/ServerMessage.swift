@@ -1,4 +1,5 @@
 import JSON
+
 /// One line dynd wrote, typed: a reply or an event (`ServerMessageDecoder` reads it).
 ///
 /// A client must keep working with a newer daemon, so what this version does not define is kept
