@@ -35,47 +35,6 @@ public struct ItemState: Equatable, Sendable {
   }
 }
 
-/// One entry of a `list` reply: `{"session","transition","clock","running"}`, and
-/// `missed_ticks` for a realtime session.
-/// A `list` reply: sessions in the order they were opened, and where the next page starts when
-/// some were left for it.
-public struct SessionPage: Equatable, Sendable {
-  public var sessions: [SessionSummary]
-  /// The `from` that lists the sessions after these (nil: none is left).
-  public var next: Int?
-
-  public init(_ sessions: [SessionSummary], next: Int? = nil) {
-    self.sessions = sessions
-    self.next = next
-  }
-
-  /// Bytes `summary` takes in a reply at most (a name's every byte may need escaping).
-  public static func bytes(of summary: SessionSummary) -> Int {
-    2 * (summary.session.utf8.count + (summary.transition?.utf8.count ?? 0)) + 100
-  }
-}
-
-public struct SessionSummary: Equatable, Sendable {
-  public var session: String
-  /// The transition's name; `nil` (written `null`) for a session opened from a scene.
-  public var transition: String?
-  public var clock: Clock
-  public var running: Bool
-  /// Realtime only: ticks of the session's frame clock that gave it no frame (the clock woke
-  /// late, or its previous frame was still being computed) since it opened.
-  public var missedTicks: Int?
-
-  public init(
-    session: String, transition: String?, clock: Clock, running: Bool, missedTicks: Int? = nil
-  ) {
-    self.session = session
-    self.transition = transition
-    self.clock = clock
-    self.running = running
-    self.missedTicks = missedTicks
-  }
-}
-
 /// A named number of a transition, such as `background_alpha`, carried by `frame` and `done`
 /// in `"values":{…}`.
 public struct NamedValue: Equatable, Sendable {

@@ -53,115 +53,30 @@ public struct RequestEncoder: Sendable {
     writer.raw("}\n")
   }
 
-  // MARK: Ops
-
-  private mutating func fields(of op: Op) {
-    if let session = op.session {
-      key("session")
-      writer.string(session)
-    }
-    switch op {
-    case .hello, .get, .watch, .close, .removeAllBehaviors, .behaviors:
-      break
-    case .list(let list):
-      if list.from != 0 { integer("from", list.from) }
-      if let limit = list.limit { integer("limit", limit) }
-    case .open(let open):
-      self.open(open)
-    case .gesture(let g):
-      word("phase", g.phase.rawValue)
-      number("x", g.point.x)
-      number("y", g.point.y)
-      number("t", g.t)
-      vector("vx", "vy", g.velocity)
-      if g.estimator != .platform { word("estimator", g.estimator.rawValue) }
-    case .tap(let tap):
-      number("x", tap.point.x)
-      number("y", tap.point.y)
-    case .swipe(let swipe):
-      word("direction", swipe.direction.rawValue)
-      number("x", swipe.point?.x)
-      number("y", swipe.point?.y)
-      vector("vx", "vy", swipe.velocity)
-    case .step(let step):
-      number("dt", step.dt)
-      if step.count != 1 { integer("count", step.count) }
-    case .debug(_, let enable):
-      if !enable { bool("enable", false) }
-    case .addItem(_, let item):
-      key("item")
-      self.item(item)
-    case .removeItem(_, let item):
-      word("item", item)
-    case .addBehavior(_, let behavior):
-      key("behavior")
-      self.behavior(behavior)
-    case .removeBehavior(_, let behavior):
-      word("behavior", behavior)
-    case .setBehavior(let set):
-      word("behavior", set.behavior)
-      update(set.update)
-    case .setItem(let set):
-      word("item", set.item)
-      point("center", set.center)
-      number("angle", set.angle)
-    case .addVelocity(let add):
-      word("item", add.item)
-      pair("velocity", add.velocity.map { ($0.dx, $0.dy) })
-      number("angular", add.angular)
-    case .addGroup(_, let group):
-      key("group")
-      object {
-        $0.word("id", group.id)
-        $0.names("items", group.items)
-      }
-    case .removeGroup(_, let group):
-      word("group", group)
-    case .itemsInRect(_, let rect):
-      key("rect")
-      numbers([rect.minX, rect.minY, rect.size.width, rect.size.height])
-    case .setBounds(_, let bounds):
-      if let bounds {
-        self.rect("bounds", bounds)
-      } else {
-        key("bounds")
-        writer.raw("null")
+  /// A transition's `params` object, numbers exactly as given.
+  mutating func transitionParams(_ params: TransitionParams) {
+    key("params")
+    writer.byte("{")
+    for (index, entry) in params.entries.enumerated() {
+      if index > 0 { writer.byte(",") }
+      writer.string(entry.name)
+      writer.byte(":")
+      switch entry.value {
+      case .number(let value): writer.exactNumber(value)
+      case .bool(let value): writer.bool(value)
+      case .string(let value): writer.string(value)
       }
     }
+    writer.byte("}")
   }
 
-  private mutating func open(_ open: OpenRequest) {
-    if let session = open.session { word("session", session) }
-    switch open.source {
-    case .transition(let name, let params):
-      word("transition", name)
-      if !params.isEmpty {
-        key("params")
-        writer.byte("{")
-        for (index, entry) in params.entries.enumerated() {
-          if index > 0 { writer.byte(",") }
-          writer.string(entry.name)
-          writer.byte(":")
-          switch entry.value {
-          case .number(let value): writer.exactNumber(value)
-          case .bool(let value): writer.bool(value)
-          case .string(let value): writer.string(value)
-          }
-        }
-        writer.byte("}")
-      }
-    case .scene(let scene):
-      key("scene")
-      self.scene(scene)
-    }
-    if open.clock != .realtime { word("clock", open.clock.rawValue) }
-    if open.fps != Limits.defaultFPS { number("fps", open.fps) }
-    if open.keep { bool("keep", true) }
+  mutating func null() {
+    writer.raw("null")
   }
 
   // MARK: Scenes
 
-  private mutating func scene(_ scene: SceneSpec) {
+  mutating func scene(_ scene: SceneSpec) {
     object {
       if let bounds = scene.bounds {
         $0.rect("bounds", bounds)
@@ -189,7 +104,7 @@ public struct RequestEncoder: Sendable {
     }
   }
 
-  private mutating func item(_ item: ItemSpec) {
+  mutating func item(_ item: ItemSpec) {
     object {
       $0.word("id", item.id)
       $0.point("center", item.center)
@@ -205,7 +120,7 @@ public struct RequestEncoder: Sendable {
     }
   }
 
-  private mutating func behavior(_ behavior: BehaviorSpec) {
+  mutating func behavior(_ behavior: BehaviorSpec) {
     object {
       $0.word("type", behavior.type.rawValue)
       if let id = behavior.id { $0.word("id", id) }
@@ -279,7 +194,7 @@ public struct RequestEncoder: Sendable {
   }
 
   /// A rectangle as `[w, h]` when its origin is (0, 0), else `[x, y, w, h]`.
-  private mutating func rect(_ name: StaticString, _ r: Rect) {
+  mutating func rect(_ name: StaticString, _ r: Rect) {
     key(name)
     if r.minX == 0, r.minY == 0 {
       numbers([r.size.width, r.size.height])
@@ -288,12 +203,12 @@ public struct RequestEncoder: Sendable {
     }
   }
 
-  private mutating func region(_ name: StaticString, _ region: RegionSpec) {
+  mutating func region(_ name: StaticString, _ region: RegionSpec) {
     key(name)
     regionObject(region)
   }
 
-  private mutating func regionObject(_ region: RegionSpec) {
+  mutating func regionObject(_ region: RegionSpec) {
     object {
       switch region {
       case .infinite: $0.bool("infinite", true)
@@ -307,18 +222,18 @@ public struct RequestEncoder: Sendable {
     }
   }
 
-  private mutating func regionPair(_ name: StaticString, _ a: RegionSpec, _ b: RegionSpec) {
+  mutating func regionPair(_ name: StaticString, _ a: RegionSpec, _ b: RegionSpec) {
     key(name)
     array([a, b]) { $0.regionObject($1) }
   }
 
   /// A whole number (a field's `seed`), exactly.
-  private mutating func seed(_ name: StaticString, _ value: UInt64) {
+  mutating func seed(_ name: StaticString, _ value: UInt64) {
     key(name)
     writer.bytes.append(contentsOf: String(value).utf8)
   }
 
-  private mutating func actionRules(_ rules: [ActionRule]) {
+  mutating func actionRules(_ rules: [ActionRule]) {
     key("action")
     array(rules) { encoder, rule in
       encoder.object {
@@ -331,7 +246,7 @@ public struct RequestEncoder: Sendable {
     }
   }
 
-  private mutating func condition(_ condition: ActionCondition) {
+  mutating func condition(_ condition: ActionCondition) {
     object {
       switch condition {
       case .always:
@@ -350,7 +265,7 @@ public struct RequestEncoder: Sendable {
     }
   }
 
-  private mutating func effect(_ effect: ActionEffect) {
+  mutating func effect(_ effect: ActionEffect) {
     object {
       switch effect {
       case .emit(let name): $0.word("emit", name)
@@ -365,7 +280,7 @@ public struct RequestEncoder: Sendable {
     }
   }
 
-  private mutating func boundaries(_ boundaries: [BoundarySpec]) {
+  mutating func boundaries(_ boundaries: [BoundarySpec]) {
     key("boundaries")
     array(boundaries) { encoder, boundary in
       encoder.object {
@@ -382,7 +297,7 @@ public struct RequestEncoder: Sendable {
   }
 
   /// The fields of a `set_behavior`, in the order of `BehaviorUpdate.fieldNames`.
-  private mutating func update(_ u: BehaviorUpdate) {
+  mutating func update(_ u: BehaviorUpdate) {
     if let items = u.items { names("items", items) }
     pair("direction", u.direction.map { ($0.dx, $0.dy) })
     number("angle", u.angle)
@@ -429,7 +344,7 @@ public struct RequestEncoder: Sendable {
   // MARK: Members
 
   /// Starts the member `name` of the current object.
-  private mutating func key(_ name: StaticString) {
+  mutating func key(_ name: StaticString) {
     if !first { writer.byte(",") }
     first = false
     writer.byte("\"")
@@ -438,7 +353,7 @@ public struct RequestEncoder: Sendable {
   }
 
   /// An object whose members `body` writes.
-  private mutating func object(_ body: (inout RequestEncoder) -> Void) {
+  mutating func object(_ body: (inout RequestEncoder) -> Void) {
     writer.byte("{")
     first = true
     body(&self)
@@ -446,7 +361,7 @@ public struct RequestEncoder: Sendable {
     first = false
   }
 
-  private mutating func array<Element>(
+  mutating func array<Element>(
     _ elements: [Element], _ body: (inout RequestEncoder, Element) -> Void
   ) {
     writer.byte("[")
@@ -457,63 +372,63 @@ public struct RequestEncoder: Sendable {
     writer.byte("]")
   }
 
-  private mutating func word(_ name: StaticString, _ value: String) {
+  mutating func word(_ name: StaticString, _ value: String) {
     key(name)
     writer.string(value)
   }
 
-  private mutating func bool(_ name: StaticString, _ value: Bool) {
+  mutating func bool(_ name: StaticString, _ value: Bool) {
     key(name)
     writer.bool(value)
   }
 
-  private mutating func integer(_ name: StaticString, _ value: Int) {
+  mutating func integer(_ name: StaticString, _ value: Int) {
     key(name)
     writer.integer(value)
   }
 
   /// The number `value`, if there is one.
-  private mutating func number(_ name: StaticString, _ value: Double?) {
+  mutating func number(_ name: StaticString, _ value: Double?) {
     guard let value else { return }
     key(name)
     writer.exactNumber(value)
   }
 
   /// Two number fields that come together (`vx` and `vy`), if there is a value.
-  private mutating func vector(_ first: StaticString, _ second: StaticString, _ value: Vector?) {
+  mutating func vector(_ first: StaticString, _ second: StaticString, _ value: Vector?) {
     guard let value else { return }
     number(first, value.dx)
     number(second, value.dy)
   }
 
   /// `[a, b]`, if there is a value.
-  private mutating func pair(_ name: StaticString, _ value: (Double, Double)?) {
+  mutating func pair(_ name: StaticString, _ value: (Double, Double)?) {
     guard let value else { return }
     key(name)
     numbers([value.0, value.1])
   }
 
-  private mutating func point(_ name: StaticString, _ value: Point?) {
+  mutating func point(_ name: StaticString, _ value: Point?) {
     pair(name, value.map { ($0.x, $0.y) })
   }
 
-  private mutating func insets(_ name: StaticString, _ value: EdgeInsets?) {
+  mutating func insets(_ name: StaticString, _ value: EdgeInsets?) {
     guard let value else { return }
     key(name)
     numbers([value.top, value.left, value.bottom, value.right])
   }
 
-  private mutating func points(_ name: StaticString, _ points: [Point]) {
+  mutating func points(_ name: StaticString, _ points: [Point]) {
     key(name)
     array(points) { $0.numbers([$1.x, $1.y]) }
   }
 
-  private mutating func names(_ name: StaticString, _ names: [String]) {
+  mutating func names(_ name: StaticString, _ names: [String]) {
     key(name)
     array(names) { $0.writer.string($1) }
   }
 
-  private mutating func numbers(_ values: [Double]) {
+  mutating func numbers(_ values: [Double]) {
     writer.byte("[")
     for (index, value) in values.enumerated() {
       if index > 0 { writer.byte(",") }

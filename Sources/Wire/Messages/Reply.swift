@@ -63,14 +63,9 @@ extension MessageEncoder {
       switch body {
       case .empty: self.reply(id: reply.id)
       case .hello(let proto, let server, let version, let transitions, let parameters):
-        var fields: [ReplyField] = [
-          .integer("protocol", proto), .string("server", server), .string("version", version),
-          .strings("transitions", transitions),
-        ]
-        if !parameters.isEmpty {
-          fields.append(ReplyField("parameters", ParameterTable.encodedReplyValue(parameters)))
-        }
-        self.reply(id: reply.id, fields)
+        helloReply(
+          id: reply.id, protocol: proto, server: server, version: version,
+          transitions: transitions, parameters: parameters)
       case .open(let session, let items): openReply(id: reply.id, session: session, items: items)
       case .step(let t, let running): stepReply(id: reply.id, t: t, running: running)
       case .get(let t, let running, let items, let details):

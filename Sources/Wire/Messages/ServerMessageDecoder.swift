@@ -123,52 +123,8 @@ public final class ServerMessageDecoder {
   private static func body(_ fields: MessageFields, answering op: OpName?) throws(ProtocolError)
     -> ReplyBody
   {
-    switch op {
-    case .hello?:
-      return .hello(
-        protocol: try fields.integer("protocol"), server: try fields.string("server"),
-        version: try fields.string("version"), transitions: try fields.strings("transitions"),
-        parameters: try parameterTables(fields))
-    case .open?:
-      return .open(session: try fields.string("session"), items: try itemStates(fields, "items"))
-    case .step?:
-      return .step(t: try fields.number("t"), running: try fields.bool("running"))
-    case .get?:
-      return .get(
-        t: try fields.number("t"), running: try fields.bool("running"),
-        items: try itemStates(fields, "items"), details: try sessionDetails(fields))
-    case .watch?:
-      return .watch(
-        t: try fields.number("t"), running: try fields.bool("running"),
-        outcome: try fields.nullableString("outcome"), items: try itemStates(fields, "items"))
-    case .list?:
-      var sessions: [SessionSummary] = []
-      for entry in try fields.objects("sessions") {
-        sessions.append(
-          SessionSummary(
-            session: try entry.string("session"),
-            transition: try entry.nullableString("transition"),
-            clock: try entry.word("clock", as: Clock.self), running: try entry.bool("running"),
-            missedTicks: try entry.optionalInteger("missed_ticks")))
-      }
-      return .list(SessionPage(sessions, next: try fields.optionalInteger("next")))
-    case .addBehavior?:
-      return .addBehavior(behavior: try fields.string("behavior"))
-    case .behaviors?:
-      return .behaviors(try behaviorStates(fields))
-    case .debug?:
-      guard fields.has("debug") else { return .empty }
-      return .debug(try debugGeometry(try fields.object("debug")))
-    case .tap?, .swipe?:
-      guard fields.has("taken") else { return .empty }
-      return .input(taken: try fields.bool("taken"))
-    case .itemsInRect?:
-      return .itemsInRect(items: try fields.strings("items"))
-    case nil, .gesture?, .close?, .addItem?, .removeItem?, .removeBehavior?,
-      .removeAllBehaviors?, .setBehavior?, .setItem?, .addVelocity?, .addGroup?, .removeGroup?,
-      .setBounds?:
-      return .empty
-    }
+    guard let op else { return .empty }
+    return try op.readReply(fields)
   }
 
   // MARK: Events
@@ -263,7 +219,7 @@ public final class ServerMessageDecoder {
     return .boundary(try fields.nullableString("boundary"))
   }
 
-  private static func itemStates(_ fields: MessageFields, _ key: StaticString)
+  static func itemStates(_ fields: MessageFields, _ key: StaticString)
     throws(ProtocolError) -> [ItemState]
   {
     var states: [ItemState] = []
@@ -301,7 +257,7 @@ public final class ServerMessageDecoder {
     return entries
   }
 
-  private static func debugGeometry(_ fields: MessageFields) throws(ProtocolError)
+  static func debugGeometry(_ fields: MessageFields) throws(ProtocolError)
     -> DebugGeometry
   {
     var geometry = DebugGeometry()

@@ -1,0 +1,40 @@
+/// `hello`: the daemon describes itself. No fields; the reply carries `protocol`, `server`,
+/// `version`, `transitions` and (extension) `parameters`.
+enum HelloOp {
+  static let fields: [StaticString] = []
+
+  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op { .hello }
+
+  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+    .hello(
+      protocol: try fields.integer("protocol"), server: try fields.string("server"),
+      version: try fields.string("version"), transitions: try fields.strings("transitions"),
+      parameters: try ServerMessageDecoder.parameterTables(fields))
+  }
+}
+
+extension MessageEncoder {
+  /// `hello`: `protocol`, `server`, `version`, `transitions`.
+  public mutating func helloReply(id: RequestID?, version: String, transitions: [String]) {
+    reply(
+      id: id,
+      [
+        .integer("protocol", WireProtocol.version), .string("server", WireProtocol.serverName),
+        .string("version", version), .strings("transitions", transitions),
+      ])
+  }
+
+  mutating func helloReply(
+    id: RequestID?, protocol proto: Int, server: String, version: String, transitions: [String],
+    parameters: [ParameterTable]
+  ) {
+    var fields: [ReplyField] = [
+      .integer("protocol", proto), .string("server", server), .string("version", version),
+      .strings("transitions", transitions),
+    ]
+    if !parameters.isEmpty {
+      fields.append(ReplyField("parameters", ParameterTable.encodedReplyValue(parameters)))
+    }
+    reply(id: id, fields)
+  }
+}

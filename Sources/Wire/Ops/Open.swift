@@ -1,0 +1,97 @@
+/// `open`: a named transition with its params, or a scene.
+public struct OpenRequest: Equatable, Sendable {
+  /// What the session animates.
+  public enum Source: Equatable, Sendable {
+    /// A named transition (`unknown_transition` is the daemon's to check) and its parameters.
+    case transition(name: String, params: TransitionParams)
+    /// A scene built from items and behaviors.
+    case scene(SceneSpec)
+  }
+
+  public var source: Source
+  /// The requested session name; `nil` lets the daemon assign one.
+  public var session: String?
+  public var clock: Clock
+  /// Frames per second, in `Limits.fps` (default `Limits.defaultFPS`).
+  public var fps: Double
+  /// Whether the session outlives the connection that opened it.
+  public var keep: Bool
+
+  public init(
+    source: Source, session: String? = nil, clock: Clock = .realtime,
+    fps: Double = Limits.defaultFPS, keep: Bool = false
+  ) {
+    self.source = source
+    self.session = session
+    self.clock = clock
+    self.fps = fps
+    self.keep = keep
+  }
+}
+
+/// How a session's time advances.
+public enum Clock: String, CaseIterable, Sendable {
+  /// The daemon steps on its own timer and streams frames while the animator runs.
+  case realtime
+  /// Nothing moves until `step`; output is byte-identical for the same requests.
+  case manual
+}
+
+enum OpenOp {
+  static let fields: [StaticString] = [
+    "transition", "scene", "session", "params", "clock", "fps", "keep",
+  ]
+
+  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
+    let source: OpenRequest.Source
+    if fields.has("transition") {
+      if fields.has("scene") { throw fields.exclusive("scene", with: "transition") }
+      let name = try fields.requiredName("transition")
+      let params = try fields.object("params", owner: "the transition's params")
+      source = .transition(name: name, params: try params.map(TransitionParams.init) ?? .init())
+    } else if let scene = try fields.object("scene", owner: "a scene") {
+      if fields.has("params") {
+        throw ProtocolError(
+          .unknownField, "field 'params' is only defined with 'transition', not with 'scene'")
+      }
+      source = .scene(try SceneSpec(scene))
+    } else {
+      throw ProtocolError(
+        .missingField, "op 'open' needs field 'transition' (a name) or 'scene' (an object)")
+    }
+    return .open(
+      OpenRequest(
+        source: source, session: try fields.name("session"),
+        clock: try fields.word("clock", as: Clock.self) ?? .realtime,
+        fps: try fields.number("fps", in: Limits.fps) ?? Limits.defaultFPS,
+        keep: try fields.bool("keep") ?? false))
+  }
+
+  static func write(_ open: OpenRequest, to encoder: inout RequestEncoder) {
+    if let session = open.session { encoder.word("session", session) }
+    switch open.source {
+    case .transition(let name, let params):
+      encoder.word("transition", name)
+      if !params.isEmpty { encoder.transitionParams(params) }
+    case .scene(let scene):
+      encoder.key("scene")
+      encoder.scene(scene)
+    }
+    if open.clock != .realtime { encoder.word("clock", open.clock.rawValue) }
+    if open.fps != Limits.defaultFPS { encoder.number("fps", open.fps) }
+    if open.keep { encoder.bool("keep", true) }
+  }
+
+  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+    .open(
+      session: try fields.string("session"),
+      items: try ServerMessageDecoder.itemStates(fields, "items"))
+  }
+}
+
+extension MessageEncoder {
+  /// `open`: `session` and the items with their sizes.
+  public mutating func openReply(id: RequestID?, session: String, items: [ItemState]) {
+    reply(id: id, [.string("session", session), .items("items", items, size: true)])
+  }
+}

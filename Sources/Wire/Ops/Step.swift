@@ -1,0 +1,62 @@
+/// `step`: advance a manual session by `count` frames of `dt` seconds.
+public struct StepRequest: Equatable, Sendable {
+  public var session: String
+  /// Seconds per frame, in `Limits.stepDuration`; `nil` means 1/fps of the session.
+  public var dt: Double?
+  /// Frames to run, in `Limits.stepCount` (default 1).
+  public var count: Int
+
+  public init(session: String, dt: Double? = nil, count: Int = 1) {
+    self.session = session
+    self.dt = dt
+    self.count = count
+  }
+
+  /// Seconds of animator time the request covers in a session running at `fps`.
+  public func span(fps: Double) -> Double {
+    (dt ?? 1 / fps) * Double(count)
+  }
+
+  /// Throws `out_of_range` when the request covers more than `Limits.maxStepSpan` seconds. The
+  /// decoder checks this when `dt` is given; without `dt` only the session knows its fps, so the
+  /// daemon calls this before stepping.
+  public func check(fps: Double) throws(ProtocolError) {
+    let span = span(fps: fps)
+    guard span <= Limits.maxStepSpan else {
+      throw ProtocolError(
+        .outOfRange,
+        "a step of count × dt = \(plainNumber(span)) s is longer than the limit of "
+          + "\(plainNumber(Limits.maxStepSpan)) s per request")
+    }
+  }
+}
+
+/// The reply carries `t` and `running` after the last frame.
+enum StepOp {
+  static let fields: [StaticString] = ["session", "dt", "count"]
+
+  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
+    let step = StepRequest(
+      session: try fields.requiredName("session"),
+      dt: try fields.number("dt", in: Limits.stepDuration),
+      count: try fields.integer("count", in: Limits.stepCount) ?? 1)
+    if step.dt != nil { try step.check(fps: Limits.defaultFPS) }
+    return .step(step)
+  }
+
+  static func write(_ step: StepRequest, to encoder: inout RequestEncoder) {
+    encoder.number("dt", step.dt)
+    if step.count != 1 { encoder.integer("count", step.count) }
+  }
+
+  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+    .step(t: try fields.number("t"), running: try fields.bool("running"))
+  }
+}
+
+extension MessageEncoder {
+  /// `step`: `t` and `running`.
+  public mutating func stepReply(id: RequestID?, t: Double, running: Bool) {
+    reply(id: id, [.number("t", t), .bool("running", running)])
+  }
+}

@@ -1,0 +1,42 @@
+import Primitives
+
+/// `swipe`: a swipe, optionally with where it started and how fast it went.
+public struct SwipeRequest: Equatable, Sendable {
+  public var session: String
+  public var direction: SwipeDirection
+  /// `x`, `y` (sent together).
+  public var point: Point?
+  /// `vx`, `vy` (sent together).
+  public var velocity: Vector?
+
+  public init(
+    session: String, direction: SwipeDirection, point: Point? = nil,
+    velocity: Vector? = nil
+  ) {
+    self.session = session
+    self.direction = direction
+    self.point = point
+    self.velocity = velocity
+  }
+}
+
+/// The reply is `tap`'s: `taken`.
+enum SwipeOp {
+  static let fields: [StaticString] = ["session", "direction", "x", "y", "vx", "vy"]
+
+  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
+    .swipe(
+      SwipeRequest(
+        session: try fields.requiredName("session"),
+        direction: try fields.requiredWord("direction", as: SwipeDirection.self),
+        point: try fields.pair("x", "y", in: Limits.coordinate, Point.init),
+        velocity: try fields.pair("vx", "vy", in: Limits.speed, Vector.init)))
+  }
+
+  static func write(_ swipe: SwipeRequest, to encoder: inout RequestEncoder) {
+    encoder.word("direction", swipe.direction.rawValue)
+    encoder.number("x", swipe.point?.x)
+    encoder.number("y", swipe.point?.y)
+    encoder.vector("vx", "vy", swipe.velocity)
+  }
+}

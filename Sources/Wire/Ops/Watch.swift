@@ -1,0 +1,30 @@
+/// `watch`: also send this session's events to this connection. The reply carries the items
+/// (without sizes) and, as extensions, `t`, `running` and `outcome`.
+enum WatchOp {
+  static let fields: [StaticString] = ["session"]
+
+  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
+    .watch(session: try fields.requiredName("session"))
+  }
+
+  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+    .watch(
+      t: try fields.number("t"), running: try fields.bool("running"),
+      outcome: try fields.nullableString("outcome"),
+      items: try ServerMessageDecoder.itemStates(fields, "items"))
+  }
+}
+
+extension MessageEncoder {
+  /// `watch`: the items (without sizes), then `t`, `running` and `outcome` (null when none).
+  public mutating func watchReply(
+    id: RequestID?, t: Double, running: Bool, outcome: String?, items: [ItemState]
+  ) {
+    reply(
+      id: id,
+      [
+        .items("items", items, size: false), .number("t", t), .bool("running", running),
+        ReplyField("outcome", outcome.map { .string($0) } ?? .null),
+      ])
+  }
+}
