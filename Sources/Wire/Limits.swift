@@ -106,14 +106,6 @@ public enum Limits {
   public static let fps = NumberRange.closed(1, 240)
   /// Frames per second when `open` gives no `fps` (UIKit's display link default).
   public static let defaultFPS = 60.0
-  /// `dt` of one `step`, in seconds: positive, and short enough that a single request cannot
-  /// keep the daemon busy for long (10 s at the internal fixed step is a bounded number of steps).
-  public static let stepDuration = NumberRange.above(0, upTo: 10)
-  /// `count` of one `step`: at least one, at most 100 000 frames per request.
-  public static let stepCount = 1...100_000
-  /// Animator time one `step` may cover, `count × dt`, in seconds. The daemon runs on one thread,
-  /// so a single request must not simulate for long: 600 s is 72 000 internal steps at 120 Hz.
-  public static let maxStepSpan = 600.0
   /// Client timestamps `t` of gestures, in seconds. Wide enough for Unix time in seconds.
   public static let clientTime = NumberRange.magnitude(1e10)
 
@@ -146,15 +138,6 @@ public enum Limits {
   /// `out_of_range`; a frame's event lists the contacts that fit and counts the rest in
   /// `left_out` (PROTOCOL.md, "debug").
   public static let maxDebugBytes = 1 << 20
-  /// Bytes of session summaries in one `list` reply (counted from the names' lengths before
-  /// anything is written). 20 000 sessions of 256-byte names made a 13 MB reply, tens of
-  /// milliseconds of the loop each time it was asked; beyond it the reply carries `next`, where
-  /// the next page starts (PROTOCOL.md, "list").
-  public static let maxListBytes = 1 << 20
-  /// `list`'s `from`: an opening number (`next` of an earlier reply), a JSON-exact integer.
-  public static let listFrom = 0...((1 << 53) - 1)
-  /// `list`'s `limit`: sessions in one reply at most.
-  public static let listLimit = 1...maxSessions
   /// Vertices of an item's convex `path`. Box2D polygons have at most 8; the engine splits larger
   /// paths into several fixtures, so the count stays small.
   public static let pathVertices = 3...64

@@ -101,3 +101,15 @@ extension MessageEncoder {
     reply(id: id, fields)
   }
 }
+
+extension Limits {
+  /// Bytes of session summaries in one `list` reply (counted from the names' lengths before
+  /// anything is written). 20 000 sessions of 256-byte names made a 13 MB reply, tens of
+  /// milliseconds of the loop each time it was asked; beyond it the reply carries `next`, where
+  /// the next page starts (PROTOCOL.md, "list").
+  public static let maxListBytes = 1 << 20
+  /// `list`'s `from`: an opening number (`next` of an earlier reply), a JSON-exact integer.
+  public static let listFrom = 0...((1 << 53) - 1)
+  /// `list`'s `limit`: sessions in one reply at most.
+  public static let listLimit = 1...maxSessions
+}

@@ -60,3 +60,14 @@ extension MessageEncoder {
     reply(id: id, [.number("t", t), .bool("running", running)])
   }
 }
+
+extension Limits {
+  /// `dt` of one `step`, in seconds: positive, and short enough that a single request cannot
+  /// keep the daemon busy for long (10 s at the internal fixed step is a bounded number of steps).
+  public static let stepDuration = NumberRange.above(0, upTo: 10)
+  /// `count` of one `step`: at least one, at most 100 000 frames per request.
+  public static let stepCount = 1...100_000
+  /// Animator time one `step` may cover, `count × dt`, in seconds. The daemon runs on one thread,
+  /// so a single request must not simulate for long: 600 s is 72 000 internal steps at 120 Hz.
+  public static let maxStepSpan = 600.0
+}
