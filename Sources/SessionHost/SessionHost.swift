@@ -33,9 +33,6 @@ public final class SessionHost {
     public init() {}
   }
 
-  /// Output a manual `step`'s requester may have queued before the next batch waits for it.
-  static let stepBacklog = 128 * 1024
-
   public let configuration: Configuration
   let environment: any HostEnvironment
   /// Where messages caused by work that ends later go (set by the transport).
@@ -143,7 +140,9 @@ public final class SessionHost {
       reply = Reply(id: request.id, error: error)
     }
     if let session {
-      session.flushEvents(requester: peer)
+      let (events, recipients) = session.takeRequestEvents(requester: peer)
+      for event in events { outbox.event(event, to: recipients) }
+      if session.wantsTicks { session.frameClock?.add(session) }
       recount(session)
       if Self.mayChangeStepCost(request.op.kind) { session.stepCost = nil }
     }
@@ -216,6 +215,7 @@ public final class SessionHost {
     sessionsByPID[owner.pid, default: 0] += 1
     recount(session)
     session.addWatcher(owner)
+    if session.wantsTicks { session.frameClock?.add(session) }
     return session
   }
 

@@ -95,6 +95,12 @@ public enum Limits {
   /// A connection with more than `outputHighWater` bytes queued whose peer reads none of them for
   /// this long is closed (its peer has stopped reading).
   public static let stalledReaderTimeout = Duration.seconds(30)
+  /// Output queued for one connection beyond which realtime frames and contact events for it are
+  /// coalesced (counted into the next frame's `dropped` / `dropped_contacts`).
+  public static let frameBacklog = 128 << 10
+  /// Output queued for one connection beyond which its manual `step` waits for it to read
+  /// (flow control: a step's frames are never dropped).
+  public static let stepBacklog = 128 << 10
   /// Output queued for one connection that closes it at once: a last resort for output that
   /// back-pressure does not pace (events for a peer that does not read, or one message larger
   /// than this by itself).

@@ -10,12 +10,10 @@ import Wire
 ///
 /// **Slow readers.** Frames and contact events the host marks coalescible (a watcher's, not a
 /// step's requester's) are counted instead of queued while this peer's output holds more than
-/// `frameBacklog` bytes; once the output drains, the latest frame goes out with `dropped`
+/// `Limits.frameBacklog` bytes; once the output drains, the latest frame goes out with `dropped`
 /// (frames) and `dropped_contacts` (contact events) = the counts. A `debug` event goes out only
 /// with its frame.
 final class Client: ConnectionDelegate {
-  /// Output beyond which frames and contact events for a watcher are coalesced.
-  static let frameBacklog = 128 * 1024
 
   let id: PeerID
   /// The peer's process (`SO_PEERCRED`), for per-client quotas.
@@ -215,7 +213,7 @@ final class Client: ConnectionDelegate {
   }
 
   private var isBacklogged: Bool {
-    connection.outputLength + corked.count > Self.frameBacklog
+    connection.outputLength + corked.count > Limits.frameBacklog
   }
 
   /// Encodes `message` for this peer alone.

@@ -38,7 +38,7 @@ extension SessionHost {
       finishStep(peer, Reply(id: step.request.id, .step(t: p.t, running: p.running)))
       return
     }
-    if environment.isBackedUp(peer.id, beyond: Self.stepBacklog) { return }
+    if environment.isBackedUp(peer.id, beyond: Limits.stepBacklog) { return }
     step.computing = true
     peer.inProgress = .step(step)
     let session = step.session

@@ -17,7 +17,7 @@ import Wire
 /// Events of a frame go out in this order: the contacts of its steps, the frame, then `pause`
 /// if it came to rest, then what the transition reports (`done`). What a request causes
 /// (`resume`, `handoff`) is queued while the request runs and sent before its reply, to the
-/// watchers and the requester (`flushEvents`).
+/// watchers and the requester (`takeRequestEvents`, which the host sends).
 final class Session: DynamicAnimatorDelegate {
   enum Content {
     case scene(SceneModel)
@@ -82,7 +82,7 @@ final class Session: DynamicAnimatorDelegate {
   /// Seconds of worker time an internal step of this session recently cost (nil: not known
   /// yet, or its scene changed since), for deciding where a manual step runs.
   var stepCost: Double?
-  /// Events a request caused, sent before its reply (`flushEvents`).
+  /// Events a request caused, sent before its reply (`takeRequestEvents`).
   private var requestEvents: [Event] = []
   /// Box2D shapes counted against the daemon's total (`Limits.maxShapesTotal`).
   var countedShapes = 0
@@ -143,7 +143,6 @@ final class Session: DynamicAnimatorDelegate {
     animator.contactLimit = Limits.maxContactsPerSession
     animator.delegate = self
     published = currentState()
-    if animator.isRunning { self.frameClock?.add(self) }
   }
 
   var animator: DynamicAnimator {
@@ -271,13 +270,17 @@ final class Session: DynamicAnimatorDelegate {
     requestEvents += events.map(event)
   }
 
-  /// Sends the events the request of `requester` caused to the watchers and to it.
-  func flushEvents(requester: Peer) {
-    guard !requestEvents.isEmpty else { return }
-    let recipients = recipients(adding: requester)
-    for event in requestEvents { host.outbox.event(event, to: recipients) }
-    requestEvents = []
+  /// The events the request of `requester` caused, for its watchers and for it; the host sends
+  /// them before the reply.
+  func takeRequestEvents(requester: Peer) -> (events: [Event], to: [Outgoing.Recipient]) {
+    guard !requestEvents.isEmpty else { return ([], []) }
+    defer { requestEvents = [] }
+    return (requestEvents, recipients(adding: requester))
   }
+
+  /// Whether the session's frame clock should tick it: a realtime session whose animator runs
+  /// (the host adds it after each request; a tick that finds it at rest removes it).
+  var wantsTicks: Bool { frameClock != nil && !isClosed && published.running }
 
   /// A transition's event as the wire has it.
   func event(_ event: TransitionEvent) -> Event {
@@ -307,7 +310,6 @@ final class Session: DynamicAnimatorDelegate {
     if stepping {
       stepEvents.append(.resume(animator.elapsedTime))
     } else {
-      frameClock?.add(self)
       published.running = true
       requestEvents.append(.resume(session: name, t: animator.elapsedTime))
     }
