@@ -30,6 +30,7 @@ from .errors import (
     DaemonNotRunning,
     DyndError,
     DyndTimeout,
+    InvalidSocketPath,
     UntrustedSocket,
 )
 from .handoff import HandoffCheck, assert_handoff, check_handoff, expected_velocity
@@ -38,6 +39,7 @@ from .location import (
     check_socket_directory,
     default_socket_location,
     default_socket_path,
+    socket_location,
 )
 from .messages import (
     Ack,
@@ -150,6 +152,7 @@ __all__ = [
     "Stepped",
     "UnknownEvent",
     "UntrustedSocket",
+    "InvalidSocketPath",
     "Watching",
     "InputTaken",
     "assert_handoff",
@@ -161,6 +164,7 @@ __all__ = [
     "expected_velocity",
     "find_dynd_binary",
     "pan_samples",
+    "socket_location",
     "parse_event",
     "parse_reply",
 ]

@@ -201,10 +201,6 @@ def test_the_default_directory_is_checked_before_connecting(
     )
     with pytest.raises(UntrustedSocket):
         asyncio.run(AsyncClient.connect())
-    assert dynd.default_socket_location({"XDG_RUNTIME_DIR": "relative"}, uid=7) == (
-        "/tmp/dynd-7/dynd.sock",
-        "/tmp/dynd-7",
-    )
 
 
 def test_the_asyncio_client(dynd_daemon: DyndDaemon) -> None:
