@@ -297,7 +297,7 @@ def test_the_daemon_stops_cleanly(dynd_binary: str) -> None:
     with daemon.client() as client:
         client.open_transition("lock-screen")
         status, _ = daemon.stop()
-        assert {"ev": "shutdown", "reason": "terminated"} in list(client.events())
+        assert {"ev": "shutdown", "reason": "terminated"} in [e.raw for e in client.events()]
     assert status == 0
     assert not os.path.exists(daemon.directory)
     assert daemon.stop()[0] == 0  # twice is harmless
