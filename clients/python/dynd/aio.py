@@ -21,7 +21,6 @@ nesting and events held, `BadReply` subclasses for lines that break the protocol
 from __future__ import annotations
 
 import asyncio
-import functools
 import socket
 from typing import (
     TYPE_CHECKING,
@@ -44,7 +43,7 @@ from . import _core
 from .errors import BadReply, ConnectionClosed, DyndTimeout
 from .location import check_peer, resolve
 from .messages import DoneEvent, Event, Reply
-from .ops import Ops, Pause, Request, Work
+from .ops import Ops, Pause, Request, Work, name_method
 
 if TYPE_CHECKING:
     from typing_extensions import Concatenate, ParamSpec
@@ -67,16 +66,15 @@ def _op(
     async def method(self: AsyncClient, /, *args: P.args, **kwargs: P.kwargs) -> R:
         return await self.perform(build(self.ops, *args, **kwargs))
 
-    functools.update_wrapper(method, build)
-    method.__qualname__ = "AsyncClient." + build.__name__
+    name_method(method, build, "AsyncClient")
     return method
 
 
 class AsyncClient:
     """One asyncio connection to dynd; make it with ``await AsyncClient.connect(path)``.
 
-    The socket lookup, trust checks and errors are the blocking `Client`'s: `UntrustedSocket`
-    before anything is sent, `DaemonNotRunning` naming the path, `DyndError` for an error
+    The socket lookup, trust checks and errors are the blocking `Client`'s: `InvalidSocketPath`
+    and `UntrustedSocket` before anything is sent, `DaemonNotRunning` naming the path, `DyndError` for an error
     reply, `DyndTimeout` when a call (sending a request and reading up to its reply, or
     waiting for an event) takes longer than `timeout` seconds in all, `BadReply` subclasses for
     lines that break the protocol; `max_line`, `max_events`, `max_event_bytes` as `Client`'s.

@@ -16,7 +16,6 @@ events held are bounded; a line that breaks the protocol raises a `BadReply` sub
 
 from __future__ import annotations
 
-import functools
 import socket
 import time
 from typing import (
@@ -35,11 +34,10 @@ from typing import (
 )
 
 from . import _core
-from ._core import late
 from .errors import BadReply, ConnectionClosed, DyndTimeout
 from .location import check_peer, resolve
 from .messages import DoneEvent, Event, Reply
-from .ops import Ops, Pause, Request, Work
+from .ops import Ops, Pause, Request, Work, name_method
 
 if TYPE_CHECKING:
     from typing_extensions import Concatenate, ParamSpec
@@ -79,8 +77,7 @@ def _op(build: Callable[Concatenate[Ops, P], Work[R]]) -> Callable[Concatenate[C
     def method(self: Client, /, *args: P.args, **kwargs: P.kwargs) -> R:
         return self.perform(build(self.ops, *args, **kwargs))
 
-    functools.update_wrapper(method, build)
-    method.__qualname__ = "Client." + build.__name__
+    name_method(method, build, "Client")
     return method
 
 
@@ -88,8 +85,9 @@ class Client:
     """One connection to dynd. Not thread-safe: use one per thread.
 
     `path` is the socket; by default `default_socket_location()`, whose per-user directory is
-    checked first. Raises, before anything is sent, `UntrustedSocket` for an unsafe directory or
-    a daemon of another user, and `DaemonNotRunning` (naming the path) when no daemon listens.
+    checked first. Raises, before anything is sent, `InvalidSocketPath` for a path no socket can
+    have, `UntrustedSocket` for an unsafe directory or a daemon of another user, and
+    `DaemonNotRunning` (naming the path) when no daemon listens.
     `timeout` (seconds, None: none) bounds each call as a whole — sending the request and
     reading up to its reply, or waiting for an event: a request whose reply does not come in
     time raises `DyndTimeout` and closes the connection. `max_line` bounds the length of a line
@@ -428,7 +426,7 @@ class Client:
                 raise
             if closing:
                 self.close()
-            raise late(what, self.path, seconds, closing) from None
+            raise _core.late(what, self.path, seconds, closing) from None
 
 
 class _Expired(Exception):

@@ -13,6 +13,8 @@ is a scene file `open_scene` is given by path.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 from dataclasses import dataclass
 from typing import (
@@ -53,7 +55,7 @@ from .messages import (
     parse_event,
 )
 
-__all__ = ["Ops", "Request", "Pause", "Wait", "Plan", "Work"]
+__all__ = ["Ops", "Request", "Pause", "Wait", "Plan", "Work", "name_method"]
 
 R = TypeVar("R")
 K = TypeVar("K", bound=Reply)
@@ -94,6 +96,21 @@ Step = Union[Request[Any], Pause, Wait]
 Plan = Generator[Step, Any, R]
 #: What an op method of `Ops` returns.
 Work = Union[Request[R], Plan[R]]
+
+
+def name_method(method: Callable[..., Any], entry: Callable[..., Any], client: str) -> None:
+    """Gives `method`, the method of the class `client` that runs the op table's `entry`, the
+    entry's name, documentation and parameters, and as its return annotation the type of the
+    entry's result (``Hello`` for ``Request[Hello]``), as `help` and `inspect` show them."""
+    module = method.__module__
+    functools.update_wrapper(method, entry)
+    method.__module__ = module
+    method.__qualname__ = "%s.%s" % (client, entry.__name__)
+    signature = inspect.signature(entry)
+    result = signature.return_annotation
+    if isinstance(result, str) and result.endswith("]"):
+        result = result[result.index("[") + 1 : -1]
+    setattr(method, "__signature__", signature.replace(return_annotation=result))
 
 
 def _as(kind: Type[K]) -> Callable[[Reply], K]:
