@@ -59,7 +59,6 @@ __all__ = ["Ops", "Request", "Pause", "Wait", "Plan", "Work", "name_method"]
 
 R = TypeVar("R")
 K = TypeVar("K", bound=Reply)
-JSON = Dict[str, Any]
 
 
 @dataclass(frozen=True)
