@@ -23,6 +23,10 @@ A case fails when the client
 Exit status 0 when every case passed, 1 otherwise (each failure is printed with its seed and
 case number). `serve` runs one behavior on SOCKET until killed or --seconds (default 60) pass:
 the dynctl tests (Tests/DynctlTests/HostileDaemonTests.swift) use it.
+
+Every `time.sleep` here is the scenario, never a wait for something: a behavior's sleep is a
+daemon that holds the connection open and silent after misbehaving (or trickles its bytes), and
+`serve` sleeps for the lifetime it was given.
 """
 
 from __future__ import annotations

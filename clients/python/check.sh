@@ -3,8 +3,12 @@
 #   1. mypy --strict on the package, for Python 3.9 (pytest from a small stub, as pytest 9 itself
 #      needs Python >= 3.10) and for this Python (the real pytest);
 #   2. the package's own tests (clients/python/tests) against BIN_DIR/dynd;
-#   3. the install check: a fresh venv, `pip install ./clients/python pytest` into it, and that
-#      venv's pytest on examples/test_lock_screen_handoff.py with --dynd-binary BIN_DIR/dynd;
+#   3. the install check: a wheel built from a copy of clients/python, installed with pytest into
+#      a fresh venv that sees none of this Python's packages, and that venv's pytest (the plugin
+#      registered by the wheel's entry point) on examples/test_lock_screen_handoff.py with
+#      --dynd-binary BIN_DIR/dynd. The venv gets no pip of its own (this Python's pip installs
+#      into it with --python), and the wheel is built with this Python's setuptools when it has
+#      setuptools >= 61, so only pytest is fetched;
 #   4. a short run of the fake-server fuzz (tools/client_fuzz.py, 10 s, seed 1) of both Python
 #      clients and BIN_DIR/dynctl.
 # Usage: clients/python/check.sh BIN_DIR     (BIN_DIR: the directory with the built dynd)
@@ -67,15 +71,27 @@ stage "pytest clients/python/tests" \
 # The install check runs from a copy (pip builds in the source tree) and outside the checkout,
 # so that the tests import the installed package.
 install_check() {
+  local pip=("$PYTHON" -m pip --disable-pip-version-check) isolation=()
+  if "$PYTHON" -c 'import sys, setuptools as s; sys.exit(int(s.__version__.split(".")[0]) < 61)' \
+    2>/dev/null; then
+    isolation=(--no-build-isolation)
+  fi
   cp -rL "$HERE" "$WORK/source" && rm -rf "$WORK/source/build" "$WORK/source"/*.egg-info &&
-    "$PYTHON" -m venv "$WORK/venv" &&
-    "$WORK/venv/bin/python" -m pip install -q --disable-pip-version-check "$WORK/source" pytest &&
+    "${pip[@]}" wheel -q --no-deps ${isolation[@]+"${isolation[@]}"} -w "$WORK/wheel" "$WORK/source" &&
+    if "${pip[@]}" --help | grep -q -- '--python <python>'; then
+      "$PYTHON" -m venv --without-pip "$WORK/venv" &&
+        "${pip[@]}" --python "$WORK/venv/bin/python" install -q "$WORK/wheel"/*.whl pytest
+    else
+      "$PYTHON" -m venv "$WORK/venv" &&
+        "$WORK/venv/bin/python" -m pip install -q --disable-pip-version-check \
+          "$WORK/wheel"/*.whl pytest
+    fi &&
     mkdir "$WORK/run" && cd "$WORK/run" &&
     "$WORK/venv/bin/python" -c 'import dynd, sys; sys.exit(not dynd.__file__.startswith(sys.prefix))' &&
     "$WORK/venv/bin/pytest" -q -p no:cacheprovider "$HERE/examples/test_lock_screen_handoff.py" \
       --dynd-binary "$BIN_DIR/dynd"
 }
-stage "venv: pip install ./clients/python pytest; pytest examples/test_lock_screen_handoff.py" \
+stage "venv: pip install (wheel of ./clients/python) pytest; pytest examples/test_lock_screen_handoff.py" \
   install_check
 
 stage "tools/client_fuzz.py --seconds 10 --seed 1 (Client, AsyncClient, dynctl)" \

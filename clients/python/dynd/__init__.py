@@ -8,9 +8,10 @@ over a Unix socket (protocol/PROTOCOL.md in the dynd repository).
         print(pan.handoff.item_velocity)     # (0.0, -1400.0)
         print(dynd.run_until(lock, "done").outcome)   # opened
 
-`Client` blocks; `AsyncClient` is the same API for asyncio. Replies and events are typed
-dataclasses (`dynd.messages`) that keep their JSON in ``raw``; every error reply is a
-`DyndError` with its ``code``. Before anything is sent the socket is checked as dynctl checks
+`Client` blocks; `AsyncClient` is the same API for asyncio: both run the one op table
+(`dynd.ops`) and return the same types. Replies and events are typed dataclasses
+(`dynd.messages`) that keep their JSON in ``raw``; every error reply is a `DyndError` with its
+``code``. Before anything is sent the socket is checked as dynctl checks
 it (`UntrustedSocket`); a missing daemon is `DaemonNotRunning`, naming the socket. `DyndDaemon`
 runs a private dynd; `assert_handoff` checks a release as ``dynctl handoff`` does; the pytest
 plugin (`dynd.pytest_plugin`) turns both into fixtures.
@@ -30,6 +31,7 @@ from .errors import (
     DaemonNotRunning,
     DyndError,
     DyndTimeout,
+    InvalidSocketPath,
     UntrustedSocket,
 )
 from .handoff import HandoffCheck, assert_handoff, check_handoff, expected_velocity
@@ -38,6 +40,7 @@ from .location import (
     check_socket_directory,
     default_socket_location,
     default_socket_path,
+    socket_location,
 )
 from .messages import (
     Ack,
@@ -150,6 +153,7 @@ __all__ = [
     "Stepped",
     "UnknownEvent",
     "UntrustedSocket",
+    "InvalidSocketPath",
     "Watching",
     "InputTaken",
     "assert_handoff",
@@ -161,6 +165,7 @@ __all__ = [
     "expected_velocity",
     "find_dynd_binary",
     "pan_samples",
+    "socket_location",
     "parse_event",
     "parse_reply",
 ]

@@ -1,12 +1,14 @@
-"""What the blocking and the asyncio client share, free of I/O: request lines with their ids,
-splitting and checking the daemon's lines (`LineSplitter`, `decode_line`, `answers`), the
-events held unread (`Inbox`), the pan's samples, scene files, summaries of events for error
-messages. Not part of the public API except `PanResult` and `PanSample` (re-exported by the
+"""What the blocking and the asyncio client share, free of I/O: request lines, splitting and
+checking the daemon's lines (`LineSplitter`, `decode_line`, `check_answers`), the events held
+unread (`Inbox`), the pan's samples, scene files, the errors of a connection that failed, was
+closed or did not answer in time, summaries of events for error messages (the ops themselves
+are `dynd.ops`). Not part of the public API except `PanResult` and `PanSample` (re-exported by the
 package) and the limits below (documented in the package's README)."""
 
 from __future__ import annotations
 
 import collections
+import errno
 import json
 import math
 import os
@@ -28,7 +30,10 @@ from typing import (
 
 from .errors import (
     BadReply,
+    ConnectionClosed,
+    DaemonNotRunning,
     DyndError,
+    DyndTimeout,
     InvalidUTF8,
     LineTooLong,
     NonFiniteNumber,
@@ -288,6 +293,30 @@ class Inbox:
         return event
 
 
+class Exchange:
+    """One request waiting for its reply: the events that come before it (`events`, with the
+    sizes of their lines, bounded by what `pending` may still hold) and the reply's checks."""
+
+    def __init__(self, op: str, request_id: Any, pending: Inbox) -> None:
+        self.op = op
+        self.request_id = request_id
+        self.events: List[Tuple[JSON, int]] = []
+        self._pending = pending
+        self._size = 0
+
+    def take(self, message: JSON, length: int) -> bool:
+        """Takes the next message (its line `length` bytes long): False for an event, kept in
+        `events`; True for the reply, checked to answer the request (`check_answers`). Raises
+        `BadReply` for a message that is neither, `ReplyMismatch`, `TooManyEvents`."""
+        if is_event(message):
+            self.events.append((message, length))
+            self._size += length
+            self._pending.check(len(self.events), self._size)
+            return False
+        check_answers(message, self.request_id, self.op)
+        return True
+
+
 def typed_reply(op: str, reply: JSON, events: Sequence[JSON]) -> Reply:
     """`parse_reply` of a successful reply and its events; `BadReply` when a field the reply
     or an event must have is missing or of the wrong form."""
@@ -316,6 +345,48 @@ def typed_event(event: JSON) -> Event:
 def error_of(reply: Dict[str, Any]) -> Optional[DyndError]:
     """The `DyndError` of an error reply, None for a successful one."""
     return None if reply.get("ok") else DyndError.from_reply(reply)
+
+
+def connect_failed(path: str, error: OSError) -> OSError:
+    """The error of a connection to `path` that failed with `error`: `DaemonNotRunning` when
+    nothing listens there (no socket, or a stale one), else an `OSError` naming the path."""
+    if isinstance(error, (FileNotFoundError, ConnectionRefusedError)) or error.errno in (
+        errno.ENOENT,
+        errno.ECONNREFUSED,
+    ):
+        return DaemonNotRunning(path, error.strerror or str(error))
+    return OSError(error.errno, "cannot connect to dynd at %s: %s" % (path, error.strerror or error))
+
+
+def not_accepted(path: str, timeout: Optional[float]) -> DyndTimeout:
+    """The error of a connection to `path` not accepted within `timeout` seconds."""
+    return DyndTimeout("dynd at %s did not accept the connection within %s s" % (path, timeout))
+
+
+def closed_by_daemon(path: str, *, reason: Optional[str] = None, cut: int = 0) -> ConnectionClosed:
+    """The error of a connection the daemon at `path` closed: while the client wrote (`reason`,
+    the system's word for it) or read (`cut`: the bytes of an unfinished line it left)."""
+    if reason is not None:
+        detail = " (%s)" % reason
+    else:
+        detail = " in the middle of a line (%d bytes)" % cut if cut else ""
+    return ConnectionClosed("dynd at %s closed the connection%s" % (path, detail))
+
+
+def late(what: str, path: str, seconds: Optional[float], closing: bool) -> DyndTimeout:
+    """The error of `what` (``"a reply to 'get'"``, ``"an event"``) not coming from the daemon
+    at `path` within `seconds`; `closing`: the client closed the connection (a reply was owed
+    and would come late)."""
+    return DyndTimeout(
+        "%s did not come from dynd at %s within %g s%s"
+        % (what, path, seconds or 0, "; the connection was closed" if closing else "")
+    )
+
+
+def not_seen(what: str, timeout: float, seen: Iterable[Event]) -> DyndTimeout:
+    """The error of `what` (``"a 'done' event of session 'lock'"``) not coming within `timeout`
+    seconds, naming the events that came instead."""
+    return DyndTimeout("%s did not come within %g s (%s came meanwhile)" % (what, timeout, summary(seen)))
 
 
 def pair(value: Sequence[float]) -> Tuple[float, float]:

@@ -11,56 +11,43 @@ Every request gets exactly one reply; the events it causes come before it and ar
 with it (typed, in ``reply.events``). An error reply raises `DyndError`. Each request carries an
 ``id`` and its reply must echo it; `timeout` is a total deadline per call; lines, nesting and the
 events held are bounded; a line that breaks the protocol raises a `BadReply` subclass (README,
-"What the client checks").
+"What the client checks"). The ops are the op table's (`dynd.ops`), run over a blocking socket.
 """
 
 from __future__ import annotations
 
-import errno
-import itertools
 import socket
 import time
 from typing import (
+    TYPE_CHECKING,
     Any,
+    Callable,
     Dict,
     Iterator,
     List,
-    Mapping,
+    Literal,
     Optional,
     Sequence,
     Tuple,
-    Literal,
+    TypeVar,
     overload,
 )
 
 from . import _core
-from ._core import PanResult, SceneSource
-from ._core import typed as _typed
-from .errors import BadReply, ConnectionClosed, DaemonNotRunning, DyndTimeout
+from .errors import BadReply, ConnectionClosed, DyndTimeout
 from .location import check_peer, resolve
-from .messages import (
-    Ack,
-    InputTaken,
-    BehaviorAdded,
-    Behaviors,
-    DebugGeometry,
-    DoneEvent,
-    Event,
-    Hello,
-    ItemsInRect,
-    Opened,
-    Reply,
-    SessionInfo,
-    SessionList,
-    Snapshot,
-    Stepped,
-    Watching,
-    parse_event,
-)
+from .messages import DoneEvent, Event, Reply
+from .ops import Ops, Pause, Request, Work, name_method
+
+if TYPE_CHECKING:
+    from typing_extensions import Concatenate, ParamSpec
+
+    P = ParamSpec("P")
 
 __all__ = ["Client", "connect_socket"]
 
-JSON = Dict[str, Any]
+JSON = _core.JSON
+R = TypeVar("R")
 
 
 def connect_socket(path: str, timeout: Optional[float]) -> socket.socket:
@@ -72,18 +59,10 @@ def connect_socket(path: str, timeout: Optional[float]) -> socket.socket:
         sock.settimeout(timeout)
         try:
             sock.connect(path)
-        except (FileNotFoundError, ConnectionRefusedError) as error:
-            raise DaemonNotRunning(path, error.strerror or str(error)) from None
         except socket.timeout:
-            raise DyndTimeout(
-                "dynd at %s did not accept the connection within %s s" % (path, timeout)
-            ) from None
+            raise _core.not_accepted(path, timeout) from None
         except OSError as error:
-            if error.errno in (errno.ENOENT, errno.ECONNREFUSED):
-                raise DaemonNotRunning(path, error.strerror or str(error)) from None
-            raise OSError(
-                error.errno, "cannot connect to dynd at %s: %s" % (path, error.strerror or error)
-            ) from None
+            raise _core.connect_failed(path, error) from None
         check_peer(sock, path)
     except BaseException:
         sock.close()
@@ -91,12 +70,24 @@ def connect_socket(path: str, timeout: Optional[float]) -> socket.socket:
     return sock
 
 
+def _op(build: Callable[Concatenate[Ops, P], Work[R]]) -> Callable[Concatenate[Client, P], R]:
+    """The `Client` method of the op table's entry `build`: the same parameters, run over the
+    client's connection (`Client.perform`)."""
+
+    def method(self: Client, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return self.perform(build(self.ops, *args, **kwargs))
+
+    name_method(method, build, "Client")
+    return method
+
+
 class Client:
     """One connection to dynd. Not thread-safe: use one per thread.
 
     `path` is the socket; by default `default_socket_location()`, whose per-user directory is
-    checked first. Raises, before anything is sent, `UntrustedSocket` for an unsafe directory or
-    a daemon of another user, and `DaemonNotRunning` (naming the path) when no daemon listens.
+    checked first. Raises, before anything is sent, `InvalidSocketPath` for a path no socket can
+    have, `UntrustedSocket` for an unsafe directory or a daemon of another user, and
+    `DaemonNotRunning` (naming the path) when no daemon listens.
     `timeout` (seconds, None: none) bounds each call as a whole — sending the request and
     reading up to its reply, or waiting for an event: a request whose reply does not come in
     time raises `DyndTimeout` and closes the connection. `max_line` bounds the length of a line
@@ -117,9 +108,8 @@ class Client:
         self.timeout = timeout
         self._sock = connect_socket(self.path, timeout)
         self._lines = _core.LineSplitter(max_line)
-        self._pending = _core.Inbox(max_events, max_event_bytes)
-        self._ids = itertools.count(1)
-        self._clocks: Dict[str, str] = {}
+        #: What the connection knows besides its socket, and its ops (`dynd.ops`).
+        self.ops = Ops(max_events, max_event_bytes)
         self._closed = False
 
     def __enter__(self) -> Client:
@@ -143,56 +133,48 @@ class Client:
         reply, events = self._exchange(op, fields)
         return reply, [event for event, _ in events]
 
-    def _exchange(self, op: str, fields: Dict[str, Any]) -> Tuple[JSON, List[Tuple[JSON, int]]]:
+    def _exchange(
+        self, op: str, fields: Dict[str, Any]
+    ) -> Tuple[JSON, List[Tuple[JSON, int]]]:
         """`exchange`, with the size of each event's line."""
         deadline = None if self.timeout is None else time.monotonic() + self.timeout
-        what = "a reply to '%s'" % op
-        request_id = fields.pop("id", None)
-        if request_id is None:
-            request_id = next(self._ids)
-        self._send(op, _core.encode(op, fields, request_id), deadline)
-        events: List[Tuple[JSON, int]] = []
-        size = 0
+        line, exchange = self.ops.start(op, fields)
+        self._send(op, line, deadline)
         while True:
-            message, length = self._read(what, deadline, self.timeout, closing=True)
+            message, length = self._read(
+                "a reply to '%s'" % op, deadline, self.timeout, closing=True
+            )
             try:
-                if _core.is_event(message):
-                    events.append((message, length))
-                    size += length
-                    self._pending.check(len(events), size)
-                    continue
-                _core.check_answers(message, request_id, op)
+                if exchange.take(message, length):
+                    break
             except BadReply:
                 self.close()
                 raise
-            error = _core.error_of(message)
-            if error is not None:
-                if isinstance(error, BadReply):
-                    self.close()
-                raise error
-            return message, events
+        error = _core.error_of(message)
+        if error is not None:
+            if isinstance(error, BadReply):
+                self.close()
+            raise error
+        return message, exchange.events
 
     def request(self, op: str, **fields: Any) -> JSON:
         """Sends one request and returns its reply as parsed JSON; the events it caused are
         kept for `events` and `next_event`. Raises `DyndError` for an error reply."""
         reply, events = self._exchange(op, fields)
-        self._pending.keep(events)
+        self.ops.pending.keep(events)
         return reply
 
-    def events(self, until: Optional[str] = None) -> Iterator[JSON]:
-        """Yields events as parsed JSON: those kept, then new ones as they arrive; stops after
-        the first whose ``ev`` is `until` (if given), or when the daemon closes the connection.
-        Each wait is bounded by the client's `timeout` (`DyndTimeout`)."""
+    def events(self, until: Optional[str] = None) -> Iterator[Event]:
+        """Yields typed events: those kept, then new ones as they arrive; stops after the first
+        whose ``ev`` is `until` (if given), or when the daemon closes the connection. Each wait
+        is bounded by the client's `timeout` (`DyndTimeout`)."""
         while True:
-            if self._pending:
-                event = self._pending.pop()
-            else:
-                try:
-                    event = self._next_event("an event", self.timeout)
-                except ConnectionClosed:
-                    return
+            try:
+                event = self.next_event()
+            except ConnectionClosed:
+                return
             yield event
-            if until is not None and event.get("ev") == until:
+            if until is not None and event.ev == until:
                 return
 
     def call(self, op: str, **fields: Any) -> Reply:
@@ -205,275 +187,75 @@ class Client:
             self.close()
             raise
 
-    # Typed ops ---------------------------------------------------------------------------
+    def perform(self, work: Work[R]) -> R:
+        """Runs an entry of the op table (`dynd.ops`) over this connection: sends its requests,
+        pausing and waiting for events as a plan asks, and returns its result."""
+        if isinstance(work, Request):
+            return self._request(work)
+        began = time.monotonic()
+        answer: Any = None
+        try:
+            while True:
+                try:
+                    step = work.send(answer)
+                except StopIteration as finished:
+                    result: R = finished.value
+                    return result
+                if isinstance(step, Request):
+                    answer = self._request(step)
+                elif isinstance(step, Pause):
+                    _sleep_until(began + step.at)
+                    answer = None
+                else:
+                    answer = self.wait_for(step.ev, step.session, step.timeout)
+        finally:
+            work.close()
 
-    def hello(self) -> Hello:
-        """The daemon's protocol version, name, version, transitions and their parameters."""
-        return _typed(Hello, self.call("hello"))
+    def _request(self, request: Request[R]) -> R:
+        return request.result(self.call(request.op, **request.fields))
 
-    def open_transition(
-        self,
-        transition: str,
-        params: Optional[Mapping[str, Any]] = None,
-        *,
-        session: Optional[str] = None,
-        clock: Optional[str] = None,
-        fps: Optional[float] = None,
-        keep: Optional[bool] = None,
-    ) -> Opened:
-        """Opens a session of the named `transition` with its `params` (e.g.
-        ``{"open_speed": 800}``); `clock` ``"manual"`` or ``"realtime"`` (the default). The
-        session's name is `session` or one the daemon assigns (``reply.session``)."""
-        fields = _core.open_fields(
-            transition=transition, params=params, session=session, clock=clock, fps=fps, keep=keep
-        )
-        return self._opened(fields, clock)
+    # The ops (`dynd.ops.Ops`: each one's parameters and documentation) -----------------
 
-    def open_scene(
-        self,
-        scene: SceneSource,
-        *,
-        session: Optional[str] = None,
-        clock: Optional[str] = None,
-        fps: Optional[float] = None,
-        keep: Optional[bool] = None,
-    ) -> Opened:
-        """Opens a session of a scene: a dict (protocol/PROTOCOL.md, section 6) or the path of
-        a JSON file holding one."""
-        fields = _core.open_fields(scene=scene, session=session, clock=clock, fps=fps, keep=keep)
-        return self._opened(fields, clock)
-
-    def _opened(self, fields: Dict[str, Any], clock: Optional[str]) -> Opened:
-        opened = _typed(Opened, self.call("open", **fields))
-        self._clocks[opened.session] = clock or "realtime"
-        return opened
-
-    def gesture(
-        self,
-        session: str,
-        phase: str,
-        x: float,
-        y: float,
-        *,
-        t: Optional[float] = None,
-        velocity: Optional[Sequence[float]] = None,
-        estimator: Optional[str] = None,
-    ) -> Ack:
-        """One pan event: `phase` ``began``, ``changed``, ``ended`` or ``cancelled`` at (x, y),
-        at time `t` (seconds, the client's clock), with the release `velocity` (vx, vy) on
-        ``ended`` if known. A release's ``handoff`` is in ``reply.handoff``."""
-        fields: Dict[str, Any] = {"session": session, "phase": phase, "x": x, "y": y, "t": t}
-        if velocity is not None:
-            fields["vx"], fields["vy"] = _core.pair(velocity)
-        fields["estimator"] = estimator
-        return _typed(Ack, self.call("gesture", **fields))
-
-    def pan(
-        self,
-        session: str,
-        start: Sequence[float],
-        end: Sequence[float],
-        *,
-        duration: float = 0.25,
-        release_velocity: Optional[Sequence[float]] = None,
-        pace: str = "auto",
-        estimator: Optional[str] = None,
-        cancel: bool = False,
-    ) -> PanResult:
-        """A straight pan from `start` to `end` over `duration` seconds, sampled at 60 Hz as
-        ``dynctl gesture`` does (`_core.pan_samples`), released with `release_velocity` (vx, vy)
-        when given (else the daemon estimates it), or cancelled.
-
-        `pace`: ``step`` sends a one-frame ``step`` between samples (a manual session follows
-        the finger), ``realtime`` spreads the samples over `duration` by the wall clock, ``none``
-        sends them back to back, ``auto`` (the default) is ``step`` for a manual session and
-        ``realtime`` otherwise. Returns every event the pan caused; ``result.handoff`` is the
-        release's."""
-        _core.check_pace(pace)
-        if pace == "auto":
-            pace = "step" if self.clock_of(session) == "manual" else "realtime"
-        result = PanResult()
-        started = time.monotonic()
-        for sample in _core.pan_samples(start, end, duration, release_velocity, cancel):
-            if sample.step is not None:
-                if pace == "realtime":
-                    _sleep_until(started + sample.t)
-                elif pace == "step":
-                    result.events.extend(self.step(session, dt=sample.step).events)
-            reply = self.call("gesture", **sample.fields(session, estimator))
-            result.events.extend(reply.events)
-        return result
-
-    def tap(self, session: str, x: float, y: float) -> InputTaken:
-        """A tap at (x, y); what it does is the transition's (`taken` says whether it acted)."""
-        return _typed(InputTaken, self.call("tap", session=session, x=x, y=y))
-
-    def swipe(
-        self,
-        session: str,
-        direction: str,
-        *,
-        at: Optional[Sequence[float]] = None,
-        velocity: Optional[Sequence[float]] = None,
-    ) -> InputTaken:
-        """A swipe `direction` (``left``, ``right``, ``up``, ``down``), starting `at` (x, y) and
-        with `velocity` (vx, vy) when given."""
-        fields: Dict[str, Any] = {"session": session, "direction": direction}
-        if at is not None:
-            fields["x"], fields["y"] = _core.pair(at)
-        if velocity is not None:
-            fields["vx"], fields["vy"] = _core.pair(velocity)
-        return _typed(InputTaken, self.call("swipe", **fields))
-
-    def step(self, session: str, count: int = 1, dt: Optional[float] = None) -> Stepped:
-        """Advances a manual session by `count` frames of `dt` seconds (default 1/fps); the
-        frames are in ``reply.frames``, their other events in ``reply.events``."""
-        return _typed(Stepped, self.call("step", session=session, count=count, dt=dt))
-
-    def get(self, session: str) -> Snapshot:
-        """The session's time, whether it runs, and every item's state."""
-        return _typed(Snapshot, self.call("get", session=session))
-
-    def watch(self, session: str) -> Watching:
-        """From now on this connection also receives the session's events."""
-        return _typed(Watching, self.call("watch", session=session))
-
-    def close_session(self, session: str) -> Ack:
-        """Closes the session (any connection may); its watchers get ``closed``."""
-        self._clocks.pop(session, None)
-        return _typed(Ack, self.call("close", session=session))
-
-    def list_sessions(self) -> List[SessionInfo]:
-        """Every open session, in the order they were opened (asked a page at a
-        time: a reply holds about a megabyte of sessions)."""
-        sessions: List[SessionInfo] = []
-        start: Optional[int] = 0
-        while start is not None:
-            page = _typed(SessionList, self.call("list", **({"from": start} if start else {})))
-            sessions += page.sessions
-            start = page.next
-        return sessions
-
-    def debug(self, session: str, enable: bool = True) -> DebugGeometry:
-        """Starts (or stops) ``debug`` events after each frame; the geometry now."""
-        return _typed(DebugGeometry, self.call("debug", session=session, enable=enable))
-
-    def add_item(self, session: str, item: Mapping[str, Any]) -> Ack:
-        """Adds an item object to a scene session."""
-        return _typed(Ack, self.call("add_item", session=session, item=dict(item)))
-
-    def remove_item(self, session: str, item: str) -> Ack:
-        """Removes an item (and what cannot exist without it) from a scene session."""
-        return _typed(Ack, self.call("remove_item", session=session, item=item))
-
-    def add_behavior(self, session: str, behavior: Mapping[str, Any]) -> BehaviorAdded:
-        """Adds a behavior object to a scene session; ``reply.behavior`` is its id."""
-        return _typed(
-            BehaviorAdded, self.call("add_behavior", session=session, behavior=dict(behavior))
-        )
-
-    def remove_behavior(self, session: str, behavior: str) -> Ack:
-        """Removes a behavior from a scene session."""
-        return _typed(Ack, self.call("remove_behavior", session=session, behavior=behavior))
-
-    def remove_all_behaviors(self, session: str) -> Ack:
-        """Removes every behavior of a scene session."""
-        return _typed(Ack, self.call("remove_all_behaviors", session=session))
-
-    def set_behavior(self, session: str, behavior: str, **fields: Any) -> Ack:
-        """Sets fields of a behavior (e.g. ``magnitude=0.5``)."""
-        return _typed(Ack, self.call("set_behavior", session=session, behavior=behavior, **fields))
-
-    def behaviors(self, session: str) -> Behaviors:
-        """A scene's behaviors in the order they were added, each with the current value of
-        every field ``set_behavior`` can set (``reply.behavior("b1").fields``)."""
-        return _typed(Behaviors, self.call("behaviors", session=session))
-
-    def add_group(self, session: str, group: str, items: Sequence[str]) -> Ack:
-        """Groups `items` of a scene into one rigid body called `group` (UIDynamicItemGroup);
-        behaviors may then name `group` where they take items."""
-        return _typed(
-            Ack,
-            self.call("add_group", session=session, group={"id": group, "items": list(items)}),
-        )
-
-    def remove_group(self, session: str, group: str) -> Ack:
-        """Removes an item group; its members move on their own again."""
-        return _typed(Ack, self.call("remove_group", session=session, group=group))
-
-    def items_in_rect(self, session: str, rect: Sequence[float]) -> List[str]:
-        """The ids of the items whose frames meet `rect` ``(x, y, w, h)``."""
-        box = _core.numbers(rect, (4,), "a rectangle (x, y, w, h)")
-        return _typed(ItemsInRect, self.call("items_in_rect", session=session, rect=box)).items
-
-    def set_bounds(self, session: str, bounds: Sequence[float]) -> Ack:
-        """Changes a scene's reference bounds: ``(w, h)`` (origin 0, 0) or ``(x, y, w, h)``."""
-        box = _core.numbers(bounds, (2, 4), "bounds (w, h) or (x, y, w, h)")
-        return _typed(Ack, self.call("set_bounds", session=session, bounds=box))
-
-    def set_item(
-        self,
-        session: str,
-        item: str,
-        *,
-        center: Optional[Sequence[float]] = None,
-        angle: Optional[float] = None,
-    ) -> Ack:
-        """Moves and/or turns an item; the animator re-reads it."""
-        return _typed(
-            Ack,
-            self.call(
-                "set_item",
-                session=session,
-                item=item,
-                center=None if center is None else list(_core.pair(center)),
-                angle=angle,
-            ),
-        )
-
-    def add_velocity(
-        self,
-        session: str,
-        item: str,
-        velocity: Optional[Sequence[float]] = None,
-        angular: Optional[float] = None,
-    ) -> Ack:
-        """Adds linear (vx, vy) and/or angular velocity to an item."""
-        return _typed(
-            Ack,
-            self.call(
-                "add_velocity",
-                session=session,
-                item=item,
-                velocity=None if velocity is None else list(_core.pair(velocity)),
-                angular=angular,
-            ),
-        )
+    hello = _op(Ops.hello)
+    open_transition = _op(Ops.open_transition)
+    open_scene = _op(Ops.open_scene)
+    gesture = _op(Ops.gesture)
+    pan = _op(Ops.pan)
+    tap = _op(Ops.tap)
+    swipe = _op(Ops.swipe)
+    step = _op(Ops.step)
+    get = _op(Ops.get)
+    watch = _op(Ops.watch)
+    close_session = _op(Ops.close_session)
+    list_sessions = _op(Ops.list_sessions)
+    clock_of = _op(Ops.clock_of)
+    debug = _op(Ops.debug)
+    add_item = _op(Ops.add_item)
+    remove_item = _op(Ops.remove_item)
+    add_behavior = _op(Ops.add_behavior)
+    remove_behavior = _op(Ops.remove_behavior)
+    remove_all_behaviors = _op(Ops.remove_all_behaviors)
+    set_behavior = _op(Ops.set_behavior)
+    behaviors = _op(Ops.behaviors)
+    add_group = _op(Ops.add_group)
+    remove_group = _op(Ops.remove_group)
+    items_in_rect = _op(Ops.items_in_rect)
+    set_bounds = _op(Ops.set_bounds)
+    set_item = _op(Ops.set_item)
+    add_velocity = _op(Ops.add_velocity)
 
     # Waiting for events ----------------------------------------------------------------
 
     def keep(self, events: Sequence[Event]) -> None:
         """Keeps `events` (already handed out, e.g. by a measurement's steps) for `next_event`,
         `wait_for` and `run_until`, after those kept before."""
-        self._pending.keep((event.raw, 0) for event in events)
-
-    def clock_of(self, session: str) -> str:
-        """``manual`` or ``realtime``: known for sessions this client opened, else asked with
-        ``list`` (``realtime`` for a session the daemon does not list)."""
-        if session not in self._clocks:
-            for info in self.list_sessions():
-                if info.session == session:
-                    self._clocks[session] = info.clock
-                    break
-            else:
-                return "realtime"
-        return self._clocks[session]
+        self.ops.pending.keep((event.raw, 0) for event in events)
 
     def next_event(self, timeout: Optional[float] = None) -> Event:
         """The next event: one kept by `request`, else the next to arrive within `timeout`
         seconds (default: the client's), else `DyndTimeout`."""
-        if self._pending:
-            return self._typed_event(self._pending.pop())
+        if self.ops.pending:
+            return self._typed_event(self.ops.pending.pop())
         wait = self.timeout if timeout is None else timeout
         return self._typed_event(self._next_event("an event", wait))
 
@@ -499,17 +281,14 @@ class Client:
         while True:
             left = deadline - time.monotonic()
             try:
-                if self._pending:
-                    event = self._typed_event(self._pending.pop())
+                if self.ops.pending:
+                    event = self._typed_event(self.ops.pending.pop())
                 else:
                     if left <= 0:
                         raise _Expired()
                     event = self._typed_event(self._next_event(what, left, quiet=True))
             except _Expired:
-                raise DyndTimeout(
-                    "%s did not come within %g s (%s came meanwhile)"
-                    % (what, timeout, _core.summary(seen))
-                ) from None
+                raise _core.not_seen(what, timeout, seen) from None
             if _core.matches(event, ev, session):
                 return event
             seen.append(event)
@@ -545,40 +324,14 @@ class Client:
         count: int = 30,
         timeout: float = 10.0,
     ) -> Event:
-        """Runs `session` until an `ev` event of it (default ``done``) and returns it. A manual
-        session is stepped `count` frames at a time, for at most `max_seconds` of animation;
-        a realtime one is waited for (`wait_for`, at most `timeout` seconds). Raises
-        `DyndTimeout` when the event does not come in time or the session comes to rest
-        without it; the message names the events seen."""
-        for index in range(len(self._pending)):
-            event = parse_event(self._pending.kept[index][0])
-            if _core.matches(event, ev, session):
-                self._pending.take(index)
-                return event
-        if self.clock_of(session) != "manual":
-            return self.wait_for(ev, session, timeout)
-        seen: List[Event] = []
-        start: Optional[float] = None
-        while True:
-            stepped = self.step(session, count=count)
-            for event in stepped.events:
-                if _core.matches(event, ev, session):
-                    return event
-                seen.append(event)
-            frames = stepped.frames
-            if start is None:
-                start = frames[0].t if frames else stepped.t
-            what = _core.describe_wait(ev, session)
-            if not stepped.running:
-                raise DyndTimeout(
-                    "%s did not come: the session came to rest at t=%g (%s)"
-                    % (what, stepped.t, _core.summary(seen))
-                )
-            if stepped.t - start >= max_seconds:
-                raise DyndTimeout(
-                    "%s did not come within %g s of animation (%s)"
-                    % (what, max_seconds, _core.summary(seen))
-                )
+        """Runs `session` until an `ev` event of it (default ``done``) and returns it
+        (`dynd.ops.Ops.run_until`): a manual session is stepped `count` frames at a time, for
+        at most `max_seconds` of animation; a realtime one is waited for (`wait_for`, at most
+        `timeout` seconds). Raises `DyndTimeout` when the event does not come in time or the
+        session comes to rest without it; the message names the events seen."""
+        return self.perform(
+            self.ops.run_until(session, ev, max_seconds=max_seconds, count=count, timeout=timeout)
+        )
 
     # The line layer ----------------------------------------------------------------------
 
@@ -611,9 +364,7 @@ class Client:
             ) from None
         except (BrokenPipeError, ConnectionResetError) as error:
             self.close()
-            raise ConnectionClosed(
-                "dynd at %s closed the connection (%s)" % (self.path, error.strerror)
-            ) from None
+            raise _core.closed_by_daemon(self.path, reason=error.strerror) from None
 
     def _next_event(self, what: str, timeout: Optional[float], quiet: bool = False) -> JSON:
         """The next message within `timeout` seconds, which must be an event (no request is
@@ -665,10 +416,7 @@ class Client:
                 if not chunk:
                     cut = self._lines.pending
                     self.close()
-                    raise ConnectionClosed(
-                        "dynd at %s closed the connection%s"
-                        % (self.path, " in the middle of a line (%d bytes)" % cut if cut else "")
-                    )
+                    raise _core.closed_by_daemon(self.path, cut=cut)
                 self._lines.feed(chunk)
         except BadReply:
             self.close()
@@ -678,15 +426,7 @@ class Client:
                 raise
             if closing:
                 self.close()
-            raise DyndTimeout(
-                "%s did not come from dynd at %s within %g s%s"
-                % (
-                    what,
-                    self.path,
-                    seconds or 0,
-                    "; the connection was closed" if closing else "",
-                )
-            ) from None
+            raise _core.late(what, self.path, seconds, closing) from None
 
 
 class _Expired(Exception):

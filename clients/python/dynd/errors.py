@@ -2,8 +2,9 @@
 
 Every error reply of the daemon (protocol/PROTOCOL.md, section 8) is one `DyndError`, whatever
 its code; the codes are the string constants below. The other exceptions are about reaching the
-daemon: `UntrustedSocket` (nothing was sent), `DaemonNotRunning` (no daemon at the path),
-`DyndTimeout` (a reply or an awaited event did not come in time) and `ConnectionClosed`.
+daemon: `InvalidSocketPath` (a path no Unix socket can have), `UntrustedSocket` (nothing was
+sent), `DaemonNotRunning` (no daemon at the path), `DyndTimeout` (a reply or an awaited event did
+not come in time) and `ConnectionClosed`.
 
 A line that breaks the protocol is a `BadReply` (a `DyndError` whose code is ``bad_reply``), one
 subclass per fault: `InvalidUTF8`, `NotJSON`, `NonFiniteNumber`, `TooDeep`, `LineTooLong`,
@@ -18,6 +19,7 @@ from typing import Any, Dict, FrozenSet, Optional
 
 __all__ = [
     "DyndError",
+    "InvalidSocketPath",
     "UntrustedSocket",
     "DaemonNotRunning",
     "DyndTimeout",
@@ -135,6 +137,19 @@ class DyndError(Exception):
         if not isinstance(error, dict):
             return BadReply("the daemon's error reply has no error object: %s" % quote(reply))
         return cls(str(error.get("code", "")), str(error.get("message", "")), reply)
+
+
+class InvalidSocketPath(ValueError):
+    """The socket path is one no Unix socket can have; nothing was tried.
+
+    `code` is the daemon's word for the same fault (protocol/PROTOCOL.md, section 2):
+    ``"invalid_path"`` for an empty path or one with a NUL byte, ``"path_too_long"`` for more
+    than 107 bytes (``sun_path`` holds 108 with the NUL).
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class UntrustedSocket(PermissionError):

@@ -201,10 +201,6 @@ def test_the_default_directory_is_checked_before_connecting(
     )
     with pytest.raises(UntrustedSocket):
         asyncio.run(AsyncClient.connect())
-    assert dynd.default_socket_location({"XDG_RUNTIME_DIR": "relative"}, uid=7) == (
-        "/tmp/dynd-7/dynd.sock",
-        "/tmp/dynd-7",
-    )
 
 
 def test_the_asyncio_client(dynd_daemon: DyndDaemon) -> None:
@@ -301,7 +297,7 @@ def test_the_daemon_stops_cleanly(dynd_binary: str) -> None:
     with daemon.client() as client:
         client.open_transition("lock-screen")
         status, _ = daemon.stop()
-        assert {"ev": "shutdown", "reason": "terminated"} in list(client.events())
+        assert {"ev": "shutdown", "reason": "terminated"} in [e.raw for e in client.events()]
     assert status == 0
     assert not os.path.exists(daemon.directory)
     assert daemon.stop()[0] == 0  # twice is harmless

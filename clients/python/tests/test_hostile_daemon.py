@@ -154,7 +154,7 @@ def reply_with(data: bytes) -> Behavior:
     def behave(peer: Peer) -> None:
         peer.request()
         peer.send(data)
-        time.sleep(30)
+        time.sleep(30)  # the scenario: a daemon that then holds the connection, silent
 
     return behave
 
@@ -165,7 +165,7 @@ def test_a_matching_reply_is_the_answer(kind: str, stand_in: Any) -> None:
         request = peer.request()
         assert request["op"] == "hello" and request["id"] == 1
         peer.send(json.dumps(dict(HELLO, ok=True, id=request["id"])).encode() + b"\n")
-        time.sleep(30)
+        time.sleep(30)  # the scenario: the connection stays open after the reply
 
     assert hello(kind, stand_in(behave).path, 5).server == "dynd"
 
@@ -219,7 +219,7 @@ def test_a_trickle_of_one_byte_a_second_times_out_at_the_deadline(
         peer.request()
         for byte in json.dumps(dict(HELLO, ok=True, id=1)).encode() + b"\n":
             peer.send(bytes([byte]))
-            time.sleep(1)
+            time.sleep(1)  # the scenario: a daemon that trickles one byte a second
 
     elapsed, error = time_to_fail(kind, stand_in(behave).path, DyndTimeout, timeout=2)
     assert 2 <= elapsed < 2.5, "%.2f s" % elapsed
@@ -230,7 +230,7 @@ def test_a_trickle_of_one_byte_a_second_times_out_at_the_deadline(
 def test_a_daemon_that_never_reads_cannot_hold_a_large_request(
     kind: str, stand_in: Any
 ) -> None:
-    path = stand_in(lambda peer: time.sleep(30)).path
+    path = stand_in(lambda peer: time.sleep(30)).path  # the scenario: it never reads
     items = [
         {"id": "item-%d-%s" % (n, "x" * 200), "center": [10, 10], "size": [4, 4]}
         for n in range(1000)
@@ -298,7 +298,7 @@ def test_broken_lines_raise_the_documented_errors(
         peer.send(line)
         if not line.endswith(b"\n"):
             peer.connection.shutdown(socket.SHUT_WR)
-        time.sleep(30)
+        time.sleep(30)  # the scenario: the connection stays open after the broken line
 
     elapsed, error = time_to_fail(kind, stand_in(behave).path, expected)
     assert type(error) is expected, repr(error)
