@@ -131,6 +131,7 @@ let package = Package(
       name: "SessionHostTests",
       dependencies: [
         "EmbeddedHost", "HostFuzzing", "SessionHost", "Wire", "Primitives", "Transitions",
+        "Dynamics",
       ]),
     .testTarget(name: "InspectorTests", dependencies: ["Inspector"]),
     // dynctl end to end: runs the built dynd and dynctl binaries.
