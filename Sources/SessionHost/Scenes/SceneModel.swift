@@ -112,11 +112,11 @@ final class SceneModel {
     guard items.count < Limits.maxItemsPerScene else {
       throw ProtocolError(.outOfRange, "a scene holds at most \(Limits.maxItemsPerScene) items")
     }
-    try admitShapes(DynamicItem.shapeCount(of: spec.collisionShape, size: spec.size))
+    try admitShapes(DynamicItem.shapeCount(of: spec.shape, size: spec.size))
     let item = try engine {
       try DynamicItem(
         identifier: spec.id, center: spec.center, size: spec.size, angle: spec.angle,
-        shape: spec.collisionShape)
+        shape: spec.shape)
     }
     items.append(item)
     itemsByID[spec.id] = item
