@@ -49,7 +49,11 @@ let package = Package(
     .target(name: "Transitions", dependencies: ["Dynamics", "DynamicsScenes", "Primitives"]),
     .target(name: "Wire", dependencies: ["Primitives", "CJSONC"]),
     // Sessions and ops, with no socket: what the daemon, the tests and the fuzzer drive.
-    .target(name: "SessionHost", dependencies: ["Dynamics", "Primitives", "Transitions", "Wire"]),
+    // A scene spec onto the engine: the one builder of SessionHost, dynbench and the tests.
+    .target(name: "SceneBuilding", dependencies: ["Dynamics", "Primitives", "Wire"]),
+    .target(
+      name: "SessionHost",
+      dependencies: ["Dynamics", "Primitives", "SceneBuilding", "Transitions", "Wire"]),
     // The host with line-speaking peers and an environment that waits to be told: for tests
     // and the fuzzer (as swift-nio's EmbeddedChannel).
     .target(name: "EmbeddedHost", dependencies: ["Primitives", "SessionHost", "Wire"]),
@@ -104,7 +108,8 @@ let package = Package(
     .executableTarget(
       name: "dynbench",
       dependencies: [
-        "Dynamics", "DynamicsScenes", "Primitives", "Transitions", "Wire", "CEpoll",
+        "Dynamics", "DynamicsScenes", "Primitives", "SceneBuilding", "Transitions", "Wire",
+        "CEpoll",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
@@ -131,7 +136,7 @@ let package = Package(
       name: "SessionHostTests",
       dependencies: [
         "EmbeddedHost", "HostFuzzing", "SessionHost", "Wire", "Primitives", "Transitions",
-        "Dynamics",
+        "SceneBuilding", "Dynamics",
       ]),
     .testTarget(name: "InspectorTests", dependencies: ["Inspector"]),
     // dynctl end to end: runs the built dynd and dynctl binaries.
@@ -145,8 +150,8 @@ let package = Package(
 // instructions per realtime frame (BENCHMARKS.md, "Realtime sessions at 1 000 after issue 25").
 // Debug builds, which run every test, keep them.
 let framePathTargets: Set = [
-  "Primitives", "Dynamics", "DynamicsScenes", "Transitions", "Wire", "SessionHost", "Daemon",
-  "dynd",
+  "Primitives", "Dynamics", "DynamicsScenes", "Transitions", "Wire", "SceneBuilding",
+  "SessionHost", "Daemon", "dynd",
 ]
 for target in package.targets where framePathTargets.contains(target.name) {
   target.swiftSettings =

@@ -3,14 +3,21 @@ import Primitives
 import Wire
 
 /// Builds engine behaviors from wire specs and applies `set_behavior` updates, with UIKit's
-/// defaults for every field left out.
-struct BehaviorFactory {
-  let scene: SceneModel
+/// defaults for every field left out: the one path from a behavior's fields to the engine, for
+/// a session's scene and for `SceneBuilder`.
+public struct BehaviorFactory {
+  /// The scene's item or group with an id, nil if it has none.
+  private let lookup: (String) -> DynamicItem?
 
-  func items(_ ids: [String]) throws(ProtocolError) -> [DynamicItem] {
+  public init(lookup: @escaping (String) -> DynamicItem?) {
+    self.lookup = lookup
+  }
+
+  /// The items (or groups) named `ids`; `unknown_item` for an id the scene does not have.
+  public func items(_ ids: [String]) throws(ProtocolError) -> [DynamicItem] {
     var out: [DynamicItem] = []
     for id in ids {
-      guard let item = scene.itemsByID[id] ?? scene.groupsByID[id] else {
+      guard let item = lookup(id) else {
         throw ProtocolError(.unknownItem, "no item or group named '\(id)' in this scene")
       }
       out.append(item)
@@ -24,7 +31,7 @@ struct BehaviorFactory {
 
   /// A new behavior: made from the fields `set_behavior` cannot change, then given the others
   /// by `apply`, the path of `set_behavior` itself (`BehaviorSpec.settableValues`).
-  func make(_ spec: BehaviorSpec) throws(ProtocolError) -> DynamicBehavior {
+  public func make(_ spec: BehaviorSpec) throws(ProtocolError) -> DynamicBehavior {
     var values = spec.settableValues
     let behavior: DynamicBehavior
     switch spec {
@@ -89,7 +96,7 @@ struct BehaviorFactory {
   // MARK: updates
 
   /// Applies an update already checked against the behavior's type (`BehaviorUpdate.check`).
-  func apply(_ u: BehaviorUpdate, to behavior: DynamicBehavior) throws(ProtocolError) {
+  public func apply(_ u: BehaviorUpdate, to behavior: DynamicBehavior) throws(ProtocolError) {
     switch behavior {
     case let g as GravityBehavior:
       if let ids = u.items {
@@ -151,7 +158,7 @@ struct BehaviorFactory {
     }
   }
 
-  func replaceItems(
+  public func replaceItems(
     _ new: [DynamicItem], _ old: [DynamicItem], add: (DynamicItem) -> Void,
     remove: (DynamicItem) -> Void
   ) {

@@ -39,7 +39,7 @@ extension BehaviorFactory {
 
 extension Region {
   /// The engine's region for a wire region.
-  init(_ spec: RegionSpec) {
+  public init(_ spec: RegionSpec) {
     switch spec {
     case .infinite: self = .infinite
     case .radius(let r): self = .radius(r)
@@ -54,7 +54,7 @@ extension Region {
 
 extension RegionSpec {
   /// The wire region for an engine region.
-  init(_ region: Region) {
+  public init(_ region: Region) {
     switch region {
     case .infinite: self = .infinite
     case .radius(let r): self = .radius(r)
