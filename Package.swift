@@ -61,7 +61,7 @@ let package = Package(
     .target(
       name: "Daemon",
       dependencies: [
-        "Primitives", "SessionHost", "Wire", "CLibevent",
+        "DaemonSocket", "Primitives", "SessionHost", "Wire", "CLibevent",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -75,7 +75,7 @@ let package = Package(
     ),
     // The JavaScript that draws a session's frame on a canvas: the replay page and the inspector.
     .target(name: "PageScripts"),
-    // Finding and trusting the user's dynd socket: what dynctl and dynd-inspect share.
+    // Finding and trusting the user's dynd socket: what dynd, dynctl and dynd-inspect share.
     .target(name: "DaemonSocket"),
     .executableTarget(
       name: "dynctl",
@@ -139,6 +139,8 @@ let package = Package(
         "SceneBuilding", "Dynamics",
       ]),
     .testTarget(name: "InspectorTests", dependencies: ["Inspector"]),
+    // The socket-location rule against the cases every copy of it passes (Tests/Shared).
+    .testTarget(name: "DaemonSocketTests", dependencies: ["DaemonSocket"]),
     // dynctl end to end: runs the built dynd and dynctl binaries.
     .testTarget(name: "DynctlTests", dependencies: [], exclude: ["golden", "scripts"]),
   ],
