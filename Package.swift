@@ -105,11 +105,14 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // What dynbench measures and the tests check with the same drive (`TrackingProbe`): built
+    // by them only, never by dynd.
+    .target(name: "BenchFixtures", dependencies: ["Dynamics", "Primitives", "Transitions"]),
     .executableTarget(
       name: "dynbench",
       dependencies: [
-        "Dynamics", "DynamicsScenes", "Primitives", "SceneBuilding", "Transitions", "Wire",
-        "CEpoll",
+        "BenchFixtures", "Dynamics", "DynamicsScenes", "Primitives", "SceneBuilding",
+        "Transitions", "Wire", "CEpoll",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
@@ -127,7 +130,9 @@ let package = Package(
     ),
     .testTarget(
       name: "DynamicsTests", dependencies: ["Dynamics", "DynamicsScenes", "Primitives", "CBox2D"]),
-    .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Dynamics", "Primitives"]),
+    .testTarget(
+      name: "TransitionsTests",
+      dependencies: ["BenchFixtures", "Transitions", "Dynamics", "Primitives"]),
     .testTarget(name: "WireTests", dependencies: ["Wire", "Primitives"]),
     .testTarget(
       name: "DaemonTests",
