@@ -35,8 +35,9 @@ final class TickBatch: @unchecked Sendable {
   private let allFinished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
   private var finished: Finished
   private let host: UncheckedBox<SessionHost>
-  /// When the tick handed its work out.
-  private let started = ContinuousClock.now
+  /// `handOver` after the tick handed its work out, on the monotonic clock the condition waits
+  /// by: computed once per tick, in plain integers.
+  private let handOverDeadline: timespec
 
   private struct Finished {
     /// Places in the tick of the sessions whose slice is computed and not handed over yet.
@@ -46,11 +47,18 @@ final class TickBatch: @unchecked Sendable {
 
   /// Interval after which a worker hands over its finished frames while the tick still runs.
   private static let handOver = Duration.milliseconds(2)
+  private static let handOverNanoseconds = Int(
+    handOver.components.seconds * 1_000_000_000 + handOver.components.attoseconds / 1_000_000_000)
 
   private init(_ work: [TickWork], workers: Int, host: SessionHost) {
     self.work = work
     self.host = UncheckedBox(host)
     finished = Finished(workersLeft: workers)
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let nanoseconds = now.tv_nsec + Self.handOverNanoseconds
+    handOverDeadline = timespec(
+      tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
     lock.initialize(to: pthread_mutex_t())
     pthread_mutex_init(lock, nil)
     var attributes = pthread_condattr_t()
@@ -110,19 +118,8 @@ final class TickBatch: @unchecked Sendable {
     // Nothing is left to claim; the other workers are computing their last sessions. Wait for
     // them until `handOver` after the tick began; a heavy session still running then holds up
     // only its own frame: what is finished goes now, and it follows when it is done.
-    if waitForAllWorkers(until: deadline()) { return }
+    if waitForAllWorkers(until: handOverDeadline) { return }
     handOverFinished()
-  }
-
-  /// `handOver` after the tick began, on the monotonic clock the condition waits by.
-  private func deadline() -> timespec {
-    let left = max(.zero, Self.handOver - started.duration(to: .now)).components
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    let nanoseconds = Int(now.tv_nsec) + Int(left.attoseconds / 1_000_000_000)
-    return timespec(
-      tv_sec: now.tv_sec + Int(left.seconds) + nanoseconds / 1_000_000_000,
-      tv_nsec: nanoseconds % 1_000_000_000)
   }
 
   /// Sleeps until every worker is done (true) or `deadline` has passed (false).
