@@ -52,7 +52,11 @@ let package = Package(
     // The wire protocol: each op's request, reply and codec; events; errors; limits.
     .target(name: "Wire", dependencies: ["Primitives", "JSON"]),
     // Sessions and ops, with no socket: what the daemon, the tests and the fuzzer drive.
-    .target(name: "SessionHost", dependencies: ["Dynamics", "Primitives", "Transitions", "Wire"]),
+    // A scene spec onto the engine: the one builder of SessionHost, dynbench and the tests.
+    .target(name: "SceneBuilding", dependencies: ["Dynamics", "Primitives", "Wire"]),
+    .target(
+      name: "SessionHost",
+      dependencies: ["Dynamics", "Primitives", "SceneBuilding", "Transitions", "Wire"]),
     // The host with line-speaking peers and an environment that waits to be told: for tests
     // and the fuzzer (as swift-nio's EmbeddedChannel).
     .target(name: "EmbeddedHost", dependencies: ["Primitives", "SessionHost", "Wire"]),
@@ -60,7 +64,7 @@ let package = Package(
     .target(
       name: "Daemon",
       dependencies: [
-        "Primitives", "SessionHost", "Wire", "CLibevent",
+        "DaemonSocket", "Primitives", "SessionHost", "Wire", "CLibevent",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -74,7 +78,7 @@ let package = Package(
     ),
     // The JavaScript that draws a session's frame on a canvas: the replay page and the inspector.
     .target(name: "PageScripts"),
-    // Finding and trusting the user's dynd socket: what dynctl and dynd-inspect share.
+    // Finding and trusting the user's dynd socket: what dynd, dynctl and dynd-inspect share.
     .target(name: "DaemonSocket"),
     .executableTarget(
       name: "dynctl",
@@ -104,10 +108,14 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // What dynbench measures and the tests check with the same drive (`TrackingProbe`): built
+    // by them only, never by dynd.
+    .target(name: "BenchFixtures", dependencies: ["Dynamics", "Primitives", "Transitions"]),
     .executableTarget(
       name: "dynbench",
       dependencies: [
-        "Dynamics", "DynamicsScenes", "Primitives", "Transitions", "Wire", "CEpoll",
+        "BenchFixtures", "Dynamics", "DynamicsScenes", "Primitives", "SceneBuilding",
+        "Transitions", "Wire", "CEpoll",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]
@@ -125,7 +133,9 @@ let package = Package(
     ),
     .testTarget(
       name: "DynamicsTests", dependencies: ["Dynamics", "DynamicsScenes", "Primitives", "CBox2D"]),
-    .testTarget(name: "TransitionsTests", dependencies: ["Transitions", "Dynamics", "Primitives"]),
+    .testTarget(
+      name: "TransitionsTests",
+      dependencies: ["BenchFixtures", "Transitions", "Dynamics", "Primitives"]),
     .testTarget(name: "WireTests", dependencies: ["JSON", "Wire", "Primitives"]),
     .testTarget(
       name: "DaemonTests",
@@ -133,9 +143,12 @@ let package = Package(
     .testTarget(
       name: "SessionHostTests",
       dependencies: [
-        "EmbeddedHost", "HostFuzzing", "SessionHost", "Wire", "Primitives", "Transitions",
+        "EmbeddedHost", "HostFuzzing", "JSON", "SessionHost", "Wire", "Primitives",
+        "Transitions", "SceneBuilding", "Dynamics",
       ]),
-    .testTarget(name: "InspectorTests", dependencies: ["Inspector"]),
+    .testTarget(name: "InspectorTests", dependencies: ["DaemonSocket", "Inspector"]),
+    // The socket-location rule against the cases every copy of it passes (Tests/Shared).
+    .testTarget(name: "DaemonSocketTests", dependencies: ["DaemonSocket"]),
     // dynctl end to end: runs the built dynd and dynctl binaries.
     .testTarget(name: "DynctlTests", dependencies: [], exclude: ["golden", "scripts"]),
   ],
@@ -147,9 +160,8 @@ let package = Package(
 // instructions per realtime frame (BENCHMARKS.md, "Realtime sessions at 1 000 after issue 25").
 // Debug builds, which run every test, keep them.
 let framePathTargets: Set = [
-  "Primitives", "Dynamics", "DynamicsScenes", "Transitions", "JSON", "Wire", "SessionHost",
-  "Daemon",
-  "dynd",
+  "Primitives", "Dynamics", "DynamicsScenes", "Transitions", "JSON", "Wire", "SceneBuilding",
+  "SessionHost", "Daemon", "dynd",
 ]
 for target in package.targets where framePathTargets.contains(target.name) {
   target.swiftSettings =

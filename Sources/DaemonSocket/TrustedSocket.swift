@@ -26,13 +26,12 @@ public enum TrustedSocket {
   /// Connects to the socket at `path` whatever its directory; the daemon's uid is still checked.
   public static func connect(path: String, userID: uid_t = getuid()) -> Result<Int32, ConnectFault>
   {
+    // The daemon's own check of a path (`SocketLocation.pathFault`), before a byte is copied.
+    if let fault = SocketLocation.pathFault(path) {
+      return .failure(.unreachable(path: path, reason: fault.message))
+    }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard path.utf8.count < capacity else {
-      return .failure(
-        .unreachable(path: path, reason: "the path is longer than \(capacity - 1) bytes"))
-    }
     withUnsafeMutableBytes(of: &address.sun_path) { raw in
       raw.copyBytes(from: path.utf8)
       raw[path.utf8.count] = 0

@@ -1,15 +1,5 @@
 import Primitives
 
-/// Something that keeps an item from moving with the velocity it is given.
-public enum MotionConstraint: Equatable, Sendable {
-  /// A sliding attachment to an anchor: only motion along `axis` (a unit vector) remains.
-  case rail(axis: Vector)
-  /// The item is anchored: it does not move.
-  case anchored
-  /// The engine's speed limit (`DynamicAnimator.maxSpeed`).
-  case speedLimit(Double)
-}
-
 extension DynamicAnimator {
   /// The fastest an item moves, in pt/s: Box2D moves a body at most 2 m (b2_maxTranslation,
   /// 200 pt) per internal step and scales a faster velocity down to that during the step.

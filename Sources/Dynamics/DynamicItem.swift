@@ -1,16 +1,6 @@
 import Glibc
 import Primitives
 
-/// The outline an item collides with (UIDynamicItemCollisionBoundsType).
-public enum CollisionShape: Hashable, Sendable {
-  /// The item's bounds (the default).
-  case rectangle
-  /// The ellipse inscribed in the bounds.
-  case ellipse
-  /// A convex polygon, vertices relative to the item's center, in either winding.
-  case path([Point])
-}
-
 /// Something the animator moves: a view-like rectangle with a center, a size and a rotation.
 ///
 /// Like a UIView handed to UIKit Dynamics, the animator reads the item's state when it joins and

@@ -24,16 +24,8 @@ public struct ItemSpec: Equatable, Sendable {
   }
 }
 
-/// The collision outline of an item (UIDynamicItemCollisionBoundsType).
-public enum ItemShape: Equatable, Sendable {
-  /// The item's bounds.
-  case rectangle
-  /// The ellipse inscribed in the bounds.
-  case ellipse
-  /// A convex polygon, vertices relative to the item's center, either winding; already checked
-  /// for convexity, spacing and area.
-  case path([Point])
-}
+/// The collision outline of an item: the engine's `CollisionShape` (Primitives).
+public typealias ItemShape = CollisionShape
 
 /// The words of an item's `shape` field.
 private enum ShapeName: String, CaseIterable {

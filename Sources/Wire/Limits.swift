@@ -1,3 +1,5 @@
+import Primitives
+
 /// An interval a number must lie in: closed, or open at its lower end (e.g. `0 < dt ≤ 10`).
 public struct NumberRange: Equatable, Sendable {
   /// The smallest allowed value (excluded when `excludesLowerBound`).
@@ -186,12 +188,14 @@ public enum Limits {
   public static let elasticity = NumberRange.closed(0, 1)
   /// Friction: 0 is none, 1 is strong; UIKit allows more.
   public static let friction = NumberRange.closed(0, 1_000)
-  /// Density: positive (a zero mass would make the item static), relative to 1.
-  public static let density = NumberRange.above(0, upTo: 1e6)
-  /// Linear resistance (velocity damping), 0 … "CGFLOAT_MAX" in UIKit; capped.
-  public static let resistance = NumberRange.closed(0, 1e6)
+  /// Density, relative to 1: the engine's `PropertyRanges.density` (positive; below 1e-6 a
+  /// small item's mass would not be a positive `Float`, which Box2D needs).
+  public static let density = NumberRange(PropertyRanges.density)
+  /// Linear resistance (velocity damping), 0 … "CGFLOAT_MAX" in UIKit; the engine's
+  /// `PropertyRanges.resistance`.
+  public static let resistance = NumberRange(PropertyRanges.resistance)
   /// Angular resistance, as `resistance`.
-  public static let angularResistance = NumberRange.closed(0, 1e6)
+  public static let angularResistance = NumberRange(PropertyRanges.resistance)
   /// Charge, for iOS 9 field behaviors.
   public static let charge = NumberRange.magnitude(1e6)
   /// Snap damping: 0 oscillates most, 1 least (iOS 9+ documentation).

@@ -1,10 +1,11 @@
 import Dynamics
 import Primitives
+import SceneBuilding
 import Wire
 
 /// The scenes of the `sessions` benchmark, described once as wire specs: what dynd is asked to
 /// open (`openRequest`) and what the raw cost is measured on (`animator()`) are built from the
-/// same `SceneSpec`, so the two cannot drift apart.
+/// same `SceneSpec` by the same builder, so the two cannot drift apart.
 ///
 /// Squares in a 320×568 box fall under gravity (1000 pt/s² down) onto the reference bounds,
 /// with elasticity 1, friction 0 and resistance 0: they bounce for ever and never come to rest.
@@ -82,45 +83,10 @@ struct BouncingScene {
     .open(OpenRequest(source: .scene(spec), session: session))
   }
 
-  /// The scene built directly with the engine, as dynd's session host builds it from the same
-  /// spec (UIKit's defaults for what the spec leaves out). Only the behaviors this type writes
-  /// are supported.
+  /// The scene built directly with the engine by the builder dynd's sessions use
+  /// (`SceneBuilder`), from the same spec.
   func animator() -> (animator: DynamicAnimator, items: [DynamicItem]) {
-    let animator = DynamicAnimator(referenceBounds: spec.bounds ?? Self.bounds)
-    var byID: [String: DynamicItem] = [:]
-    let items = spec.items.map { item in
-      let shape: CollisionShape
-      switch item.shape {
-      case .rectangle: shape = .rectangle
-      case .ellipse: shape = .ellipse
-      case .path(let points): shape = .path(points)
-      }
-      let made = try! DynamicItem(
-        identifier: item.id, center: item.center, size: item.size, angle: item.angle,
-        shape: shape)
-      byID[item.id] = made
-      return made
-    }
-    func members(_ ids: [String]) -> [DynamicItem] { ids.map { byID[$0]! } }
-    for behavior in spec.behaviors {
-      switch behavior {
-      case .gravity(let g):
-        precondition(g.direction == nil && g.angle == nil && g.magnitude == nil)
-        animator.addBehavior(GravityBehavior(items: members(g.items)))
-      case .collision(let c):
-        let collision = CollisionBehavior(items: members(c.items))
-        try! collision.setTranslatesReferenceBoundsIntoBoundary(c.referenceBounds ?? false)
-        animator.addBehavior(collision)
-      case .dynamicItem(let d):
-        let material = DynamicItemBehavior(items: members(d.items))
-        if let v = d.elasticity { material.elasticity = v }
-        if let v = d.friction { material.friction = v }
-        if let v = d.resistance { material.resistance = v }
-        animator.addBehavior(material)
-      default:
-        preconditionFailure("BouncingScene builds no \(behavior.type) behavior")
-      }
-    }
-    return (animator, items)
+    let built = try! SceneBuilder.build(spec)
+    return (built.animator, built.items)
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchFixtures
 import Transitions
 
 /// How far the touched point is from the finger at the end of each frame of a drag, per

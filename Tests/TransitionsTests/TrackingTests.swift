@@ -1,3 +1,4 @@
+import BenchFixtures
 import Dynamics
 import Primitives
 import Testing

@@ -1,3 +1,4 @@
+import DaemonSocket
 import Glibc
 
 /// Where the daemon's socket lives, and the checks that keep it private.
@@ -19,17 +20,12 @@ import Glibc
 /// base directory specification asks.
 public struct SocketPath: Equatable, Sendable {
   /// Which rule produced the path.
-  public enum Source: String, Sendable {
-    case flag
-    case environment
-    case runtimeDirectory
-    case temporaryDirectory
-  }
+  public typealias Source = SocketLocation.Rule
 
-  /// The longest socket path, in bytes: `sockaddr_un.sun_path` is 108 bytes including the NUL.
-  public static let maximumLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+  /// The longest socket path, in bytes (`SocketLocation.maximumPathBytes`).
+  public static let maximumLength = SocketLocation.maximumPathBytes
   /// The socket's file name inside the per-user directory.
-  public static let fileName = "dynd.sock"
+  public static let fileName = SocketLocation.fileName
 
   /// The resolved socket path.
   public let path: String
@@ -41,13 +37,7 @@ public struct SocketPath: Equatable, Sendable {
   /// (`Listener.recreateSocketFile(privateDirectory:)`); nil for a path from the flag or the
   /// environment, whose directory is the user's business.
   public var privateDirectory: String? {
-    switch source {
-    case .flag, .environment:
-      return nil
-    case .runtimeDirectory, .temporaryDirectory:
-      guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-      return String(path[..<slash])
-    }
+    SocketLocation(path: path, rule: source).privateDirectory
   }
 
   /// Makes a path without resolving or checking it.
@@ -56,8 +46,8 @@ public struct SocketPath: Equatable, Sendable {
     self.source = source
   }
 
-  /// Resolves the socket path, creating and checking the private directory when it comes from
-  /// rule 3 or 4.
+  /// Resolves the socket path by the rule every program shares (`SocketLocation`), then checks
+  /// it and creates and checks the private directory when it comes from rule 3 or 4.
   ///
   /// - Parameters:
   ///   - flag: the `--socket` value, if given.
@@ -70,53 +60,25 @@ public struct SocketPath: Equatable, Sendable {
     userID: uid_t = getuid(),
     temporaryRoot: String = "/tmp"
   ) throws(TransportError) -> SocketPath {
-    if let flag {
-      try checkLength(flag)
-      return SocketPath(path: flag, source: .flag)
-    }
-    if let explicit = environment["DYND_SOCKET"], !explicit.isEmpty {
-      try checkLength(explicit)
-      return SocketPath(path: explicit, source: .environment)
-    }
-    let directory: String
-    let source: Source
-    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-      directory = join(runtime, "dynd")
-      source = .runtimeDirectory
-    } else {
-      directory = join(temporaryRoot, "dynd-\(userID)")
-      source = .temporaryDirectory
-    }
-    let path = join(directory, fileName)
+    let location = SocketLocation.resolve(
+      flag: flag, environment: environment, userID: userID, temporaryRoot: temporaryRoot)
     // Before creating anything: a path that cannot be bound must not leave a directory behind.
-    try checkLength(path)
-    try preparePrivateDirectory(directory, userID: userID)
-    return SocketPath(path: path, source: source)
+    try checkLength(location.path)
+    if let directory = location.privateDirectory {
+      try preparePrivateDirectory(directory, userID: userID)
+    }
+    return SocketPath(path: location.path, source: location.rule)
   }
 
   /// The variables resolution reads, taken from the process environment.
-  public static func processEnvironment() -> [String: String] {
-    var environment: [String: String] = [:]
-    for name in ["DYND_SOCKET", "XDG_RUNTIME_DIR"] {
-      if let value = getenv(name) { environment[name] = String(cString: value) }
-    }
-    return environment
-  }
+  public static func processEnvironment() -> [String: String] { SocketLocation.environment() }
 
   /// Fails unless `path` is non-empty, has no NUL byte and fits in `sun_path`.
   public static func checkLength(_ path: String) throws(TransportError) {
-    let length = path.utf8.count
-    if length == 0 {
-      throw TransportError(.invalidPath, "the socket path is empty")
-    }
-    if path.utf8.contains(0) {
-      throw TransportError(.invalidPath, "the socket path contains a NUL byte")
-    }
-    if length > maximumLength {
-      throw TransportError(
-        .pathTooLong,
-        "the socket path is \(length) bytes long; a Unix socket path can have at most "
-          + "\(maximumLength) bytes: \(path)")
+    guard let fault = SocketLocation.pathFault(path) else { return }
+    switch fault.code {
+    case .invalidPath: throw TransportError(.invalidPath, fault.message)
+    case .pathTooLong: throw TransportError(.pathTooLong, fault.message)
     }
   }
 
@@ -155,18 +117,8 @@ public struct SocketPath: Equatable, Sendable {
     if info.st_mode & 0o077 != 0 {
       throw TransportError(
         .unsafeDirectory,
-        "the socket directory \(directory) has mode \(octal(info.st_mode & 0o7777)); it must give "
+        "the socket directory \(directory) has mode \(SocketTrust.octal(info.st_mode & 0o7777)); it must give "
           + "no access to group or others (mode 0700)")
     }
   }
-
-  private static func join(_ directory: String, _ name: String) -> String {
-    directory.hasSuffix("/") ? directory + name : directory + "/" + name
-  }
-}
-
-/// `mode` as four octal digits, e.g. "0755".
-func octal(_ mode: mode_t) -> String {
-  let digits = String(mode, radix: 8)
-  return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
 }

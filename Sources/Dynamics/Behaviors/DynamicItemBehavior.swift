@@ -23,12 +23,12 @@ public struct ItemProperties: Equatable, Sendable {
 
   public static let defaults = ItemProperties()
 
-  /// Accepted ranges, shared by the protocol layer so that limits are stated once.
-  public static let elasticityRange = 0.0...10.0
-  public static let frictionRange = 0.0...1000.0
-  public static let densityRange = 1e-6...1e6
-  public static let resistanceRange = 0.0...1000.0
-  public static let chargeRange = -1e6...1e6
+  /// Accepted ranges (`PropertyRanges`, which the protocol's limits are taken from).
+  public static let elasticityRange = PropertyRanges.elasticity
+  public static let frictionRange = PropertyRanges.friction
+  public static let densityRange = PropertyRanges.density
+  public static let resistanceRange = PropertyRanges.resistance
+  public static let chargeRange = PropertyRanges.charge
 }
 
 /// Sets physical properties of items and adds velocity to them (UIDynamicItemBehavior).

@@ -25,7 +25,8 @@ public final class SnapBehavior: DynamicBehavior {
   /// 0…1, default 0.5; out-of-range values are clamped, non-finite ones ignored.
   public var damping = 0.5 {
     didSet {
-      damping = damping.isFinite ? min(max(damping, 0), 1) : oldValue
+      let range = PropertyRanges.snapDamping
+      damping = damping.isFinite ? min(max(damping, range.lowerBound), range.upperBound) : oldValue
       retarget()
     }
   }

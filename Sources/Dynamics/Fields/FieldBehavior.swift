@@ -43,17 +43,17 @@ public final class FieldBehavior: DynamicBehavior {
   ) -> Vector
 
   /// Accepted strengths; finite values beyond are clamped.
-  public static let strengthRange = -1e6...1e6
+  public static let strengthRange = PropertyRanges.fieldStrength
   /// Accepted falloff exponents.
-  public static let falloffRange = -10.0...10.0
+  public static let falloffRange = PropertyRanges.falloff
   /// Accepted minimum radii, in points.
-  public static let minimumRadiusRange = 0.0...1e6
+  public static let minimumRadiusRange = PropertyRanges.minimumRadius
   /// Accepted range of each component of `direction`.
-  public static let directionRange = -1e6...1e6
+  public static let directionRange = PropertyRanges.fieldDirection
   /// Accepted smoothness: 0 noisiest … 1 smoothest.
-  public static let smoothnessRange = 0.0...1.0
+  public static let smoothnessRange = PropertyRanges.smoothness
   /// Accepted animation speeds, in Hz.
-  public static let animationSpeedRange = 0.0...1000.0
+  public static let animationSpeedRange = PropertyRanges.animationSpeed
   /// Accepted range of each coordinate of `position`, in points.
   public static let coordinateRange = -1e7...1e7
   /// The default minimum radius (UIKit: "very small"): one point, the smallest size dynd's

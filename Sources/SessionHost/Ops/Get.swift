@@ -9,19 +9,8 @@ extension SessionHost {
     var details = SessionDetails(bounds: s.animator.referenceBounds, params: s.params)
     if case .scene(let scene) = s.content { details.groups = scene.groupSpecs }
     var states = s.states()
-    for (index, item) in zip(states.indices, s.items) { states[index].shape = item.shape.onWire }
+    for (index, item) in zip(states.indices, s.items) { states[index].shape = item.shape }
     return .get(
       t: s.animator.elapsedTime, running: s.animator.isRunning, items: states, details: details)
-  }
-}
-
-extension CollisionShape {
-  /// The shape as an item spec gives it (`ItemSpec.collisionShape` the other way).
-  var onWire: ItemShape {
-    switch self {
-    case .rectangle: return .rectangle
-    case .ellipse: return .ellipse
-    case .path(let points): return .path(points)
-    }
   }
 }

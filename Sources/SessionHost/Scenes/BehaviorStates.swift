@@ -1,5 +1,6 @@
 import Dynamics
 import Primitives
+import SceneBuilding
 import Wire
 
 extension SceneModel {

@@ -44,7 +44,7 @@ extension SceneFootprint {
   init(item: ItemSpec) {
     self.init()
     bodies = 1
-    shapes = DynamicItem.shapeCount(of: item.collisionShape, size: item.size)
+    shapes = DynamicItem.shapeCount(of: item.shape, size: item.size)
   }
 
   /// What `add_behavior` adds: the behavior and its tree.

@@ -1,5 +1,6 @@
 import Dynamics
 import Primitives
+import SceneBuilding
 import Wire
 
 /// A behavior of a scene: its id and type, and the composite it is a child of (nil at the top).
@@ -293,5 +294,12 @@ extension BoundaryShape {
     case .segment: return 2
     case .path(let points): return points.count
     }
+  }
+}
+
+extension BehaviorFactory {
+  /// The factory for behaviors of `scene`, naming its items and groups.
+  init(scene: SceneModel) {
+    self.init { scene.itemsByID[$0] ?? scene.groupsByID[$0] }
   }
 }

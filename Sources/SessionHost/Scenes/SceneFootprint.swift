@@ -29,7 +29,7 @@ struct SceneFootprint: Equatable {
     var itemShapes: [String: Int] = [:]
     itemShapes.reserveCapacity(spec.items.count)
     for item in spec.items {
-      let count = DynamicItem.shapeCount(of: item.collisionShape, size: item.size)
+      let count = DynamicItem.shapeCount(of: item.shape, size: item.size)
       itemShapes[item.id] = count
       shapes += count
     }
@@ -55,15 +55,4 @@ struct SceneFootprint: Equatable {
 
   /// Bytes the daemon counts the scene for (`MemoryCost`).
   var bytes: Int { MemoryCost.bytes(of: self) }
-}
-
-extension ItemSpec {
-  /// The outline the engine gives the item.
-  var collisionShape: CollisionShape {
-    switch shape {
-    case .rectangle: return .rectangle
-    case .ellipse: return .ellipse
-    case .path(let points): return .path(points)
-    }
-  }
 }

@@ -1,5 +1,6 @@
 import Dynamics
 import Primitives
+import SceneBuilding
 import Wire
 
 /// Item groups (UIDynamicItemGroup) of a scene: several items that move as one rigid body.
@@ -41,7 +42,7 @@ extension SceneModel {
       members.append(member)
     }
     try admitShapes(members.reduce(0) { $0 + $1.shapeCount })
-    let group = try engine { try DynamicItem(group: spec.id, items: members) }
+    let group = try SceneBuilder.group(spec, members: members)
     groups.append(group)
     groupsByID[spec.id] = group
     for member in members { groupOfItem[member.identifier] = group }

@@ -1,5 +1,6 @@
 import Dynamics
 import Primitives
+import SceneBuilding
 import Wire
 
 /// A scripted scene: items, groups and behaviors by id, built from wire specs onto an animator.
@@ -48,7 +49,7 @@ final class SceneModel {
   private(set) var itemIDBytes = 0
 
   /// The default reference bounds, the iPhone 5 screen the seeds were written for.
-  static let defaultBounds = Rect(x: 0, y: 0, width: 320, height: 568)
+  static let defaultBounds = SceneBuilder.defaultBounds
 
   /// Refuses `spec` if it would pass a bound, counting from the request alone (O(its size)):
   /// nothing is built. Returns what it holds once built, for `init(_:checked:)`.
@@ -62,8 +63,7 @@ final class SceneModel {
   /// Builds a scene `check` accepted: what remains to refuse is what only building finds
   /// (a degenerate shape, a rule naming what is not there).
   init(_ spec: SceneSpec, checked: SceneFootprint) throws(ProtocolError) {
-    animator = DynamicAnimator(
-      referenceBounds: spec.withoutBounds ? nil : spec.bounds ?? Self.defaultBounds)
+    animator = SceneBuilder.animator(for: spec)
     buildingCheckedSpec = true
     for item in spec.items { try addItem(item) }
     for group in spec.groups { try addGroup(group) }
@@ -112,12 +112,8 @@ final class SceneModel {
     guard items.count < Limits.maxItemsPerScene else {
       throw ProtocolError(.outOfRange, "a scene holds at most \(Limits.maxItemsPerScene) items")
     }
-    try admitShapes(DynamicItem.shapeCount(of: spec.collisionShape, size: spec.size))
-    let item = try engine {
-      try DynamicItem(
-        identifier: spec.id, center: spec.center, size: spec.size, angle: spec.angle,
-        shape: spec.collisionShape)
-    }
+    try admitShapes(DynamicItem.shapeCount(of: spec.shape, size: spec.size))
+    let item = try SceneBuilder.item(spec)
     items.append(item)
     itemsByID[spec.id] = item
     countID(spec.id, adding: true)
@@ -244,20 +240,5 @@ final class SceneModel {
     let carrier = DynamicItemBehavior(items: [item])
     animator.addBehavior(carrier)
     return carrier
-  }
-}
-
-/// Runs an engine call, turning its refusal into the protocol's error.
-func engine<T>(_ body: () throws -> T) throws(ProtocolError) -> T {
-  do {
-    return try body()
-  } catch let error as DynamicsError {
-    switch error.kind {
-    case .invalidShape, .invalidReference: throw ProtocolError(.invalidScene, error.message)
-    case .nonFinite: throw ProtocolError(.invalidNumber, error.message)
-    case .outOfRange: throw ProtocolError(.outOfRange, error.message)
-    }
-  } catch {
-    throw ProtocolError(.invalidScene, "\(error)")
   }
 }

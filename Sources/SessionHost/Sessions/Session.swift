@@ -286,17 +286,10 @@ final class Session: DynamicAnimatorDelegate {
   func event(_ event: TransitionEvent) -> Event {
     switch event {
     case .handoff(let h):
-      let constraints = h.constraints.map { (c: MotionConstraint) -> HandoffConstraint in
-        switch c {
-        case .rail(let axis): return .rail(axis: axis)
-        case .anchored: return .anchored
-        case .speedLimit(let speed): return .speedLimit(speed)
-        }
-      }
       return .handoff(
         Handoff(
           session: name, item: h.item, gestureVelocity: h.gestureVelocity,
-          itemVelocity: h.itemVelocity, constraints: constraints, velocityError: h.velocityError,
+          itemVelocity: h.itemVelocity, constraints: h.constraints, velocityError: h.velocityError,
           estimate: h.estimate))
     case .done(let outcome):
       self.outcome = outcome

@@ -23,13 +23,21 @@ struct TickWork: @unchecked Sendable {
 /// sessions whichever worker computed them; and, if the tick takes longer than `handOver`,
 /// whatever is finished every `handOver`, so that one heavy session does not delay the frames
 /// of the others by more than that. A session's own frames never depend on the workers.
-final class TickBatch: Sendable {
+///
+/// A worker that finds nothing left to claim sleeps on a condition until the last worker is done
+/// or `handOver` has passed, whichever is first (it used to poll every 50 µs).
+final class TickBatch: @unchecked Sendable {
   private let work: [TickWork]
   private let next = Atomic<Int>(0)
-  private let done: Mutex<Finished>
+  // `finished` is guarded by `lock`; `allFinished` is signalled when `workersLeft` reaches 0.
+  // Allocated, never inout-addressed properties: `&property` may pass a temporary copy.
+  private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let allFinished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private var finished: Finished
   private let host: UncheckedBox<SessionHost>
-  /// When the tick handed its work out.
-  private let started = ContinuousClock.now
+  /// `handOver` after the tick handed its work out, on the monotonic clock the condition waits
+  /// by: computed once per tick, in plain integers.
+  private let handOverDeadline: timespec
 
   private struct Finished {
     /// Places in the tick of the sessions whose slice is computed and not handed over yet.
@@ -39,11 +47,39 @@ final class TickBatch: Sendable {
 
   /// Interval after which a worker hands over its finished frames while the tick still runs.
   private static let handOver = Duration.milliseconds(2)
+  private static let handOverNanoseconds = Int(
+    handOver.components.seconds * 1_000_000_000 + handOver.components.attoseconds / 1_000_000_000)
 
   private init(_ work: [TickWork], workers: Int, host: SessionHost) {
     self.work = work
     self.host = UncheckedBox(host)
-    done = Mutex(Finished(workersLeft: workers))
+    finished = Finished(workersLeft: workers)
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let nanoseconds = now.tv_nsec + Self.handOverNanoseconds
+    handOverDeadline = timespec(
+      tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+    lock.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(lock, nil)
+    var attributes = pthread_condattr_t()
+    pthread_condattr_init(&attributes)
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+    allFinished.initialize(to: pthread_cond_t())
+    pthread_cond_init(allFinished, &attributes)
+    pthread_condattr_destroy(&attributes)
+  }
+
+  deinit {
+    pthread_cond_destroy(allFinished)
+    pthread_mutex_destroy(lock)
+    allFinished.deallocate()
+    lock.deallocate()
+  }
+
+  private func locked<Result>(_ body: (inout Finished) -> Result) -> Result {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    return body(&finished)
   }
 
   /// Starts computing `work` on the host's workers.
@@ -72,25 +108,36 @@ final class TickBatch: Sendable {
       }
     }
     // The last worker to finish hands over what the others left, with its own.
-    let isLast = done.withLock { finished -> Bool in
+    let isLast = locked { finished -> Bool in
       finished.results += mine
       finished.workersLeft -= 1
+      if finished.workersLeft == 0 { pthread_cond_broadcast(allFinished) }
       return finished.workersLeft == 0
     }
     if isLast { return handOverFinished() }
     // Nothing is left to claim; the other workers are computing their last sessions. Wait for
     // them until `handOver` after the tick began; a heavy session still running then holds up
     // only its own frame: what is finished goes now, and it follows when it is done.
-    while started.duration(to: .now) < Self.handOver {
-      if done.withLock({ $0.workersLeft == 0 }) { return }
-      usleep(50)
-    }
+    if waitForAllWorkers(until: handOverDeadline) { return }
     handOverFinished()
+  }
+
+  /// Sleeps until every worker is done (true) or `deadline` has passed (false).
+  private func waitForAllWorkers(until deadline: timespec) -> Bool {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    var deadline = deadline
+    while finished.workersLeft > 0 {
+      if pthread_cond_timedwait(allFinished, lock, &deadline) == ETIMEDOUT {
+        return finished.workersLeft == 0
+      }
+    }
+    return true
   }
 
   /// Hands over every finished frame not handed over yet, in the clock's order.
   private func handOverFinished() {
-    let finished = done.withLock { finished -> [Int] in
+    let finished = locked { finished -> [Int] in
       defer { finished.results = [] }
       return finished.results
     }

@@ -51,16 +51,14 @@ extension DynamicItemSpec {
 
   init(_ fields: ObjectReader) throws(ProtocolError) {
     try fields.rejectUnknownFields(Self.fields)
+    let id = try fields.name("id")
+    let items = try fields.behaviorItems()
+    // The same decoder as set_behavior's (`BehaviorUpdate`).
+    let p = try ItemPropertyValues(fields)
     self.init(
-      id: try fields.name("id"), items: try fields.behaviorItems(),
-      elasticity: try fields.number("elasticity", in: Limits.elasticity),
-      friction: try fields.number("friction", in: Limits.friction),
-      density: try fields.number("density", in: Limits.density),
-      resistance: try fields.number("resistance", in: Limits.resistance),
-      angularResistance: try fields.number("angular_resistance", in: Limits.angularResistance),
-      allowsRotation: try fields.bool("allows_rotation"),
-      anchored: try fields.bool("anchored"),
-      charge: try fields.number("charge", in: Limits.charge),
+      id: id, items: items, elasticity: p.elasticity, friction: p.friction, density: p.density,
+      resistance: p.resistance, angularResistance: p.angularResistance,
+      allowsRotation: p.allowsRotation, anchored: p.anchored, charge: p.charge,
       action: try fields.actionRules() ?? [])
   }
 }

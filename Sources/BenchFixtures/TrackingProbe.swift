@@ -1,5 +1,6 @@
 import Dynamics
 import Primitives
+import Transitions
 
 /// Measures how closely a dragged item follows the finger: a straight pan at a constant speed,
 /// one `changed` per 1/60 s and a 60 Hz frame after each, as a client drives a manual session.

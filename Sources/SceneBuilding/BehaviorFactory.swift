@@ -3,14 +3,21 @@ import Primitives
 import Wire
 
 /// Builds engine behaviors from wire specs and applies `set_behavior` updates, with UIKit's
-/// defaults for every field left out.
-struct BehaviorFactory {
-  let scene: SceneModel
+/// defaults for every field left out: the one path from a behavior's fields to the engine, for
+/// a session's scene and for `SceneBuilder`.
+public struct BehaviorFactory {
+  /// The scene's item or group with an id, nil if it has none.
+  private let lookup: (String) -> DynamicItem?
 
-  func items(_ ids: [String]) throws(ProtocolError) -> [DynamicItem] {
+  public init(lookup: @escaping (String) -> DynamicItem?) {
+    self.lookup = lookup
+  }
+
+  /// The items (or groups) named `ids`; `unknown_item` for an id the scene does not have.
+  public func items(_ ids: [String]) throws(ProtocolError) -> [DynamicItem] {
     var out: [DynamicItem] = []
     for id in ids {
-      guard let item = scene.itemsByID[id] ?? scene.groupsByID[id] else {
+      guard let item = lookup(id) else {
         throw ProtocolError(.unknownItem, "no item or group named '\(id)' in this scene")
       }
       out.append(item)
@@ -22,53 +29,35 @@ struct BehaviorFactory {
     try items([id])[0]
   }
 
-  func make(_ spec: BehaviorSpec) throws(ProtocolError) -> DynamicBehavior {
+  /// A new behavior: made from the fields `set_behavior` cannot change, then given the others
+  /// by `apply`, the path of `set_behavior` itself (`BehaviorSpec.settableValues`).
+  public func make(_ spec: BehaviorSpec) throws(ProtocolError) -> DynamicBehavior {
+    var values = spec.settableValues
+    let behavior: DynamicBehavior
     switch spec {
     case .gravity(let s):
-      let g = GravityBehavior(items: try items(s.items))
-      setForce(g, direction: s.direction, angle: s.angle, magnitude: s.magnitude)
-      return g
+      behavior = GravityBehavior(items: try items(s.items))
     case .collision(let s):
-      let c = CollisionBehavior(items: try items(s.items))
-      c.collisionMode = s.mode ?? .everything
-      try setBounds(c, referenceBounds: s.referenceBounds, insets: s.insets)
-      try setBoundaries(c, s.boundaries)
-      return c
+      behavior = CollisionBehavior(items: try items(s.items))
     case .attachment(let s):
-      return try attachment(s)
+      behavior = try attachment(s)
     case .snap(let s):
-      let snap = SnapBehavior(item: try item(s.item), snapTo: s.point)
-      if let d = s.damping { snap.damping = d }
-      return snap
+      behavior = SnapBehavior(item: try item(s.item), snapTo: s.point)
     case .push(let s):
-      let p = PushBehavior(
+      behavior = PushBehavior(
         items: try items(s.items), mode: s.mode == .continuous ? .continuous : .instantaneous)
-      // UIKit's push starts with magnitude 0 and angle 0: only what is given is set.
-      if let d = s.direction {
-        p.pushDirection = d
-      } else if s.angle != nil || s.magnitude != nil {
-        p.setAngle(s.angle ?? 0, magnitude: s.magnitude ?? 1)
-      }
-      if let o = s.offset { for it in p.items { p.setTargetOffsetFromCenter(o, for: it) } }
-      if let a = s.active { p.active = a }
-      return p
+      // UIKit's push starts with magnitude 0 and angle 0; an angle sent alone pushes with 1.
+      if s.direction == nil, s.angle != nil, s.magnitude == nil { values.magnitude = 1 }
     case .dynamicItem(let s):
-      let b = DynamicItemBehavior(items: try items(s.items))
-      if let v = s.elasticity { b.elasticity = v }
-      if let v = s.friction { b.friction = v }
-      if let v = s.density { b.density = v }
-      if let v = s.resistance { b.resistance = v }
-      if let v = s.angularResistance { b.angularResistance = v }
-      if let v = s.allowsRotation { b.allowsRotation = v }
-      if let v = s.anchored { b.anchored = v }
-      if let v = s.charge { b.charge = v }
-      return b
+      behavior = DynamicItemBehavior(items: try items(s.items))
     case .field(let s):
-      return try field(s)
+      behavior = try field(s)
     case .composite:
       // Organizational only: the animator flattens the tree; `SceneModel` adds the children.
       return DynamicBehavior()
     }
+    try apply(values, to: behavior)
+    return behavior
   }
 
   private func attachment(_ s: AttachmentSpec) throws(ProtocolError) -> AttachmentBehavior {
@@ -101,20 +90,13 @@ struct BehaviorFactory {
         return try .pin(item: a, attachedTo: b!, anchor: s.anchor!)
       }
     }
-    if let v = s.length { attachment.length = v }
-    if let v = s.damping { attachment.damping = v }
-    if let v = s.frequency { attachment.frequency = v }
-    if let v = s.frictionTorque { attachment.frictionTorque = v }
-    if let r = s.range {
-      attachment.attachmentRange = FloatRange(minimum: r.minimum, maximum: r.maximum)
-    }
     return attachment
   }
 
   // MARK: updates
 
   /// Applies an update already checked against the behavior's type (`BehaviorUpdate.check`).
-  func apply(_ u: BehaviorUpdate, to behavior: DynamicBehavior) throws(ProtocolError) {
+  public func apply(_ u: BehaviorUpdate, to behavior: DynamicBehavior) throws(ProtocolError) {
     switch behavior {
     case let g as GravityBehavior:
       if let ids = u.items {
@@ -162,20 +144,21 @@ struct BehaviorFactory {
       if let ids = u.items {
         replaceItems(try items(ids), b.items, add: b.addItem, remove: b.removeItem)
       }
-      if let v = u.elasticity { b.elasticity = v }
-      if let v = u.friction { b.friction = v }
-      if let v = u.density { b.density = v }
-      if let v = u.resistance { b.resistance = v }
-      if let v = u.angularResistance { b.angularResistance = v }
-      if let v = u.allowsRotation { b.allowsRotation = v }
-      if let v = u.anchored { b.anchored = v }
-      if let v = u.charge { b.charge = v }
+      let p = u.itemProperties
+      if let v = p.elasticity { b.elasticity = v }
+      if let v = p.friction { b.friction = v }
+      if let v = p.density { b.density = v }
+      if let v = p.resistance { b.resistance = v }
+      if let v = p.angularResistance { b.angularResistance = v }
+      if let v = p.allowsRotation { b.allowsRotation = v }
+      if let v = p.anchored { b.anchored = v }
+      if let v = p.charge { b.charge = v }
     default:
       break
     }
   }
 
-  func replaceItems(
+  public func replaceItems(
     _ new: [DynamicItem], _ old: [DynamicItem], add: (DynamicItem) -> Void,
     remove: (DynamicItem) -> Void
   ) {

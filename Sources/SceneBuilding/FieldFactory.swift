@@ -14,47 +14,32 @@ extension BehaviorFactory {
     guard let kind = FieldKind(rawValue: s.kind.rawValue) else {
       throw ProtocolError(.invalidScene, "unknown field kind '\(s.kind.rawValue)'")
     }
-    let field = FieldBehavior(kind: kind, items: try items(s.items))
-    try set(
-      field, position: s.position, region: s.region, strength: s.strength, falloff: s.falloff,
-      minimumRadius: s.minimumRadius, direction: s.direction, smoothness: s.smoothness,
-      animationSpeed: s.animationSpeed, seed: s.seed)
-    return field
+    // Its other fields are set by `apply`, as `make` does for every type.
+    return FieldBehavior(kind: kind, items: try items(s.items))
   }
 
-  func apply(_ u: BehaviorUpdate, to field: FieldBehavior) throws(ProtocolError) {
+  func apply(_ u: BehaviorUpdate, to f: FieldBehavior) throws(ProtocolError) {
     let newItems = try u.items.map { (ids) throws(ProtocolError) in try items(ids) }
-    try set(
-      field, position: u.position, region: u.region, strength: u.strength, falloff: u.falloff,
-      minimumRadius: u.minimumRadius, direction: u.direction, smoothness: u.smoothness,
-      animationSpeed: u.animationSpeed, seed: u.seed)
-    if let newItems {
-      replaceItems(newItems, field.items, add: field.addItem, remove: field.removeItem)
-    }
-  }
-
-  private func set(
-    _ f: FieldBehavior, position: Point?, region: RegionSpec?, strength: Double?,
-    falloff: Double?, minimumRadius: Double?, direction: Vector?, smoothness: Double?,
-    animationSpeed: Double?, seed: UInt64?
-  ) throws(ProtocolError) {
-    let engineRegion = region.map(Region.init)
+    let engineRegion = u.region.map(Region.init)
     if let engineRegion { try engine { try Region.validate(engineRegion) } }
-    if let v = position { f.position = v }
+    if let v = u.position { f.position = v }
     if let v = engineRegion { f.region = v }
-    if let v = strength { f.strength = v }
-    if let v = falloff { f.falloff = v }
-    if let v = minimumRadius { f.minimumRadius = v }
-    if let v = direction { f.direction = v }
-    if let v = smoothness { f.smoothness = v }
-    if let v = animationSpeed { f.animationSpeed = v }
-    if let v = seed { f.seed = v }
+    if let v = u.strength { f.strength = v }
+    if let v = u.falloff { f.falloff = v }
+    if let v = u.minimumRadius { f.minimumRadius = v }
+    if let v = u.direction { f.direction = v }
+    if let v = u.smoothness { f.smoothness = v }
+    if let v = u.animationSpeed { f.animationSpeed = v }
+    if let v = u.seed { f.seed = v }
+    if let newItems {
+      replaceItems(newItems, f.items, add: f.addItem, remove: f.removeItem)
+    }
   }
 }
 
 extension Region {
   /// The engine's region for a wire region.
-  init(_ spec: RegionSpec) {
+  public init(_ spec: RegionSpec) {
     switch spec {
     case .infinite: self = .infinite
     case .radius(let r): self = .radius(r)
@@ -69,7 +54,7 @@ extension Region {
 
 extension RegionSpec {
   /// The wire region for an engine region.
-  init(_ region: Region) {
+  public init(_ region: Region) {
     switch region {
     case .infinite: self = .infinite
     case .radius(let r): self = .radius(r)
