@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import Primitives
+import TraceRender
 import Wire
 
 /// Every line a connection sent and received, in order: what a trace is made of.
