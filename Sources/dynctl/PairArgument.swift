@@ -52,3 +52,8 @@ struct PairArgument: ExpressibleByArgument, Equatable {
     try check(option, as: "\(typed.x),\(typed.y)", within: Limits.speed, "pt/s")
   }
 }
+
+extension PairArgument {
+  var point: Point { Point(x: x.asSent, y: y.asSent) }
+  var vector: Vector { Vector(dx: x.asSent, dy: y.asSent) }
+}

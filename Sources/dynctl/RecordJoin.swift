@@ -1,4 +1,3 @@
-import Primitives
 import Wire
 
 /// `dynctl record --session NAME` alone: joins a session someone else opened and records what
