@@ -1,3 +1,4 @@
+/* exported makeDyndFingerVelocity */
 /* makeDyndFingerVelocity() → {record(phase, x, y, t), velocity() → [vx, vy]}: Android's
    lsq2 and Flutter's VelocityTracker, as dynd's GestureTracker runs them. Samples are the
    began and changed points; a gap over 40 ms forgets what came before; the newest 20 of the

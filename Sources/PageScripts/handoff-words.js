@@ -1,3 +1,5 @@
+/* global DYND_HANDOFF_TEMPLATES, DYND_HANDOFF_REASONS */
+/* exported dyndHandoffWords */
 function dyndHandoffWords(h) {
   const n = v => { const r = Math.round(v * 1000) / 1000; return String(r === 0 ? 0 : r); };
   const pair = v => "(" + n(v[0]) + ", " + n(v[1]) + ")";

@@ -1,4 +1,5 @@
 "use strict";
+/* exported AXIS_COLORS, MARK_COLORS */
 // Script errors are counted on <body data-errors> so that a browser test can report them.
 document.body.dataset.errors = "0";
 window.addEventListener("error", () => {

@@ -1,3 +1,4 @@
+/* exported makeDyndPlot */
 /* makeDyndPlot(canvas, {panels: [{title, unit}], series: [{panel, label, color, dash,
    width, alpha, points: [[t, v]…] (v null: a gap in the line)}], marks: [{kind:
    "handoff"|"done"|"contact"|"tap", t, color, label, dots: [[v, color, panel]…]}], bands:

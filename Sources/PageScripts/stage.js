@@ -1,3 +1,4 @@
+/* exported makeDyndStage */
 /* makeDyndStage(canvas, options) draws frames of a dynd session on `canvas`, in reference
    points (y down), framed to the bounds with a margin; outside the bounds is faded.
 

@@ -1,5 +1,7 @@
 "use strict";
 // The error counter, AXIS_COLORS and MARK_COLORS come first, from PageBasics.
+/* global AXIS_COLORS, MARK_COLORS, makeDyndStage, makeDyndPlot, dyndTraceModel */
+/* global dyndTitle, dyndVector, dyndSummary */
 const TRACE_COLORS = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599"];
 const pageOptions = JSON.parse(document.getElementById("dynd-options").textContent);
 const models = JSON.parse(document.getElementById("dynd-traces").textContent)

@@ -1,3 +1,5 @@
+/* global dyndHandoffWords */
+/* exported dyndTitle, dyndVector, dyndSummary */
 function dyndNumber(v) {
   return typeof v === "number" ? String(Math.round(v * 1000) / 1000) : String(v);
 }

@@ -1,3 +1,5 @@
+/* global makeDyndStage */
+/* exported dyndTraceModel */
 /* dyndTraceModel(lines) → {header, source, transition, session, bounds, sizes, frames, debug,
    marks, samples, handoff, outcome, params, paramTable, open, start, duration, dragged,
    plotted, kinds, fields ([{id, kind}] of the debug events' fields, in order met),

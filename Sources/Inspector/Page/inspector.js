@@ -1,5 +1,7 @@
 "use strict";
 // The error counter, AXIS_COLORS and MARK_COLORS come first, from PageBasics.
+/* global AXIS_COLORS, MARK_COLORS, makeDyndStage, makeDyndPlot, makeDyndFingerVelocity */
+/* global dyndHandoffWords */
 const $ = id => document.getElementById(id);
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const WS_URL = "ws://" + location.host + "/ws?token=" + encodeURIComponent(TOKEN);
