@@ -1,4 +1,5 @@
 import ArgumentParser
+import Primitives
 import Wire
 
 /// `x,y` on the command line: a point or a vector.
