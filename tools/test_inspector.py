@@ -416,7 +416,7 @@ class InspectorTest(unittest.TestCase):
         """The screenshot has the screen's colour inside the screen as the newest frame places
         it, and the stage's background in the strip it uncovered at the bottom."""
         self.wait(page, "window.dyndInspector.view.frame.items[0].center[1] < 284 - 30")
-        self.wait(page, "!drawPending")  # that frame drawn (the page draws at the next animation frame)
+        self.wait(page, "!drawPending")  # that frame drawn (at the page's next animation frame)
         center_y = page.evaluate("window.dyndInspector.view.frame.items[0].center[1]")
         shot = os.path.join(self.dir, "mid-drag.png")
         screenshot(page, shot)

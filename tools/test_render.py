@@ -95,7 +95,8 @@ def read_png(path):
         kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
         if kind == 2:
             a, b = int.from_bytes(line, "big"), int.from_bytes(previous, "big")
-            line = bytearray((((a & low7) + (b & low7)) ^ ((a ^ b) & ~low7)).to_bytes(stride, "big"))
+            line = (((a & low7) + (b & low7)) ^ ((a ^ b) & ~low7)).to_bytes(stride, "big")
+            line = bytearray(line)
         elif kind != 0:
             for i in range(stride):
                 a = line[i - channels] if i >= channels else 0
@@ -106,7 +107,8 @@ def read_png(path):
                 elif kind == 4:
                     p = a + b - c
                     pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                    line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+                    nearest = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                    line[i] = (line[i] + nearest) & 255
         rows.append(list(zip(line[0::channels], line[1::channels], line[2::channels])))
         previous = line
     return width, height, rows
