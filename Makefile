@@ -7,7 +7,7 @@ all: build
 
 # What each target needs and is missing, nothing more (tools/deps.sh: one line says what it
 # installs, apt never upgrades what is installed). The build needs four Debian packages; make
-# test adds the Python tools and, for its browser checks, Chromium.
+# test adds the Python tools, eslint and, for its browser checks, Chromium.
 deps:
 	@tools/deps.sh build
 
@@ -28,8 +28,13 @@ unit:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# The Swift sources by swift-format; the page scripts (Sources/**/*.js) by Debian's eslint with
+# .eslintrc.yml. Debian's eslint finds its modules in /usr/share/nodejs, where Debian's node looks
+# and a node from elsewhere (NodeSource's) does not: NODE_PATH says it.
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests examples Package.swift
+	@command -v eslint >/dev/null || { echo "lint: no eslint (tools/deps.sh test installs Debian's)" >&2; exit 1; }
+	NODE_PATH=/usr/share/nodejs eslint --max-warnings 0 Sources
 
 schema-test:
 	python3 tools/test_schema_check.py

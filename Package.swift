@@ -76,14 +76,30 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
-    // The JavaScript that draws a session's frame on a canvas: the replay page and the inspector.
-    .target(name: "PageScripts"),
+    // The JavaScript that draws a session's frame on a canvas: the replay page and the inspector
+    // (each script a .js file, linted by `make lint`, embedded at build time).
+    .target(
+      name: "PageScripts",
+      resources: [
+        .embedInCode("page-basics.js"), .embedInCode("stage.js"), .embedInCode("plot.js"),
+        .embedInCode("finger-velocity.js"), .embedInCode("handoff-words.js"),
+      ]
+    ),
+    // Traces from `dynctl record`, read back and drawn: the self-contained HTML player (with the
+    // page scripts) and the SVG still.
+    .target(
+      name: "TraceRender",
+      dependencies: ["JSON", "PageScripts", "Primitives", "Wire"],
+      resources: [
+        .embedInCode("player.js"), .embedInCode("summary.js"), .embedInCode("trace-model.js"),
+      ]
+    ),
     // Finding and trusting the user's dynd socket: what dynd, dynctl and dynd-inspect share.
     .target(name: "DaemonSocket"),
     .executableTarget(
       name: "dynctl",
       dependencies: [
-        "JSON", "Wire", "Primitives", "DaemonSocket", "PageScripts", "ReleaseInfo",
+        "JSON", "Wire", "Primitives", "DaemonSocket", "PageScripts", "TraceRender", "ReleaseInfo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -99,7 +115,8 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-      ]
+      ],
+      resources: [.embedInCode("Page/inspector.js"), .embedInCode("Page/inspector-controls.js")]
     ),
     .executableTarget(
       name: "dynd-inspect",

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what a make target needs and is missing, and nothing else:
 #   tools/deps.sh build     Debian packages the Swift build links against
-#   tools/deps.sh test      the Python tools of make test (jsonschema, pytest, mypy < 2)
+#   tools/deps.sh test      the tools of make test: Python's (jsonschema, pytest, mypy < 2) and
+#                           Debian's eslint (make lint's page scripts)
 #   tools/deps.sh browser   Debian's Chromium and Playwright for Python (which drives that
 #                           Chromium; no browser download), for the browser checks of make test
 #   tools/deps.sh package   what make deb, make dist and make package-test use: Debian's
@@ -12,6 +13,7 @@
 set -eu
 
 build_packages="libbox2d-dev libevent-dev libjson-c-dev pkg-config"
+test_packages="eslint"
 browser_packages="chromium"
 python_modules="jsonschema pytest"
 browser_modules="playwright"
@@ -53,7 +55,7 @@ for kind in "$@"; do
       # mypy 2 cannot check for Python 3.9, the Python client's oldest.
       python3 -c 'import sys, mypy.version as v; sys.exit(int(v.__version__.split(".")[0]) >= 2)' \
         2>/dev/null || pip_missing="$pip_missing mypy<2"
-      continue ;;
+      wanted="$test_packages" ;;
     *) echo "deps: unknown kind '$kind' (build, test, browser, package)" >&2; exit 64 ;;
   esac
   for package in $wanted; do

@@ -53,7 +53,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "clients", "python"))
 sys.path.insert(0, HERE)
 
 from dynd import Client  # noqa: E402
-from test_render import read_png  # noqa: E402
+from test_render import read_png, screenshot  # noqa: E402
 
 BIN = None
 # The screenshots the tests take (mid-drag.png, scene.png, flick.png, tour-gone.png, …), kept as
@@ -199,7 +199,7 @@ class InspectorTest(unittest.TestCase):
     def shot(page, name):
         """A screenshot kept in SHOTS; returns (width, height, rows)."""
         path = os.path.join(SHOTS, name)
-        page.screenshot(path=path)
+        screenshot(page, path)
         return read_png(path)
 
     def mouse(self, page, strokes, pace=0.0):
@@ -416,10 +416,10 @@ class InspectorTest(unittest.TestCase):
         """The screenshot has the screen's colour inside the screen as the newest frame places
         it, and the stage's background in the strip it uncovered at the bottom."""
         self.wait(page, "window.dyndInspector.view.frame.items[0].center[1] < 284 - 30")
-        time.sleep(0.1)  # the frame drawn
+        self.wait(page, "!drawPending")  # that frame drawn (at the page's next animation frame)
         center_y = page.evaluate("window.dyndInspector.view.frame.items[0].center[1]")
         shot = os.path.join(self.dir, "mid-drag.png")
-        page.screenshot(path=shot)
+        screenshot(page, shot)
         shutil.copy(shot, os.path.join(SHOTS, "mid-drag.png"))
         width, height, rows = read_png(shot)
         to_page = self.stage_mapping(page)
@@ -538,7 +538,9 @@ class InspectorTest(unittest.TestCase):
         self.client.pan(name, (5, 289), (200, 289), duration=0.2, release_velocity=(800, 0))
         handoff = json.loads(self.wait(page, "document.body.dataset.handoff"))
         self.assertNotEqual(handoff["item"], ids[0])
-        time.sleep(0.3)  # frames after the handoff are drawn
+        # 0.3 s of frames after the handoff (or all of them, when it is done sooner), drawn.
+        self.wait(page, "(v => (v.outcome || v.frame.t >= v.marks.find(m => m.kind === 'handoff')"
+                        ".t + 0.3) && !drawPending)(window.dyndInspector.view)")
         self.assertEqual(page.evaluate("document.body.dataset.plotted"), ids[0])
         page.select_option("#plot-item", handoff["item"])
         self.wait(page, "document.body.dataset.plotted === %s" % json.dumps(handoff["item"]))
@@ -635,7 +637,7 @@ class InspectorTest(unittest.TestCase):
         marks = json.loads(self.wait(page, "(m => m !== '[]' && m)"
                                            "(document.getElementById('stage').dataset.offstage)"))
         self.wait(page, "!window.dyndInspector.view.frame.items[0].velocity[1]")
-        time.sleep(0.1)  # the frame at rest drawn
+        self.wait(page, "!drawPending")  # the frame at rest drawn
         marks = json.loads(page.evaluate("document.getElementById('stage').dataset.offstage"))
         bottom = page.evaluate("window.dyndInspector.view.frame.items[0].center[1]") + 284
         self.assertEqual([m["id"] for m in marks], ["screen"])
@@ -825,7 +827,10 @@ class InspectorTest(unittest.TestCase):
         self.dynd.send_signal(signal.SIGTERM)
         self.assertEqual(self.dynd.wait(10), 0)
         self.wait(page, "document.body.dataset.link === 'gone'")
-        time.sleep(1.3)  # an attempt to reconnect (one a second): still the one state
+        # An attempt to reconnect (one a second) made and failed: a new link, and the next
+        # attempt waiting. Still the one state.
+        page.evaluate("window.dyndInspector.control.beforeAttempt = true")
+        self.wait(page, "!window.dyndInspector.control.beforeAttempt && reconnectTimer !== null")
         self.assertEqual(page.evaluate("document.body.dataset.link"), "gone")
         self.assertEqual(self.text(page, "link-state"), "dynd is gone — reconnecting…")
         self.assertIn("watching tour resumes when dynd returns", self.text(page, "status"))

@@ -82,3 +82,14 @@ enum ExitStatus {
       + statuses.keys.sorted().compactMap { statuses[$0] }.joined(separator: "; ") + "."
   }
 }
+
+/// Runs a command body, turning a `Failure` into its message on standard error and its exit
+/// status.
+func runReportingFailure(_ body: () throws(Failure) -> Void) throws {
+  do {
+    try body()
+  } catch {
+    if case .verdictWritten = error {} else { complain(error.description) }
+    throw error.exitCode
+  }
+}

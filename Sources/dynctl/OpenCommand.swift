@@ -83,24 +83,3 @@ struct OpenCommand: ParsableCommand {
     }
   }
 }
-
-/// The whole text of a file, or of standard input for `-`.
-func readFile(_ path: String) throws(Failure) -> String {
-  let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-  guard fd >= 0 else {
-    throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
-  }
-  defer { if fd != 0 { close(fd) } }
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-    if count < 0 {
-      if errno == EINTR { continue }
-      throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
-    }
-    if count == 0 { break }
-    bytes.append(contentsOf: chunk[..<count])
-  }
-  return String(decoding: bytes, as: UTF8.self)
-}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import JSON
+import Primitives
 import Wire
 
 /// `x,y` on the command line: a point or a vector.
@@ -52,4 +53,9 @@ struct PairArgument: ExpressibleByArgument, Equatable {
   func checkVelocity(_ option: String) throws {
     try check(option, as: "\(typed.x),\(typed.y)", within: Limits.speed, "pt/s")
   }
+}
+
+extension PairArgument {
+  var point: Point { Point(x: x.asSent, y: y.asSent) }
+  var vector: Vector { Vector(dx: x.asSent, dy: y.asSent) }
 }

@@ -2,22 +2,8 @@ import ArgumentParser
 import Glibc
 import JSON
 import Primitives
+import TraceRender
 import Wire
-
-/// Every line a connection sent and received, in order: what a trace is made of.
-final class Transcript {
-  private(set) var lines: [String] = []
-  /// The `frame` events among them.
-  private(set) var frames = 0
-
-  /// A request, wrapped as `{"sent": …}` so that it cannot be mistaken for a daemon line.
-  func sent(_ line: String) { lines.append("{\"sent\":\(line)}") }
-  /// A reply or an event, verbatim.
-  func received(_ message: Message) {
-    lines.append(message.text)
-    if message.eventKind == .frame { frames += 1 }
-  }
-}
 
 struct RecordCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -198,49 +184,5 @@ struct RecordCommand: ParsableCommand {
     return Recording(
       header: header, ending: running ? "still moving after \(maxSeconds) s" : "at rest",
       failure: nil)
-  }
-}
-
-/// What a recording made: the trace's header, how it ended (for the note), and the failed
-/// check that gives exit status 1, if any.
-struct Recording {
-  let header: JSONValue
-  let ending: String
-  let failure: String?
-
-  static func header(
-    source: String, transition: JSONValue, session: String,
-    bounds: [Double] = [0, 0, 320, 568]
-  ) -> JSONValue {
-    .object([
-      JSONMember(name: "trace", value: .number(1)),
-      JSONMember(name: "source", value: .string(source)),
-      JSONMember(name: "transition", value: transition),
-      JSONMember(name: "session", value: .string(session)),
-      JSONMember(name: "bounds", value: .array(bounds.map { .number($0) })),
-    ])
-  }
-}
-
-/// Writes `text` to `path` (created or truncated, mode 0644).
-func writeFile(_ path: String, _ text: String) throws(Failure) {
-  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-  guard fd >= 0 else { throw .unwritableFile(path: path, reason: String(cString: strerror(errno))) }
-  defer { close(fd) }
-  var text = text
-  let failure: Int32? = text.withUTF8 { bytes in
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      offset += written
-    }
-    return nil
-  }
-  if let failure {
-    throw .unwritableFile(path: path, reason: String(cString: strerror(failure)))
   }
 }

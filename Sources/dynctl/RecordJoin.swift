@@ -1,5 +1,4 @@
 import JSON
-import Primitives
 import Wire
 
 /// `dynctl record --session NAME` alone: joins a session someone else opened and records what

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TraceRender
 
 struct RenderCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -58,7 +59,14 @@ struct RenderCommand: ParsableCommand {
   func run() throws {
     try runReportingFailure { () throws(Failure) in
       var loaded: [Trace] = []
-      for path in traces { loaded.append(try Trace(path: path)) }
+      for path in traces {
+        let text = try readFile(path)
+        do throws(InvalidTrace) {
+          loaded.append(try Trace(path: path, text: text))
+        } catch {
+          throw .invalidInput(path: path, reason: error.reason)
+        }
+      }
       for warning in warnings(loaded) { complain("warning: " + warning) }
       let output = Output(json: false)
       if let html {

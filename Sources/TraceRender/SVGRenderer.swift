@@ -8,11 +8,11 @@ import Wire
 /// position over time on a common time axis (`SVGStrips`) — stacked, so that a wave (wave-pop's
 /// rows following the dragged one later and later) shows as a slope across the strips — and a
 /// legend. Trajectories drawn on the stage would not show it: the cells move on one line.
-enum SVGRenderer {
+public enum SVGRenderer {
   static let palette = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599"]
   static let margin = 16.0
 
-  static func render(_ trace: Trace, offscreen: Bool = false, keyFrames: Int = 6) -> String {
+  public static func render(_ trace: Trace, offscreen: Bool = false, keyFrames: Int = 6) -> String {
     var body = ""
     var y = margin
     var width = 0.0

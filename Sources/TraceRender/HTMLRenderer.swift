@@ -10,15 +10,20 @@ import Wire
 /// one set of axes, one colour per trace. The traces are embedded as JSON in
 /// `<script type="application/json" id="dynd-traces">`: `[{"name": …, "lines": [every line of
 /// the trace]}]`, and the options in `id="dynd-options"`: `{"overlay": …, "offscreen": …}`.
-enum HTMLRenderer {
-  struct Options {
+public enum HTMLRenderer {
+  public struct Options {
     /// Every trace on one stage and one set of axes.
-    var overlay = false
+    public var overlay = false
     /// Frame everything the items reach, not only the bounds.
-    var offscreen = false
+    public var offscreen = false
+
+    public init(overlay: Bool = false, offscreen: Bool = false) {
+      self.overlay = overlay
+      self.offscreen = offscreen
+    }
   }
 
-  static func render(_ traces: [Trace], options: Options = Options()) -> String {
+  public static func render(_ traces: [Trace], options: Options = Options()) -> String {
     let data = JSONValue.array(
       traces.map { trace in
         .object([
@@ -54,7 +59,8 @@ enum HTMLRenderer {
       """
   }
 
-  static func baseName(_ path: String) -> String {
+  /// The last component of `path`: what the pages call a file.
+  public static func baseName(_ path: String) -> String {
     String(path.split(separator: "/").last ?? Substring(path))
   }
 

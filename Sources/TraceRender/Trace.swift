@@ -5,7 +5,7 @@ import Wire
 /// A trace written by `dynctl record`, read back: the header, the items with their sizes and
 /// shapes, the frames and what happened (the gesture, the handoff, contacts, the outcome). Everything stays
 /// in `lines` for the HTML player, which reads the same things in JavaScript.
-struct Trace {
+public struct Trace {
   struct ItemFrame {
     let id: String
     let x: Double
@@ -41,7 +41,7 @@ struct Trace {
   /// Every line, parsed, in file order (the header first).
   let lines: [JSONValue]
   /// The transition recorded; nil for a scene (or a joined scene session).
-  let transition: String?
+  public let transition: String?
   /// How the trace was made: `transition` (the default of older traces), `scene` or `session`.
   let source: String
   let bounds: (x: Double, y: Double, width: Double, height: Double)
@@ -80,10 +80,10 @@ struct Trace {
   var startTime: Double { frames.first?.t ?? 0 }
   var duration: Double { (frames.last?.t ?? 0) - startTime }
 
-  /// Reads and checks a trace file; `.invalidInput` says what is wrong with it.
-  init(path: String) throws(Failure) {
+  /// Reads and checks the text of the trace file at `path` (which names it in the pages);
+  /// `InvalidTrace` says what is wrong with it.
+  public init(path: String, text: String) throws(InvalidTrace) {
     self.path = path
-    let text = try readFile(path)
     var parsed: [JSONValue] = []
     let parser = JSONParser()
     let texts = text.split(separator: "\n").filter { !$0.isEmpty }
@@ -92,11 +92,11 @@ struct Trace {
       do {
         parsed.append(try parser.parse(String(line)))
       } catch {
-        throw .invalidInput(path: path, reason: "line \(index + 1) is not JSON: \(error.message)")
+        throw InvalidTrace(reason: "line \(index + 1) is not JSON: \(error.message)")
       }
     }
     guard let header = parsed.first, header["trace"]?.number == 1 else {
-      throw .invalidInput(path: path, reason: "not a dynctl trace (no {\"trace\":1} header)")
+      throw InvalidTrace(reason: "not a dynctl trace (no {\"trace\":1} header)")
     }
     lines = parsed
     transition = header["transition"]?.string
@@ -104,8 +104,8 @@ struct Trace {
     // Traces have always held the bounds; without them, the reference bounds.
     let b = header["bounds"].map { given in (0..<4).map { given[$0]?.number ?? .nan } }
     if let b, !(b.allSatisfy(\.isFinite) && b[2] > 0 && b[3] > 0 && header["bounds"]?[4] == nil) {
-      throw .invalidInput(
-        path: path, reason: "the header's bounds must be [x, y, w, h] with w and h above 0")
+      throw InvalidTrace(
+        reason: "the header's bounds must be [x, y, w, h] with w and h above 0")
     }
     bounds = b.map { ($0[0], $0[1], $0[2], $0[3]) } ?? (0, 0, 320, 568)
     var reader = Reader()
@@ -119,11 +119,11 @@ struct Trace {
       }
     }
     guard !reader.sizes.isEmpty else {
-      throw .invalidInput(path: path, reason: "the trace has no open or get reply with item sizes")
+      throw InvalidTrace(reason: "the trace has no open or get reply with item sizes")
     }
     if let flat = reader.sizes.first(where: { !($0.width > 0 && $0.height > 0) }) {
-      throw .invalidInput(
-        path: path, reason: "item '\(flat.id)' has no size (width and height above 0)")
+      throw InvalidTrace(
+        reason: "item '\(flat.id)' has no size (width and height above 0)")
     }
     sizes = reader.sizes
     frames = reader.frames
@@ -264,4 +264,9 @@ struct Trace {
       ItemFrame(id: item.id, x: item.center.x, y: item.center.y, angle: item.angle)
     }
   }
+}
+
+/// Why a text is not a trace `Trace` can read: a sentence naming the line or the field.
+public struct InvalidTrace: Error {
+  public let reason: String
 }

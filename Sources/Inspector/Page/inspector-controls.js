@@ -1,0 +1,387 @@
+"use strict";
+window.dyndControls = (() => {
+  const app = () => window.dyndInspector;
+  const $ = id => document.getElementById(id);
+  let recording = null, recorded = null, stepTimer = null;
+
+  // ---- opening transitions -------------------------------------------------------------
+  function setUp(hello) {
+    const select = $("open-transition");
+    for (const name of hello.transitions) {
+      const option = document.createElement("option");
+      option.value = option.textContent = name;
+      select.appendChild(option);
+    }
+    select.onchange = () => drawParams(select.value, null);
+    drawParams(select.value, null);
+    $("open-form").onsubmit = event => { event.preventDefault(); openFromForm(false); };
+    $("reopen-button").onclick = () => openFromForm(true);
+    $("reset-button").onclick = resetSession;
+    $("record-button").onclick = toggleRecording;
+    $("download-button").onclick = download;
+    $("step-button").onclick = toggleStepping;
+  }
+  /* The parameter inputs of `transition`, with `values` (a session's) or the defaults. */
+  function drawParams(transition, values) {
+    const box = $("params");
+    box.querySelectorAll("label, p").forEach(e => e.remove());
+    const table = (app().hello.parameters || {})[transition];
+    if (!table) {
+      const p = document.createElement("p");
+      p.className = "hint";
+      p.textContent = "This dynd does not describe the parameters of " + transition + ".";
+      box.appendChild(p);
+      return;
+    }
+    for (const param of table) {
+      const label = document.createElement("label");
+      label.title = param.source || "";
+      label.appendChild(document.createTextNode(param.name));
+      const value = values && param.name in values ? values[param.name] : param.default;
+      let input;
+      if (param.choices) {
+        input = document.createElement("select");
+        for (const choice of param.choices) {
+          const option = document.createElement("option");
+          option.value = option.textContent = choice;
+          input.appendChild(option);
+        }
+        input.value = value;
+      } else {
+        input = document.createElement("input");
+        input.type = "number"; input.step = "any";
+        input.min = param.min; input.max = param.max; input.value = value;
+        input.dataset.default = param.default;
+      }
+      input.name = param.name;
+      input.dataset.param = param.name;
+      label.appendChild(input);
+      const unit = document.createElement("span");
+      unit.className = "unit";
+      unit.textContent = (param.unit ? param.unit + ", " : "") +
+        (param.choices ? param.choices.join(" | ") : param.min + " … " + param.max);
+      label.appendChild(unit);
+      box.appendChild(label);
+    }
+  }
+  /* The parameters that differ from their defaults (all of them would do as well). */
+  function formParams() {
+    const params = {};
+    for (const input of $("params").querySelectorAll("[data-param]")) {
+      if (input.tagName === "SELECT") params[input.dataset.param] = input.value;
+      else if (input.value !== "") params[input.dataset.param] = Number(input.value);
+    }
+    return params;
+  }
+  /* Why `params` would be refused by `open` of `transition`, in dynd's words, or null. */
+  function paramFault(transition, params) {
+    const table = (app().hello.parameters || {})[transition] || [];
+    for (const [name, value] of Object.entries(params)) {
+      const p = table.find(q => q.name === name);
+      if (!p) return "unknown_field — unknown parameter '" + name + "'";
+      if (p.choices && !p.choices.includes(value))
+        return "out_of_range — parameter '" + name + "' must be one of " + p.choices.join(", ");
+      if (!p.choices && !(Number.isFinite(value) && value >= p.min && value <= p.max))
+        return "out_of_range — parameter '" + name + "' must be within " + p.min + "…" + p.max;
+    }
+    return null;
+  }
+  async function openFromForm(reopen) {
+    const a = app();
+    if (reopen) {
+      if (!a.view || !a.view.transition) return;
+      await reopenWatched(formParams(), "nothing was re-opened");
+      return;
+    }
+    const op = { op: "open", transition: $("open-transition").value, params: formParams(), clock: "realtime" };
+    const name = $("open-session").value.trim();
+    if (name) op.session = name;
+    const fault = paramFault(op.transition, op.params);
+    if (fault) { a.showError(fault + "; nothing was opened"); return; }
+    await openAndWatch(op);
+  }
+  /* The watched transition opened again with `params`: a session this page opened is
+     replaced under its name; one it did not open is never closed by it, the new values
+     open a session beside it, named by dynd. */
+  async function reopenWatched(params, refusal) {
+    const a = app(), view = a.view;
+    const op = { op: "open", transition: view.transition, params, clock: view.manual ? "manual" : "realtime" };
+    // Checked against hello's tables (what open checks) before anything is closed, so
+    // that a value out of range does not leave the person with no session at all.
+    const fault = paramFault(op.transition, op.params);
+    if (fault) { a.showError(fault + "; " + refusal); return; }
+    if (view.opened) {
+      op.session = view.name;
+      const closed = await a.ask(a.control, { op: "close", session: view.name });
+      if (!closed.ok && closed.error.code !== "unknown_session") return;
+    }
+    await openAndWatch(op);
+  }
+  async function openAndWatch(op) {
+    const a = app();
+    document.body.dataset.opening = "true";
+    const ok = await a.watch(op.session || null, op);
+    document.body.dataset.opening = "false";
+    if (ok) document.body.dataset.opened = JSON.stringify({ session: a.view.name, params: op.params });
+  }
+  /* A transition at its end state, back to its start: opened again with the values it has
+     (beside it when this page did not open it). */
+  function resetSession() {
+    const view = app().view;
+    if (!view || !view.transition) return;
+    reopenWatched(Object.assign({}, view.params || {}), "nothing was reset");
+  }
+  function offerReset(view) {
+    const button = $("reset-button");
+    button.hidden = !view.transition;
+    button.textContent = view.opened ? "Reset (open " + view.name + " again)"
+      : "Reset (open a new " + view.transition + " beside " + view.name + ")";
+    button.title = view.opened ? "This page opened " + view.name + ": it is closed and opened again with its values."
+      : "This page did not open " + view.name + ", so it never closes it: a new session with its values opens beside it.";
+  }
+
+  // ---- the watched session --------------------------------------------------------------
+  function resetView() {
+    stopStepping();
+    recording = null;
+    for (const id of ["outcome", "handoff-item", "gesture-velocity", "item-velocity", "velocity-error"])
+      $(id).textContent = "—";
+    $("handoff-reason").textContent = $("handoff-constraints").textContent = "";
+    $("reset-button").hidden = true;
+    $("summary").hidden = false;
+    $("record-state").textContent = "";
+    $("record-button").textContent = "Record";
+    $("behaviors-panel").hidden = true;
+    $("open-title").textContent = "Open a transition";
+    $("reopen-button").disabled = true;
+    $("record-button").disabled = true;
+    delete document.body.dataset.outcome;
+    delete document.body.dataset.handoff;
+  }
+  function viewReady(view) {
+    $("record-button").disabled = false;
+    $("step-button").hidden = !view.manual;
+    if (view.transition) {
+      $("reopen-button").disabled = false;
+      $("open-transition").value = view.transition;
+      drawParams(view.transition, view.params);
+      $("open-title").textContent = "Open a transition (watching " + view.transition + ")";
+    } else {
+      $("summary").hidden = true;
+      drawBehaviors(view);
+    }
+  }
+  function onEvent(view, event) {
+    if (event.ev === "closed") stopStepping();
+    if (event.ev === "done") offerReset(view);
+  }
+  function toggleStepping() {
+    if (stepTimer) { stopStepping(); return; }
+    const view = app().view;
+    if (!view || !view.manual) return;
+    $("step-button").textContent = "Stop the manual clock";
+    stepTimer = setInterval(() => {
+      if (app().view !== view || view.closed) { stopStepping(); return; }
+      view.link.request({ op: "step", session: view.name });
+    }, 1000 / 60);
+  }
+  function stopStepping() {
+    if (stepTimer) clearInterval(stepTimer);
+    stepTimer = null;
+    $("step-button").textContent = "Run the manual clock";
+  }
+
+  // ---- a scene's behaviors --------------------------------------------------------------
+  // Fields set_behavior cannot change are shown in the title, not as editors.
+  const FIXED = new Set(["type", "id", "item", "kind", "children"]);
+  // The words a field takes (PROTOCOL.md section 6), offered as a list.
+  const CHOICES = { collision: { mode: ["everything", "items", "boundaries"] },
+    push: { mode: ["continuous", "instantaneous"] } };
+  let editors = new Map();  // behavior id → {field → editor}
+
+  function flatten(list) {
+    const all = [];
+    (function walk(l) { for (const b of l) { all.push(b); if (b.children) walk(b.children); } })(list);
+    return all;
+  }
+  async function drawBehaviors(view) {
+    const reply = await app().ask(view.link, { op: "behaviors", session: view.name });
+    if (!reply.ok || app().view !== view) return;
+    const box = $("behaviors");
+    box.textContent = "";
+    editors = new Map();
+    $("behaviors-panel").hidden = false;
+    // A composite's children follow it, depth first, each with its own editors.
+    for (const behavior of flatten(reply.behaviors)) {
+      const section = document.createElement("div");
+      section.className = "behavior";
+      section.dataset.behavior = behavior.id;
+      const title = document.createElement("b");
+      title.textContent = behavior.id + " (" + behavior.type + (behavior.kind ? " " + behavior.kind : "") + ")";
+      section.appendChild(title);
+      const error = document.createElement("div");
+      error.className = "field-error";
+      const fields = {};
+      for (const [field, value] of Object.entries(behavior)) {
+        if (FIXED.has(field)) continue;
+        const choices = (CHOICES[behavior.type] || {})[field];
+        const editor = fieldEditor(field, value, choices);
+        editor.element.dataset.field = field;
+        editor.onChange = () => send(view, behavior.id, field, editor, error);
+        fields[field] = editor;
+        const label = document.createElement("label");
+        const name = document.createElement("span");
+        name.className = "name"; name.textContent = field;
+        label.appendChild(name);
+        label.appendChild(editor.element);
+        section.appendChild(label);
+      }
+      editors.set(behavior.id, fields);
+      section.appendChild(error);
+      box.appendChild(section);
+    }
+  }
+  /* Sends one field, then shows every field as dynd now reports it. */
+  async function send(view, id, field, editor, error) {
+    let value;
+    try { value = editor.read(); } catch (e) {
+      error.textContent = field + ": " + e.message;
+      editor.element.dataset.sent = "not_sent";
+      return;
+    }
+    for (const control of controlsOf(editor)) control.dataset.sentValue = control.value;
+    const reply = await view.link.request({ op: "set_behavior", session: view.name, behavior: id, [field]: value });
+    error.textContent = reply.ok ? "" : field + ": " + reply.error.message;
+    await refreshBehaviors(view);
+    // The debug overlay as it is now (a manual clock sends no frame to carry it).
+    const debug = await view.link.request({ op: "debug", session: view.name });
+    if (debug.ok && app().view === view) { view.debug = debug.debug; app().draw(); }
+    editor.element.dataset.sent = reply.ok ? "ok" : reply.error.code;
+  }
+  /* Every field as dynd reports it (but an input the person has typed in since). */
+  async function refreshBehaviors(view) {
+    const reply = await view.link.request({ op: "behaviors", session: view.name });
+    if (!reply.ok || app().view !== view) return;
+    const all = flatten(reply.behaviors);
+    if (all.length !== editors.size || all.some(b => !editors.has(b.id))) { drawBehaviors(view); return; }
+    for (const behavior of all) {
+      const fields = editors.get(behavior.id);
+      for (const [field, value] of Object.entries(behavior)) {
+        if (fields[field]) fields[field].write(value);
+      }
+    }
+    document.body.dataset.behaviorsRefreshed = String(Number(document.body.dataset.behaviorsRefreshed || 0) + 1);
+  }
+  /* A typed editor for one value: {element, read() (throws with a reason), write(value),
+     onChange}. A word with choices is a list; a number a number field; a boolean a
+     checkbox; a vector of 2 to 4 numbers that many number fields; `items` a text field of
+     ids separated by commas; anything else (regions, boundaries, rules, an
+     unlimited range) its JSON. */
+  function controlsOf(editor) {
+    const e = editor.element;
+    return e.matches("input, select, textarea") ? [e] : Array.from(e.querySelectorAll("input, select, textarea"));
+  }
+  /* Writes dynd's value into a control, unless the person is typing something new in it
+     (focused, and not what was last sent). */
+  function put(control, text) {
+    if (control === document.activeElement && control.value !== control.dataset.sentValue) return;
+    control.value = text;
+  }
+  function fieldEditor(field, value, choices) {
+    const editor = { onChange: null };
+    const changed = () => editor.onChange && editor.onChange();
+    const number = v => {
+      const input = document.createElement("input");
+      input.type = "number"; input.step = "any"; input.value = v; input.onchange = changed;
+      return input;
+    };
+    const readNumber = input => {
+      const v = Number(input.value);
+      if (input.value.trim() === "" || !Number.isFinite(v)) throw new Error("a number, please");
+      return v;
+    };
+    if (choices) {
+      const select = document.createElement("select");
+      for (const c of choices) {
+        const option = document.createElement("option");
+        option.value = option.textContent = c;
+        select.appendChild(option);
+      }
+      select.value = value; select.onchange = changed;
+      Object.assign(editor, { element: select, read: () => select.value, write: v => put(select, v) });
+    } else if (typeof value === "number") {
+      const input = number(value);
+      Object.assign(editor, { element: input, read: () => readNumber(input), write: v => put(input, v) });
+    } else if (typeof value === "boolean") {
+      const input = document.createElement("input");
+      input.type = "checkbox"; input.checked = value; input.onchange = changed;
+      Object.assign(editor, { element: input, read: () => input.checked, write: v => { input.checked = v; } });
+    } else if (Array.isArray(value) && value.length >= 2 && value.length <= 4 && value.every(v => typeof v === "number")) {
+      const box = document.createElement("span");
+      box.className = "vector";
+      const inputs = value.map((v, i) => { const input = number(v); input.dataset.part = String(i); box.appendChild(input); return input; });
+      Object.assign(editor, { element: box, read: () => inputs.map(readNumber),
+        write: v => { if (Array.isArray(v)) v.forEach((x, i) => { if (inputs[i]) put(inputs[i], x); }); } });
+    } else if (field === "items" && Array.isArray(value)) {
+      const input = document.createElement("input");
+      input.type = "text"; input.value = value.join(", "); input.onchange = changed;
+      input.title = "item ids, separated by commas";
+      Object.assign(editor, { element: input, read: () => input.value.split(/[\s,]+/).filter(Boolean),
+        write: v => put(input, Array.isArray(v) ? v.join(", ") : "") });
+    } else {
+      const area = document.createElement("textarea");
+      area.rows = 2; area.value = JSON.stringify(value); area.onchange = changed;
+      Object.assign(editor, { element: area, write: v => put(area, JSON.stringify(v)),
+        read: () => { try { return JSON.parse(area.value); } catch (e) { throw new Error("not JSON (" + e.message + ")"); } } });
+    }
+    return editor;
+  }
+
+  // ---- recording ------------------------------------------------------------------------
+  function toggleRecording() {
+    const view = app().view;
+    if (!view) return;
+    if (recording) {
+      view.link.listeners.delete(recording.listener);
+      recorded = recording;
+      recording = null;
+      $("record-button").textContent = "Record";
+      $("download-button").disabled = false;
+      $("record-state").textContent = recorded.lines.length + " lines, " + recorded.frames + " frames recorded";
+      document.body.dataset.recorded = String(recorded.frames);
+      return;
+    }
+    const lines = [];
+    const rec = { view, lines, frames: 0, listener: null };
+    rec.listener = (direction, line) => {
+      if (direction === "sent") lines.push({ sent: line });
+      else { lines.push(line); if (line.ev === "frame") rec.frames += 1; }
+    };
+    view.link.listeners.add(rec.listener);
+    recording = rec;
+    // As `dynctl record --session` does: `get` for the items' sizes, the bounds and the
+    // parameters the session was opened with, `hello` for their units and defaults.
+    view.link.request({ op: "get", session: view.name });
+    if (view.transition) view.link.request({ op: "hello" });
+    $("record-button").textContent = "Stop recording";
+    $("download-button").disabled = true;
+    $("record-state").textContent = "recording…";
+  }
+  function download() {
+    if (!recorded) return;
+    const view = recorded.view;
+    // "session": recorded from a running session, as `dynctl record --session` does.
+    const header = { trace: 1, source: "session", transition: view.transition, session: view.name,
+      bounds: view.bounds };
+    if (view.params) header.params = view.params;
+    const text = [header].concat(recorded.lines).map(l => JSON.stringify(l)).join("\n") + "\n";
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
+    link.download = view.name + ".trace.jsonl";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  }
+
+  return { setUp, resetView, viewReady, onEvent, drawParams };
+})();

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Glibc
+import JSON
+import Primitives
+import Wire
+
+struct GestureCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "gesture",
+    abstract: "Send a pan from one point to another, sampled at 60 Hz, then release it.",
+    discussion: """
+      Sends began at --from (t 0), changed every 1/60 s along the straight line, and ended at \
+      --to (t = --duration), with vx, vy = --release-velocity when given (else the daemon \
+      estimates the release velocity from the samples). The daemon's handoff event shows the \
+      velocity the dynamics took over.
+
+      --estimator picks how the daemon estimates the velocity, sent with every sample: \
+      platform (Android's and Flutter's VelocityTracker: a least-squares parabola through the \
+      moves of the last 100 ms; the lift-off is not a sample) or linear (a straight line \
+      through every sample of the last 100 ms, the lift-off included). Without it the daemon's \
+      default applies (platform).
+
+      --pace decides how the samples are spread: realtime sleeps 1/60 s between them (the \
+      session's own clock animates meanwhile); step sends a one-frame step between them, so a \
+      manual-clock session follows the finger; none sends them back to back; auto (the \
+      default) is step for manual-clock sessions and realtime otherwise.
+
+      Example: dynctl gesture L --from 160,500 --to 160,380 --duration 0.2 \
+      --release-velocity 0,-1400
+      """ + "\n\n"
+        + ExitStatus.help(ExitStatus.errorReply))
+
+  enum Pace: String, ExpressibleByArgument, CaseIterable {
+    case auto, realtime, step, none
+  }
+
+  /// The `estimator` field of the gesture requests.
+  enum Estimator: String, ExpressibleByArgument, CaseIterable {
+    case platform, linear
+
+    var estimator: VelocityEstimator {
+      switch self {
+      case .platform: .platform
+      case .linear: .linear
+      }
+    }
+  }
+
+  @OptionGroup var connection: ConnectionOptions
+  @Argument(help: "The session.") var session: String
+  @Option(help: "Where the finger goes down (x,y).") var from: PairArgument
+  @Option(help: "Where it lifts (x,y).") var to: PairArgument
+  @Option(parsing: .unconditional, help: "Seconds from down to up.") var duration: Double = 0.25
+  @Option(
+    parsing: .unconditional, help: "Velocity at release in points per second (vx,vy).")
+  var releaseVelocity: PairArgument?
+  @Option(help: "auto, realtime, step or none.") var pace: Pace = .auto
+  @Option(help: "How the daemon estimates the velocity: platform or linear (default: platform).")
+  var estimator: Estimator?
+  @Flag(help: "End with phase cancelled instead of ended.") var cancel = false
+  @Flag(help: "Print the frames of step pacing.") var frames = false
+
+  func validate() throws {
+    guard duration.isFinite, duration >= 0, duration <= 60 else {
+      throw ValidationError(
+        "--duration \(JSONValue.number(duration).jsonText): must be between 0 and 60 seconds")
+    }
+    try from.checkPoint("--from")
+    try to.checkPoint("--to")
+    try releaseVelocity?.checkVelocity("--release-velocity")
+  }
+
+  func run() throws {
+    try runReportingFailure { () throws(Failure) in
+      var client = try connection.connect()
+      client.output.showFrames = frames
+      let pacing = pace == .auto ? try Self.pace(of: session, client) : pace
+      let pan = Pan(
+        from: from, to: to, duration: duration, releaseVelocity: releaseVelocity, cancel: cancel,
+        estimator: estimator)
+      try pan.perform(on: session, client, pacing: pacing)
+    }
+  }
+
+  /// `step` for a manual-clock session, `realtime` for any other (or an unknown one: the
+  /// first gesture request then reports it).
+  static func pace(of session: String, _ client: DaemonClient) throws(Failure) -> Pace {
+    var from = 0
+    while true {
+      let id = client.connection.nextID()
+      let op = Op.list(ListRequest(from: from))
+      let reply = try client.connection.exchange(
+        Request(id: id, op: op).encodedLine, awaiting: AwaitedReply(id: id, op: .list),
+        timeout: client.timeout
+      ) { _ in }
+      guard case .list(let page)? = reply.content.replyBody else { return .realtime }
+      if let found = page.sessions.first(where: { $0.session == session }) {
+        return found.clock == .manual ? .step : .realtime
+      }
+      guard let next = page.next else { return .realtime }
+      from = next
+    }
+  }
+}
