@@ -30,11 +30,13 @@ unit:
 
 # The Swift sources by swift-format; the page scripts (Sources/**/*.js) by Debian's eslint with
 # .eslintrc.yml. Debian's eslint finds its modules in /usr/share/nodejs, where Debian's node looks
-# and a node from elsewhere (NodeSource's) does not: NODE_PATH says it.
+# and a node from elsewhere (NodeSource's) does not: NODE_PATH says it. Then docs/DESIGN.md's module
+# tables against Package.swift (tools/check_design.py).
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests examples Package.swift
 	@command -v eslint >/dev/null || { echo "lint: no eslint (tools/deps.sh test installs Debian's)" >&2; exit 1; }
 	NODE_PATH=/usr/share/nodejs eslint --max-warnings 0 Sources
+	python3 tools/check_design.py
 
 schema-test:
 	python3 tools/test_schema_check.py
