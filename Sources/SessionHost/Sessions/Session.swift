@@ -285,12 +285,9 @@ final class Session: DynamicAnimatorDelegate {
   /// A transition's event as the wire has it.
   func event(_ event: TransitionEvent) -> Event {
     switch event {
-    case .handoff(let h):
-      return .handoff(
-        Handoff(
-          session: name, item: h.item, gestureVelocity: h.gestureVelocity,
-          itemVelocity: h.itemVelocity, constraints: h.constraints, velocityError: h.velocityError,
-          estimate: h.estimate))
+    case .handoff(var handoff):
+      handoff.session = name
+      return .handoff(handoff)
     case .done(let outcome):
       self.outcome = outcome
       return .done(session: name, outcome: outcome, values: values)

@@ -9,24 +9,6 @@ public enum TransitionEvent: Equatable, Sendable {
   case done(outcome: String)
 }
 
-/// A release: the finger's velocity, the velocity the item moves with, and why they differ.
-public struct Handoff: Equatable, Sendable {
-  /// The dragged item.
-  public var item: String
-  /// The finger's release velocity as given or estimated, never projected.
-  public var gestureVelocity: Vector
-  /// The item's velocity right after the release, as the engine holds it.
-  public var itemVelocity: Vector
-  /// What changed the finger's velocity on its way to the item (a rail, the speed limit).
-  public var constraints: [MotionConstraint]
-  /// |item velocity − the finger's velocity after the constraints|, pt/s, before any rounding:
-  /// what the engine's 32-bit storage of the velocity loses.
-  public var velocityError: Double
-  /// How the finger's velocity was estimated from the pan's samples; nil when the client gave
-  /// it.
-  public var estimate: ReleaseEstimate? = nil
-}
-
 /// A named transition: items and behaviors of `Dynamics`, retuned by gestures.
 ///
 /// Subclasses create their scene in `init` and override the gesture hooks. The session calls

@@ -146,35 +146,6 @@ public struct Contact: Equatable, Sendable {
   }
 }
 
-/// `handoff`: the finger's release velocity and the velocity the item moves with.
-public struct Handoff: Equatable, Sendable {
-  public var session: String
-  public var item: String
-  public var gestureVelocity: Vector
-  public var itemVelocity: Vector
-  /// What made them differ; empty when nothing did.
-  public var constraints: [HandoffConstraint]
-  /// The unrounded difference left, pt/s.
-  public var velocityError: Double
-  /// How dynd estimated the finger's velocity; nil when the client gave it (or the reason is
-  /// one this build does not know).
-  public var estimate: ReleaseEstimate?
-
-  public init(
-    session: String, item: String, gestureVelocity: Vector, itemVelocity: Vector,
-    constraints: [HandoffConstraint] = [], velocityError: Double = 0,
-    estimate: ReleaseEstimate? = nil
-  ) {
-    self.session = session
-    self.item = item
-    self.gestureVelocity = gestureVelocity
-    self.itemVelocity = itemVelocity
-    self.constraints = constraints
-    self.velocityError = velocityError
-    self.estimate = estimate
-  }
-}
-
 extension MessageEncoder {
   /// Writes `event` as one line.
   public mutating func encode(_ event: Event) {

@@ -1,0 +1,36 @@
+/// A release: the finger's velocity, the velocity the item moves with, and why they differ. A
+/// transition makes it when the finger lifts; the session names itself in it and sends it as the
+/// `handoff` event, which clients decode into the same type.
+public struct Handoff: Equatable, Sendable {
+  /// The session; empty until the session fills it in (a transition does not know its name).
+  public var session: String
+  /// The dragged item.
+  public var item: String
+  /// The finger's release velocity as given or estimated, never projected.
+  public var gestureVelocity: Vector
+  /// The item's velocity right after the release, as the engine holds it.
+  public var itemVelocity: Vector
+  /// What changed the finger's velocity on its way to the item (a rail, the speed limit); empty
+  /// when nothing did.
+  public var constraints: [MotionConstraint]
+  /// |item velocity − the finger's velocity after the constraints|, pt/s, before any rounding:
+  /// what the engine's 32-bit storage of the velocity loses.
+  public var velocityError: Double
+  /// How the finger's velocity was estimated from the pan's samples; nil when the client gave
+  /// it (or, decoded, when the reason is one this build does not know).
+  public var estimate: ReleaseEstimate?
+
+  public init(
+    session: String = "", item: String, gestureVelocity: Vector, itemVelocity: Vector,
+    constraints: [MotionConstraint] = [], velocityError: Double = 0,
+    estimate: ReleaseEstimate? = nil
+  ) {
+    self.session = session
+    self.item = item
+    self.gestureVelocity = gestureVelocity
+    self.itemVelocity = itemVelocity
+    self.constraints = constraints
+    self.velocityError = velocityError
+    self.estimate = estimate
+  }
+}
