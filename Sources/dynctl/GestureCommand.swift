@@ -85,20 +85,6 @@ struct GestureCommand: ParsableCommand {
   /// `step` for a manual-clock session, `realtime` for any other (or an unknown one: the
   /// first gesture request then reports it).
   static func pace(of session: String, _ client: DaemonClient) throws(Failure) -> Pace {
-    var from = 0
-    while true {
-      let id = client.connection.nextID()
-      let op = Op.list(ListRequest(from: from))
-      let reply = try client.connection.exchange(
-        Request(id: id, op: op).encodedLine, awaiting: AwaitedReply(id: id, op: .list),
-        timeout: client.timeout
-      ) { _ in }
-      guard case .list(let page)? = reply.content.replyBody else { return .realtime }
-      if let found = page.sessions.first(where: { $0.session == session }) {
-        return found.clock == .manual ? .step : .realtime
-      }
-      guard let next = page.next else { return .realtime }
-      from = next
-    }
+    try client.summary(of: session)?.clock == .manual ? .step : .realtime
   }
 }
