@@ -5,7 +5,8 @@ paths the documents cite exist.
     python3 tools/test_readme.py BIN_DIR [--only FILE]
 
 BIN_DIR holds the built dynd and dynctl. Documents, in this order: README.md,
-examples/README.md, clients/python/README.md (when present).
+examples/README.md, clients/python/README.md (when present); the last runs at the same time as
+the first two, with a private dynd and a scratch directory of its own.
 
 - A ```sh block is a list of commands (a trailing `# comment` is not part of one): each must
   exit 0 within its time limit. `make test` is not run (it is what runs this) and `make run`
@@ -24,6 +25,7 @@ must exist. Exit status 1 on any failure, with the document, the line and what d
 """
 
 import argparse
+import concurrent.futures
 import os
 import re
 import shutil
@@ -35,6 +37,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCUMENTS = ["README.md", "examples/README.md", "clients/python/README.md"]
+# Documents whose commands run beside the others', against a private dynd and in a scratch
+# directory of their own: clients/python/README.md's are mostly pip installs, which wait.
+APART = ["clients/python/README.md"]
 CITING = DOCUMENTS + ["protocol/PROTOCOL.md", "BENCHMARKS.md", "docs/DESIGN.md",
                       "docs/TRANSITIONS.md", "protocol/examples/README.md",
                       "protocol/schema/README.md"]
@@ -237,25 +242,18 @@ def check_citations():
     return missing
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bin_dir", help="the directory of the built dynd and dynctl")
-    parser.add_argument("--only", help="run the commands of this document only")
-    arguments = parser.parse_args()
-    missing = check_citations()
-    for line in missing:
-        print("test_readme: " + line, file=sys.stderr)
-    documents = [arguments.only] if arguments.only else DOCUMENTS
-    failures = []
+def run_documents(bin_dir, documents):
+    """Runs `documents` in order against one private dynd: (report lines, failures)."""
+    report, failures = [], []
     workspace = None
     try:
-        workspace = Workspace(arguments.bin_dir)
+        workspace = Workspace(bin_dir)
         for document in documents:
             if not os.path.exists(os.path.join(ROOT, document)):
                 continue
             started = time.monotonic()
             ran = run_document(workspace, document)
-            print("test_readme: %s: %d commands ran as documented (%.1f s)" % (
+            report.append("test_readme: %s: %d commands ran as documented (%.1f s)" % (
                 document, ran, time.monotonic() - started))
     except Failure as failure:
         failures.append(str(failure))
@@ -266,6 +264,28 @@ def main():
                 workspace.close()
             except Failure as failure:
                 failures.append(str(failure))
+    return report, failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bin_dir", help="the directory of the built dynd and dynctl")
+    parser.add_argument("--only", help="run the commands of this document only")
+    arguments = parser.parse_args()
+    missing = check_citations()
+    for line in missing:
+        print("test_readme: " + line, file=sys.stderr)
+    if arguments.only:
+        groups = [[arguments.only]]
+    else:
+        groups = [[d for d in DOCUMENTS if d not in APART]] + [[d] for d in APART]
+    with concurrent.futures.ThreadPoolExecutor(len(groups)) as pool:
+        results = list(pool.map(lambda group: run_documents(arguments.bin_dir, group), groups))
+    failures = []
+    for report, group_failures in results:
+        for line in report:
+            print(line)
+        failures += group_failures
     for failure in failures:
         print("test_readme: FAIL: %s" % failure, file=sys.stderr)
     if missing or failures:

@@ -47,6 +47,7 @@ struct EndToEndOperationsTests {
       arguments: ["--socket", socketPath], shellPrefix: "ulimit -n 24 &&",
       errorFile: directory + "/stderr")
     #expect(waitForListener(socketPath), "dynd did not listen: \(dynd.standardError)")
+    let listening = openDescriptors(of: dynd.pid)
 
     var served: [RawClient] = []
     var turnedAway: ReadEnding?
@@ -77,11 +78,13 @@ struct EndToEndOperationsTests {
     #expect(dynd.errorLines(containing: "accept failed").count == 1, "\(dynd.standardError)")
     #expect(dynd.errorLines(containing: "accepting connections again").isEmpty)
 
-    // Descriptors free again (once the daemon has seen the hang-ups: a client that arrives
-    // before may still be turned away, so it tries again): the next client is served, and one
-    // line closes the episode.
+    // Descriptors free again, once the daemon has seen the hang-ups (a client that arrives
+    // within the accept back-off may still be turned away, so it tries again): the next client
+    // is served, and one line closes the episode.
     for client in served { client.close() }
-    usleep(300_000)
+    #expect(
+      eventually { openDescriptors(of: dynd.pid) <= listening },
+      "dynd still holds the closed clients' descriptors: \(descriptors(of: dynd.pid))")
     var reply: String?
     for _ in 0..<3 where reply == nil {
       let again = try RawClient(path: socketPath, timeout: .seconds(5))
@@ -177,4 +180,9 @@ func descriptors(of pid: pid_t) -> String {
       (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name))
     return "\(name) -> \(target ?? "?")"
   }.joined(separator: ", ")
+}
+
+/// How many descriptors process `pid` has open.
+func openDescriptors(of pid: pid_t) -> Int {
+  ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count
 }

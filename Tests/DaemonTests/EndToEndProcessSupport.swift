@@ -68,8 +68,7 @@ final class DyndProcess {
   /// Its exit status once it has exited normally; nil if it is still running after `timeout` or
   /// was killed by a signal.
   func exitStatus(within timeout: Duration = .seconds(10)) -> Int32? {
-    let deadline = ContinuousClock.now + timeout
-    while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+    _ = eventually(timeout: timeout) { !process.isRunning }
     guard !process.isRunning, process.terminationReason == .exit else { return nil }
     return process.terminationStatus
   }
@@ -77,15 +76,13 @@ final class DyndProcess {
 
 /// Waits until something accepts connections on `path`.
 func waitForListener(_ path: String, timeout: Duration = .seconds(10)) -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if let client = try? WireClient(path: path, name: "probe", recorder: nil) {
-      client.close()
-      return true
+  eventually(timeout: timeout) {
+    guard let client = try? WireClient(path: path, name: "probe", recorder: nil) else {
+      return false
     }
-    usleep(20_000)
+    client.close()
+    return true
   }
-  return false
 }
 
 /// A listening Unix stream socket bound at `path`, on a descriptor above 100 (so that it is not
@@ -129,15 +126,10 @@ func spawnSocketActivated(socket: Int32, errorFile: String) throws -> pid_t {
 /// The exit status of child `pid` once it exits normally; nil after `timeout` (then it is killed)
 /// or if a signal ended it.
 func waitForChild(_ pid: pid_t, timeout: Duration = .seconds(10)) -> Int32? {
-  let deadline = ContinuousClock.now + timeout
   var status: Int32 = 0
-  while ContinuousClock.now < deadline {
-    let rc = waitpid(pid, &status, WNOHANG)
-    if rc == pid {
-      // WIFEXITED / WEXITSTATUS, which Swift does not import as functions.
-      return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
-    }
-    usleep(10_000)
+  if eventually(timeout: timeout, { waitpid(pid, &status, WNOHANG) == pid }) {
+    // WIFEXITED / WEXITSTATUS, which Swift does not import as functions.
+    return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
   }
   kill(pid, SIGKILL)
   _ = waitpid(pid, &status, 0)

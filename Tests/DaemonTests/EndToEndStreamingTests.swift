@@ -143,15 +143,3 @@ struct EndToEndStreamingTests {
     }
   }
 }
-
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually(
-  timeout: Duration = .seconds(10), _ condition: () throws -> Bool
-) rethrows -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if try condition() { return true }
-    usleep(20_000)
-  }
-  return try condition()
-}

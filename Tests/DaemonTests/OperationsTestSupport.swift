@@ -88,9 +88,7 @@ final class SpawnedDynd {
   /// Its exit status once it exits normally; nil after `timeout` (it is then killed) or if a
   /// signal ended it.
   func exitStatus(within timeout: Duration = .seconds(10)) -> Int32? {
-    let deadline = ContinuousClock.now + timeout
-    while isRunning && ContinuousClock.now < deadline { usleep(10_000) }
-    guard !isRunning else {
+    guard eventually(timeout: timeout, { !isRunning }) else {
       kill(pid, SIGKILL)
       var status: Int32 = 0
       _ = waitpid(pid, &status, 0)
@@ -102,12 +100,7 @@ final class SpawnedDynd {
 
   /// Waits until `text` appears on its standard error.
   func waitForError(_ text: String, timeout: Duration = .seconds(10)) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if standardError.contains(text) { return true }
-      usleep(20_000)
-    }
-    return false
+    eventually(timeout: timeout) { standardError.contains(text) }
   }
 }
 
@@ -168,6 +161,12 @@ final class RawClient {
   func write(_ text: String) -> Int32? { write(Array(text.utf8)) }
 
   /// Writes what the socket takes now, without blocking: the count, or the errno.
+  /// Waits until a write would not block (or the peer has gone), at most `timeout`.
+  func waitUntilWritable(timeout: Duration) {
+    var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    _ = poll(&entry, 1, Int32(timeout / .milliseconds(1)))
+  }
+
   func writeWithoutBlocking(_ bytes: [UInt8]) -> Result<Int, Errno> {
     let n = bytes.withUnsafeBytes {
       Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))

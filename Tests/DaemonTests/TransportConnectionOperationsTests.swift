@@ -130,7 +130,7 @@ struct TransportConnectionOperationsTests {
     while ContinuousClock.now - started < .seconds(10) {
       guard case .success(let n) = client.writeWithoutBlocking(chunk) else { break }
       sent += n
-      if n == 0 { usleep(1000) }
+      if n == 0 { client.waitUntilWritable(timeout: .milliseconds(100)) }
       if server.log.value.last?.hasPrefix("closed") == true && sent > 1 << 20 { break }
     }
     #expect(server.closedLog() == ["too long", Self.closedAfterFlush])
@@ -169,7 +169,7 @@ struct TransportConnectionOperationsTests {
     let client = try RawClient(path: server.path, timeout: .seconds(5))
     #expect(client.write("watch\n") == nil)
     #expect(client.readLine().line == "watch")
-    usleep(800_000)
+    usleep(800_000)  // the scenario: silent for four times lineTimeout
     #expect(client.write("still here\n") == nil)
     #expect(client.readLine().line == "still here")
     #expect(server.log.value == ["line watch", "line still here"])

@@ -18,7 +18,7 @@ struct TransportConnectionTests {
     let client = try TestClient(path: path)
     for piece in ["{\"a\":", "1}\n{\"b\"", ":2}\r", "\n\nx", "\n"] {
       try client.write(piece)
-      usleep(20_000)
+      usleep(20_000)  // the scenario: each piece in a read of its own
     }
     let expected: [ConnectionEvent] = [
       .line(Self.bytes("{\"a\":1}")), .line(Self.bytes("{\"b\":2}\r")), .line([]),
@@ -171,6 +171,7 @@ struct TransportConnectionTests {
     try client.write("go\n")
     #expect(log.wait { $0.contains(where: \.isClose) })
     #expect(log.value.last == .closed(.flushTimeout))
+    #expect(closedAt.wait { $0 != nil })  // set by the delegate after the log's entry
     let waited = try #require(closedAt.value) - sent
     #expect(waited >= .milliseconds(150))
     #expect(waited < .seconds(3))
@@ -200,7 +201,7 @@ struct TransportConnectionTests {
       let client = try TestClient(path: path)
       try client.write("big\n")
       #expect(log.wait { $0.contains(.line(Self.bytes("big"))) })
-      usleep(20_000)
+      #expect(client.waitForInput(), "the 4 MiB reply did not start to arrive")
     }  // closed here, unread output and all
     #expect(log.wait { $0.contains(where: \.isClose) })
     let reason = log.value.first(where: \.isClose)
@@ -277,7 +278,7 @@ struct TransportConnectionTests {
     }
     let client = try TestClient(path: path)
     try client.write("fill\n")
-    usleep(100_000)
+    usleep(100_000)  // the scenario: 100 ms of not reading
     #expect(!log.value.contains(.drained), "nothing drains while the client does not read")
     // The fill has no newline: the first line is the whole fill followed by "drained".
     let first = try #require(try client.readLine())
@@ -375,9 +376,9 @@ struct TransportConnectionTests {
     try client.write("a\nb\nc\n")
     #expect(try client.readLine() == nil)
     #expect(log.wait { $0.last?.isClose == true })
-    usleep(20_000)
+    // Once the loop has stopped, nothing more can be delivered.
+    #expect(loop.stop())
     #expect(
       log.value == [.line(Self.bytes("a")), .note("returned from close"), .closed(.closedByCaller)])
-    #expect(loop.stop())
   }
 }

@@ -42,8 +42,8 @@ struct TransportListenerTests {
     let flags = Shared<(descriptor: Int32, status: Int32)>((0, 0))
     let loop = try LoopThread { loop in
       try Listener(loop: loop, path: path) { fd, peer in
-        peers.update { $0.append(peer) }
         flags.set((fcntl(fd, F_GETFD), fcntl(fd, F_GETFL)))
+        peers.update { $0.append(peer) }  // last: the test reads `flags` once it sees the peer
         close(fd)
       }
     }

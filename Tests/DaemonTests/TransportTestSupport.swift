@@ -2,7 +2,6 @@ import Daemon
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 // Shared machinery for the Transport*Tests suites.
@@ -11,30 +10,44 @@ import Testing
 // attached to it are created, used and released on that thread only, since libevent is used
 // without thread support. The test thread talks to the daemon side only through ordinary client
 // sockets (`TestClient`, with send/receive timeouts) and through `Shared` values, so no test can
-// hang: socket calls time out, waits poll with a deadline, and each loop stops itself after a
+// hang: socket calls time out, waits have a deadline, and each loop stops itself after a
 // safety deadline.
 
-/// A value written on the loop thread and read on the test thread.
-final class Shared<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
+/// A value written on the loop thread and read on the test thread. Every change wakes whoever
+/// waits for a condition on it (`wait`), so waiting costs no polling.
+final class Shared<Value: Sendable>: @unchecked Sendable {
+  // @unchecked: `stored` is read and written only with `changed` locked.
+  private let changed = NSCondition()
+  private var stored: Value
 
-  init(_ value: Value) { mutex = Mutex(value) }
+  init(_ value: Value) { stored = value }
 
-  var value: Value { mutex.withLock { $0 } }
+  var value: Value {
+    changed.lock()
+    defer { changed.unlock() }
+    return stored
+  }
 
-  func set(_ newValue: Value) { mutex.withLock { $0 = newValue } }
+  func set(_ newValue: Value) { update { $0 = newValue } }
 
-  func update(_ body: (inout Value) -> Void) { mutex.withLock { body(&$0) } }
+  func update(_ body: (inout Value) -> Void) {
+    changed.lock()
+    defer { changed.unlock() }
+    body(&stored)
+    changed.broadcast()
+  }
 
-  /// Polls until `predicate` holds; false if it did not within `timeout`.
+  /// Waits until `predicate` holds, checking it on each change; false if it did not within
+  /// `timeout`.
   @discardableResult
   func wait(timeout: Duration = .seconds(10), until predicate: (Value) -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if predicate(value) { return true }
-      usleep(1000)
+    let deadline = Date(timeIntervalSinceNow: Double(timeout / .milliseconds(1)) / 1000)
+    changed.lock()
+    defer { changed.unlock() }
+    while !predicate(stored) {
+      guard changed.wait(until: deadline) else { return predicate(stored) }
     }
-    return predicate(value)
+    return true
   }
 }
 
@@ -222,6 +235,12 @@ final class TestClient {
   }
 
   func write(_ text: String) throws { try write(Array(text.utf8)) }
+
+  /// Waits until there is something to read (or the peer has gone); false after `timeout`.
+  func waitForInput(timeout: Duration = .seconds(5)) -> Bool {
+    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, Int32(timeout / .milliseconds(1))) == 1
+  }
 
   func write(_ bytes: [UInt8]) throws {
     var offset = 0

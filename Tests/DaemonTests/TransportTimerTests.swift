@@ -137,7 +137,7 @@ struct TransportTimerTests {
       return owner
     }
     #expect(fired.wait { $0 == 1 })
-    usleep(50_000)
+    usleep(50_000)  // the scenario: ten periods in which a timer still alive would fire
     #expect(fired.value == 1)
     #expect(loop.stop())
   }
