@@ -1,10 +1,10 @@
 import Testing
 import Wire
 
-/// Every error code of PROTOCOL-CORE, each with a condition that triggers it.
+/// Every error code of the protocol (PROTOCOL.md §8), each with a condition that triggers it.
 @Suite("Host: error codes")
 struct HostErrorTests {
-  /// The codes PROTOCOL-CORE lists ("Error codes every implementation must use").
+  /// The core codes PROTOCOL.md §8 lists, the ones every implementation must use.
   static let coreCodes = [
     "bad_json", "not_an_object", "missing_field", "unknown_field", "wrong_type", "invalid_number",
     "out_of_range", "unknown_op", "unknown_transition", "unknown_session", "session_exists",

@@ -4,7 +4,7 @@ import Testing
 import Transitions
 import Wire
 
-/// Every core op and event of PROTOCOL-CORE, through the embedded host only (realtime frames come
+/// Every core op and event of PROTOCOL.md (the parts marked core), through the embedded host only (realtime frames come
 /// with `advance(by:)`; the daemon's realtime timer is `DaemonTests/EndToEndRealtimeClockTests`).
 @Suite("Host: ops and events")
 struct HostOpsTests {
