@@ -96,7 +96,7 @@ public struct TranscriptError: Error, CustomStringConvertible {
 
 /// A JSON value parsed by Foundation, independently of dynd's codec. Objects compare
 /// without regard to key order; numbers compare exactly as doubles; booleans are not numbers.
-public enum JSONTree: Decodable, Equatable, CustomStringConvertible {
+public enum JSONTree: Decodable, Equatable, Sendable, CustomStringConvertible {
   case null
   case bool(Bool)
   case number(Double)
