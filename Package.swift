@@ -154,14 +154,19 @@ let package = Package(
       name: "TransitionsTests",
       dependencies: ["BenchFixtures", "Transitions", "Dynamics", "Primitives"]),
     .testTarget(name: "WireTests", dependencies: ["JSON", "Wire", "Primitives"]),
+    // The transcripts of protocol/examples parsed, and their JSON comparison: what the host's
+    // and the daemon's transcript replays share (test support, linked by the tests only).
+    .target(name: "TranscriptSupport", path: "Tests/TranscriptSupport"),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["Daemon", "HostFuzzing", "JSON", "Wire", "Transitions", "Primitives"]),
+      dependencies: [
+        "Daemon", "HostFuzzing", "JSON", "Wire", "Transitions", "Primitives", "TranscriptSupport",
+      ]),
     .testTarget(
       name: "SessionHostTests",
       dependencies: [
         "EmbeddedHost", "HostFuzzing", "JSON", "SessionHost", "Wire", "Primitives",
-        "Transitions", "SceneBuilding", "Dynamics",
+        "Transitions", "SceneBuilding", "Dynamics", "TranscriptSupport",
       ]),
     .testTarget(name: "InspectorTests", dependencies: ["DaemonSocket", "Inspector"]),
     // The socket-location rule against the cases every copy of it passes (Tests/Shared).

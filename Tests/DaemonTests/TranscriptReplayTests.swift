@@ -1,13 +1,15 @@
 import Foundation
 import Glibc
 import Testing
+import TranscriptSupport
 
 // Replays one transcript of protocol/examples against a fresh daemon, end to end through the
 // socket: the `> ` lines are sent, and the daemon must write exactly the `< ` lines, in order, on
 // each connection. Every transcript replays through the embedded host
 // (`SessionHostTests/HostTranscriptReplayTests`); this one has several connections and a
 // half-close (`!`). The format and the comparison rule are documented in
-// protocol/examples/README.md.
+// protocol/examples/README.md; the parser and the comparison (Tests/TranscriptSupport) are tested
+// with the host's replay.
 
 /// One transcript of protocol/examples, replayed through a daemon and compared line by line.
 @Suite("Transcript replay (protocol/examples)")
@@ -27,149 +29,6 @@ struct TranscriptReplayTests {
     try withDaemon { daemon in
       let problem = try TranscriptReplayer(daemon: daemon).run(transcript)
       #expect(problem == nil, "\(problem ?? "")")
-    }
-  }
-
-  // The replay must be able to fail: a changed number, a missing line and an extra line are each
-  // reported, with the transcript's name and line number.
-
-  @Test("a wrong number in an expected line is reported with its file, line and field")
-  func wrongNumberIsReported() throws {
-    let text = """
-      > {"op":"open","id":1,"session":"m","clock":"manual","scene":{"bounds":[200,200],"items":[{"id":"a","center":[100,150],"size":[20,20]}],"behaviors":[{"type":"gravity","items":["a"]}]}}
-      < {"ok":true,"id":1,"session":"m","items":[{"id":"a","center":[100,150],"angle":0,"velocity":[0,0],"angular_velocity":0,"size":[20,20]}]}
-      > {"op":"step","id":2,"session":"m","dt":0.05}
-      < {"ev":"frame","session":"m","seq":1,"t":0.05,"items":[{"id":"a","center":[100,151.459],"angle":0,"velocity":[0,50],"angular_velocity":0}]}
-      < {"ok":true,"id":2,"t":0.05,"running":true}
-      """
-    let problem = try replayInline(text)
-    #expect(problem?.contains("inline.jsonl:4") == true, "\(problem ?? "no problem reported")")
-    #expect(problem?.contains("items[0].center[1]") == true, "\(problem ?? "")")
-  }
-
-  @Test("an expected line the daemon never writes is reported")
-  func missingLineIsReported() throws {
-    let text = """
-      > {"op":"list","id":1}
-      < {"ok":true,"id":1,"sessions":[]}
-      < {"ok":true,"id":2,"sessions":[]}
-      """
-    let problem = try replayInline(text, lineTimeout: .milliseconds(500))
-    #expect(problem?.contains("inline.jsonl:3") == true, "\(problem ?? "no problem reported")")
-  }
-
-  @Test("a line the daemon writes that the transcript does not list is reported")
-  func extraLineIsReported() throws {
-    let text = """
-      > {"op":"list","id":1}
-      > {"op":"list","id":2}
-      < {"ok":true,"id":1,"sessions":[]}
-      """
-    let problem = try replayInline(text)
-    #expect(problem?.contains("unexpected") == true, "\(problem ?? "no problem reported")")
-  }
-
-  @Test("\"<any>\" matches any value, and only where it stands")
-  func wildcard() throws {
-    let accepted = try replayInline(
-      """
-      > {"op":"hello","id":1}
-      < {"ok":true,"id":1,"protocol":1,"server":"dynd","version":"<any>","transitions":"<any>","parameters":"<any>"}
-      """)
-    #expect(accepted == nil, "\(accepted ?? "")")
-    let refused = try replayInline(
-      """
-      > {"op":"hello","id":1}
-      < {"ok":true,"id":1,"protocol":2,"server":"dynd","version":"<any>","transitions":"<any>","parameters":"<any>"}
-      """)
-    #expect(refused?.contains("protocol") == true, "\(refused ?? "no problem reported")")
-  }
-
-  /// Replays `text` as a transcript named inline.jsonl; returns the problem found, if any.
-  private func replayInline(_ text: String, lineTimeout: Duration = .seconds(5)) throws -> String? {
-    let transcript = try Transcript(name: "inline.jsonl", text: text)
-    var problem: String?
-    try withDaemon { daemon in
-      problem = try TranscriptReplayer(daemon: daemon, lineTimeout: lineTimeout).run(transcript)
-    }
-    return problem
-  }
-}
-
-// MARK: - transcripts
-
-/// A parsed transcript: what to send and what to expect, on which connection, line by line.
-struct Transcript {
-  /// One meaningful line (comments and blank lines are dropped).
-  struct Entry {
-    enum Action {
-      /// `> JSON`: send the text as it stands (it may be deliberately invalid).
-      case send(String)
-      /// `< JSON`: the next line the daemon writes on this connection must match.
-      case expect(String)
-      /// `!`: half-close the connection; the daemon must then close it with nothing more.
-      case close
-    }
-    /// 1-based line number in the file.
-    let line: Int
-    /// The connection's name; "" is the default connection.
-    let connection: String
-    let action: Action
-  }
-
-  /// protocol/examples, found from this file's path (Tests/DaemonTests/…).
-  static let folder = SchemaCheck.repositoryRoot + "/protocol/examples"
-
-  /// The transcript files, sorted.
-  static var fileNames: [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    return names.filter { $0.hasSuffix(".jsonl") }.sorted()
-  }
-
-  let name: String
-  let entries: [Entry]
-
-  /// Reads `protocol/examples/<fileName>`.
-  init(contentsOf fileName: String) throws {
-    let path = Self.folder + "/" + fileName
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw TestFailure("cannot read \(path)")
-    }
-    try self.init(name: fileName, text: String(decoding: data, as: UTF8.self))
-  }
-
-  /// Parses transcript text; throws on a line that is none of the documented forms.
-  init(name: String, text: String) throws {
-    self.name = name
-    var entries: [Entry] = []
-    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-      guard let entry = Self.entry(Substring(line), line: index + 1) else {
-        throw TestFailure("\(name):\(index + 1): not a transcript line: \(line)")
-      }
-      entries.append(entry)
-    }
-    self.entries = entries
-  }
-
-  /// `[NAME]> text`, `[NAME]< text` or `[NAME]!`, NAME made of letters, digits, `_` and `-`.
-  private static func entry(_ line: Substring, line number: Int) -> Entry? {
-    guard let mark = line.firstIndex(where: { ">!<".contains($0) }) else { return nil }
-    let name = String(line[..<mark])
-    guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-      return nil
-    }
-    let rest = line[line.index(after: mark)...]
-    switch line[mark] {
-    case "!":
-      return rest.isEmpty ? Entry(line: number, connection: name, action: .close) : nil
-    case let sign:
-      guard rest.hasPrefix(" ") else { return nil }
-      let text = String(rest.dropFirst())
-      return Entry(
-        line: number, connection: name, action: sign == ">" ? .send(text) : .expect(text))
     }
   }
 }
@@ -256,94 +115,5 @@ struct TranscriptReplayer {
 
   private static func describe(_ connection: String) -> String {
     connection.isEmpty ? "default connection" : "connection '\(connection)'"
-  }
-}
-
-// MARK: - comparing JSON
-
-/// A JSON value parsed by Foundation, independently of the daemon's codec. Objects compare
-/// without regard to key order; numbers compare exactly as doubles; booleans are not numbers.
-enum JSONTree: Decodable, Equatable, CustomStringConvertible {
-  case null
-  case bool(Bool)
-  case number(Double)
-  case string(String)
-  case array([JSONTree])
-  case object([String: JSONTree])
-
-  /// The wildcard of an expected line: it matches any value at its place.
-  static let wildcard = JSONTree.string("<any>")
-
-  /// Parses one line of JSON text; nil if it is not JSON.
-  init?(_ text: String) {
-    guard let value = try? JSONDecoder().decode(JSONTree.self, from: Data(text.utf8)) else {
-      return nil
-    }
-    self = value
-  }
-
-  init(from decoder: Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let flag = try? container.decode(Bool.self) {
-      self = .bool(flag)
-    } else if let number = try? container.decode(Double.self) {
-      self = .number(number)
-    } else if let text = try? container.decode(String.self) {
-      self = .string(text)
-    } else if let elements = try? container.decode([JSONTree].self) {
-      self = .array(elements)
-    } else {
-      self = .object(try container.decode([String: JSONTree].self))
-    }
-  }
-
-  /// The value in JSON-like notation, for messages.
-  var description: String {
-    switch self {
-    case .null: return "null"
-    case .bool(let flag): return "\(flag)"
-    case .number(let number):
-      let whole = number == number.rounded() && abs(number) < 1e15
-      return whole ? "\(Int64(number))" : "\(number)"
-    case .string(let text): return "\"\(text)\""
-    case .array(let elements): return "[" + elements.map(\.description).joined(separator: ",") + "]"
-    case .object(let members):
-      return "{" + members.keys.sorted().map { "\"\($0)\":\(members[$0]!)" }.joined(separator: ",")
-        + "}"
-    }
-  }
-
-  /// Where `actual` first differs from this expected value (a path such as
-  /// `items[0].center[1]` and both values), or nil if it matches.
-  func firstDifference(from actual: JSONTree, path: String) -> String? {
-    if self == Self.wildcard { return nil }
-    switch (self, actual) {
-    case (.object(let expected), .object(let got)):
-      for key in expected.keys.sorted() {
-        let field = path.isEmpty ? key : "\(path).\(key)"
-        guard let value = got[key] else { return "'\(field)' is missing" }
-        if let difference = expected[key]!.firstDifference(from: value, path: field) {
-          return difference
-        }
-      }
-      if let extra = got.keys.sorted().first(where: { expected[$0] == nil }) {
-        return "'\(path.isEmpty ? extra : "\(path).\(extra)")' is not expected"
-      }
-      return nil
-    case (.array(let expected), .array(let got)):
-      guard expected.count == got.count else {
-        return "'\(path)' has \(got.count) elements, expected \(expected.count)"
-      }
-      for (index, pair) in zip(expected, got).enumerated() {
-        if let difference = pair.0.firstDifference(from: pair.1, path: "\(path)[\(index)]") {
-          return difference
-        }
-      }
-      return nil
-    default:
-      return self == actual ? nil : "'\(path)' is \(actual), expected \(self)"
-    }
   }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import SessionHost
 import Testing
+import TranscriptSupport
 
 // Replays the transcripts of protocol/examples/*.jsonl against a fresh embedded host each: the
 // `> ` lines are sent, and each peer must receive exactly the `< ` lines, in order (`!` is the
 // peer leaving). The daemon tests' TranscriptReplayTests replays one of them through a socket.
-// The format and the comparison rule are documented in protocol/examples/README.md.
+// The format and the comparison rule are documented in protocol/examples/README.md; the parser
+// and the comparison (Tests/TranscriptSupport) are tested here, once.
 
 /// Every transcript in protocol/examples, replayed and compared line by line.
 @Suite("Host transcript replay (protocol/examples)")
@@ -13,13 +15,13 @@ struct HostTranscriptReplayTests {
   @Test("there are transcripts to replay")
   func transcriptsExist() throws {
     #expect(
-      HostTranscript.fileNames.count >= 4,
-      "found \(HostTranscript.fileNames) in \(HostTranscript.folder)")
+      Transcript.fileNames.count >= 4,
+      "found \(Transcript.fileNames) in \(Transcript.folder)")
   }
 
-  @Test("the peers receive exactly the transcript's lines", arguments: HostTranscript.fileNames)
+  @Test("the peers receive exactly the transcript's lines", arguments: Transcript.fileNames)
   func replay(fileName: String) throws {
-    let transcript = try HostTranscript(contentsOf: fileName)
+    let transcript = try Transcript(contentsOf: fileName)
     let problem = TranscriptReplayer(rig: HostRig()).run(transcript)
     #expect(problem == nil, "\(problem ?? "")")
   }
@@ -41,7 +43,7 @@ struct HostTranscriptReplayTests {
     #expect(problem?.contains("items[0].center[1]") == true, "\(problem ?? "")")
   }
 
-  @Test("an expected line the daemon never writes is reported")
+  @Test("an expected line the host never sends is reported")
   func missingLineIsReported() throws {
     let text = """
       > {"op":"list","id":1}
@@ -52,7 +54,7 @@ struct HostTranscriptReplayTests {
     #expect(problem?.contains("inline.jsonl:3") == true, "\(problem ?? "no problem reported")")
   }
 
-  @Test("a line the daemon writes that the transcript does not list is reported")
+  @Test("a line the host sends that the transcript does not list is reported")
   func extraLineIsReported() throws {
     let text = """
       > {"op":"list","id":1}
@@ -81,85 +83,7 @@ struct HostTranscriptReplayTests {
 
   /// Replays `text` as a transcript named inline.jsonl; returns the problem found, if any.
   private func replayInline(_ text: String) throws -> String? {
-    TranscriptReplayer(rig: HostRig()).run(try HostTranscript(name: "inline.jsonl", text: text))
-  }
-}
-
-// MARK: - transcripts
-
-/// A parsed transcript: what to send and what to expect, on which connection, line by line.
-struct HostTranscript {
-  /// One meaningful line (comments and blank lines are dropped).
-  struct Entry {
-    enum Action {
-      /// `> JSON`: send the text as it stands (it may be deliberately invalid).
-      case send(String)
-      /// `< JSON`: the next line the daemon writes on this connection must match.
-      case expect(String)
-      /// `!`: half-close the connection; the daemon must then close it with nothing more.
-      case close
-    }
-    /// 1-based line number in the file.
-    let line: Int
-    /// The connection's name; "" is the default connection.
-    let connection: String
-    let action: Action
-  }
-
-  /// protocol/examples.
-  static let folder = Scenes.repositoryRoot + "/protocol/examples"
-
-  /// The transcript files, sorted.
-  static var fileNames: [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    return names.filter { $0.hasSuffix(".jsonl") }.sorted()
-  }
-
-  let name: String
-  let entries: [Entry]
-
-  /// Reads `protocol/examples/<fileName>`.
-  init(contentsOf fileName: String) throws {
-    let path = Self.folder + "/" + fileName
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw TestFailure("cannot read \(path)")
-    }
-    try self.init(name: fileName, text: String(decoding: data, as: UTF8.self))
-  }
-
-  /// Parses transcript text; throws on a line that is none of the documented forms.
-  init(name: String, text: String) throws {
-    self.name = name
-    var entries: [Entry] = []
-    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-      guard let entry = Self.entry(Substring(line), line: index + 1) else {
-        throw TestFailure("\(name):\(index + 1): not a transcript line: \(line)")
-      }
-      entries.append(entry)
-    }
-    self.entries = entries
-  }
-
-  /// `[NAME]> text`, `[NAME]< text` or `[NAME]!`, NAME made of letters, digits, `_` and `-`.
-  private static func entry(_ line: Substring, line number: Int) -> Entry? {
-    guard let mark = line.firstIndex(where: { ">!<".contains($0) }) else { return nil }
-    let name = String(line[..<mark])
-    guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-      return nil
-    }
-    let rest = line[line.index(after: mark)...]
-    switch line[mark] {
-    case "!":
-      return rest.isEmpty ? Entry(line: number, connection: name, action: .close) : nil
-    case let sign:
-      guard rest.hasPrefix(" ") else { return nil }
-      let text = String(rest.dropFirst())
-      return Entry(
-        line: number, connection: name, action: sign == ">" ? .send(text) : .expect(text))
-    }
+    TranscriptReplayer(rig: HostRig()).run(try Transcript(name: "inline.jsonl", text: text))
   }
 }
 
@@ -171,7 +95,7 @@ struct TranscriptReplayer {
 
   /// Returns nil if the peers received exactly the expected lines and nothing else, or a
   /// sentence naming the transcript line where it first differed.
-  func run(_ transcript: HostTranscript) -> String? {
+  func run(_ transcript: Transcript) -> String? {
     var clients: [String: HostClient] = [:]
     var order: [String] = []
     for entry in transcript.entries {
@@ -230,94 +154,5 @@ struct TranscriptReplayer {
 
   private static func describe(_ connection: String) -> String {
     connection.isEmpty ? "default connection" : "connection '\(connection)'"
-  }
-}
-
-// MARK: - comparing JSON
-
-/// A JSON value parsed by Foundation, independently of the daemon's codec. Objects compare
-/// without regard to key order; numbers compare exactly as doubles; booleans are not numbers.
-enum JSONTree: Decodable, Equatable, CustomStringConvertible {
-  case null
-  case bool(Bool)
-  case number(Double)
-  case string(String)
-  case array([JSONTree])
-  case object([String: JSONTree])
-
-  /// The wildcard of an expected line: it matches any value at its place.
-  static let wildcard = JSONTree.string("<any>")
-
-  /// Parses one line of JSON text; nil if it is not JSON.
-  init?(_ text: String) {
-    guard let value = try? JSONDecoder().decode(JSONTree.self, from: Data(text.utf8)) else {
-      return nil
-    }
-    self = value
-  }
-
-  init(from decoder: Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let flag = try? container.decode(Bool.self) {
-      self = .bool(flag)
-    } else if let number = try? container.decode(Double.self) {
-      self = .number(number)
-    } else if let text = try? container.decode(String.self) {
-      self = .string(text)
-    } else if let elements = try? container.decode([JSONTree].self) {
-      self = .array(elements)
-    } else {
-      self = .object(try container.decode([String: JSONTree].self))
-    }
-  }
-
-  /// The value in JSON-like notation, for messages.
-  var description: String {
-    switch self {
-    case .null: return "null"
-    case .bool(let flag): return "\(flag)"
-    case .number(let number):
-      let whole = number == number.rounded() && abs(number) < 1e15
-      return whole ? "\(Int64(number))" : "\(number)"
-    case .string(let text): return "\"\(text)\""
-    case .array(let elements): return "[" + elements.map(\.description).joined(separator: ",") + "]"
-    case .object(let members):
-      return "{" + members.keys.sorted().map { "\"\($0)\":\(members[$0]!)" }.joined(separator: ",")
-        + "}"
-    }
-  }
-
-  /// Where `actual` first differs from this expected value (a path such as
-  /// `items[0].center[1]` and both values), or nil if it matches.
-  func firstDifference(from actual: JSONTree, path: String) -> String? {
-    if self == Self.wildcard { return nil }
-    switch (self, actual) {
-    case (.object(let expected), .object(let got)):
-      for key in expected.keys.sorted() {
-        let field = path.isEmpty ? key : "\(path).\(key)"
-        guard let value = got[key] else { return "'\(field)' is missing" }
-        if let difference = expected[key]!.firstDifference(from: value, path: field) {
-          return difference
-        }
-      }
-      if let extra = got.keys.sorted().first(where: { expected[$0] == nil }) {
-        return "'\(path.isEmpty ? extra : "\(path).\(extra)")' is not expected"
-      }
-      return nil
-    case (.array(let expected), .array(let got)):
-      guard expected.count == got.count else {
-        return "'\(path)' has \(got.count) elements, expected \(expected.count)"
-      }
-      for (index, pair) in zip(expected, got).enumerated() {
-        if let difference = pair.0.firstDifference(from: pair.1, path: "\(path)[\(index)]") {
-          return difference
-        }
-      }
-      return nil
-    default:
-      return self == actual ? nil : "'\(path)' is \(actual), expected \(self)"
-    }
   }
 }
