@@ -74,7 +74,7 @@ final class Client: ConnectionDelegate {
       sendNow(.reply(Reply(id: error.id, error: error.error)))
     case .success(let request):
       awaitingReply = true
-      server.send(server.host.apply(request, from: id))
+      server.client(self, sent: request)
     }
   }
 
@@ -91,7 +91,7 @@ final class Client: ConnectionDelegate {
   }
 
   func connectionOutputDidDrain(_ connection: Connection) {
-    server.send(server.host.outputDrained(id))
+    server.clientOutputDrained(self)
     // The latest frame, coalesced like those before it, goes out now: `dropped` counts the ones
     // before it. Contact events left out with no frame left out wait for the next frame.
     let pending = dropped.filter { $0.value.frames > 0 && $0.value.latest != nil }

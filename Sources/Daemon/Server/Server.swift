@@ -215,6 +215,17 @@ public final class Server {
     return client
   }
 
+  /// `client` read a request: the host applies it, and what it answers goes out (the reply to
+  /// `client` may come later, through the host's output).
+  func client(_ client: Client, sent request: Request) {
+    send(host.apply(request, from: client.id))
+  }
+
+  /// `client`'s backed-up output drained: the host goes on with what waited for it (a `step`).
+  func clientOutputDrained(_ client: Client) {
+    send(host.outputDrained(client.id))
+  }
+
   func clientDidClose(_ client: Client) {
     if clients.removeValue(forKey: client.id) != nil, let count = connectionsByPID[client.pid] {
       connectionsByPID[client.pid] = count > 1 ? count - 1 : nil
