@@ -16,12 +16,9 @@ enum HelloOp {
 extension MessageEncoder {
   /// `hello`: `protocol`, `server`, `version`, `transitions`.
   public mutating func helloReply(id: RequestID?, version: String, transitions: [String]) {
-    reply(
-      id: id,
-      [
-        .integer("protocol", WireProtocol.version), .string("server", WireProtocol.serverName),
-        .string("version", version), .strings("transitions", transitions),
-      ])
+    helloReply(
+      id: id, protocol: WireProtocol.version, server: WireProtocol.serverName, version: version,
+      transitions: transitions, parameters: [])
   }
 
   mutating func helloReply(
