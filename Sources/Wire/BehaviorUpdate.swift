@@ -162,9 +162,8 @@ extension BehaviorUpdate {
   static let fields: [StaticString] =
     [
       "items", "direction", "angle", "magnitude", "mode", "reference_bounds", "insets",
-      "boundaries",
-      "anchor", "length", "damping", "frequency", "friction_torque", "range", "point", "active",
-      "offset",
+      "boundaries", "anchor", "length", "damping", "frequency", "friction_torque", "range",
+      "point", "active", "offset",
     ] + ItemPropertyValues.names + [
       "position", "region", "strength", "falloff", "minimum_radius", "smoothness",
       "animation_speed", "seed", "action",
