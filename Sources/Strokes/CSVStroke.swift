@@ -14,7 +14,7 @@ enum CSVStroke {
     let lines = TextLines(text: text)
     var header: Header?
     var samples: [StrokeSample] = []
-    for (number, line) in lines where !line.trimmingSpaces.isEmpty {
+    for (number, line) in lines.numbered where !line.trimmingSpaces.isEmpty {
       let fields = line.split(separator: ",", omittingEmptySubsequences: false)
       guard let named = header else {
         header = try Self.header(fields, line: number)

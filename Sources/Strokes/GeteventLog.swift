@@ -12,7 +12,7 @@ enum GeteventLog {
     let lines = TextLines(text: text)
     var info = DeviceInfo()
     if let apart = units.deviceInfo {
-      for (number, line) in TextLines(text: apart) where !line.trimmingSpaces.isEmpty {
+      for (number, line) in TextLines(text: apart).numbered where !line.trimmingSpaces.isEmpty {
         guard try info.take(line, line: number) else {
           throw StrokeReadError(
             line: number, "expected a line of `getevent -lp` in the device info, found '\(line)'")
@@ -21,7 +21,7 @@ enum GeteventLog {
     }
     var events: [String: [EvdevEvent]] = [:]
     var positioned: String?
-    for (number, line) in lines where !line.trimmingSpaces.isEmpty {
+    for (number, line) in lines.numbered where !line.trimmingSpaces.isEmpty {
       if line.hasPrefix("[") {
         let (device, event) = try Self.event(line, line: number)
         events[device, default: []].append(event)
@@ -37,17 +37,17 @@ enum GeteventLog {
       }
     }
     let device = positioned ?? events.keys.sorted().first ?? ""
-    let touch = try EvdevTouch(events[device] ?? [], lastLine: lines.count)
+    let touch = try EvdevTouch(events[device] ?? [], lastLine: lines.last)
     guard let screen = units.screen else {
       throw StrokeReadError(
-        line: lines.count,
+        line: lines.last,
         "expected the screen's size and density (adb shell wm size, wm density) to convert "
           + "getevent's units: give them (dynctl: --screen-size W,H --screen-density DPI)")
     }
     let names =
       touch.multiTouch ? ("ABS_MT_POSITION_X", "ABS_MT_POSITION_Y") : ("ABS_X", "ABS_Y")
-    let x = try info.axis(names.0, device: device, lastLine: lines.count)
-    let y = try info.axis(names.1, device: device, lastLine: lines.count)
+    let x = try info.axis(names.0, device: device, lastLine: lines.last)
+    let y = try info.axis(names.1, device: device, lastLine: lines.last)
     let ppi = units.pointsPerInch
     let samples = touch.samples.map {
       StrokeSample(
@@ -100,7 +100,7 @@ enum GeteventLog {
         return true
       }
       guard text.first == " " || text.first == "\t" else { return false }
-      guard let range = text.range(of: ": value ") else { return true }
+      guard let range = text.firstRange(of: ": value ") else { return true }
       let label = text[..<range.lowerBound].split(separator: " ").last.map(String.init) ?? ""
       var fields: [String: Int] = [:]
       for part in text[range.upperBound...].split(separator: ",") {

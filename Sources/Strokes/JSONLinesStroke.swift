@@ -12,7 +12,7 @@ enum JSONLinesStroke {
     var samples: [StrokeSample] = []
     var trace = false
     var pan = PanState.before
-    for (number, line) in lines where !line.trimmingSpaces.isEmpty {
+    for (number, line) in lines.numbered where !line.trimmingSpaces.isEmpty {
       let value: JSONValue
       do throws(JSONSyntaxError) {
         value = try parser.parse(String(line))
@@ -40,7 +40,7 @@ enum JSONLinesStroke {
     }
     if trace, samples.isEmpty {
       throw StrokeReadError(
-        line: lines.count,
+        line: lines.last,
         "expected a gesture in the trace ({\"sent\":{\"op\":\"gesture\",…}} lines from a "
           + "`dynctl record … --pan` or `--samples`), found none")
     }

@@ -15,7 +15,7 @@ enum LibinputRecord {
     var devices = 0
     var sawVersion = false
     var inEvdevItem = false
-    for (number, raw) in lines {
+    for (number, raw) in lines.numbered {
       let line = raw.firstIndex(of: "#").map { raw[..<$0] } ?? raw
       let item = line.trimmingSpaces
       if item.isEmpty { continue }
@@ -67,14 +67,14 @@ enum LibinputRecord {
       throw StrokeReadError(line: 1, "expected a libinput record file (version: 1), found none")
     }
     guard devices > 0 else {
-      throw StrokeReadError(line: lines.count, "expected a device (devices: - node: …), found none")
+      throw StrokeReadError(line: lines.last, "expected a device (devices: - node: …), found none")
     }
-    let touch = try EvdevTouch(events, lastLine: lines.count)
+    let touch = try EvdevTouch(events, lastLine: lines.last)
     let (xCode, yCode) =
       touch.multiTouch
       ? (EvdevCode.mtPositionX, EvdevCode.mtPositionY) : (EvdevCode.absX, EvdevCode.absY)
-    let x = try axis(absinfo, xCode, lastLine: lines.count)
-    let y = try axis(absinfo, yCode, lastLine: lines.count)
+    let x = try axis(absinfo, xCode, lastLine: lines.last)
+    let y = try axis(absinfo, yCode, lastLine: lines.last)
     let samples = touch.samples.map {
       StrokeSample(
         t: $0.t, x: x.points($0.x, pointsPerInch: units.pointsPerInch),

@@ -1,17 +1,19 @@
 /// A file's lines, numbered from 1, with `\r\n` endings accepted.
-struct TextLines: Sequence {
-  let text: String
+struct TextLines {
+  let lines: [Substring]
 
-  var count: Int { max(1, lines.count) }
-
-  var lines: [Substring] {
+  init(text: String) {
     var all = text.split(separator: "\n", omittingEmptySubsequences: false)
     if all.last == "" { all.removeLast() }
-    return all.map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+    lines = all.map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
   }
 
-  func makeIterator() -> some IteratorProtocol<(number: Int, text: Substring)> {
-    lines.enumerated().map { (number: $0.offset + 1, text: $0.element) }.makeIterator()
+  /// The number of the last line (1 for an empty file): where what is missing is reported.
+  var last: Int { Swift.max(1, lines.count) }
+
+  /// Each line with its number.
+  var numbered: [(number: Int, text: Substring)] {
+    lines.enumerated().map { (number: $0.offset + 1, text: $0.element) }
   }
 }
 
@@ -40,7 +42,7 @@ func checkedStroke(_ samples: [StrokeSample], _ lines: TextLines) throws(StrokeR
 {
   guard samples.count >= 2 else {
     throw StrokeReadError(
-      line: lines.count,
+      line: lines.last,
       "expected at least two samples (where the finger went down and where it lifted), "
         + "found \(samples.count)")
   }
