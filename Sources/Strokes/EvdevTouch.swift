@@ -37,7 +37,9 @@ struct EvdevTouch {
   let multiTouch: Bool
 
   init(_ events: [EvdevEvent], lastLine: Int) throws(StrokeReadError) {
-    multiTouch = events.contains { $0.type == EvdevCode.absType && $0.code == EvdevCode.mtPositionX }
+    multiTouch = events.contains {
+      $0.type == EvdevCode.absType && $0.code == EvdevCode.mtPositionX
+    }
     if let typeA = events.first(where: {
       $0.type == EvdevCode.synType && $0.code == EvdevCode.synMTReport
     }) {

@@ -64,7 +64,8 @@ enum GeteventLog {
   ) {
     let expected = "expected [SECONDS] TYPE CODE VALUE, found '\(text)'"
     guard let close = text.firstIndex(of: "]") else { throw StrokeReadError(line: line, expected) }
-    let t = try finiteNumber(text[text.index(after: text.startIndex)..<close], "the time", line: line)
+    let t = try finiteNumber(
+      text[text.index(after: text.startIndex)..<close], "the time", line: line)
     var words = text[text.index(after: close)...].split(whereSeparator: { $0 == " " || $0 == "\t" })
     var device = ""
     if let first = words.first, first.hasSuffix(":") {
@@ -109,7 +110,8 @@ enum GeteventLog {
       }
       guard let min = fields["min"], let max = fields["max"] else {
         throw StrokeReadError(
-          line: line, "expected an axis as `getevent -lp` prints it (LABEL : value V, min A, "
+          line: line,
+          "expected an axis as `getevent -lp` prints it (LABEL : value V, min A, "
             + "max B, fuzz F, flat L, resolution R), found '\(text.trimmingSpaces)'")
       }
       let name = Labels.absNames[Int(label, radix: 16) ?? -1] ?? label
@@ -119,8 +121,7 @@ enum GeteventLog {
       return true
     }
 
-    func axis(_ name: String, device: String, lastLine: Int) throws(StrokeReadError) -> AxisRange
-    {
+    func axis(_ name: String, device: String, lastLine: Int) throws(StrokeReadError) -> AxisRange {
       // Events of one device (`getevent -lt DEVICE`) name none: the first device listed with
       // the axis is taken.
       let listed = device.isEmpty ? order.lazy.compactMap { axes[$0]?[name] }.first : nil
@@ -128,7 +129,8 @@ enum GeteventLog {
         throw StrokeReadError(
           line: lastLine,
           "expected the range of \(name) (the `getevent -lp` lines of \(device.isEmpty ? "the device" : device), "
-            + "in the file before its events or given apart: dynctl --device-info FILE), found none")
+            + "in the file before its events or given apart: dynctl --device-info FILE), found none"
+        )
       }
       guard axis.maximum > axis.minimum else {
         throw StrokeReadError(line: axis.line, "expected \(name)'s max above its min")

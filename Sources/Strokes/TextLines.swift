@@ -18,8 +18,7 @@ struct TextLines {
 }
 
 /// A finite number from a field's text, or an error naming the line and the field.
-func finiteNumber(_ text: Substring, _ what: String, line: Int) throws(StrokeReadError) -> Double
-{
+func finiteNumber(_ text: Substring, _ what: String, line: Int) throws(StrokeReadError) -> Double {
   let trimmed = text.trimmingSpaces
   guard let value = Double(trimmed), value.isFinite else {
     throw StrokeReadError(line: line, "expected a finite number for \(what), found '\(trimmed)'")

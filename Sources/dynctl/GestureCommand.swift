@@ -81,7 +81,9 @@ struct GestureCommand: ParsableCommand {
   func validate() throws {
     try releaseVelocity?.checkVelocity("--release-velocity")
     if recorded.samples != nil {
-      for (given, option) in [(from != nil, "--from"), (to != nil, "--to"), (duration != nil, "--duration")]
+      for (given, option) in [
+        (from != nil, "--from"), (to != nil, "--to"), (duration != nil, "--duration"),
+      ]
       where given {
         throw ValidationError("--samples is the stroke: give no \(option) with it")
       }

@@ -49,8 +49,9 @@ struct SamplesOptions: ParsableArguments {
         "--samples \(samples): no format for its extension: give --format (csv, jsonl, "
           + "libinput or getevent)")
     }
-    for (value, option) in [(pointsPerInch, "--points-per-inch"), (screenDensity, "--screen-density")]
-    {
+    for (value, option) in [
+      (pointsPerInch, "--points-per-inch"), (screenDensity, "--screen-density"),
+    ] {
       if let value, !(value.isFinite && value > 0) {
         throw ValidationError("\(option) \(JSONValue.number(value).jsonText): must be above 0")
       }
@@ -69,7 +70,8 @@ struct SamplesOptions: ParsableArguments {
     let format = format ?? StrokeFormat(path: samples) ?? .csv
     var units = StrokeUnits(pointsPerInch: pointsPerInch ?? 160)
     if let screenSize, let screenDensity {
-      units.screen = AndroidScreen(width: screenSize.x, height: screenSize.y, density: screenDensity)
+      units.screen = AndroidScreen(
+        width: screenSize.x, height: screenSize.y, density: screenDensity)
     }
     if let deviceInfo { units.deviceInfo = try readFile(deviceInfo) }
     let text = try readFile(samples)
@@ -131,8 +133,10 @@ struct PanOptions: ParsableArguments {
   {
     if let (stroke, summary) = try recorded.read() {
       client.output.note(summary)
-      return try StrokeReplay(stroke: stroke, releaseVelocity: releaseVelocity, estimator: estimator)
-        .perform(on: session, client, pacing: pacing)
+      return try StrokeReplay(
+        stroke: stroke, releaseVelocity: releaseVelocity, estimator: estimator
+      )
+      .perform(on: session, client, pacing: pacing)
     }
     guard let pan else { return [] }
     return try Pan(

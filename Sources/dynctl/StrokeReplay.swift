@@ -34,7 +34,8 @@ struct StrokeReplay {
           var left = sample.t - samples[index - 1].t
           while left > 0 {
             let dt = min(left, Limits.stepDuration.upperBound)
-            try client.request(.step(StepRequest(session: session, dt: dt.asSent)), quietReply: true)
+            try client.request(
+              .step(StepRequest(session: session, dt: dt.asSent)), quietReply: true)
             left -= dt
           }
         case .auto, .none: break
@@ -65,9 +66,9 @@ extension Stroke {
       + "span \(n(span.size.width)) × \(n(span.size.height)) pt"
     if repeatedTimes + backwardTimes > 0 {
       line +=
-        "; \(repeatedTimes) repeat the time before, \(backwardTimes) go back in time (sent as "
-        + "recorded: the platform estimator keeps the later of two equal times and drops a "
-        + "sample older than the newest)"
+        "; times: \(repeatedTimes) repeated, \(backwardTimes) going back (sent as recorded: the "
+        + "platform estimator keeps the later of two equal times and drops a sample older than "
+        + "the newest)"
     }
     return line
   }

@@ -66,7 +66,9 @@ struct SamplesReplayTests {
         String(contentsOfFile: path, encoding: .utf8), format: format, units: entry.units)
       let expected = Self.estimate(stroke)
       let session = "replay-\(index)"
-      let opened = try daemon.dynctl(["open", "lock-screen", "--session", session, "--clock", "manual"])
+      let opened = try daemon.dynctl([
+        "open", "lock-screen", "--session", session, "--clock", "manual",
+      ])
       #expect(opened.status == 0, "\(opened.error)")
       let sent = try daemon.dynctl(["-j", "gesture", session, "--samples", path] + entry.options)
       #expect(sent.status == 0, "\(entry.file): \(sent.error)")

@@ -46,7 +46,9 @@ struct SharedStrokeCasesTests {
     let format = try #require(StrokeFormat(path: c.file), "\(c.file) names no format")
     var units = StrokeUnits()
     if let ppi = c.units?.points_per_inch { units.pointsPerInch = ppi }
-    if let s = c.units?.screen { units.screen = AndroidScreen(width: s[0], height: s[1], density: s[2]) }
+    if let s = c.units?.screen {
+      units.screen = AndroidScreen(width: s[0], height: s[1], density: s[2])
+    }
     if let info = c.units?.device_info { units.deviceInfo = try text(info) }
     let content = try text(c.file)
     return Result { () throws(StrokeReadError) in
@@ -69,7 +71,8 @@ struct SharedStrokeCasesTests {
   func file(_ c: Case) throws {
     switch try Self.read(c) {
     case .success(let stroke):
-      let expected = try #require(c.samples, "read, but the case expects \(String(describing: c.error))")
+      let expected = try #require(
+        c.samples, "read, but the case expects \(String(describing: c.error))")
       #expect(stroke.samples.count == expected.count)
       for (got, want) in zip(stroke.samples, expected) {
         let gap = max(abs(got.t - want[0]), abs(got.point.x - want[1]), abs(got.point.y - want[2]))

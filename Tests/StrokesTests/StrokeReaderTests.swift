@@ -59,9 +59,11 @@ struct StrokeReaderTests {
 
   @Test("libinput: a touch without a position, no touch, no absinfo, type A")
   func libinputErrors() {
-    let head = "version: 1\ndevices:\n- node: /dev/input/event1\n  evdev:\n    absinfo:\n"
+    let head =
+      "version: 1\ndevices:\n- node: /dev/input/event1\n  evdev:\n    absinfo:\n"
       + "      0: [0, 100, 0, 0, 1]\n      1: [0, 100, 0, 0, 1]\n  events:\n  - evdev:\n"
-    let noY = failure(head + "    - [0, 0, 1, 330, 1]\n    - [0, 0, 3, 0, 5]\n    - [0, 0, 0, 0, 0]\n", .libinput)
+    let noY = failure(
+      head + "    - [0, 0, 1, 330, 1]\n    - [0, 0, 3, 0, 5]\n    - [0, 0, 0, 0, 0]\n", .libinput)
     #expect(noY?.line == 10)
     #expect(noY?.message.contains("expected the touch's position") == true)
     let none = failure(head + "    - [0, 0, 3, 0, 5]\n    - [0, 0, 0, 0, 0]\n", .libinput)
@@ -70,9 +72,11 @@ struct StrokeReaderTests {
     let typeA = failure(head + "    - [0, 0, 3, 53, 5]\n    - [0, 0, 0, 2, 0]\n", .libinput)
     #expect(typeA?.line == 11)
     #expect(typeA?.message.contains("SYN_MT_REPORT") == true)
-    let touch = "    - [0, 0, 1, 330, 1]\n    - [0, 0, 3, 0, 5]\n    - [0, 0, 3, 1, 5]\n"
+    let touch =
+      "    - [0, 0, 1, 330, 1]\n    - [0, 0, 3, 0, 5]\n    - [0, 0, 3, 1, 5]\n"
       + "    - [0, 0, 0, 0, 0]\n    - [0, 9, 1, 330, 0]\n    - [0, 9, 0, 0, 0]\n"
-    let noAxis = failure(head.replacingOccurrences(of: "      1: [0, 100, 0, 0, 1]\n", with: "") + touch, .libinput)
+    let noAxis = failure(
+      head.replacingOccurrences(of: "      1: [0, 100, 0, 0, 1]\n", with: "") + touch, .libinput)
     #expect(noAxis?.line == 14)
     #expect(noAxis?.message.contains("expected the absinfo of ABS_Y") == true)
     #expect(failure("devices:\n", .libinput)?.message.contains("version: 1") == true)
@@ -82,10 +86,12 @@ struct StrokeReaderTests {
 
   @Test("getevent: no screen, a bad value, a bad time")
   func geteventErrors() {
-    let info = "add device 1: /dev/input/event1\n  events:\n"
+    let info =
+      "add device 1: /dev/input/event1\n  events:\n"
       + "    ABS (0003): ABS_X : value 0, min 0, max 99, fuzz 0, flat 0, resolution 0\n"
       + "                ABS_Y : value 0, min 0, max 99, fuzz 0, flat 0, resolution 0\n"
-    let events = "[ 1.000000] EV_KEY BTN_TOUCH DOWN\n[ 1.000000] EV_ABS ABS_X 00000001\n"
+    let events =
+      "[ 1.000000] EV_KEY BTN_TOUCH DOWN\n[ 1.000000] EV_ABS ABS_X 00000001\n"
       + "[ 1.000000] EV_ABS ABS_Y 00000002\n[ 1.000000] EV_SYN SYN_REPORT 00000000\n"
       + "[ 1.010000] EV_KEY BTN_TOUCH UP\n[ 1.010000] EV_SYN SYN_REPORT 00000000\n"
     let noScreen = failure(info + events, .getevent)
@@ -103,7 +109,8 @@ struct StrokeReaderTests {
     let axis = failure(
       info.replacingOccurrences(of: "max 99,", with: "max 0,") + events, .getevent, screen)
     #expect(axis?.line == 3)
-    let apart = failure(events, .getevent, StrokeUnits(screen: screen.screen, deviceInfo: "nonsense"))
+    let apart = failure(
+      events, .getevent, StrokeUnits(screen: screen.screen, deviceInfo: "nonsense"))
     #expect(apart?.line == 1)
     #expect(apart?.message.contains("in the device info") == true)
   }
