@@ -114,7 +114,7 @@ struct PanOptions: ParsableArguments {
         (duration != nil, "--duration"), (releaseVelocity != nil, "--release-velocity"),
         (estimator != nil, "--estimator"),
       ] where given {
-        throw ValidationError("\(option) belongs to a pan: give --pan or --samples too")
+        throw ValidationError("\(option) belongs to a pan: give --pan too")
       }
       return
     }
