@@ -37,10 +37,11 @@ struct GestureCommand: ParsableCommand {
       finger; none sends them back to back; auto (the default) is step for manual-clock \
       sessions and realtime otherwise.
 
-      Examples: dynctl gesture L --from 160,500 --to 160,380 --duration 0.2 \
+      Example: dynctl gesture L --from 160,500 --to 160,380 --duration 0.2 \
       --release-velocity 0,-1400
-        dynctl gesture L --samples flick.csv
-        dynctl gesture L --samples swipe.getevent --screen-size 1080,2400 --screen-density 420
+
+      Recorded strokes: dynctl gesture L --samples flick.csv; dynctl gesture L \
+      --samples swipe.getevent --screen-size 1080,2400 --screen-density 420
       """ + "\n\n"
         + ExitStatus.help(
           ExitStatus.errorReply + ", or the samples file is not valid",
