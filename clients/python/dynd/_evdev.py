@@ -1,9 +1,10 @@
-"""The evdev side of `dynd.strokes`: the first finger's stroke in a stream of kernel input
-events, and the axes that convert it (as the Swift module ``Strokes``: EvdevTouch.swift,
-DeviceUnits.swift)."""
+"""What the readers of `dynd.strokes` share: the error, the text helpers, and the evdev side —
+the first finger's stroke in a stream of kernel input events and the axes that convert it (as
+the Swift module ``Strokes``: TextLines.swift, EvdevTouch.swift, DeviceUnits.swift)."""
 
 from __future__ import annotations
 
+import math
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 SYN, KEY, ABS = 0, 1, 3
@@ -29,6 +30,26 @@ class StrokeReadError(ValueError):
         super().__init__("line %d: %s" % (line, message))
         self.line = line
         self.message = message
+
+
+def lines_of(text: str) -> List[str]:
+    """The lines of `text`, numbered from 1 by their index + 1, ``\\r\\n`` accepted."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def finite_number(text: str, what: str, line: int) -> float:
+    """A finite number from a field, or the error naming `line` and `what`."""
+    field = text.strip(" \t")
+    try:
+        value = float(field)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise StrokeReadError(line, "expected a finite number for %s, found '%s'" % (what, field))
+    return value
 
 
 class EvdevEvent(NamedTuple):
