@@ -20,7 +20,7 @@ struct RecordTests {
       ["lock-screen", "--scene", "s.json", "-o", "t"],
       "give either a transition or --scene, not both"
     ),
-    (["lock-screen", "-o", "t"], "give exactly one of --pan, --tap, --swipe"),
+    (["lock-screen", "-o", "t"], "give exactly one of --pan, --samples, --tap, --swipe"),
     (
       ["--scene", "s.json", "--pan", "1,1:2,2", "-o", "t"],
       "--pan is a transition's gesture: a scene is recorded as it moves by itself"
