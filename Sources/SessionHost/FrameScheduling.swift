@@ -14,8 +14,8 @@ extension SessionHost {
       work.append(due)
     }
     // Work in flight keeps the host (a test's embedded host may be let go meanwhile).
-    TickBatch.run(work, on: environment) { finished in
-      for due in finished { self.finishSlice(due.session, due.job) }
+    TickBatch.run(work, on: environment) { work, finished in
+      for index in finished { self.finishSlice(work[index].session, work[index].job) }
       self.deliver()
     }
     deliver()

@@ -32,8 +32,9 @@ final class TickBatch: @unchecked Sendable {
   private let allFinished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
   private var finished: Finished
   private let environment: any HostEnvironment
-  /// Runs on the host's thread with finished work, in the tick's order (the host publishes it).
-  private let handOver: UncheckedBox<([TickWork]) -> Void>
+  /// Runs on the host's thread with the tick's work and the places in it of finished work, in
+  /// the tick's order (the host publishes it).
+  private let handOver: UncheckedBox<([TickWork], [Int]) -> Void>
   /// `handOverInterval` after the tick handed its work out, on the monotonic clock the condition waits
   /// by: computed once per tick, in plain integers.
   private let handOverDeadline: timespec
@@ -52,7 +53,7 @@ final class TickBatch: @unchecked Sendable {
 
   private init(
     _ work: [TickWork], workers: Int, environment: any HostEnvironment,
-    handOver: @escaping ([TickWork]) -> Void
+    handOver: @escaping ([TickWork], [Int]) -> Void
   ) {
     self.work = work
     self.environment = environment
@@ -90,7 +91,7 @@ final class TickBatch: @unchecked Sendable {
   /// the host's thread, in the tick's order, as described above.
   static func run(
     _ work: [TickWork], on environment: any HostEnvironment,
-    handOver: @escaping ([TickWork]) -> Void
+    handOver: @escaping (_ work: [TickWork], _ finished: [Int]) -> Void
   ) {
     guard !work.isEmpty else { return }
     let workers = min(environment.workerCount, work.count)
@@ -154,8 +155,8 @@ final class TickBatch: @unchecked Sendable {
 
   private func hand(_ finished: [Int]) {
     guard !finished.isEmpty else { return }
-    let box = UncheckedBox(finished.map { work[$0] })
-    let handOver = self.handOver
-    environment.post { handOver.value(box.value) }
+    let box = UncheckedBox(finished)
+    let (work, handOver) = (self.work, self.handOver)
+    environment.post { handOver.value(work, box.value) }
   }
 }
