@@ -101,7 +101,8 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     _ track: inout Track, _ animator: DynamicAnimator, _ owner: DynamicBehavior,
     _ start: (Point, Vector, Bool) -> Motion
   ) {
-    guard let body = animator.body(for: track.item), body.isDynamic, body.motionOwner === owner
+    guard let body = animator.body(for: track.item), body.isDynamic,
+      body.motionOwner == ObjectIdentifier(owner)
     else {
       track.motion = nil
       return
@@ -149,8 +150,8 @@ extension DynamicAnimator {
       world.setTransform(body.handle, center: position, angle: body.state.angle)
       gap = .zero
     }
+    // Box2D wakes a body given a non-zero velocity; one at rest on its point may sleep.
     world.setVelocity(body.handle, gap * (1 / Self.stepInterval), angular: 0)
-    world.wake(body.handle)
   }
 }
 
