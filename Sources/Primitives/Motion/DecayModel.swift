@@ -9,10 +9,11 @@ import Glibc
 /// mdpi baseline of 160 dpi, where 1 px = 1 dp).
 public enum DecayModel: Hashable, Sendable {
   /// UIScrollView's `decelerationRate` r: the velocity is multiplied by r each millisecond,
-  /// λ = −1000·ln r (`normal` 0.998, `fast` 0.99). Apple documents no stopping rule; this
-  /// stops 0.5 pt before the limit, the threshold of Ilya Lobanov's reconstruction of
-  /// UIScrollView's deceleration ("Deceleration mechanics of UIScrollView", 2019; its
-  /// ScrollMechanics `DecelerationTimingParameters(threshold: 0.5)`), i.e. below a speed of
+  /// λ = −1000·ln r (`normal` 0.998, `fast` 0.99), as in Ilya Lobanov's reconstruction of
+  /// UIScrollView's deceleration ("Deceleration mechanics of UIScrollView", 2019). Apple
+  /// documents no stopping rule; this stops 0.5 pt before the limit, the threshold that
+  /// reconstruction's example scroll view decelerates with (github.com/super-ultra/
+  /// ScrollMechanics, `DecelerationTimingParameters(…, threshold: 0.5)`): below a speed of
   /// 0.5 pt × λ.
   case scrollView(decelerationRate: Double)
   /// Android `FlingAnimation.setFriction(f)`: `DragForce` accelerates by −4.2·f·v
