@@ -44,7 +44,8 @@ extension DecayMotion: ExactMotion {
 /// each internal step the item's body, kinematic, gets the velocity that carries it onto the
 /// closed form at the step's end (`DynamicAnimator.follow`); after it, the animator reads back
 /// the closed form's exact position and velocity (`ItemBody.followedState`) rather than Box2D's
-/// 32-bit ones. The item stops turning. Once the motion ends the item rests exactly at its end point, held there.
+/// 32-bit ones. The item stops turning. Once the motion ends the item rests exactly at its end
+/// point, held there.
 struct ExactMotionTracks<Motion: ExactMotion> {
   private struct Track {
     let item: DynamicItem
