@@ -130,7 +130,7 @@ public struct BehaviorUpdate: Equatable, Sendable {
         "items", "position", "region", "strength", "falloff", "minimum_radius", "direction",
         "smoothness", "animation_speed", "seed",
       ]
-    case .composite: return []
+    case .spring, .decay, .composite: return []
     }
   }
 

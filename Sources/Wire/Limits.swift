@@ -209,6 +209,33 @@ public enum Limits {
   /// Attachment friction torque (iOS 9); UIKit gives no unit.
   public static let frictionTorque = NumberRange.closed(0, 1e6)
 
+  // MARK: Springs and decay (extension)
+
+  /// A spring's `mass`, kg-like units of the platforms' springs: positive.
+  public static let springMass = NumberRange.above(0, upTo: 1e6)
+  /// A spring's `stiffness`, N/m: positive.
+  public static let springStiffness = NumberRange.above(0, upTo: 1e6)
+  /// A spring's `damping`, N·s/m: 0 (undamped) or more.
+  public static let springDamping = NumberRange.closed(0, 1e6)
+  /// A spring's `damping_ratio`: 0 undamped, 1 critical, more over-damped.
+  public static let springDampingRatio = NumberRange.closed(0, 1e3)
+  /// A spring's `response`, seconds (SwiftUI): positive.
+  public static let springResponse = NumberRange.above(0, upTo: 1e3)
+  /// A spring's `duration`, seconds (SwiftUI, Flutter): positive.
+  public static let springDuration = NumberRange.above(0, upTo: 1e3)
+  /// A spring's `bounce` (SwiftUI, Flutter): −1 … 1.
+  public static let springBounce = NumberRange.above(-1, upTo: 1)
+  /// An Origami spring's `tension`: positive.
+  public static let origamiTension = NumberRange.above(0, upTo: 1e4)
+  /// An Origami spring's `friction`: 0 or more.
+  public static let origamiFriction = NumberRange.closed(0, 1e4)
+  /// A decay's `deceleration_rate`, per millisecond (UIScrollView): 0 < r < 1.
+  public static let decelerationRate = NumberRange.above(0, upTo: 0.999_999)
+  /// A decay's `friction` (Android `FlingAnimation`): positive.
+  public static let flingFriction = NumberRange.above(0, upTo: 1e3)
+  /// A decay's `drag` (Flutter `FrictionSimulation`), the velocity kept per second: 0 < d < 1.
+  public static let frictionDrag = NumberRange.above(0, upTo: 0.999_999)
+
   // MARK: Fields and regions (iOS 9)
 
   /// A field's `strength` (UIKit's default 1; negative reverses radial gravity, a spring, an

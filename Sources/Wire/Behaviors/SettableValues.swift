@@ -28,7 +28,7 @@ extension BehaviorSpec {
       (u.position, u.region, u.strength, u.falloff) = (s.position, s.region, s.strength, s.falloff)
       (u.minimumRadius, u.direction, u.smoothness) = (s.minimumRadius, s.direction, s.smoothness)
       (u.animationSpeed, u.seed) = (s.animationSpeed, s.seed)
-    case .composite:
+    case .spring, .decay, .composite:
       break
     }
     return u

@@ -76,6 +76,21 @@ extension ServerMessageDecoder {
           smoothness: try b.optionalNumber("smoothness"),
           animationSpeed: try b.optionalNumber("animation_speed"),
           seed: try b.has("seed") ? b.unsigned("seed") : nil))
+    case .spring:
+      // The reply gives every derived value; mass, stiffness and damping hold them all.
+      return .spring(
+        SpringSpec(
+          id: id, items: try b.strings("items"), target: try b.point("target"),
+          parameters: .stiffnessDamping(
+            stiffness: try b.number("stiffness"), damping: try b.number("damping"),
+            mass: try b.optionalNumber("mass")),
+          initialVelocity: try b.optionalVector("initial_velocity")))
+    case .decay:
+      guard let model = try decayModel(b) else { return nil }
+      return .decay(
+        DecaySpec(
+          id: id, items: try b.strings("items"), model: model,
+          initialVelocity: try b.optionalVector("initial_velocity")))
     case .composite:
       var children: [BehaviorSpec] = []
       for child in try b.optionalObjects("children") ?? [] {
@@ -98,6 +113,13 @@ extension ServerMessageDecoder {
       axis: try b.optionalVector("axis"),
       range: range.map { FloatRange(minimum: $0[0], maximum: $0[1]) },
       frictionTorque: try b.optionalNumber("friction_torque"))
+  }
+
+  /// A decay's model: the one of its parameters present (nil for none this version knows).
+  private static func decayModel(_ b: MessageFields) throws(ProtocolError) -> DecayParameter? {
+    if let rate = try b.optionalNumber("deceleration_rate") { return .decelerationRate(rate) }
+    if let friction = try b.optionalNumber("friction") { return .friction(friction) }
+    return try b.optionalNumber("drag").map { .drag($0) }
   }
 
   private static func boundaries(_ b: MessageFields) throws(ProtocolError) -> [BoundarySpec] {

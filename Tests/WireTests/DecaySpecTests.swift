@@ -1,0 +1,100 @@
+import Primitives
+import Testing
+import Wire
+
+private func decayLine(_ fields: String) -> String {
+  #"{"op":"add_behavior","session":"s","behavior":{"type":"decay","items":["a"]"#
+    + (fields.isEmpty ? "" : ",") + fields + "}}"
+}
+
+private func decay(_ fields: String) throws(RejectedRequest) -> DecaySpec? {
+  guard case .addBehavior(_, .decay(let spec)) = try decoded(decayLine(fields)).op else {
+    return nil
+  }
+  return spec
+}
+
+/// Decay behaviors (extension): one platform's parameter, and every way to get it wrong.
+@Suite("Decay behaviors")
+struct DecaySpecTests {
+  @Test("each model reads as given, with the rest of the object")
+  func models() throws {
+    #expect(try decay(#""deceleration_rate":0.998"#)?.model == .decelerationRate(0.998))
+    #expect(try decay(#""friction":1"#)?.model == .friction(1))
+    #expect(try decay(#""drag":0.135"#)?.model == .drag(0.135))
+    let full = try decay(#""id":"d","deceleration_rate":0.99,"initial_velocity":[-300,2000]"#)
+    #expect(
+      full
+        == DecaySpec(
+          id: "d", items: ["a"], model: .decelerationRate(0.99),
+          initialVelocity: Vector(dx: -300, dy: 2000)))
+  }
+
+  @Test("no parameter: missing_field naming the three")
+  func missing() {
+    #expect(
+      rejection(decayLine(""))
+        == ProtocolError(
+          .missingField,
+          "one of the fields 'behavior.deceleration_rate', 'friction' or 'drag' is required for "
+            + "a 'decay' behavior"))
+    let noItems = #"{"op":"add_behavior","session":"s","behavior":{"type":"decay","drag":0.5}}"#
+    #expect(rejection(noItems)?.code == .missingField)
+  }
+
+  @Test(
+    "two parameters: unknown_field naming both",
+    arguments: [
+      (#""deceleration_rate":0.998,"friction":1"#, "friction", "deceleration_rate"),
+      (#""friction":1,"drag":0.5"#, "drag", "friction"),
+      (#""drag":0.5,"deceleration_rate":0.99"#, "drag", "deceleration_rate"),
+    ])
+  func two(fields: String, field: String, other: String) {
+    #expect(
+      rejection(decayLine(fields))
+        == ProtocolError(
+          .unknownField,
+          "field 'behavior.\(field)' cannot be combined with '\(other)' in a 'decay' behavior; "
+            + "send one of them"))
+  }
+
+  @Test(
+    "a value outside its range: out_of_range naming the field and the range",
+    arguments: [
+      (#""deceleration_rate":0"#, "deceleration_rate"),
+      (#""deceleration_rate":1"#, "deceleration_rate"),
+      (#""deceleration_rate":-0.5"#, "deceleration_rate"),
+      (#""friction":0"#, "friction"),
+      (#""friction":-1"#, "friction"),
+      (#""drag":0"#, "drag"),
+      (#""drag":1"#, "drag"),
+    ])
+  func outOfRange(fields: String, field: String) {
+    let error = rejection(decayLine(fields))
+    #expect(error?.code == .outOfRange)
+    #expect(error?.message.hasPrefix("field 'behavior.\(field)' must be greater than 0") == true)
+  }
+
+  @Test("a wrong type or an unknown field")
+  func wrong() {
+    #expect(rejection(decayLine(#""drag":"0.5""#))?.code == .wrongType)
+    #expect(rejection(decayLine(#""drag":0.5,"target":[0,0]"#))?.code == .unknownField)
+    #expect(rejection(decayLine(#""drag":0.5,"initial_velocity":[0,0,0]"#))?.code == .wrongType)
+  }
+
+  @Test("every model round-trips through the client encoder")
+  func roundTrip() throws {
+    let models: [DecayParameter] = [.decelerationRate(0.998), .friction(4.2), .drag(0.135)]
+    for (k, model) in models.enumerated() {
+      let request = Request(
+        id: .number("\(k)"),
+        op: .addBehavior(
+          session: "s",
+          behavior: .decay(
+            DecaySpec(
+              id: k == 0 ? nil : "d", items: ["a", "b"], model: model,
+              initialVelocity: k == 1 ? nil : Vector(dx: 12.25, dy: -3000)))))
+      #expect(try RequestDecoder().decode(request.encodedLine) == request, "\(request.encodedLine)")
+    }
+  }
+}
