@@ -45,14 +45,8 @@ public struct BehaviorUpdate: Equatable, Sendable {
   public var point: Point?
   public var active: Bool?
   public var offset: Vector?
-  public var elasticity: Double?
-  public var friction: Double?
-  public var density: Double?
-  public var resistance: Double?
-  public var angularResistance: Double?
-  public var allowsRotation: Bool?
-  public var anchored: Bool?
-  public var charge: Double?
+  /// A dynamic item behavior's material properties.
+  public var itemProperties = ItemPropertyValues()
   public var position: Point?
   public var region: RegionSpec?
   public var strength: Double?
@@ -87,14 +81,7 @@ public struct BehaviorUpdate: Equatable, Sendable {
     note(point, "point")
     note(active, "active")
     note(offset, "offset")
-    note(elasticity, "elasticity")
-    note(friction, "friction")
-    note(density, "density")
-    note(resistance, "resistance")
-    note(angularResistance, "angular_resistance")
-    note(allowsRotation, "allows_rotation")
-    note(anchored, "anchored")
-    note(charge, "charge")
+    names += itemProperties.fieldNames
     note(position, "position")
     note(region, "region")
     note(strength, "strength")
@@ -172,13 +159,15 @@ public struct BehaviorUpdate: Equatable, Sendable {
 
 extension BehaviorUpdate {
   /// Every field name `set_behavior` accepts besides `op`, `id`, `session` and `behavior`.
-  static let fields: [StaticString] = [
-    "items", "direction", "angle", "magnitude", "mode", "reference_bounds", "insets", "boundaries",
-    "anchor", "length", "damping", "frequency", "friction_torque", "range", "point", "active",
-    "offset", "elasticity", "friction", "density", "resistance", "angular_resistance",
-    "allows_rotation", "anchored", "charge", "position", "region", "strength", "falloff",
-    "minimum_radius", "smoothness", "animation_speed", "seed", "action",
-  ]
+  static let fields: [StaticString] =
+    [
+      "items", "direction", "angle", "magnitude", "mode", "reference_bounds", "insets",
+      "boundaries", "anchor", "length", "damping", "frequency", "friction_torque", "range",
+      "point", "active", "offset",
+    ] + ItemPropertyValues.names + [
+      "position", "region", "strength", "falloff", "minimum_radius", "smoothness",
+      "animation_speed", "seed", "action",
+    ]
 
   /// Reads the settable fields of a `set_behavior` request (unknown names were rejected already).
   init(_ fields: ObjectReader) throws(ProtocolError) {

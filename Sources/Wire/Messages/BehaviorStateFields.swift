@@ -61,14 +61,7 @@ extension BehaviorSpec {
       if let active = p.active { fields.append(.bool("active", active)) }
     case .dynamicItem(let d):
       fields.names("items", d.items)
-      fields.number("elasticity", d.elasticity)
-      fields.number("friction", d.friction)
-      fields.number("density", d.density)
-      fields.number("resistance", d.resistance)
-      fields.number("angular_resistance", d.angularResistance)
-      if let allows = d.allowsRotation { fields.append(.bool("allows_rotation", allows)) }
-      if let anchored = d.anchored { fields.append(.bool("anchored", anchored)) }
-      fields.number("charge", d.charge)
+      fields.list += d.properties.replyFields
     case .field(let f):
       fields.word("kind", f.kind.rawValue)
       fields.names("items", f.items)

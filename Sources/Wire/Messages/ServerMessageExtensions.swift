@@ -58,12 +58,7 @@ extension ServerMessageDecoder {
     case .dynamicItem:
       return .dynamicItem(
         DynamicItemSpec(
-          id: id, items: try b.strings("items"), elasticity: try b.optionalNumber("elasticity"),
-          friction: try b.optionalNumber("friction"), density: try b.optionalNumber("density"),
-          resistance: try b.optionalNumber("resistance"),
-          angularResistance: try b.optionalNumber("angular_resistance"),
-          allowsRotation: try b.optionalBool("allows_rotation"),
-          anchored: try b.optionalBool("anchored"), charge: try b.optionalNumber("charge")))
+          id: id, items: try b.strings("items"), properties: try ItemPropertyValues(b)))
     case .field:
       guard let kind = FieldKindName(rawValue: try b.string("kind")) else { return nil }
       return .field(
