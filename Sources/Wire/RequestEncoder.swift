@@ -179,11 +179,11 @@ public struct RequestEncoder: Sendable {
       case .spring(let s):
         $0.names("items", s.items)
         $0.point("target", s.target)
-        for (name, value) in s.parameters.wireValues { $0.number(name, value) }
+        for (field, value) in s.parameters.orderedValues { $0.number(field.key, value) }
         $0.pair("initial_velocity", s.initialVelocity.map { ($0.dx, $0.dy) })
       case .decay(let d):
         $0.names("items", d.items)
-        $0.number(d.model.name, d.model.value)
+        $0.number(d.model.parameter.field.key, d.model.parameter.value)
         $0.pair("initial_velocity", d.initialVelocity.map { ($0.dx, $0.dy) })
       case .composite(let c):
         if !c.children.isEmpty {

@@ -19,14 +19,14 @@ private func decay(_ fields: String) throws(RejectedRequest) -> DecaySpec? {
 struct DecaySpecTests {
   @Test("each model reads as given, with the rest of the object")
   func models() throws {
-    #expect(try decay(#""deceleration_rate":0.998"#)?.model == .decelerationRate(0.998))
-    #expect(try decay(#""friction":1"#)?.model == .friction(1))
-    #expect(try decay(#""drag":0.135"#)?.model == .drag(0.135))
+    #expect(try decay(#""deceleration_rate":0.998"#)?.model == .scrollView(decelerationRate: 0.998))
+    #expect(try decay(#""friction":1"#)?.model == .fling(friction: 1))
+    #expect(try decay(#""drag":0.135"#)?.model == .frictionSimulation(drag: 0.135))
     let full = try decay(#""id":"d","deceleration_rate":0.99,"initial_velocity":[-300,2000]"#)
     #expect(
       full
         == DecaySpec(
-          id: "d", items: ["a"], model: .decelerationRate(0.99),
+          id: "d", items: ["a"], model: .scrollView(decelerationRate: 0.99),
           initialVelocity: Vector(dx: -300, dy: 2000)))
   }
 
@@ -61,18 +61,30 @@ struct DecaySpecTests {
   @Test(
     "a value outside its range: out_of_range naming the field and the range",
     arguments: [
-      (#""deceleration_rate":0"#, "deceleration_rate"),
-      (#""deceleration_rate":1"#, "deceleration_rate"),
-      (#""deceleration_rate":-0.5"#, "deceleration_rate"),
-      (#""friction":0"#, "friction"),
-      (#""friction":-1"#, "friction"),
-      (#""drag":0"#, "drag"),
-      (#""drag":1"#, "drag"),
+      (#""deceleration_rate":0"#, DecayField.decelerationRate, "0"),
+      (#""deceleration_rate":1"#, .decelerationRate, "1"),
+      (#""deceleration_rate":-0.5"#, .decelerationRate, "-0.5"),
+      (#""friction":0"#, .friction, "0"),
+      (#""friction":-1"#, .friction, "-1"),
+      (#""friction":1001"#, .friction, "1001"),
+      (#""drag":0"#, .drag, "0"),
+      (#""drag":1"#, .drag, "1"),
     ])
-  func outOfRange(fields: String, field: String) {
-    let error = rejection(decayLine(fields))
-    #expect(error?.code == .outOfRange)
-    #expect(error?.message.hasPrefix("field 'behavior.\(field)' must be greater than 0") == true)
+  func outOfRange(fields: String, field: DecayField, got: String) {
+    #expect(
+      rejection(decayLine(fields))
+        == ProtocolError(
+          .outOfRange,
+          "field 'behavior.\(field.rawValue)' must be \(Limits.decay(field).phrase) (got \(got))"))
+  }
+
+  @Test("a deceleration rate and a drag lie strictly between 0 and 1")
+  func openRanges() {
+    #expect(
+      rejection(decayLine(#""deceleration_rate":1"#))?.message
+        == "field 'behavior.deceleration_rate' must be greater than 0 and less than 1 (got 1)")
+    #expect(Limits.decay(.drag).contains(0.999_999_999))
+    #expect(!Limits.decay(.drag).contains(1))
   }
 
   @Test("a wrong type or an unknown field")
@@ -84,7 +96,9 @@ struct DecaySpecTests {
 
   @Test("every model round-trips through the client encoder")
   func roundTrip() throws {
-    let models: [DecayParameter] = [.decelerationRate(0.998), .friction(4.2), .drag(0.135)]
+    let models: [DecayModel] = [
+      .scrollView(decelerationRate: 0.998), .fling(friction: 4.2), .frictionSimulation(drag: 0.135),
+    ]
     for (k, model) in models.enumerated() {
       let request = Request(
         id: .number("\(k)"),

@@ -18,6 +18,12 @@ private func springError(_ fields: String) -> ProtocolError? {
       + #""target":[10,20]"# + (fields.isEmpty ? "" : ",") + fields + "}}")
 }
 
+private func given(_ set: SpringParameterSet, _ values: [SpringField: Double])
+  -> SpringParameterValues
+{
+  SpringParameterValues(set, values)
+}
+
 /// Spring behaviors (extension): the five parameter sets and every way to get one wrong.
 @Suite("Spring behaviors")
 struct SpringSpecTests {
@@ -25,18 +31,18 @@ struct SpringSpecTests {
   func sets() throws {
     #expect(
       try spring(#""response":0.5,"damping_ratio":0.825"#)?.parameters
-        == .response(response: 0.5, dampingRatio: 0.825))
+        == given(.responseAndDampingRatio, [.response: 0.5, .dampingRatio: 0.825]))
     #expect(
       try spring(#""duration":0.5,"bounce":-0.3"#)?.parameters
-        == .duration(duration: 0.5, bounce: -0.3))
+        == given(.durationAndBounce, [.duration: 0.5, .bounce: -0.3]))
     #expect(
       try spring(#""stiffness":1500,"damping_ratio":0.5"#)?.parameters
-        == .stiffnessDampingRatio(stiffness: 1500, dampingRatio: 0.5, mass: nil))
+        == given(.stiffnessAndDampingRatio, [.stiffness: 1500, .dampingRatio: 0.5]))
     #expect(
       try spring(#""mass":2,"stiffness":100,"damping":10"#)?.parameters
-        == .stiffnessDamping(stiffness: 100, damping: 10, mass: 2))
+        == given(.stiffnessAndDamping, [.stiffness: 100, .damping: 10, .mass: 2]))
     #expect(
-      try spring(#""tension":40,"friction":7"#)?.parameters == .origami(tension: 40, friction: 7))
+      try spring(#""tension":40,"friction":7"#)?.parameters == given(.origami, [.tension: 40, .friction: 7]))
   }
 
   @Test("the whole object: id, items, target, initial velocity, rules")
@@ -54,7 +60,7 @@ struct SpringSpecTests {
         == .spring(
           SpringSpec(
             id: "sp", items: ["a", "b"], target: Point(x: 160, y: 284),
-            parameters: .stiffnessDamping(stiffness: 300, damping: 20, mass: nil),
+            parameters: given(.stiffnessAndDamping, [.stiffness: 300, .damping: 20]),
             initialVelocity: Vector(dx: 0, dy: -1400),
             action: [ActionRule(when: .always, then: [.emit("e")])])))
     #expect(spec.type == .spring)
@@ -111,23 +117,43 @@ struct SpringSpecTests {
   @Test(
     "a value outside its range: out_of_range naming the field and the range",
     arguments: [
-      (#""response":0,"damping_ratio":1"#, "response", "greater than 0"),
-      (#""response":-1,"damping_ratio":1"#, "response", "greater than 0"),
-      (#""response":0.5,"damping_ratio":-0.1"#, "damping_ratio", "between 0 and"),
-      (#""duration":0,"bounce":0"#, "duration", "greater than 0"),
-      (#""duration":0.5,"bounce":1.5"#, "bounce", "greater than -1 and at most 1"),
-      (#""duration":0.5,"bounce":-1"#, "bounce", "greater than -1"),
-      (#""stiffness":0,"damping":1"#, "stiffness", "greater than 0"),
-      (#""stiffness":1,"damping":-1"#, "damping", "between 0 and"),
-      (#""stiffness":1,"damping":1,"mass":0"#, "mass", "greater than 0"),
-      (#""stiffness":1,"damping_ratio":1,"mass":-2"#, "mass", "greater than 0"),
-      (#""tension":0,"friction":1"#, "tension", "greater than 0"),
-      (#""tension":1,"friction":-1"#, "friction", "between 0 and"),
+      (#""response":0,"damping_ratio":1"#, SpringField.response, "0"),
+      (#""response":-1,"damping_ratio":1"#, .response, "-1"),
+      (#""response":0.5,"damping_ratio":-0.1"#, .dampingRatio, "-0.1"),
+      (#""duration":0,"bounce":0"#, .duration, "0"),
+      (#""duration":0.5,"bounce":1.5"#, .bounce, "1.5"),
+      (#""duration":0.5,"bounce":-1"#, .bounce, "-1"),
+      (#""stiffness":0,"damping":1"#, .stiffness, "0"),
+      (#""stiffness":1,"damping":-1"#, .damping, "-1"),
+      (#""stiffness":1,"damping":1,"mass":0"#, .mass, "0"),
+      (#""stiffness":1,"damping_ratio":1,"mass":-2"#, .mass, "-2"),
+      (#""tension":0,"friction":1"#, .tension, "0"),
+      (#""tension":1,"friction":-1"#, .friction, "-1"),
+      (#""tension":1,"friction":1001"#, .friction, "1001"),
     ])
-  func outOfRange(fields: String, field: String, range: String) {
-    let error = springError(fields)
-    #expect(error?.code == .outOfRange)
-    #expect(error?.message.hasPrefix("field 'behavior.\(field)' must be \(range)") == true)
+  func outOfRange(fields: String, field: SpringField, got: String) {
+    #expect(
+      springError(fields)
+        == ProtocolError(
+          .outOfRange,
+          "field 'behavior.\(field.rawValue)' must be \(Limits.spring(field).phrase) (got \(got))"))
+  }
+
+  @Test("the ranges are the issue's, in words")
+  func rangeWords() {
+    #expect(
+      springError(#""duration":0.5,"bounce":-1"#)?.message
+        == "field 'behavior.bounce' must be greater than -1 and at most 1 (got -1)")
+    #expect(
+      springError(#""response":0.5,"damping_ratio":-0.1"#)?.message
+        == "field 'behavior.damping_ratio' must be between 0 and 1000 (got -0.1)")
+    // Positive: the lower bounds are above 0, and 0 is refused.
+    for field in [SpringField.mass, .stiffness, .response, .duration, .tension] {
+      #expect(!Limits.spring(field).contains(0), "\(field)")
+      #expect(Limits.spring(field).contains(1), "\(field)")
+    }
+    #expect(Limits.spring(.damping).contains(0))
+    #expect(Limits.spring(.dampingRatio).contains(0))
   }
 
   @Test("the initial velocity is a vector within the speed limit")
@@ -141,15 +167,15 @@ struct SpringSpecTests {
 
   @Test("every set round-trips through the client encoder")
   func roundTrip() throws {
-    let sets: [SpringParameterSet] = [
-      .response(response: 0.55, dampingRatio: 0.825),
-      .duration(duration: 0.5, bounce: 0.3),
-      .duration(duration: 0.1, bounce: -0.999),
-      .stiffnessDampingRatio(stiffness: 1500, dampingRatio: 0.2, mass: nil),
-      .stiffnessDampingRatio(stiffness: 200, dampingRatio: 0, mass: 0.5),
-      .stiffnessDamping(stiffness: 157.91367041742973, damping: 17.59291886010284, mass: nil),
-      .stiffnessDamping(stiffness: 100, damping: 10, mass: 3),
-      .origami(tension: 40, friction: 7),
+    let sets: [SpringParameterValues] = [
+      given(.responseAndDampingRatio, [.response: 0.55, .dampingRatio: 0.825]),
+      given(.durationAndBounce, [.duration: 0.5, .bounce: 0.3]),
+      given(.durationAndBounce, [.duration: 0.1, .bounce: -0.999]),
+      given(.stiffnessAndDampingRatio, [.stiffness: 1500, .dampingRatio: 0.2]),
+      given(.stiffnessAndDampingRatio, [.stiffness: 200, .dampingRatio: 0, .mass: 0.5]),
+      given(.stiffnessAndDamping, [.stiffness: 157.91367041742973, .damping: 17.59291886010284]),
+      given(.stiffnessAndDamping, [.stiffness: 100, .damping: 10, .mass: 3]),
+      given(.origami, [.tension: 40, .friction: 7]),
     ]
     for (k, set) in sets.enumerated() {
       let request = Request(

@@ -1,7 +1,8 @@
 import Primitives
 
 /// A decay behavior (extension): each of its items glides on with a velocity that decays
-/// exponentially, by the exact closed form of one platform, and stops where that platform stops.
+/// exponentially, by the exact closed form of one platform (`DecayModel`), and stops where that
+/// platform stops.
 ///
 /// `{"type":"decay","id":…,"items":[…], <one of> "deceleration_rate" | "friction" | "drag",
 /// "initial_velocity":[vx,vy]}`: the shape outside tools depend on (PROTOCOL.md, section 6).
@@ -9,7 +10,7 @@ public struct DecaySpec: Equatable, Sendable {
   public var id: String?
   public var items: [String]
   /// The platform's model and its parameter.
-  public var model: DecayParameter
+  public var model: DecayModel
   /// The velocity the items start with, pt/s (each component in `Limits.speed`); nil: the
   /// velocity each item has when the decay starts acting (so a handoff feeds it).
   public var initialVelocity: Vector?
@@ -17,7 +18,7 @@ public struct DecaySpec: Equatable, Sendable {
   public var action: [ActionRule]
 
   public init(
-    id: String? = nil, items: [String], model: DecayParameter, initialVelocity: Vector? = nil,
+    id: String? = nil, items: [String], model: DecayModel, initialVelocity: Vector? = nil,
     action: [ActionRule] = []
   ) {
     self.id = id
@@ -28,71 +29,61 @@ public struct DecaySpec: Equatable, Sendable {
   }
 }
 
-/// A decay's one parameter, named as its platform names it.
-public enum DecayParameter: Equatable, Sendable {
-  /// UIScrollView's `decelerationRate`, the velocity kept per millisecond (`normal` 0.998,
-  /// `fast` 0.99).
-  case decelerationRate(Double)
-  /// Android `FlingAnimation.setFriction` (default 1).
-  case friction(Double)
-  /// Flutter `FrictionSimulation`'s `drag`, the velocity kept per second.
-  case drag(Double)
-
-  /// The wire name of the parameter.
-  public var name: StaticString {
-    switch self {
-    case .decelerationRate: return "deceleration_rate"
-    case .friction: return "friction"
-    case .drag: return "drag"
-    }
-  }
-
-  /// The parameter's value.
-  public var value: Double {
-    switch self {
-    case .decelerationRate(let v), .friction(let v), .drag(let v): return v
-    }
-  }
-}
-
 extension DecaySpec {
-  static let fields: [StaticString] = [
-    "type", "id", "items", "deceleration_rate", "friction", "drag", "initial_velocity", "action",
-  ]
+  static let fields: [StaticString] =
+    ["type", "id", "items"] + DecayField.allCases.map(\.key) + ["initial_velocity", "action"]
 
   init(_ fields: ObjectReader) throws(ProtocolError) {
     try fields.rejectUnknownFields(Self.fields)
-    self.init(
-      id: try fields.name("id"), items: try fields.behaviorItems(),
-      model: try DecayParameter(fields),
-      initialVelocity: try fields.vector("initial_velocity", in: Limits.speed),
-      action: try fields.actionRules() ?? [])
-  }
-}
-
-extension DecayParameter {
-  /// The parameters, in the order a behavior lists them.
-  static let fields: [StaticString] = ["deceleration_rate", "friction", "drag"]
-
-  /// Reads the one parameter of a decay: `missing_field` without one, `unknown_field` with two,
-  /// `out_of_range` naming the field and its range.
-  init(_ fields: ObjectReader) throws(ProtocolError) {
-    let given = Self.fields.filter { fields.has($0) }
-    guard let first = given.first else {
+    var given: [DecayField: Double] = [:]
+    for field in DecayField.allCases {
+      given[field] = try fields.number(field.key, in: .magnitude(.greatestFiniteMagnitude))
+    }
+    let path = { (field: DecayField) in fields.fieldPath(field.key) }
+    guard let model = try DecayModel.read(given, path: path, owner: fields.owner) else {
       throw ProtocolError(
         .missingField,
         "one of the fields '\(fields.fieldPath("deceleration_rate"))', 'friction' or 'drag' is "
           + "required for \(fields.owner)")
     }
-    if given.count > 1 { throw fields.exclusive(given[1], with: first) }
-    switch "\(first)" {
-    case "deceleration_rate":
-      self = .decelerationRate(
-        try fields.requiredNumber("deceleration_rate", in: Limits.decelerationRate))
-    case "friction":
-      self = .friction(try fields.requiredNumber("friction", in: Limits.flingFriction))
-    default:
-      self = .drag(try fields.requiredNumber("drag", in: Limits.frictionDrag))
+    self.init(
+      id: try fields.name("id"), items: try fields.behaviorItems(), model: model,
+      initialVelocity: try fields.vector("initial_velocity", in: Limits.speed),
+      action: try fields.actionRules() ?? [])
+  }
+}
+
+extension DecayModel {
+  /// Reads a decay's one parameter from the fields `given` (finite numbers): nil when none is
+  /// given, `unknown_field` for two, `out_of_range` naming the field and its range
+  /// (`Limits.decay`).
+  static func read(_ given: [DecayField: Double], path: (DecayField) -> String, owner: String)
+    throws(ProtocolError) -> DecayModel?
+  {
+    let named = DecayField.allCases.filter { given[$0] != nil }
+    guard let field = named.first, let value = given[field] else { return nil }
+    if named.count > 1 {
+      throw ProtocolError(
+        .unknownField,
+        "field '\(path(named[1]))' cannot be combined with '\(field.rawValue)' in \(owner); "
+          + "send one of them")
+    }
+    let range = Limits.decay(field)
+    guard range.contains(value), let model = try? field.model(value) else {
+      throw ProtocolError(
+        .outOfRange, "field '\(path(field))' must be \(range.phrase) (got \(plainNumber(value)))")
+    }
+    return model
+  }
+}
+
+extension DecayField {
+  /// The field's name as the object readers and the encoder take it.
+  var key: StaticString {
+    switch self {
+    case .decelerationRate: return "deceleration_rate"
+    case .friction: return "friction"
+    case .drag: return "drag"
     }
   }
 }

@@ -11,7 +11,7 @@ public struct SpringSpec: Equatable, Sendable {
   /// Where the items come to rest, in reference coordinates.
   public var target: Point
   /// The spring, in the parameters of the platform the client took it from.
-  public var parameters: SpringParameterSet
+  public var parameters: SpringParameterValues
   /// The velocity the items start with, pt/s (each component in `Limits.speed`); nil: the
   /// velocity each item has when the spring starts acting (so a handoff feeds it).
   public var initialVelocity: Vector?
@@ -19,7 +19,7 @@ public struct SpringSpec: Equatable, Sendable {
   public var action: [ActionRule]
 
   public init(
-    id: String? = nil, items: [String], target: Point, parameters: SpringParameterSet,
+    id: String? = nil, items: [String], target: Point, parameters: SpringParameterValues,
     initialVelocity: Vector? = nil, action: [ActionRule] = []
   ) {
     self.id = id
@@ -33,7 +33,7 @@ public struct SpringSpec: Equatable, Sendable {
 
 extension SpringSpec {
   static let fields: [StaticString] =
-    ["type", "id", "items", "target"] + SpringParameterSet.fields
+    ["type", "id", "items", "target"] + SpringField.allCases.map(\.key)
     + ["initial_velocity", "action"]
 
   init(_ fields: ObjectReader) throws(ProtocolError) {
@@ -41,8 +41,24 @@ extension SpringSpec {
     self.init(
       id: try fields.name("id"), items: try fields.behaviorItems(),
       target: try fields.requiredPoint("target"),
-      parameters: try SpringParameterSet(fields),
+      parameters: try Self.parameters(fields),
       initialVelocity: try fields.vector("initial_velocity", in: Limits.speed),
       action: try fields.actionRules() ?? [])
+  }
+}
+
+extension SpringSpec {
+  /// The spring's one parameter set (`SpringParameterValues.read`); none is `missing_field`.
+  static func parameters(_ fields: ObjectReader) throws(ProtocolError) -> SpringParameterValues {
+    let given = try fields.springFields()
+    let path = { (field: SpringField) in fields.fieldPath(field.key) }
+    guard let values = try SpringParameterValues.read(given, path: path, owner: fields.owner)
+    else {
+      throw ProtocolError(
+        .missingField,
+        "one parameter set ('\(fields.fieldPath("response"))' or another) is required for "
+          + "\(fields.owner): send \(SpringParameterValues.phrase)")
+    }
+    return values
   }
 }

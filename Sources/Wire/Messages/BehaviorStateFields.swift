@@ -78,10 +78,10 @@ extension BehaviorSpec {
       fields.names("items", s.items)
       fields.point("target", s.target)
       fields.velocity("initial_velocity", s.initialVelocity)
-      for (name, value) in s.parameters.derivedValues { fields.number(name, value) }
+      if let p = s.parameters.parameters { fields.spring(p) }
     case .decay(let d):
       fields.names("items", d.items)
-      fields.number("\(d.model.name)", d.model.value)
+      fields.number(d.model.parameter.field.rawValue, d.model.parameter.value)
       fields.velocity("initial_velocity", d.initialVelocity)
     case .composite(let c):
       fields.append(ReplyField("children", .array(c.children.map { .object($0.stateFields) })))
@@ -155,6 +155,11 @@ private struct BehaviorStateFields {
   mutating func velocity(_ name: String, _ value: Vector?) {
     guard let value else { return }
     list.append(ReplyField(name, Self.pair(value.dx, value.dy, linear: true)))
+  }
+
+  /// A spring's constants and every value derived from them, 6 decimals.
+  mutating func spring(_ p: SpringParameters) {
+    for (name, value) in p.reportedValues { number(name, value) }
   }
 
   /// A direction or axis: not a position.

@@ -76,9 +76,12 @@ extension ServerMessageDecoder {
       return .spring(
         SpringSpec(
           id: id, items: try b.strings("items"), target: try b.point("target"),
-          parameters: .stiffnessDamping(
-            stiffness: try b.number("stiffness"), damping: try b.number("damping"),
-            mass: try b.optionalNumber("mass")),
+          parameters: SpringParameterValues(
+            .stiffnessAndDamping,
+            [
+              .stiffness: try b.number("stiffness"), .damping: try b.number("damping"),
+              .mass: try b.number("mass"),
+            ]),
           initialVelocity: try b.optionalVector("initial_velocity")))
     case .decay:
       guard let model = try decayModel(b) else { return nil }
@@ -110,11 +113,12 @@ extension ServerMessageDecoder {
       frictionTorque: try b.optionalNumber("friction_torque"))
   }
 
-  /// A decay's model: the one of its parameters present (nil for none this version knows).
-  private static func decayModel(_ b: MessageFields) throws(ProtocolError) -> DecayParameter? {
-    if let rate = try b.optionalNumber("deceleration_rate") { return .decelerationRate(rate) }
-    if let friction = try b.optionalNumber("friction") { return .friction(friction) }
-    return try b.optionalNumber("drag").map { .drag($0) }
+  /// A decay's model: the first of its parameters present (nil for none this version knows).
+  private static func decayModel(_ b: MessageFields) throws(ProtocolError) -> DecayModel? {
+    for field in DecayField.allCases {
+      if let value = try b.optionalNumber(field.key) { return try? field.model(value) }
+    }
+    return nil
   }
 
   private static func boundaries(_ b: MessageFields) throws(ProtocolError) -> [BoundarySpec] {
