@@ -304,6 +304,12 @@ public final class DynamicAnimator {
       if s.pose.x == body.state.pose.x { s.center.x = body.state.center.x }
       if s.pose.y == body.state.pose.y { s.center.y = body.state.center.y }
       if s.pose.z == body.state.pose.z { s.angle = body.state.angle }
+      // A spring or decay gives its items the closed form's exact state, not Box2D's.
+      if let exact = body.followedState {
+        s.center = exact.center
+        s.velocity = exact.velocity
+        s.angularVelocity = 0
+      }
       body.state = s
       body.publish()
     }
@@ -461,6 +467,20 @@ public final class DynamicAnimator {
     }
     for case let itemBehavior as DynamicItemBehavior in flattened {
       itemBehavior.applyPendingVelocities(self)
+    }
+    resolveMotionOwners()
+  }
+
+  /// The last spring or decay in the tree holding an item moves it, unless a finger grips it
+  /// (it starts at the release); a body nothing moves that way any more is dynamic again.
+  private func resolveMotionOwners() {
+    var owners: [ObjectIdentifier: DynamicBehavior] = [:]
+    for behavior in flattened where behavior.movesItemsExactly {
+      for item in behavior.behaviorItems { owners[ObjectIdentifier(item)] = behavior }
+    }
+    for body in bodyOrder {
+      body.motionOwner = body.grips == 0 ? owners[ObjectIdentifier(body.item)] : nil
+      if body.motionOwner == nil { body.setFollowsMotion(false) }
     }
   }
 
