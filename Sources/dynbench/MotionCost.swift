@@ -35,16 +35,28 @@ struct MotionCost: ParsableCommand {
   /// The behavior under test, over `items`; none of them rests within a run.
   private enum Kind: String, CaseIterable {
     case gravity
+    /// One spring holding every item, all drawn to one point (they meet and overlap).
     case spring
+    /// A spring per item, each to the point 400 pt below it: parallel paths, as gravity's.
+    case springs = "spring per item"
     case decay
 
     func behavior(_ items: [DynamicItem]) throws -> DynamicBehavior {
+      let parameters = SpringParameters.response(3, dampingRatio: 0.2)
       switch self {
       case .gravity: return GravityBehavior(items: items)
       case .spring:
         return try SpringBehavior(
-          items: items, target: Point(x: 160, y: 284),
-          parameters: .response(3, dampingRatio: 0.2), initialVelocity: Vector(dx: 300, dy: -200))
+          items: items, target: Point(x: 160, y: 284), parameters: parameters,
+          initialVelocity: Vector(dx: 300, dy: -200))
+      case .springs:
+        let all = DynamicBehavior()
+        for item in items {
+          all.addChildBehavior(
+            try SpringBehavior(
+              items: [item], target: item.center + Vector(dx: 0, dy: 400), parameters: parameters))
+        }
+        return all
       case .decay:
         return try DecayBehavior(
           items: items, model: .fling(friction: 0.05), initialVelocity: Vector(dx: 300, dy: -200))

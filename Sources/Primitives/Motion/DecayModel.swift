@@ -96,12 +96,29 @@ public enum DecayModel: Hashable, Sendable {
   public func state(at t: Double, initialVelocity velocity: Double)
     -> (displacement: Double, velocity: Double)
   {
-    guard t < stopTime(initialVelocity: velocity) else {
-      return (restingDisplacement(initialVelocity: velocity), 0)
-    }
-    let lambda = decayRate
+    DecayAxis(self, initialVelocity: velocity).state(at: t)
+  }
+}
+
+/// One axis of a decay, its constants worked out once (a `DecayMotion` evaluates it at every
+/// step without a logarithm).
+struct DecayAxis: Equatable, Sendable {
+  let velocity: Double
+  let decayRate: Double
+  let stopTime: Double
+  let restingDisplacement: Double
+
+  init(_ model: DecayModel, initialVelocity velocity: Double) {
+    self.velocity = velocity
+    decayRate = model.decayRate
+    stopTime = model.stopTime(initialVelocity: velocity)
+    restingDisplacement = model.restingDisplacement(initialVelocity: velocity)
+  }
+
+  func state(at t: Double) -> (displacement: Double, velocity: Double) {
+    guard t < stopTime else { return (restingDisplacement, 0) }
     // v₀·(1 − e^(−λt))/λ with expm1: exact for small λt, never 0/0 (λ > 0 in every range).
-    return (velocity * -expm1(-lambda * t) / lambda, velocity * exp(-lambda * t))
+    return (velocity * -expm1(-decayRate * t) / decayRate, velocity * exp(-decayRate * t))
   }
 }
 
