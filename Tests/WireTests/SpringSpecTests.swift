@@ -228,4 +228,18 @@ struct SpringSpecTests {
     ) { try dampingAlone.check(for: .attachment) }
     #expect(throws: ProtocolError.self) { try set(#""target":[1,2]"#).check(for: .snap) }
   }
+
+  @Test("a running spring's constants are reported even beyond a client's ranges")
+  func reportedConstants() {
+    let stiff = SpringParameters.stiffness(1e9, dampingRatio: 1000, mass: 1e6)
+    #expect(!Limits.spring(.damping).contains(stiff.damping))
+    #expect(SpringParameterValues(stiff).parameters == stiff)
+    let names = BehaviorSpec.spring(
+      SpringSpec(items: ["a"], target: .zero, parameters: SpringParameterValues(stiff))
+    ).stateFields.map(\.name)
+    #expect(
+      names.suffix(7) == [
+        "mass", "stiffness", "damping", "damping_ratio", "response", "duration", "bounce",
+      ])
+  }
 }

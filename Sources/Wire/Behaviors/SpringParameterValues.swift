@@ -14,9 +14,15 @@ public struct SpringParameterValues: Equatable, Sendable {
     self.values = values
   }
 
-  /// The spring, nil when a value is missing or outside its range (never after decoding).
+  /// The spring, nil when a value is missing or outside its range (never after decoding). The
+  /// three constants are taken as they are, unchecked: a running spring's, which the
+  /// `behaviors` report holds this way, may pass a range the client's own set kept to (a damping
+  /// ratio of 1000 on a stiffness of 1e9 makes a damping above 1e9).
   public var parameters: SpringParameters? {
-    try? set.parameters { values[$0] }
+    if set == .stiffnessAndDamping, let k = values[.stiffness], let c = values[.damping] {
+      return SpringParameters(mass: values[.mass] ?? 1, stiffness: k, damping: c)
+    }
+    return try? set.parameters { values[$0] }
   }
 
   /// The given fields in the set's order (required, then optional).
