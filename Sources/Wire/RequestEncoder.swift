@@ -176,6 +176,15 @@ public struct RequestEncoder: Sendable {
         $0.number("smoothness", f.smoothness)
         $0.number("animation_speed", f.animationSpeed)
         if let seed = f.seed { $0.seed("seed", seed) }
+      case .spring(let s):
+        $0.names("items", s.items)
+        $0.point("target", s.target)
+        for (field, value) in s.parameters.orderedValues { $0.number(field.key, value) }
+        $0.pair("initial_velocity", s.initialVelocity.map { ($0.dx, $0.dy) })
+      case .decay(let d):
+        $0.names("items", d.items)
+        $0.number(d.model.parameter.field.key, d.model.parameter.value)
+        $0.pair("initial_velocity", d.initialVelocity.map { ($0.dx, $0.dy) })
       case .composite(let c):
         if !c.children.isEmpty {
           $0.key("children")

@@ -28,6 +28,11 @@ extension BehaviorSpec {
       (u.position, u.region, u.strength, u.falloff) = (s.position, s.region, s.strength, s.falloff)
       (u.minimumRadius, u.direction, u.smoothness) = (s.minimumRadius, s.direction, s.smoothness)
       (u.animationSpeed, u.seed) = (s.animationSpeed, s.seed)
+    case .spring(let s):
+      u.target = s.target
+      u.setSpringParameters(s.parameters)
+    case .decay(let d):
+      u.setDecayModel(d.model)
     case .composite:
       break
     }
