@@ -60,8 +60,9 @@ struct SheetRubberBandTests {
     #expect(detents.all.map(\.name) == ["collapsed", "m", "large"])
     #expect(detents.span == 88...548)
     #expect(detents.nearest(to: -1000).name == "collapsed")
-    #expect(detents.nearest(to: 185).name == "collapsed")
-    #expect(detents.nearest(to: 186).name == "m")
+    #expect(detents.nearest(to: 185.9).name == "collapsed")
+    #expect(detents.nearest(to: 186).name == "collapsed")  // the tie between 88 and 284
+    #expect(detents.nearest(to: 186.1).name == "m")
     #expect(detents.nearest(to: 416).name == "m")  // the tie between 284 and 548
     #expect(detents.nearest(to: 417).name == "large")
     #expect(detents.nearest(to: 1e9).name == "large")
