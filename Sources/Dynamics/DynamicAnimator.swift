@@ -259,6 +259,7 @@ public final class DynamicAnimator {
     world.step(Self.stepInterval)
     stepCount += 1
     readBack()
+    for behavior in flattened { behavior.didStep(self) }
     report(world.takeContacts())
     for behavior in flattened { behavior.action?() }
     // A change made by an action keeps the animator running for at least one more step.
@@ -461,6 +462,20 @@ public final class DynamicAnimator {
     }
     for case let itemBehavior as DynamicItemBehavior in flattened {
       itemBehavior.applyPendingVelocities(self)
+    }
+    resolveMotionOwners()
+  }
+
+  /// The last spring or decay in the tree holding an item moves it, unless a finger grips it
+  /// (it starts at the release); a body nothing moves that way any more is dynamic again.
+  private func resolveMotionOwners() {
+    var owners: [ObjectIdentifier: DynamicBehavior] = [:]
+    for behavior in flattened where behavior.movesItemsExactly {
+      for item in behavior.behaviorItems { owners[ObjectIdentifier(item)] = behavior }
+    }
+    for body in bodyOrder {
+      body.motionOwner = body.grips == 0 ? owners[ObjectIdentifier(body.item)] : nil
+      if body.motionOwner == nil { body.setFollowsMotion(false) }
     }
   }
 

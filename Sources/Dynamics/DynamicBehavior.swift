@@ -58,6 +58,13 @@ open class DynamicBehavior {
   /// (a velocity field overrides them).
   func overrideVelocities(_ animator: DynamicAnimator) {}
 
+  /// Whether the behavior moves its items along a closed form (spring, decay): the animator
+  /// makes it their motion owner (`ItemBody.motionOwner`).
+  var movesItemsExactly: Bool { false }
+
+  /// Called after each internal step, once the bodies' states are read back.
+  func didStep(_ animator: DynamicAnimator) {}
+
   /// Tells the animator a parameter changed: it resumes and wakes this behavior's items.
   func parameterDidChange() {
     dynamicAnimator?.behaviorDidChange(self, structure: false)

@@ -25,6 +25,14 @@ final class ItemBody {
     didSet { if (grips > 0) != (oldValue > 0) { world?.setHeld(handle, grips > 0) } }
   }
   private weak var world: PhysicsWorld?
+  /// The spring or decay whose closed form moves the item (`DynamicAnimator.prepare`: the last
+  /// one in the tree holding it, none while a finger grips it), if any.
+  weak var motionOwner: DynamicBehavior?
+  /// Whether the body is kinematic for its motion owner: it then moves only with the velocity
+  /// the owner gives it, and no force, impulse, joint or contact moves it.
+  private(set) var followsMotion = false
+  /// True while the owner's motion has not ended: the animator does not pause (`RestRule`).
+  var motionInFlight = false
 
   /// Creates the body and the fixtures of the item's shape, with default properties.
   init(item: DynamicItem, world: PhysicsWorld) throws {
@@ -98,7 +106,7 @@ final class ItemBody {
       world.setFixedRotation(handle, !new.allowsRotation)
     }
     if new.anchored != old.anchored {
-      world.setType(handle, new.anchored ? CBOX2D_BODY_STATIC : CBOX2D_BODY_DYNAMIC)
+      world.setType(handle, new.anchored ? CBOX2D_BODY_STATIC : unanchoredType)
       if !new.anchored { world.wake(handle) }
     }
     guard new.density != old.density else { return false }
@@ -106,6 +114,22 @@ final class ItemBody {
     // The density was validated by DynamicItemBehavior, so the shim accepts this mass.
     try? world.setMass(handle, mass: mass, center: massCenter, inertia: mass * inertiaPerMass)
     return true
+  }
+
+  /// Makes the body kinematic for its motion owner, or dynamic again with the velocity its
+  /// state holds (the exact velocity the motion left it, not Box2D's step-average).
+  func setFollowsMotion(_ follows: Bool) {
+    guard follows != followsMotion else { return }
+    followsMotion = follows
+    if !follows { motionInFlight = false }
+    guard isDynamic, let world else { return }
+    world.setType(handle, unanchoredType)
+    if !follows { world.setVelocity(handle, state.velocity, angular: state.angularVelocity) }
+    world.wake(handle)
+  }
+
+  private var unanchoredType: cbox2d_body_type {
+    followsMotion ? CBOX2D_BODY_KINEMATIC : CBOX2D_BODY_DYNAMIC
   }
 
   func setGroups(items: [UInt32], boundaries: [UInt32], in world: PhysicsWorld) {

@@ -51,8 +51,13 @@ struct RestRule {
     var driven: Set<ObjectIdentifier>?
     var asleep = true
     var still = true
-    for body in bodies where body.isDynamic && body.state.isAwake {
+    for body in bodies where body.isDynamic && (body.state.isAwake || body.motionInFlight) {
       asleep = false
+      // A spring or decay still on its way (however slowly) keeps the animator running.
+      guard !body.motionInFlight else {
+        still = false
+        break
+      }
       let speed = body.state.velocity.length
       guard abs(body.state.angularVelocity) < DynamicAnimator.restAngularSpeed else {
         still = false

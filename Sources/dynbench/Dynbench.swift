@@ -9,7 +9,7 @@ struct Dynbench: ParsableCommand {
     subcommands: [
       StepCost.self, Accuracy.self, DropDrift.self, EncodeCost.self, LatencyBenchmark.self,
       SessionLoadBenchmark.self, IdleCostBenchmark.self, GestureLatencyBenchmark.self,
-      TrackingBenchmark.self, FieldAccuracy.self,
+      TrackingBenchmark.self, FieldAccuracy.self, MotionAccuracy.self, MotionCost.self,
       EchoServerCommand.self,
     ])
 }

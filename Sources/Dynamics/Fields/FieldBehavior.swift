@@ -228,13 +228,15 @@ public final class FieldBehavior: DynamicBehavior {
   /// step's other forces and the item's resistance, the step ends at the field's velocity
   /// (UIKit: it "overrides the effect of any other acceleration"). Set directly, as the finger's
   /// grip does, rather than as a force: it is exact, it reaches a sleeping item (a force would
-  /// not wake it) and it needs no stiffness. Joints and contacts still have the last word, and
-  /// an item a finger holds follows the finger.
+  /// not wake it) and it needs no stiffness. Joints and contacts still have the last word, an
+  /// item a finger holds follows the finger, and one a spring or decay moves its closed form.
   override func overrideVelocities(_ animator: DynamicAnimator) {
     guard kind == .velocity else { return }
     let h = DynamicAnimator.stepInterval
     for item in list.items {
-      guard let body = animator.body(for: item), body.isDynamic, body.grips == 0 else { continue }
+      guard let body = animator.body(for: item), body.isDynamic, body.grips == 0,
+        body.motionOwner == nil
+      else { continue }
       let center = body.state.center
       guard region.contains(center - position) else { continue }
       let target = velocityTarget(at: center)

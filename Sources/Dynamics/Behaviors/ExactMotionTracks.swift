@@ -1,0 +1,179 @@
+import Primitives
+
+/// A motion an item follows exactly, evaluated at the animator's time (`SpringMotion`,
+/// `DecayMotion`).
+protocol ExactMotion {
+  func state(at t: Double) -> (position: Point, velocity: Vector)
+  /// Whether the motion has ended at `t`, where its state is `position`, `velocity`; it then
+  /// rests at `endPoint`.
+  func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool
+  var endPoint: Point { get }
+}
+
+extension SpringMotion: ExactMotion {
+  func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool {
+    Self.isAtRest(position, velocity: velocity, on: target)
+  }
+  var endPoint: Point { target }
+}
+
+extension DecayMotion: ExactMotion {
+  func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool { isStopped(at: t) }
+  var endPoint: Point { restingPoint }
+}
+
+/// The items of a spring or decay behavior and where each is along its motion.
+///
+/// An item's motion starts the first internal step the behavior moves it (the animator makes
+/// the behavior its `motionOwner`: not while a finger grips it), from its position and velocity
+/// then, and starts afresh whenever the item comes back to the behavior (a release) or its
+/// state is changed from outside (a moved item, an added velocity), or on `restartAll()`. Before
+/// each internal step the item's body, kinematic, gets the velocity that carries it onto the
+/// closed form at the step's end (`DynamicAnimator.follow`); after it, the item's state is set
+/// to the closed form's exact position and velocity (Box2D holds 32-bit floats). The item stops
+/// turning. Once the motion ends the item rests exactly at its end point, held there.
+struct ExactMotionTracks<Motion: ExactMotion> {
+  private struct Track {
+    let item: DynamicItem
+    var motion: Motion?
+    var startStep = 0
+    var ended = false
+    var hasStarted = false
+    /// The exact state last published, to notice a change made from outside.
+    var published: (center: Point, velocity: Vector)?
+    /// The body moved in this step and the state it ends the step in.
+    var pending: (body: ItemBody, center: Point, velocity: Vector)?
+  }
+
+  private var tracks: [Track] = []
+
+  init(_ items: [DynamicItem]) {
+    for item in ItemList(items).items { tracks.append(Track(item: item)) }
+  }
+
+  var items: [DynamicItem] { tracks.map(\.item) }
+
+  /// Appends the item; false if it was already there.
+  mutating func add(_ item: DynamicItem) -> Bool {
+    guard index(of: item) == nil else { return false }
+    tracks.append(Track(item: item))
+    return true
+  }
+
+  /// Removes the item; false if it was not there.
+  mutating func remove(_ item: DynamicItem) -> Bool {
+    guard let i = index(of: item) else { return false }
+    tracks.remove(at: i)
+    return true
+  }
+
+  /// The motion `item` follows now: nil before it starts and while it is held elsewhere.
+  func motion(of item: DynamicItem) -> Motion? { index(of: item).flatMap { tracks[$0].motion } }
+
+  /// Whether `item`'s motion has ended (it rests at the motion's end point).
+  func hasEnded(_ item: DynamicItem) -> Bool {
+    index(of: item).map { tracks[$0].motion != nil && tracks[$0].ended } ?? false
+  }
+
+  /// Whether the behavior has started `item`'s motion before (its first start is over).
+  func hasStarted(_ item: DynamicItem) -> Bool {
+    index(of: item).map { tracks[$0].hasStarted } ?? false
+  }
+
+  /// Every item starts afresh from its state at the next step (a retarget; a new model).
+  mutating func restartAll() {
+    for i in tracks.indices { tracks[i].motion = nil }
+  }
+
+  /// Forgets every motion, first starts included (the behavior leaves or joins an animator).
+  mutating func reset() {
+    for i in tracks.indices { tracks[i] = Track(item: tracks[i].item) }
+  }
+
+  /// Moves every item this behavior owns for the coming internal step. `start` makes an item's
+  /// motion from its position and velocity (`isFirst`: the behavior's first start of it).
+  mutating func drive(
+    _ animator: DynamicAnimator, owner: DynamicBehavior,
+    start: (_ position: Point, _ velocity: Vector, _ isFirst: Bool) -> Motion
+  ) {
+    let h = DynamicAnimator.stepInterval
+    for i in tracks.indices {
+      guard let body = animator.body(for: tracks[i].item), body.isDynamic,
+        body.motionOwner === owner
+      else {
+        tracks[i].motion = nil
+        continue
+      }
+      var track = tracks[i]
+      if track.motion == nil
+        || track.published.map({ $0 != (body.state.center, body.state.velocity) }) ?? false
+      {
+        track.motion = start(body.state.center, body.state.velocity, !track.hasStarted)
+        track.startStep = animator.stepCount
+        track.ended = false
+        track.hasStarted = true
+      }
+      guard let motion = track.motion else { continue }
+      var next = (position: motion.endPoint, velocity: Vector.zero)
+      if !track.ended {
+        let t = Double(animator.stepCount + 1 - track.startStep) * h
+        let state = motion.state(at: t)
+        track.ended = motion.hasEnded(at: t, position: state.position, velocity: state.velocity)
+        if !track.ended { next = state }
+      }
+      body.setFollowsMotion(true)
+      body.motionInFlight = !track.ended
+      animator.follow(body, to: next.position)
+      track.pending = (body, next.position, next.velocity)
+      tracks[i] = track
+    }
+  }
+
+  /// Sets each moved item's state to its motion's exact one, after the step.
+  mutating func publish() {
+    for i in tracks.indices {
+      guard let (body, center, velocity) = tracks[i].pending else { continue }
+      body.state.center = center
+      body.state.velocity = velocity
+      body.state.angularVelocity = 0
+      body.publish()
+      tracks[i].published = (center, velocity)
+      tracks[i].pending = nil
+    }
+  }
+
+  private func index(of item: DynamicItem) -> Int? { tracks.firstIndex { $0.item === item } }
+}
+
+extension DynamicAnimator {
+  /// Box2D moves a body at most 2 m (200 pt) per step (b2_maxTranslation): a kinematic body
+  /// further than this from where it must be is put there instead.
+  static let largestFollowStep = 150.0
+
+  /// Gives `body`, kinematic, the velocity that carries it from where Box2D holds it (its
+  /// 32-bit pose, not its exact state) onto `position` in one internal step, without turning:
+  /// Box2D's rounding never accumulates.
+  func follow(_ body: ItemBody, to position: Point) {
+    let held = Point(
+      x: Double(body.state.pose.x) * Units.pointsPerMeter,
+      y: Double(body.state.pose.y) * Units.pointsPerMeter)
+    var gap = position - held
+    if gap.length > Self.largestFollowStep {
+      world.setTransform(body.handle, center: position, angle: body.state.angle)
+      gap = .zero
+    }
+    world.setVelocity(body.handle, gap * (1 / Self.stepInterval), angular: 0)
+    world.wake(body.handle)
+  }
+}
+
+extension DynamicAnimator {
+  /// The item's center as Box2D holds it (32-bit floats, in metres, scaled back to points),
+  /// for measuring what the engine's storage alone would report; nil if it has no body.
+  public func storedCenter(of item: DynamicItem) -> Point? {
+    guard let body = body(for: item) else { return nil }
+    let pose = world.state(body.handle).pose
+    return Point(
+      x: Double(pose.x) * Units.pointsPerMeter, y: Double(pose.y) * Units.pointsPerMeter)
+  }
+}

@@ -1,0 +1,134 @@
+import Glibc
+
+/// How a platform slows a flung value down: each is an exponential decay v(t) = v₀·e^(−λt),
+/// x(t) = x₀ + v₀·(1 − e^(−λt))/λ, that stops (velocity 0, position held) the moment its speed
+/// falls below the platform's own threshold. One axis; `DecayMotion` runs one per axis, as a
+/// platform runs one animation per property.
+///
+/// Thresholds are in the platform's own length units taken as points (1 px = 1 pt: Android's
+/// mdpi baseline of 160 dpi, where 1 px = 1 dp).
+public enum DecayModel: Hashable, Sendable {
+  /// UIScrollView's `decelerationRate` r: the velocity is multiplied by r each millisecond,
+  /// λ = −1000·ln r (`normal` 0.998, `fast` 0.99). Apple documents no stopping rule; this
+  /// stops 0.5 pt before the limit, the threshold of Ilya Lobanov's reconstruction of
+  /// UIScrollView's deceleration ("Deceleration mechanics of UIScrollView", 2019; its
+  /// ScrollMechanics `DecelerationTimingParameters(threshold: 0.5)`), i.e. below a speed of
+  /// 0.5 pt × λ.
+  case scrollView(decelerationRate: Double)
+  /// Android `FlingAnimation.setFriction(f)`: `DragForce` accelerates by −4.2·f·v
+  /// (`DEFAULT_FRICTION` = −4.2 is friction 1), λ = 4.2·f; it stops below 46.875 px/s: the
+  /// value threshold (minimum visible change 1 px × `THRESHOLD_MULTIPLIER` 0.75) times
+  /// `VELOCITY_THRESHOLD_MULTIPLIER` 62.5 (androidx.dynamicanimation `DynamicAnimation`,
+  /// `FlingAnimation.DragForce`).
+  case fling(friction: Double)
+  /// Flutter `FrictionSimulation(drag, x, v)`: v(t) = v₀·drag^t, λ = −ln drag; done below
+  /// `Tolerance.defaultTolerance.velocity`, 0.001
+  /// (https://api.flutter.dev/flutter/physics/FrictionSimulation-class.html).
+  case frictionSimulation(drag: Double)
+
+  /// UIScrollView.DecelerationRate.normal.
+  public static let normalDecelerationRate = 0.998
+  /// UIScrollView.DecelerationRate.fast.
+  public static let fastDecelerationRate = 0.99
+  /// Android `FlingAnimation.DragForce.DEFAULT_FRICTION`, negated: λ of friction 1.
+  public static let flingUnitFriction = 4.2
+  /// Android's fling stop speed for a translation (px/s, taken as pt/s).
+  public static let flingStopSpeed = 1.0 * 0.75 * 62.5
+  /// UIScrollView's stop: this far from the limit (pt).
+  public static let scrollViewStopDistance = 0.5
+  /// Flutter's default velocity tolerance (pt/s).
+  public static let frictionSimulationStopSpeed = 1e-3
+
+  /// The model's parameter and its value (`DecayField.range` says which values are valid).
+  public var parameter: (field: DecayField, value: Double) {
+    switch self {
+    case .scrollView(let rate): return (.decelerationRate, rate)
+    case .fling(let friction): return (.friction, friction)
+    case .frictionSimulation(let drag): return (.drag, drag)
+    }
+  }
+
+  /// λ, in 1/s.
+  public var decayRate: Double {
+    switch self {
+    case .scrollView(let rate): return -1000 * log(rate)
+    case .fling(let friction): return Self.flingUnitFriction * friction
+    case .frictionSimulation(let drag): return -log(drag)
+    }
+  }
+
+  /// The speed under which the platform stops (pt/s).
+  public var stopSpeed: Double {
+    switch self {
+    case .scrollView: return Self.scrollViewStopDistance * decayRate
+    case .fling: return Self.flingStopSpeed
+    case .frictionSimulation: return Self.frictionSimulationStopSpeed
+    }
+  }
+
+  /// When a value thrown at `velocity` stops: ln(|v₀| / stop speed) / λ, or 0 if it starts
+  /// slower than that.
+  public func stopTime(initialVelocity velocity: Double) -> Double {
+    let speed = abs(velocity)
+    return speed > stopSpeed ? log(speed / stopSpeed) / decayRate : 0
+  }
+
+  /// Where a value thrown at `velocity` comes to rest, from where it was thrown:
+  /// sign(v₀)·(|v₀| − stop speed)/λ, 0 if it starts slower than the stop speed.
+  ///
+  /// This is the projection of a release: the `sheet` transition and a decay's `projection`
+  /// both use it. For UIScrollView it is the continuous closed form, the limit −v₀/(1000·ln r)
+  /// less the 0.5 pt stop distance, not the sum of Apple's WWDC 2018 "Designing Fluid
+  /// Interfaces" `project(initialVelocity:decelerationRate:)`, v₀/1000 · r/(1 − r): that
+  /// formula adds up one step per millisecond of the same decay and so lands about half a
+  /// millisecond of travel short of the limit (−1/ln r − r/(1 − r) → 1/2 as r → 1); with the
+  /// stop distance the two differ by about |v₀|·0.0005 s − 0.5 pt (0 near 1000 pt/s, +1 pt
+  /// at 3000 pt/s, for both `normal` and `fast`).
+  /// The continuous form is the one whose motion starts at exactly v₀ and decays by exactly r
+  /// per millisecond, so the projection is where that motion really stops.
+  public func restingDisplacement(initialVelocity velocity: Double) -> Double {
+    let speed = abs(velocity)
+    guard speed > stopSpeed else { return 0 }
+    return (speed - stopSpeed) / decayRate * (velocity < 0 ? -1 : 1)
+  }
+
+  /// Displacement from the start and velocity at `t` (held at rest after `stopTime`).
+  public func state(at t: Double, initialVelocity velocity: Double)
+    -> (displacement: Double, velocity: Double)
+  {
+    guard t < stopTime(initialVelocity: velocity) else {
+      return (restingDisplacement(initialVelocity: velocity), 0)
+    }
+    let lambda = decayRate
+    // v₀·(1 − e^(−λt))/λ with expm1: exact for small λt, never 0/0 (λ > 0 in every range).
+    return (velocity * -expm1(-lambda * t) / lambda, velocity * exp(-lambda * t))
+  }
+}
+
+/// The fields of the decay models, by the protocol's names, with the values each accepts (the
+/// one place these ranges are defined). Android requires a positive friction; its range starts
+/// at 1e-6, where the resting distance v₀/4.2e-6 is still finite for any valid velocity.
+public enum DecayField: String, CaseIterable, Sendable {
+  case decelerationRate = "deceleration_rate"
+  case friction
+  case drag
+
+  public var range: ParameterRange {
+    switch self {
+    case .decelerationRate, .drag: return .open(0, 1)
+    case .friction: return .closed(1e-6, 1e6)
+    }
+  }
+
+  /// The model of this field at `value`; throws if the value is outside its range.
+  public func model(_ value: Double) throws(MotionParameterError) -> DecayModel {
+    guard range.contains(value) else {
+      throw MotionParameterError(field: rawValue, value: value, range: range)
+    }
+    switch self {
+    case .decelerationRate: return .scrollView(decelerationRate: value)
+    case .friction: return .fling(friction: value)
+    case .drag: return .frictionSimulation(drag: value)
+    }
+  }
+}

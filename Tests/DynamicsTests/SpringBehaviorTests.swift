@@ -1,0 +1,150 @@
+import Primitives
+import Testing
+
+@testable import Dynamics
+
+/// `SpringBehavior`: items follow the closed form exactly, nothing else moves them, a release
+/// feeds them, a retarget does not jump, and they land exactly on the target.
+@Suite struct SpringBehaviorTests {
+  let start = Point(x: 100, y: 100)
+  let target = Point(x: 250, y: 420)
+  let launch = Vector(dx: 500, dy: -300)
+
+  func sprung(_ parameters: SpringParameters, velocity: Vector? = Vector(dx: 500, dy: -300))
+    throws -> (DynamicAnimator, DynamicItem, SpringBehavior)
+  {
+    let animator = DynamicAnimator(referenceBounds: screen)
+    let ball = item("ball", x: start.x, y: start.y, w: 40, h: 40)
+    let spring = try SpringBehavior(
+      items: [ball], target: target, parameters: parameters, initialVelocity: velocity)
+    animator.addBehavior(spring)
+    return (animator, ball, spring)
+  }
+
+  /// At every frame, 60 or 120 Hz, the item is where the closed form puts it at the animator's
+  /// time, under- critically and over-damped, with gravity acting on the same item.
+  @Test(arguments: [0.3, 1.0, 2.2], [60.0, 120.0])
+  func followsTheClosedFormExactlyAtAnyFrameRate(ratio: Double, fps: Double) throws {
+    let parameters = SpringParameters.response(0.5, dampingRatio: ratio)
+    let (animator, ball, _) = try sprung(parameters)
+    animator.addBehavior(GravityBehavior(items: [ball]))
+    let exact = SpringMotion(parameters, from: start, velocity: launch, to: target)
+    for _ in 0..<Int(2 * fps) {
+      animator.step(1 / fps)
+      let (position, velocity) = exact.state(at: animator.elapsedTime)
+      guard !exact.isAtRest(at: animator.elapsedTime) else { break }
+      #expect((ball.center - position).length < 1e-9)
+      #expect((ball.velocity - velocity).length < 1e-9)
+      #expect(ball.angle == 0)
+    }
+  }
+
+  /// At rest the item is exactly on the target, still, and the animator pauses.
+  @Test func landsExactlyOnTheTargetAndPauses() throws {
+    let (animator, ball, spring) = try sprung(.swiftUIDefault)
+    runUntilRest(animator)
+    #expect(!animator.isRunning)
+    #expect(ball.center == target)
+    #expect(ball.velocity == .zero)
+    #expect(spring.isAtRest(ball))
+  }
+
+  /// A slow critically damped approach, under the animator's own rest speed of 1 pt/s for
+  /// long before the spring's tolerance, still ends on the target.
+  @Test func aSlowApproachIsNotCutShort() throws {
+    let (animator, ball, _) = try sprung(.response(3, dampingRatio: 1), velocity: .zero)
+    runUntilRest(animator, limit: 60)
+    #expect(ball.center == target)
+  }
+
+  /// Without an initial velocity the spring starts from the item's velocity.
+  @Test func startsFromTheItemsVelocity() throws {
+    let animator = DynamicAnimator()
+    let ball = item("ball", x: start.x, y: start.y, w: 40, h: 40)
+    let material = DynamicItemBehavior(items: [ball])
+    material.addLinearVelocity(Vector(dx: -700, dy: 250), for: ball)
+    animator.addBehavior(material)
+    let spring = try SpringBehavior(items: [ball], target: target)
+    animator.addBehavior(spring)
+    animator.step(frame60)
+    let motion = try #require(spring.motion(of: ball))
+    #expect((motion.initialVelocity - Vector(dx: -700, dy: 250)).length < 1e-3)
+  }
+
+  /// A finger's grip keeps the spring off the item; at the release the spring starts with the
+  /// velocity the drag left it.
+  @Test func aGripHoldsItOffAndTheReleaseFeedsIt() throws {
+    let (animator, ball, spring) = try sprung(.swiftUIDefault, velocity: nil)
+    let grip = try AttachmentBehavior(item: ball, attachedToAnchor: ball.center)
+    grip.length = 0
+    animator.addBehavior(grip)
+    for i in 1...10 {
+      grip.anchorPoint = start + Vector(dx: 12 * Double(i), dy: 0)
+      animator.step(frame60)
+      #expect(spring.motion(of: ball) == nil)
+    }
+    #expect(abs(ball.center.x - (start.x + 120)) < 0.01)
+    let released = ball.velocity
+    #expect(abs(released.dx - 720) < 1)
+    animator.removeBehavior(grip)
+    let releasedAt = animator.elapsedTime
+    animator.step(frame60)
+    let motion = try #require(spring.motion(of: ball))
+    #expect(motion.initialVelocity == released)
+    let expected = motion.position(at: animator.elapsedTime - releasedAt)
+    #expect((ball.center - expected).length < 1e-9)
+  }
+
+  /// A retarget mid-flight keeps position and velocity; the item then follows the new spring.
+  @Test func retargetingDoesNotJump() throws {
+    let (animator, ball, spring) = try sprung(.response(0.6, dampingRatio: 0.5))
+    run(animator, seconds: 0.3)
+    let (before, velocity) = (ball.center, ball.velocity)
+    let at = animator.elapsedTime
+    let newTarget = Point(x: 40, y: 60)
+    let stiffer = SpringParameters.stiffness(400, dampingRatio: 0.8)
+    try spring.retarget(to: newTarget, parameters: stiffer)
+    animator.step(frame60)
+    let motion = try #require(spring.motion(of: ball))
+    #expect(motion.initialDisplacement == before - newTarget)
+    #expect(motion.initialVelocity == velocity)
+    #expect(motion.target == newTarget && motion.parameters == stiffer)
+    #expect((ball.center - motion.position(at: animator.elapsedTime - at)).length < 1e-9)
+  }
+
+  /// Removed mid-flight, the spring leaves the item dynamic with its exact velocity.
+  @Test func removedMidFlightTheItemKeepsItsVelocity() throws {
+    let (animator, ball, spring) = try sprung(.response(0.5, dampingRatio: 0.4))
+    animator.addBehavior(DynamicItemBehavior(items: [ball]))
+    run(animator, seconds: 0.2)
+    let velocity = ball.velocity
+    animator.removeBehavior(spring)
+    animator.step(1.0 / 120)
+    #expect((ball.velocity - velocity).length < 1e-3 * velocity.length)
+  }
+
+  /// A dynamic item in the way is pushed aside; the sprung item keeps to its closed form.
+  @Test func itPushesWhatIsInTheWay() throws {
+    let (animator, ball, _) = try sprung(.response(0.5, dampingRatio: 1), velocity: .zero)
+    let block = item("block", x: 175, y: 260, w: 30, h: 30)
+    animator.addBehavior(CollisionBehavior(items: [ball, block]))
+    let exact = SpringMotion(
+      .response(0.5, dampingRatio: 1), from: start, velocity: .zero, to: target)
+    run(animator, seconds: 0.5)
+    #expect((ball.center - exact.position(at: animator.elapsedTime)).length < 1e-9)
+    #expect(block.center != Point(x: 175, y: 260))
+  }
+
+  @Test func refusesNonFiniteTargetsAndImpossibleConstants() {
+    #expect(throws: DynamicsError.self) {
+      try SpringBehavior(target: Point(x: .nan, y: 0))
+    }
+    #expect(throws: DynamicsError.self) {
+      try SpringBehavior(
+        target: .zero, parameters: SpringParameters(mass: 0, stiffness: 1, damping: 1))
+    }
+    #expect(throws: DynamicsError.self) {
+      try SpringBehavior(target: .zero, parameters: .stiffness(-1, damping: 1))
+    }
+  }
+}
