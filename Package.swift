@@ -153,20 +153,21 @@ let package = Package(
     .testTarget(
       name: "TransitionsTests",
       dependencies: ["BenchFixtures", "Transitions", "Dynamics", "Primitives"]),
-    .testTarget(name: "WireTests", dependencies: ["JSON", "Wire", "Primitives"]),
-    // The transcripts of protocol/examples parsed, and their JSON comparison: what the host's
-    // and the daemon's transcript replays share (test support, linked by the tests only).
-    .target(name: "TranscriptSupport", path: "Tests/TranscriptSupport"),
+    .testTarget(name: "WireTests", dependencies: ["JSON", "Wire", "Primitives", "TestSupport"]),
+    // Test support, linked by the tests only: the transcripts of protocol/examples parsed with
+    // their JSON comparison (the host's and the daemon's replays) and the bad-line type of the
+    // codec's, the host's and the daemon's bad-input corpora.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "Daemon", "HostFuzzing", "JSON", "Wire", "Transitions", "Primitives", "TranscriptSupport",
+        "Daemon", "HostFuzzing", "JSON", "Wire", "Transitions", "Primitives", "TestSupport",
       ]),
     .testTarget(
       name: "SessionHostTests",
       dependencies: [
         "EmbeddedHost", "HostFuzzing", "JSON", "SessionHost", "Wire", "Primitives",
-        "Transitions", "SceneBuilding", "Dynamics", "TranscriptSupport",
+        "Transitions", "SceneBuilding", "Dynamics", "TestSupport",
       ]),
     .testTarget(name: "InspectorTests", dependencies: ["DaemonSocket", "Inspector"]),
     // The socket-location rule against the cases every copy of it passes (Tests/Shared).

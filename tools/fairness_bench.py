@@ -17,6 +17,9 @@ another), runs the heavy client from this process, stops the probe and reports i
                idle (the first 100 ms in which it used less than 5 % of a core more than it did
                idle, read from /proc/PID/task/*/schedstat every 10 ms)
   workers1     dynd --workers 1, one `step` dt 2 of 1 000 items under 16 noise fields
+  motion       the worst valid spring and decay scenes: 1 000 items under one spring (ζ 0.05,
+               so it runs the whole time) and, in a second session, 1 000 items under one decay
+               (Flutter's drag 0.135, so none stops in 2 s); one `step` dt 2 on each at once
   attachments  opens of 2 items + 996 rigid attachments, one after another, for 3 s
   add-group    150 failing `add_group` lines in one write on a 1 000-behavior × 1 000-item scene;
                then 150 more and SIGINT: how long dynd takes to exit
@@ -451,6 +454,46 @@ class Workers1(Case):
         if not reply:
             return {"heavy step": f"no reply in {took:.1f} s"}, ["the heavy step got no reply"]
         return {"heavy step": f"{took * 1000:.0f} ms"}, []
+
+
+class Motion(Case):
+    name = "motion"
+    title = "1 000 items under one spring, 1 000 under one decay, `step` dt 2 on each"
+
+    @staticmethod
+    def scenes():
+        items = grid_items(1000)
+        ids = [i["id"] for i in items]
+        spring = {"type": "spring", "id": "s", "items": ids, "target": [160, 284],
+                  "stiffness": 40, "damping_ratio": 0.05, "initial_velocity": [900, -1400]}
+        decay = {"type": "decay", "id": "d", "items": ids, "drag": 0.135,
+                 "initial_velocity": [700, -600]}
+        return manual_open("spring", items, [spring]), manual_open("decay", items, [decay])
+
+    def setup(self, run):
+        clients = []
+        for scene in self.scenes():
+            c = Client(run.daemon.path)
+            reply = c.request(scene, 60)
+            if not reply or not reply.get("ok"):
+                raise RuntimeError(f"the {scene['session']} scene was refused: {reply}")
+            clients.append(c)
+        return clients
+
+    def heavy(self, run, clients):
+        start = time.monotonic()
+        for c, session in zip(clients, ("spring", "decay")):
+            c.send({"op": "step", "id": 1, "session": session, "dt": 2})
+        shown, fails = {}, []
+        for c, session in zip(clients, ("spring", "decay")):
+            reply = c.reply(max(1, run.time_left() - 2))
+            took = time.monotonic() - start
+            if not reply or not reply.get("ok"):
+                shown[f"{session} step"] = f"no reply in {took:.1f} s"
+                fails.append(f"the {session} step got no reply: {reply}")
+            else:
+                shown[f"{session} step"] = f"{took * 1000:.0f} ms"
+        return shown, fails
 
 
 class Attachments(Case):
@@ -962,9 +1005,9 @@ class Sigterm(Case):
                 "socket removed": "yes" if removed else "no"}, fails
 
 
-CASES = [Rules(), Workers1(), Attachments(), AddGroup(), Behaviors(), PathOpen(), NonReaders(),
-         Debug(), Contacts(), Pipelined(), Memory(), PileRealtime(), PileStep(), BoundaryStorm(),
-         ChainStep(), ManySessions(), HeldOutput(), Sigterm()]
+CASES = [Rules(), Workers1(), Motion(), Attachments(), AddGroup(), Behaviors(), PathOpen(), NonReaders(),
+         Debug(), Contacts(), Pipelined(), Memory(), PileRealtime(), PileStep(),
+         BoundaryStorm(), ChainStep(), ManySessions(), HeldOutput(), Sigterm()]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,11 +19,19 @@ public struct Handoff: Equatable, Sendable {
   /// How the finger's velocity was estimated from the pan's samples; nil when the client gave
   /// it (or, decoded, when the reason is one this build does not know).
   public var estimate: ReleaseEstimate?
+  /// Where the released item comes to rest: a decay's resting point when a decay receives the
+  /// release, or a sheet's projection of it; nil otherwise.
+  public var projection: Point?
+  /// The detent a sheet chose for the release; nil for other transitions.
+  public var detent: String?
+  /// The spring that carries a sheet to its detent; nil for other transitions.
+  public var spring: SpringParameters?
 
   public init(
     session: String = "", item: String, gestureVelocity: Vector, itemVelocity: Vector,
     constraints: [MotionConstraint] = [], velocityError: Double = 0,
-    estimate: ReleaseEstimate? = nil
+    estimate: ReleaseEstimate? = nil, projection: Point? = nil, detent: String? = nil,
+    spring: SpringParameters? = nil
   ) {
     self.session = session
     self.item = item
@@ -32,5 +40,8 @@ public struct Handoff: Equatable, Sendable {
     self.constraints = constraints
     self.velocityError = velocityError
     self.estimate = estimate
+    self.projection = projection
+    self.detent = detent
+    self.spring = spring
   }
 }

@@ -52,6 +52,9 @@ public struct BehaviorFactory {
       behavior = DynamicItemBehavior(items: try items(s.items))
     case .field(let s):
       behavior = try field(s)
+    case .spring, .decay:
+      // TEMPORARY until motion's engine behaviors land.
+      throw ProtocolError(.invalidScene, "springs and decays are not built yet")
     case .composite:
       // Organizational only: the animator flattens the tree; `SceneModel` adds the children.
       return DynamicBehavior()

@@ -13,6 +13,10 @@ public enum BehaviorSpec: Equatable, Sendable {
   case push(PushSpec)
   case dynamicItem(DynamicItemSpec)
   case field(FieldSpec)
+  /// A closed-form spring (extension).
+  case spring(SpringSpec)
+  /// A closed-form decay (extension).
+  case decay(DecaySpec)
   case composite(CompositeSpec)
 
   /// The behavior's id, if the client named it (otherwise the daemon assigns one).
@@ -25,6 +29,8 @@ public enum BehaviorSpec: Equatable, Sendable {
     case .push(let spec): return spec.id
     case .dynamicItem(let spec): return spec.id
     case .field(let spec): return spec.id
+    case .spring(let spec): return spec.id
+    case .decay(let spec): return spec.id
     case .composite(let spec): return spec.id
     }
   }
@@ -39,6 +45,8 @@ public enum BehaviorSpec: Equatable, Sendable {
     case .push: return .push
     case .dynamicItem: return .dynamicItem
     case .field: return .field
+    case .spring: return .spring
+    case .decay: return .decay
     case .composite: return .composite
     }
   }
@@ -55,6 +63,8 @@ public enum BehaviorSpec: Equatable, Sendable {
     case .push(let spec): return spec.items
     case .dynamicItem(let spec): return spec.items
     case .field(let spec): return spec.items
+    case .spring(let spec): return spec.items
+    case .decay(let spec): return spec.items
     case .composite: return []
     }
   }
@@ -70,6 +80,8 @@ public enum BehaviorSpec: Equatable, Sendable {
       case .push(let spec): return spec.action
       case .dynamicItem(let spec): return spec.action
       case .field(let spec): return spec.action
+      case .spring(let spec): return spec.action
+      case .decay(let spec): return spec.action
       case .composite(let spec): return spec.action
       }
     }
@@ -96,6 +108,12 @@ public enum BehaviorSpec: Equatable, Sendable {
       case .field(var spec):
         spec.action = newValue
         self = .field(spec)
+      case .spring(var spec):
+        spec.action = newValue
+        self = .spring(spec)
+      case .decay(var spec):
+        spec.action = newValue
+        self = .decay(spec)
       case .composite(var spec):
         spec.action = newValue
         self = .composite(spec)
@@ -124,6 +142,10 @@ public enum BehaviorType: String, CaseIterable, Sendable {
   case dynamicItem = "dynamic_item"
   /// A field behavior (iOS 9 UIFieldBehavior).
   case field
+  /// A closed-form spring toward a target (SwiftUI, Android, Flutter, libadwaita, Origami).
+  case spring
+  /// A closed-form exponential decay (UIScrollView, Android, Flutter).
+  case decay
   /// A behavior with child behaviors.
   case composite
 }
@@ -172,6 +194,8 @@ extension BehaviorSpec {
     case .push: self = .push(try PushSpec(typed))
     case .dynamicItem: self = .dynamicItem(try DynamicItemSpec(typed))
     case .field: self = .field(try FieldSpec(typed))
+    case .spring: self = .spring(try SpringSpec(typed))
+    case .decay: self = .decay(try DecaySpec(typed))
     case .composite:
       tree.depth += 1
       self = .composite(try CompositeSpec(typed, tree: &tree))

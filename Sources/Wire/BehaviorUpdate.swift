@@ -20,6 +20,8 @@ import Primitives
 /// | push | `items`, `direction`, `angle`, `magnitude`, `offset`, `active` |
 /// | dynamic_item | `items`, `elasticity`, `friction`, `density`, `resistance`, `angular_resistance`, `allows_rotation`, `anchored`, `charge` |
 /// | field | `items`, `position`, `region`, `strength`, `falloff`, `minimum_radius`, `direction`, `smoothness`, `animation_speed`, `seed` |
+/// | spring | `items`, `target`, one whole parameter set (`response`, `damping_ratio`, `duration`, `bounce`, `stiffness`, `damping`, `mass`, `tension`, `friction`) |
+/// | decay | `items`, one of `deceleration_rate`, `friction`, `drag` |
 /// | composite | — |
 ///
 /// Every type also takes `action` (extension): the behavior's rules, replaced as a whole (`[]`
@@ -45,14 +47,8 @@ public struct BehaviorUpdate: Equatable, Sendable {
   public var point: Point?
   public var active: Bool?
   public var offset: Vector?
-  public var elasticity: Double?
-  public var friction: Double?
-  public var density: Double?
-  public var resistance: Double?
-  public var angularResistance: Double?
-  public var allowsRotation: Bool?
-  public var anchored: Bool?
-  public var charge: Double?
+  /// A dynamic item behavior's material properties.
+  public var itemProperties = ItemPropertyValues()
   public var position: Point?
   public var region: RegionSpec?
   public var strength: Double?
@@ -61,6 +57,14 @@ public struct BehaviorUpdate: Equatable, Sendable {
   public var smoothness: Double?
   public var animationSpeed: Double?
   public var seed: UInt64?
+  /// A spring's new target (a retarget in flight).
+  public var target: Point?
+  /// A spring's parameter fields but `damping` and `friction`, which are the shared fields
+  /// above (`springParameterValues`).
+  public var springFields: [SpringField: Double] = [:]
+  /// A decay's UIScrollView and Flutter parameters (Android's is `friction`).
+  public var decelerationRate: Double?
+  public var drag: Double?
   /// The behavior's new rules, replacing all of its rules (`[]` removes them).
   public var action: [ActionRule]?
 
@@ -87,14 +91,7 @@ public struct BehaviorUpdate: Equatable, Sendable {
     note(point, "point")
     note(active, "active")
     note(offset, "offset")
-    note(elasticity, "elasticity")
-    note(friction, "friction")
-    note(density, "density")
-    note(resistance, "resistance")
-    note(angularResistance, "angular_resistance")
-    note(allowsRotation, "allows_rotation")
-    note(anchored, "anchored")
-    note(charge, "charge")
+    names += itemProperties.fieldNames
     note(position, "position")
     note(region, "region")
     note(strength, "strength")
@@ -103,6 +100,12 @@ public struct BehaviorUpdate: Equatable, Sendable {
     note(smoothness, "smoothness")
     note(animationSpeed, "animation_speed")
     note(seed, "seed")
+    note(target, "target")
+    for field in SpringField.allCases where springFields[field] != nil {
+      names.append(field.rawValue)
+    }
+    note(decelerationRate, "deceleration_rate")
+    note(drag, "drag")
     note(action, "action")
     return names
   }
@@ -130,6 +133,9 @@ public struct BehaviorUpdate: Equatable, Sendable {
         "items", "position", "region", "strength", "falloff", "minimum_radius", "direction",
         "smoothness", "animation_speed", "seed",
       ]
+    case .spring:
+      return ["items", "target"] + SpringField.allCases.map(\.rawValue)
+    case .decay: return ["items"] + DecayField.allCases.map(\.rawValue)
     case .composite: return []
     }
   }
@@ -154,6 +160,11 @@ public struct BehaviorUpdate: Equatable, Sendable {
         try Self.check(direction.dy, "direction[1]", in: Limits.gravityMagnitude)
       }
     }
+    if type == .attachment, let damping {
+      try Self.check(damping, "damping", in: Limits.attachmentDamping)
+    }
+    if type == .spring { _ = try springParameterValues() }
+    if type == .decay { _ = try decayModel() }
     if type == .field, let direction {
       try Self.check(direction.dx, "direction[0]", in: Limits.fieldDirection)
       try Self.check(direction.dy, "direction[1]", in: Limits.fieldDirection)
@@ -172,13 +183,16 @@ public struct BehaviorUpdate: Equatable, Sendable {
 
 extension BehaviorUpdate {
   /// Every field name `set_behavior` accepts besides `op`, `id`, `session` and `behavior`.
-  static let fields: [StaticString] = [
-    "items", "direction", "angle", "magnitude", "mode", "reference_bounds", "insets", "boundaries",
-    "anchor", "length", "damping", "frequency", "friction_torque", "range", "point", "active",
-    "offset", "elasticity", "friction", "density", "resistance", "angular_resistance",
-    "allows_rotation", "anchored", "charge", "position", "region", "strength", "falloff",
-    "minimum_radius", "smoothness", "animation_speed", "seed", "action",
-  ]
+  static let fields: [StaticString] =
+    [
+      "items", "direction", "angle", "magnitude", "mode", "reference_bounds", "insets",
+      "boundaries", "anchor", "length", "damping", "frequency", "friction_torque", "range",
+      "point", "active", "offset",
+    ] + ItemPropertyValues.names + [
+      "position", "region", "strength", "falloff", "minimum_radius", "smoothness",
+      "animation_speed", "seed", "action", "target",
+    ] + SpringField.allCases.filter { $0 != .damping && $0 != .friction }.map(\.key)
+    + ["deceleration_rate", "drag"]
 
   /// Reads the settable fields of a `set_behavior` request (unknown names were rejected already).
   init(_ fields: ObjectReader) throws(ProtocolError) {
@@ -200,7 +214,8 @@ extension BehaviorUpdate {
     }
     anchor = try fields.point("anchor")
     length = try fields.number("length", in: Limits.length)
-    damping = try fields.number("damping", in: Limits.attachmentDamping)
+    // The widest `damping`, a spring's; an attachment's is checked by `check(for:)`.
+    damping = try fields.number("damping", in: Limits.spring(.damping))
     frequency = try fields.number("frequency", in: Limits.frequency)
     frictionTorque = try fields.number("friction_torque", in: Limits.frictionTorque)
     range = try fields.range("range", in: Limits.coordinate)
@@ -218,5 +233,6 @@ extension BehaviorUpdate {
     animationSpeed = try fields.number("animation_speed", in: Limits.animationSpeed)
     seed = try fields.seed("seed")
     action = try fields.actionRules()
+    try readMotionFields(fields)
   }
 }

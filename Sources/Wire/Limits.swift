@@ -1,22 +1,26 @@
 import Primitives
 
-/// An interval a number must lie in: closed, or open at its lower end (e.g. `0 < dt ≤ 10`).
+/// An interval a number must lie in: closed, or open at either end (e.g. `0 < dt ≤ 10`).
 public struct NumberRange: Equatable, Sendable {
   /// The smallest allowed value (excluded when `excludesLowerBound`).
   public let lowerBound: Double
-  /// The largest allowed value (always included).
+  /// The largest allowed value (excluded when `excludesUpperBound`).
   public let upperBound: Double
   /// True for ranges such as `density > 0` where the bound itself is not allowed.
   public let excludesLowerBound: Bool
+  /// True for ranges such as a deceleration rate `< 1`.
+  public let excludesUpperBound: Bool
 
   /// `lower ≤ x ≤ upper`.
   public static func closed(_ lower: Double, _ upper: Double) -> NumberRange {
-    NumberRange(lowerBound: lower, upperBound: upper, excludesLowerBound: false)
+    NumberRange(
+      lowerBound: lower, upperBound: upper, excludesLowerBound: false, excludesUpperBound: false)
   }
 
   /// `lower < x ≤ upper`.
   public static func above(_ lower: Double, upTo upper: Double) -> NumberRange {
-    NumberRange(lowerBound: lower, upperBound: upper, excludesLowerBound: true)
+    NumberRange(
+      lowerBound: lower, upperBound: upper, excludesLowerBound: true, excludesUpperBound: false)
   }
 
   /// `|x| ≤ limit`.
@@ -24,17 +28,46 @@ public struct NumberRange: Equatable, Sendable {
     .closed(-limit, limit)
   }
 
+  /// The wire range of a motion parameter (`ParameterRange`, defined with the parameter).
+  public init(_ range: ParameterRange) {
+    self.init(
+      lowerBound: range.lowerBound, upperBound: range.upperBound,
+      excludesLowerBound: !range.includesLowerBound, excludesUpperBound: !range.includesUpperBound)
+  }
+
+  private init(
+    lowerBound: Double, upperBound: Double, excludesLowerBound: Bool, excludesUpperBound: Bool
+  ) {
+    self.lowerBound = lowerBound
+    self.upperBound = upperBound
+    self.excludesLowerBound = excludesLowerBound
+    self.excludesUpperBound = excludesUpperBound
+  }
+
+  /// The range with its upper bound lowered to `upper` (a wire range narrower than the engine's).
+  public func capped(at upper: Double) -> NumberRange {
+    guard upper < upperBound else { return self }
+    return NumberRange(
+      lowerBound: lowerBound, upperBound: upper, excludesLowerBound: excludesLowerBound,
+      excludesUpperBound: false)
+  }
+
   /// Whether `value` lies in the range (never true for NaN).
   public func contains(_ value: Double) -> Bool {
-    (excludesLowerBound ? value > lowerBound : value >= lowerBound) && value <= upperBound
+    (excludesLowerBound ? value > lowerBound : value >= lowerBound)
+      && (excludesUpperBound ? value < upperBound : value <= upperBound)
   }
 
   /// The range as words for an error message, e.g. "between 1 and 240".
   public var phrase: String {
-    if excludesLowerBound {
-      return "greater than \(plainNumber(lowerBound)) and at most \(plainNumber(upperBound))"
+    let low = plainNumber(lowerBound)
+    let high = plainNumber(upperBound)
+    switch (excludesLowerBound, excludesUpperBound) {
+    case (false, false): return "between \(low) and \(high)"
+    case (true, false): return "greater than \(low) and at most \(high)"
+    case (false, true): return "at least \(low) and less than \(high)"
+    case (true, true): return "greater than \(low) and less than \(high)"
     }
-    return "between \(plainNumber(lowerBound)) and \(plainNumber(upperBound))"
   }
 }
 
@@ -208,6 +241,23 @@ public enum Limits {
   public static let length = NumberRange.closed(0, 1e7)
   /// Attachment friction torque (iOS 9); UIKit gives no unit.
   public static let frictionTorque = NumberRange.closed(0, 1e6)
+
+  // MARK: Springs and decay (extension)
+
+  /// A spring parameter's range: the engine's own (`SpringField.range`, defined once with the
+  /// parameters), except Origami's `friction`, capped at `friction`'s 1000 because
+  /// `set_behavior` reads every `friction` alike (a dynamic item's, a decay's, Origami's).
+  public static func spring(_ field: SpringField) -> NumberRange {
+    let range = NumberRange(field.range)
+    return field == .friction ? range.capped(at: friction.upperBound) : range
+  }
+
+  /// A decay parameter's range: the engine's own (`DecayField.range`), except Android's
+  /// `friction`, capped at 1000 as Origami's is.
+  public static func decay(_ field: DecayField) -> NumberRange {
+    let range = NumberRange(field.range)
+    return field == .friction ? range.capped(at: friction.upperBound) : range
+  }
 
   // MARK: Fields and regions (iOS 9)
 

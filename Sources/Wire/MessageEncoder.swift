@@ -164,11 +164,13 @@ public struct MessageEncoder: Sendable {
   /// `handoff`: the finger's release velocity, the velocity the item moves with, the
   /// constraints that made them differ (omitted when none did), `velocity_error`, the
   /// unrounded difference left (6 decimals), and how dynd estimated the finger's velocity
-  /// (`estimate`, omitted when the client gave it).
+  /// (`estimate`, omitted when the client gave it); then, each only when present, where the
+  /// item comes to rest (`projection`), a sheet's `detent` and the `spring` that carries it.
   public mutating func handoff(
     session: String, item: String, gestureVelocity: Vector, itemVelocity: Vector,
     constraints: [HandoffConstraint] = [], velocityError: Double = 0,
-    estimate: ReleaseEstimate? = nil
+    estimate: ReleaseEstimate? = nil, projection: Point? = nil, detent: String? = nil,
+    spring: SpringParameters? = nil
   ) {
     beginEvent("handoff", session: session)
     writer.raw(#","item":"#)
@@ -207,6 +209,24 @@ public struct MessageEncoder: Sendable {
       if let still = estimate.stillMilliseconds {
         writer.raw(#","still_ms":"#)
         writer.number(still, decimals: WireProtocol.linearDecimals)
+      }
+      writer.byte("}")
+    }
+    if let projection {
+      writer.raw(#","projection":"#)
+      writer.pair(projection.x, projection.y, decimals: WireProtocol.linearDecimals)
+    }
+    if let detent {
+      writer.raw(#","detent":"#)
+      writer.string(detent)
+    }
+    if let spring {
+      writer.raw(#","spring":{"#)
+      for (i, (name, value)) in spring.reportedValues.enumerated() {
+        if i > 0 { writer.byte(",") }
+        writer.string(name)
+        writer.byte(":")
+        writer.number(value, decimals: WireProtocol.angularDecimals)
       }
       writer.byte("}")
     }

@@ -163,14 +163,7 @@ public struct RequestEncoder: Sendable {
         if let active = p.active { $0.bool("active", active) }
       case .dynamicItem(let d):
         $0.names("items", d.items)
-        $0.number("elasticity", d.elasticity)
-        $0.number("friction", d.friction)
-        $0.number("density", d.density)
-        $0.number("resistance", d.resistance)
-        $0.number("angular_resistance", d.angularResistance)
-        if let allows = d.allowsRotation { $0.bool("allows_rotation", allows) }
-        if let anchored = d.anchored { $0.bool("anchored", anchored) }
-        $0.number("charge", d.charge)
+        $0.itemProperties(d.properties)
       case .field(let f):
         $0.word("kind", f.kind.rawValue)
         if !f.items.isEmpty { $0.names("items", f.items) }
@@ -183,6 +176,15 @@ public struct RequestEncoder: Sendable {
         $0.number("smoothness", f.smoothness)
         $0.number("animation_speed", f.animationSpeed)
         if let seed = f.seed { $0.seed("seed", seed) }
+      case .spring(let s):
+        $0.names("items", s.items)
+        $0.point("target", s.target)
+        for (field, value) in s.parameters.orderedValues { $0.number(field.key, value) }
+        $0.pair("initial_velocity", s.initialVelocity.map { ($0.dx, $0.dy) })
+      case .decay(let d):
+        $0.names("items", d.items)
+        $0.number(d.model.parameter.field.key, d.model.parameter.value)
+        $0.pair("initial_velocity", d.initialVelocity.map { ($0.dx, $0.dy) })
       case .composite(let c):
         if !c.children.isEmpty {
           $0.key("children")
@@ -315,14 +317,7 @@ public struct RequestEncoder: Sendable {
     point("point", u.point)
     if let active = u.active { bool("active", active) }
     pair("offset", u.offset.map { ($0.dx, $0.dy) })
-    number("elasticity", u.elasticity)
-    number("friction", u.friction)
-    number("density", u.density)
-    number("resistance", u.resistance)
-    number("angular_resistance", u.angularResistance)
-    if let allows = u.allowsRotation { bool("allows_rotation", allows) }
-    if let anchored = u.anchored { bool("anchored", anchored) }
-    number("charge", u.charge)
+    itemProperties(u.itemProperties)
     point("position", u.position)
     if let region = u.region { self.region("region", region) }
     number("strength", u.strength)

@@ -1,24 +1,6 @@
 import Foundation
+import TestSupport
 import Testing
-
-/// A line a client might send to a running daemon, and the code it must be answered with.
-struct DaemonBadLine: CustomStringConvertible {
-  let label: String
-  let bytes: [UInt8]
-  let code: String
-
-  init(_ label: String, _ line: String, _ code: String) {
-    self.init(label, bytes: Array(line.utf8), code)
-  }
-
-  init(_ label: String, bytes: [UInt8], _ code: String) {
-    self.label = label
-    self.bytes = bytes
-    self.code = code
-  }
-
-  var description: String { "\(label) → \(code)" }
-}
 
 private func utf8(_ text: String) -> [UInt8] { Array(text.utf8) }
 
@@ -27,20 +9,20 @@ private func utf8(_ text: String) -> [UInt8] { Array(text.utf8) }
 /// scene session `s`. Every line of this list and the rest of the corpus (what the codec and the
 /// host decide alone) is also sent to an embedded host by `Host bad input corpus`
 /// (`SessionHostTests/HostBadInputTests`).
-let daemonBadLines: [DaemonBadLine] = [
-  DaemonBadLine("empty line", "", "bad_json"),
-  DaemonBadLine("blank line", " \t ", "bad_json"),
-  DaemonBadLine(
+let daemonBadLines: [BadLine] = [
+  BadLine("empty line", "", "bad_json"),
+  BadLine("blank line", " \t ", "bad_json"),
+  BadLine(
     "NUL inside a string", bytes: utf8(#"{"op":"li"#) + [0] + utf8(#"st"}"#), "bad_json"),
-  DaemonBadLine("NUL after the object", bytes: utf8(#"{"op":"list"}"#) + [0], "bad_json"),
-  DaemonBadLine(
+  BadLine("NUL after the object", bytes: utf8(#"{"op":"list"}"#) + [0], "bad_json"),
+  BadLine(
     "invalid UTF-8: truncated at the end", bytes: utf8(#"{"op":"list","id":""#) + [0xE2, 0x82],
     "bad_json"),
-  DaemonBadLine("invalid UTF-8: a 0xFF byte", bytes: utf8(#"{"op":"list"}"#) + [0xFF], "bad_json"),
-  DaemonBadLine(
+  BadLine("invalid UTF-8: a 0xFF byte", bytes: utf8(#"{"op":"list"}"#) + [0xFF], "bad_json"),
+  BadLine(
     "nesting 100 000 deep",
     String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000), "bad_json"),
-  DaemonBadLine(
+  BadLine(
     "a huge array where an id belongs",
     #"{"op":"list","id":["# + Array(repeating: "0", count: 200_000).joined(separator: ",") + "]}",
     "wrong_type"),

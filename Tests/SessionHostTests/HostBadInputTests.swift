@@ -1,30 +1,12 @@
 import EmbeddedHost
 import Foundation
+import TestSupport
 import Testing
 
 // Over 50 bad lines, each sent to an embedded host and answered with its code while the peer's
 // session and another peer's stay as they were. The daemon's `End to end: bad input corpus`
 // sends through a socket only the lines whose framing a socket can change (empty lines, NUL
 // bytes, a line cut inside a character, a long line) and the over-long lines.
-
-/// A line a peer might send, and the code it must be answered with.
-struct BadLine: CustomStringConvertible {
-  let label: String
-  let bytes: [UInt8]
-  let code: String
-
-  init(_ label: String, _ line: String, _ code: String) {
-    self.init(label, bytes: Array(line.utf8), code)
-  }
-
-  init(_ label: String, bytes: [UInt8], _ code: String) {
-    self.label = label
-    self.bytes = bytes
-    self.code = code
-  }
-
-  var description: String { "\(label) → \(code)" }
-}
 
 private func utf8(_ text: String) -> [UInt8] { Array(text.utf8) }
 private let tapS = #"{"op":"tap","session":"s","#

@@ -65,6 +65,8 @@ struct ActionRuleTests {
       .attachment: #""item":"a","anchor":[0,0]"#, .snap: #""item":"a","point":[0,0]"#,
       .push: #""items":["a"],"mode":"continuous""#, .dynamicItem: #""items":["a"]"#,
       .field: #""kind":"spring""#, .composite: #""children":[]"#,
+      .spring: #""items":["a"],"target":[0,0],"duration":0.5,"bounce":0"#,
+      .decay: #""items":["a"],"deceleration_rate":0.998"#,
     ]
     let body = try #require(bodies[type])
     guard

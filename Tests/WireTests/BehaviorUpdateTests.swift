@@ -25,7 +25,7 @@ struct BehaviorUpdateTests {
     #expect(bag.anchor == Point(x: 5, y: 6))
     #expect(bag.range == FloatRange(minimum: -1, maximum: 1))
     #expect(bag.active == false)
-    #expect(bag.anchored == true)
+    #expect(bag.itemProperties.anchored == true)
     #expect(bag.boundaries?.count == 1)
     #expect(
       bag.fieldNames == [

@@ -133,14 +133,14 @@ private var update: BehaviorUpdate {
   u.point = Point(x: 3, y: 4)
   u.active = true
   u.offset = Vector(dx: 5, dy: 6)
-  u.elasticity = 1
-  u.friction = 0
-  u.density = 0.001
-  u.resistance = 7
-  u.angularResistance = 8
-  u.allowsRotation = true
-  u.anchored = false
-  u.charge = 9
+  u.itemProperties.elasticity = 1
+  u.itemProperties.friction = 0
+  u.itemProperties.density = 0.001
+  u.itemProperties.resistance = 7
+  u.itemProperties.angularResistance = 8
+  u.itemProperties.allowsRotation = true
+  u.itemProperties.anchored = false
+  u.itemProperties.charge = 9
   return u
 }
 

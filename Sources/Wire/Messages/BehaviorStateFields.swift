@@ -15,6 +15,8 @@ import Primitives
 /// | push | `type`, `id`, `items`, `mode`, `direction`, `angle`, `magnitude`, `offset`, `active` |
 /// | dynamic_item | `type`, `id`, `items`, `elasticity`, `friction`, `density`, `resistance`, `angular_resistance`, `allows_rotation`, `anchored`, `charge` |
 /// | field | `type`, `id`, `kind`, `items`, `position`, `region`, `strength`, `falloff`, `minimum_radius`, `direction`, `smoothness`, `animation_speed`, `seed` |
+/// | spring | `type`, `id`, `items`, `target`, `initial_velocity`, `mass`, `stiffness`, `damping`, `damping_ratio`, `response`, `duration`, `bounce` |
+/// | decay | `type`, `id`, `items`, `deceleration_rate` or `friction` or `drag`, `initial_velocity` |
 /// | composite | `type`, `id`, `children` (each child's entry, recursively) |
 ///
 /// Every type then has `action` (its rules, in the form a request gives them) when it has any.
@@ -59,14 +61,7 @@ extension BehaviorSpec {
       if let active = p.active { fields.append(.bool("active", active)) }
     case .dynamicItem(let d):
       fields.names("items", d.items)
-      fields.number("elasticity", d.elasticity)
-      fields.number("friction", d.friction)
-      fields.number("density", d.density)
-      fields.number("resistance", d.resistance)
-      fields.number("angular_resistance", d.angularResistance)
-      if let allows = d.allowsRotation { fields.append(.bool("allows_rotation", allows)) }
-      if let anchored = d.anchored { fields.append(.bool("anchored", anchored)) }
-      fields.number("charge", d.charge)
+      fields.list += d.properties.replyFields
     case .field(let f):
       fields.word("kind", f.kind.rawValue)
       fields.names("items", f.items)
@@ -79,6 +74,15 @@ extension BehaviorSpec {
       fields.number("smoothness", f.smoothness)
       fields.number("animation_speed", f.animationSpeed)
       if let seed = f.seed { fields.append(ReplyField("seed", .whole(seed))) }
+    case .spring(let s):
+      fields.names("items", s.items)
+      fields.point("target", s.target)
+      fields.velocity("initial_velocity", s.initialVelocity)
+      if let p = s.parameters.parameters { fields.spring(p) }
+    case .decay(let d):
+      fields.names("items", d.items)
+      fields.number(d.model.parameter.field.rawValue, d.model.parameter.value)
+      fields.velocity("initial_velocity", d.initialVelocity)
     case .composite(let c):
       fields.append(ReplyField("children", .array(c.children.map { .object($0.stateFields) })))
     }
@@ -145,6 +149,17 @@ private struct BehaviorStateFields {
   mutating func offset(_ name: String, _ value: Vector?) {
     guard let value else { return }
     list.append(ReplyField(name, Self.pair(value.dx, value.dy, linear: true)))
+  }
+
+  /// A velocity, pt/s: 3 decimals, as velocities everywhere.
+  mutating func velocity(_ name: String, _ value: Vector?) {
+    guard let value else { return }
+    list.append(ReplyField(name, Self.pair(value.dx, value.dy, linear: true)))
+  }
+
+  /// A spring's constants and every value derived from them, 6 decimals.
+  mutating func spring(_ p: SpringParameters) {
+    for (name, value) in p.reportedValues { number(name, value) }
   }
 
   /// A direction or axis: not a position.

@@ -168,7 +168,9 @@ public final class ServerMessageDecoder {
           session: session, item: try fields.string("item"),
           gestureVelocity: try fields.vector("gesture_velocity"),
           itemVelocity: try fields.vector("item_velocity"), constraints: constraints,
-          velocityError: try fields.number("velocity_error"), estimate: try estimate(fields)))
+          velocityError: try fields.number("velocity_error"), estimate: try estimate(fields),
+          projection: try fields.optionalPoint("projection"),
+          detent: try fields.optionalString("detent"), spring: try handoffSpring(fields)))
     case .done:
       return .done(
         session: session, outcome: try fields.string("outcome"), values: try namedValues(fields))
@@ -207,6 +209,16 @@ public final class ServerMessageDecoder {
     return ReleaseEstimate(
       reason, samples: try estimate.integer("samples"),
       stillMilliseconds: try estimate.optionalNumber("still_ms"))
+  }
+
+  /// A handoff's `spring` (a sheet's): its constants, from which the rest derive.
+  private static func handoffSpring(_ fields: MessageFields) throws(ProtocolError)
+    -> SpringParameters?
+  {
+    guard let spring = try fields.optionalObject("spring") else { return nil }
+    return SpringParameters(
+      mass: try spring.number("mass"), stiffness: try spring.number("stiffness"),
+      damping: try spring.number("damping"))
   }
 
   /// `with` (an item) or `boundary` (an id, or `null` for the reference bounds).

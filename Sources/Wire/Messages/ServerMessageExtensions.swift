@@ -58,12 +58,7 @@ extension ServerMessageDecoder {
     case .dynamicItem:
       return .dynamicItem(
         DynamicItemSpec(
-          id: id, items: try b.strings("items"), elasticity: try b.optionalNumber("elasticity"),
-          friction: try b.optionalNumber("friction"), density: try b.optionalNumber("density"),
-          resistance: try b.optionalNumber("resistance"),
-          angularResistance: try b.optionalNumber("angular_resistance"),
-          allowsRotation: try b.optionalBool("allows_rotation"),
-          anchored: try b.optionalBool("anchored"), charge: try b.optionalNumber("charge")))
+          id: id, items: try b.strings("items"), properties: try ItemPropertyValues(b)))
     case .field:
       guard let kind = FieldKindName(rawValue: try b.string("kind")) else { return nil }
       return .field(
@@ -76,6 +71,24 @@ extension ServerMessageDecoder {
           smoothness: try b.optionalNumber("smoothness"),
           animationSpeed: try b.optionalNumber("animation_speed"),
           seed: try b.has("seed") ? b.unsigned("seed") : nil))
+    case .spring:
+      // The reply gives every derived value; mass, stiffness and damping hold them all.
+      return .spring(
+        SpringSpec(
+          id: id, items: try b.strings("items"), target: try b.point("target"),
+          parameters: SpringParameterValues(
+            .stiffnessAndDamping,
+            [
+              .stiffness: try b.number("stiffness"), .damping: try b.number("damping"),
+              .mass: try b.number("mass"),
+            ]),
+          initialVelocity: try b.optionalVector("initial_velocity")))
+    case .decay:
+      guard let model = try decayModel(b) else { return nil }
+      return .decay(
+        DecaySpec(
+          id: id, items: try b.strings("items"), model: model,
+          initialVelocity: try b.optionalVector("initial_velocity")))
     case .composite:
       var children: [BehaviorSpec] = []
       for child in try b.optionalObjects("children") ?? [] {
@@ -98,6 +111,14 @@ extension ServerMessageDecoder {
       axis: try b.optionalVector("axis"),
       range: range.map { FloatRange(minimum: $0[0], maximum: $0[1]) },
       frictionTorque: try b.optionalNumber("friction_torque"))
+  }
+
+  /// A decay's model: the first of its parameters present (nil for none this version knows).
+  private static func decayModel(_ b: MessageFields) throws(ProtocolError) -> DecayModel? {
+    for field in DecayField.allCases {
+      if let value = try b.optionalNumber(field.key) { return try? field.model(value) }
+    }
+    return nil
   }
 
   private static func boundaries(_ b: MessageFields) throws(ProtocolError) -> [BoundarySpec] {

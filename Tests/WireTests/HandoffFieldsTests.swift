@@ -1,0 +1,48 @@
+import Primitives
+import Testing
+import Wire
+
+/// A handoff event as the daemon writes it.
+private func encoded(_ handoff: Handoff) -> String {
+  var encoder = MessageEncoder()
+  encoder.encode(.handoff(handoff))
+  return String(decoding: encoder.bytes.dropLast(), as: UTF8.self)
+}
+
+/// A handoff's `projection`, `detent` and `spring` (a decay's resting point, a sheet's choice).
+@Suite("Handoff: projection, detent, spring")
+struct HandoffFieldsTests {
+  private let plain = Handoff(
+    session: "s", item: "card", gestureVelocity: Vector(dx: 0, dy: -1500),
+    itemVelocity: Vector(dx: 0, dy: -1500))
+
+  @Test("each is written only when present, after the others")
+  func written() {
+    #expect(!encoded(plain).contains("projection"))
+    #expect(!encoded(plain).contains("detent"))
+    #expect(!encoded(plain).contains("spring"))
+    var decayed = plain
+    decayed.projection = Point(x: 160, y: -465.25)
+    #expect(encoded(decayed).hasSuffix(#""velocity_error":0,"projection":[160,-465.25]}"#))
+    var sheet = decayed
+    sheet.detent = "medium"
+    sheet.spring = SpringParameters(mass: 1, stiffness: 100, damping: 10)
+    #expect(
+      encoded(sheet).hasSuffix(
+        #""projection":[160,-465.25],"detent":"medium","spring":{"mass":1,"stiffness":100,"#
+          + #""damping":10,"damping_ratio":0.5,"response":0.628319,"duration":0.628319,"#
+          + #""bounce":0.5}}"#))
+  }
+
+  @Test("the client's decoder reads them back")
+  func decoded() throws {
+    var sheet = plain
+    sheet.projection = Point(x: 12.5, y: 300)
+    sheet.detent = "large"
+    sheet.spring = SpringParameters(mass: 2, stiffness: 300, damping: 25.5)
+    for handoff in [plain, sheet] {
+      let message = try ServerMessageDecoder().decode(encoded(handoff))
+      #expect(message == .event(.handoff(handoff)), "\(encoded(handoff))")
+    }
+  }
+}
