@@ -6,24 +6,52 @@ import Testing
 /// The sheet's parameters: which spring set a client gave, and detents that cannot be told apart.
 @Suite("Sheet: parameters")
 struct SheetParameterTests {
-  static func choice(_ overrides: [String: Double]) throws -> SheetSpringChoice {
+  static func spring(_ overrides: [String: Double]) throws -> SpringParameters {
     try Driver(Sheet.self, overrides.mapValues { .number($0) }).t.spring
   }
 
   @Test func theSpringIsTheSetTheClientGave() throws {
-    #expect(try Self.choice([:]) == .standard)
-    #expect(try Self.choice(["response": 0.3]) == .response(0.3, dampingRatio: 1))
-    #expect(try Self.choice(["damping_ratio": 0.5]) == .response(0.5, dampingRatio: 0.5))
-    #expect(try Self.choice(["duration": 0.4, "bounce": 0.2]) == .duration(0.4, bounce: 0.2))
-    #expect(try Self.choice(["stiffness": 300]) == .stiffness(300, dampingRatio: 1, mass: 1))
+    #expect(try Self.spring([:]) == .swiftUIDefault)
+    #expect(try Self.spring(["response": 0.3]) == .response(0.3, dampingRatio: 1))
+    #expect(try Self.spring(["damping_ratio": 0.5]) == .response(0.5, dampingRatio: 0.5))
+    #expect(try Self.spring(["duration": 0.4, "bounce": 0.2]) == .duration(0.4, bounce: 0.2))
+    #expect(try Self.spring(["stiffness": 300]) == .stiffness(300, dampingRatio: 1, mass: 1))
     #expect(
-      try Self.choice(["stiffness": 300, "damping_ratio": 0.7, "mass": 2])
+      try Self.spring(["stiffness": 300, "damping_ratio": 0.7, "mass": 2])
         == .stiffness(300, dampingRatio: 0.7, mass: 2))
     #expect(
-      try Self.choice(["stiffness": 100, "damping": 10])
-        == .stiffnessDamping(100, damping: 10, mass: 1))
-    #expect(try Self.choice(["damping": 10]) == .stiffnessDamping(157.914, damping: 10, mass: 1))
-    #expect(try Self.choice(["tension": 40, "friction": 7]) == .origami(tension: 40, friction: 7))
+      try Self.spring(["stiffness": 100, "damping": 10]) == .stiffness(100, damping: 10, mass: 1))
+    #expect(try Self.spring(["damping": 10]) == .stiffness(157.914, damping: 10, mass: 1))
+    #expect(try Self.spring(["tension": 40, "friction": 7]) == .origami(tension: 40, friction: 7))
+  }
+
+  /// Each set at its declared defaults is SwiftUI's default spring, within the defaults'
+  /// rounding to 0.001.
+  @Test func everySetAtItsDefaultsIsSwiftUIsDefaultSpring() throws {
+    let standard = SpringParameters.swiftUIDefault
+    for fields in [
+      ["response"], ["duration"], ["stiffness"], ["stiffness", "damping"], ["tension"],
+    ] {
+      let defaults = Sheet.parameters.filter { fields.contains($0.name) }.map {
+        ($0.name, $0.defaultValue)
+      }
+      let spring = try Driver(Sheet.self, Dictionary(uniqueKeysWithValues: defaults)).t.spring
+      #expect(abs(spring.stiffness - standard.stiffness) < 0.004, "\(fields)")
+      #expect(abs(spring.damping - standard.damping) < 0.004, "\(fields)")
+      #expect(spring.mass == standard.mass)
+    }
+  }
+
+  /// What the sheet accepts, a spring accepts: each declared range lies in its field's.
+  @Test func everySpringRangeLiesWithinItsFields() throws {
+    for field in SpringField.allCases {
+      let declared = try #require(Sheet.parameters.first { $0.name == field.rawValue })
+      guard case .number(let range) = declared.kind else {
+        Issue.record("\(field) is not a number")
+        continue
+      }
+      #expect(field.range.contains(range.lowerBound) && field.range.contains(range.upperBound))
+    }
   }
 
   @Test(arguments: [
@@ -32,7 +60,7 @@ struct SheetParameterTests {
   ])
   func fieldsOfTwoSetsAreRefused(_ overrides: [String: Double]) {
     #expect {
-      _ = try Self.choice(overrides)
+      _ = try Self.spring(overrides)
     } throws: { error in
       guard let e = error as? TransitionError else { return false }
       return e.kind == .unknownParameter && e.message.hasPrefix("the spring is given by one")

@@ -1,4 +1,5 @@
 import Dynamics
+import Glibc
 import Primitives
 import Testing
 
@@ -97,12 +98,45 @@ struct SheetTests {
     #expect(abs(d.t.height - detent.height) < 1e-3, "at rest on \(fling.detent): \(d.t.height)")
   }
 
-  /// The projection is the release's center plus v × 0.998 / (1000 × 0.002) = 0.499 s × v.
+  /// The projection is where UIScrollView's deceleration stops: the center plus
+  /// sign(v)·(|v| − 0.5 λ)/λ, λ = −1000 ln 0.998 per second (the decay model's closed form,
+  /// 0.4995 s × v less 0.5 pt).
   @Test func theProjectionIsTheScrollViews() throws {
     let d = try Self.driver(at: .collapsed)
     let center = d.t.sheet.center
-    #expect(abs(d.t.projection(of: Vector(dx: 0, dy: -1000)).y - (center.y - 499)) < 1e-9)
+    let lambda = -1000 * log(0.998)
+    let expected = center.y - (1000 - 0.5 * lambda) / lambda
+    #expect(abs(d.t.projection(of: Vector(dx: 0, dy: -1000)).y - expected) < 1e-9)
     #expect(d.t.projection(of: Vector(dx: 0, dy: 0)) == center)
+  }
+
+  /// The handoff says where the release projects to, which detent that chose, and the spring;
+  /// from the release on, the sheet follows that spring's closed form from the finger's velocity.
+  @Test func theHandoffReportsTheProjectionTheDetentAndTheSpring() throws {
+    let d = try Driver(Sheet.self, ["response": .number(0.4), "damping_ratio": .number(0.6)])
+    d.began(at: Point(x: 160, y: 500), time: 0)
+    d.frame()
+    d.moved(to: Point(x: 160, y: 480), time: 1.0 / 60)
+    d.frame()
+    let release = d.t.sheet.center
+    d.ended(at: Point(x: 160, y: 480), time: 2.0 / 60, velocity: Vector(dx: 0, dy: -1200))
+    guard case .handoff(let h)? = d.takeEvents().first else {
+      Issue.record("no handoff")
+      return
+    }
+    let spring = SpringParameters.response(0.4, dampingRatio: 0.6)
+    #expect(h.spring == spring)
+    #expect(h.detent == "large")
+    #expect(h.projection == d.t.projection(of: Vector(dx: 0, dy: -1200)))
+    let target = Sheet.center(showing: 548, in: Rect(x: 0, y: 0, width: 320, height: 568))
+    let motion = SpringMotion(spring, from: release, velocity: h.itemVelocity, to: target)
+    var worst = 0.0
+    for frame in 1...90 {
+      d.frame()
+      worst = max(worst, abs(d.t.sheet.center.y - motion.position(at: Double(frame) / 60).y))
+    }
+    // The engine keeps positions as 32-bit floats: 2⁻¹⁴ pt near y = 300.
+    #expect(worst < 1e-3, "\(worst) pt from the closed form")
   }
 
   @Test func aCancelledPanGoesBackToItsDetent() throws {

@@ -24,10 +24,12 @@ public final class Sheet: Transition {
 
   public let sheet: DynamicItem
   public let detents: Detents
-  public let spring: SheetSpringChoice
+  /// The spring that carries the sheet to its detent.
+  public let spring: SpringParameters
   private let p: ParameterReader<Parameters>
   private let material: DynamicItemBehavior
   private var grip: AttachmentBehavior?
+  private var carrier: SpringBehavior?
   private var phase = Phase.resting
   /// The detent the sheet rests at or is carried to.
   public private(set) var target: Detent
@@ -38,7 +40,7 @@ public final class Sheet: Transition {
   public required init(parameters: ParameterValues, bounds: Rect) throws {
     p = ParameterReader(parameters)
     detents = try Self.detents(p)
-    spring = try Self.springChoice(p)
+    spring = try Self.spring(p)
     target = detents.named(p.initialDetent.rawValue)!
     sheet = try DynamicItem(
       identifier: "sheet", center: Self.center(showing: target.height, in: bounds),
@@ -91,11 +93,16 @@ public final class Sheet: Transition {
   override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
     guard phase == .dragging else { return [] }
     letGo()
-    let handoff = handOff(sheet, velocity: velocity, via: material)
-    let projected = projection(of: material.linearVelocity(for: sheet))
+    guard case .handoff(var handoff) = handOff(sheet, velocity: velocity, via: material) else {
+      return []
+    }
+    let projected = projection(of: handoff.itemVelocity)
     target = detents.nearest(to: height(centerY: projected.y))
     carry(to: target)
-    return [handoff]
+    handoff.projection = projected
+    handoff.detent = target.name
+    handoff.spring = spring
+    return [.handoff(handoff)]
   }
 
   override public func panCancelled() {
@@ -109,22 +116,34 @@ public final class Sheet: Transition {
     grip = nil
   }
 
-  /// Where the sheet's center would stop, coasting from `velocity` as a scroll view does.
+  /// Where the sheet's center would stop, coasting from `velocity` as a scroll view does
+  /// (`DecayMotion`'s resting point, UIScrollView's model at `deceleration_rate`).
   func projection(of velocity: Vector) -> Point {
-    let d = p.decelerationRate
-    return sheet.center + Vector(dx: 0, dy: velocity.dy * d / (1000 * (1 - d)))
+    let coast = DecayMotion(
+      .scrollView(decelerationRate: p.decelerationRate), from: sheet.center,
+      velocity: Vector(dx: 0, dy: velocity.dy))
+    return coast.restingPoint
   }
 
-  /// Starts the spring that takes the sheet to `detent` from the velocity it has.
+  /// Starts the spring that takes the sheet to `detent`, from the velocity it has.
   private func carry(to detent: Detent) {
+    stopCarrying()
+    // Finite by construction: a target in the bounds' span, constants within their ranges.
+    let carrier = try! SpringBehavior(
+      items: [sheet], target: Self.center(showing: detent.height, in: bounds),
+      parameters: spring)
+    animator.addBehavior(carrier)
+    self.carrier = carrier
     phase = .settling
-    // The spring arrives with motion's SpringBehavior.
   }
 
-  private func stopCarrying() {}
+  private func stopCarrying() {
+    if let carrier { animator.removeBehavior(carrier) }
+    carrier = nil
+  }
 
   override public func afterStep() -> [TransitionEvent] {
-    guard phase == .settling, !animator.isRunning else { return [] }
+    guard phase == .settling, let carrier, carrier.isAtRest(sheet) else { return [] }
     phase = .resting
     return [.done(outcome: target.name)]
   }

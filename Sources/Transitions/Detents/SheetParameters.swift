@@ -1,3 +1,5 @@
+import Primitives
+
 extension Sheet {
   /// The sheet's detents by name, lowest first; `done` reports these words.
   public enum DetentName: String, CaseIterable, Sendable {
@@ -6,8 +8,8 @@ extension Sheet {
     case large
   }
 
-  /// What clients may set, in the order they see it. The spring fields are the five
-  /// parameter sets (`SheetSpringChoice`); each field's default is SwiftUI's default spring,
+  /// What clients may set, in the order they see it. The spring fields are those of the five
+  /// parameter sets (`SpringParameterSet`, `SpringField`); each field's default is SwiftUI's default spring,
   /// `Spring(duration: 0.5, bounce: 0)`, given in that set (rounded to 0.001), so that giving
   /// one field of a set changes only that field of the default spring.
   struct Parameters: ParameterSet {
@@ -62,23 +64,58 @@ extension Sheet {
     return detents
   }
 
-  /// The spring set the client gave, with its values (defaults for the fields of it not given).
-  static func springChoice(_ p: ParameterReader<Parameters>) throws -> SheetSpringChoice {
-    let fields: [(String, Bool)] = [
-      ("response", p.isGiven(\.response)), ("damping_ratio", p.isGiven(\.dampingRatio)),
-      ("duration", p.isGiven(\.duration)), ("bounce", p.isGiven(\.bounce)),
-      ("stiffness", p.isGiven(\.stiffness)), ("damping", p.isGiven(\.damping)),
-      ("mass", p.isGiven(\.mass)), ("tension", p.isGiven(\.tension)),
-      ("friction", p.isGiven(\.friction)),
-    ]
-    let given = Set(fields.filter(\.1).map(\.0))
-    switch try SheetSpringChoice.set(of: given) {
-    case nil: return .standard
-    case 0: return .response(p.response, dampingRatio: p.dampingRatio)
-    case 1: return .duration(p.duration, bounce: p.bounce)
-    case 2: return .stiffness(p.stiffness, dampingRatio: p.dampingRatio, mass: p.mass)
-    case 3: return .stiffnessDamping(p.stiffness, damping: p.damping, mass: p.mass)
-    default: return .origami(tension: p.tension, friction: p.friction)
+  /// The spring the client gave: the first of `SpringParameterSet.allCases` whose fields hold
+  /// every spring parameter given (a field left out takes its default), SwiftUI's default
+  /// spring when none is given. Throws when the fields given belong to no one set.
+  static func spring(_ p: ParameterReader<Parameters>) throws -> SpringParameters {
+    let given = Set(SpringField.allCases.filter { isGiven($0, p) })
+    guard !given.isEmpty else { return .swiftUIDefault }
+    let fits = SpringParameterSet.allCases.first {
+      given.isSubset(of: Set($0.requiredFields + $0.optionalFields))
+    }
+    guard let set = fits else {
+      throw TransitionError(
+        kind: .unknownParameter,
+        message: "the spring is given by one parameter set, not "
+          + given.map(\.rawValue).sorted().joined(separator: " with ") + " (the sets: "
+          + SpringParameterSet.allCases.map {
+            ($0.requiredFields + $0.optionalFields).map(\.rawValue).joined(separator: "+")
+          }.joined(separator: ", ") + ")")
+    }
+    do {
+      return try set.parameters { value($0, p) }
+    } catch {
+      // Not reached: each declared range lies within its field's (SheetParameterTests).
+      throw TransitionError(
+        kind: .outOfRange, message: "parameter '\(error.field)' is outside a spring's range")
+    }
+  }
+
+  private static func value(_ field: SpringField, _ p: ParameterReader<Parameters>) -> Double {
+    switch field {
+    case .response: p.response
+    case .dampingRatio: p.dampingRatio
+    case .duration: p.duration
+    case .bounce: p.bounce
+    case .stiffness: p.stiffness
+    case .damping: p.damping
+    case .mass: p.mass
+    case .tension: p.tension
+    case .friction: p.friction
+    }
+  }
+
+  private static func isGiven(_ field: SpringField, _ p: ParameterReader<Parameters>) -> Bool {
+    switch field {
+    case .response: p.isGiven(\.response)
+    case .dampingRatio: p.isGiven(\.dampingRatio)
+    case .duration: p.isGiven(\.duration)
+    case .bounce: p.isGiven(\.bounce)
+    case .stiffness: p.isGiven(\.stiffness)
+    case .damping: p.isGiven(\.damping)
+    case .mass: p.isGiven(\.mass)
+    case .tension: p.isGiven(\.tension)
+    case .friction: p.isGiven(\.friction)
     }
   }
 }
