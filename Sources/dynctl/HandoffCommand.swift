@@ -170,9 +170,12 @@ struct HandoffCommand: ParsableCommand {
               + (releaseVelocitySentence(h.estimate).map { ": \($0)" } ?? ""))
         }
       }
+      let detents = try DetentCheck.atRelease(h, session: session, client)
+      failures += detents?.checkRelease(h, client.output) ?? []
       let motion = try Motion.measure(item: h.item, session: session, client)
       let (motionFailures, verified) = check(motion, h, client.output)
       failures += motionFailures
+      failures += try detents?.checkLanding(item: h.item, session: session, client) ?? []
       if !failures.isEmpty {
         throw verdict("FAIL: " + failures.joined(separator: "; "), client)
       }
