@@ -14,11 +14,16 @@ struct DetentCheck {
   static let projectionSlack = 0.003
   /// The wire's rounding of a position, and the landing's tolerance.
   static let landingSlack = 0.0011
+  /// How far a frame may be from the spring's closed form: the wire's rounding of the frame
+  /// (0.001) and of the release's position and velocity it starts from, and the engine's 32-bit
+  /// positions (2⁻¹⁴ pt near 1 000 pt).
+  static let springSlack = 0.005
 
   let detent: String
   let projection: Point
-  /// The item's center at the release (`get`, before any step).
+  /// The item's center at the release (`get`, before any step), and the session's time then.
   let release: Point
+  let releaseTime: Double
   let decelerationRate: Double
   /// Each detent and the item's center y resting on it, lowest detent first.
   let detents: [(name: String, centerY: Double)]
@@ -29,7 +34,7 @@ struct DetentCheck {
   {
     guard let detent = h.detent, let projection = h.projection else { return nil }
     let reply = try client.request(.get(session: session), quietReply: true)
-    guard case .get(_, _, let items, let details) = reply,
+    guard case .get(let t, _, let items, let details) = reply,
       let item = items.first(where: { $0.id == h.item }), let bounds = details.bounds,
       let params = details.params, case .number(let rate)? = params["deceleration_rate"]
     else { throw .verdictWritten("FAIL: the session does not tell its detents (get)") }
@@ -40,7 +45,8 @@ struct DetentCheck {
       detents.append((String(entry.name.dropLast("_detent".count)), centerY))
     }
     return DetentCheck(
-      detent: detent, projection: projection, release: item.center, decelerationRate: rate,
+      detent: detent, projection: projection, release: item.center, releaseTime: t,
+      decelerationRate: rate,
       detents: detents.sorted { $0.centerY > $1.centerY })
   }
 
@@ -80,33 +86,63 @@ struct DetentCheck {
     return failures
   }
 
-  /// Steps the session until `done` (at most `limit` seconds) and checks that it names the
-  /// detent and that the item rests on it. Returns the failures.
-  func checkLanding(item: String, session: String, _ client: DaemonClient, limit: Double = 20)
-    throws(Failure) -> [String]
-  {
+  /// Steps the session until `done` (at most `limit` seconds) and checks that every frame on the
+  /// way is the handoff's spring's closed form from the release (position and item velocity
+  /// then) to the detent, that `done` names the detent, and that the item rests on it. Frame k
+  /// after the release is k/60 s after it (manual clock, 60 fps). Returns the failures, and
+  /// whether frames were measured against the spring (the motion after the release verified).
+  func checkLanding(
+    _ h: HandoffReport, session: String, _ client: DaemonClient, limit: Double = 20
+  ) throws(Failure) -> (failures: [String], verified: Bool) {
+    guard let target = detents.first(where: { $0.name == detent }) else {
+      return (["the session has no detent \(detent)"], false)
+    }
+    let spring = h.spring.map {
+      SpringMotion(
+        $0, from: release, velocity: Vector(dx: h.itemVelocity.0, dy: h.itemVelocity.1),
+        to: Point(x: release.x, y: target.centerY))
+    }
     var outcome: String?
     var frames = 0
+    var worst = 0.0
+    var measured = 0
     while outcome == nil, frames < Int(limit * 60) {
       try client.request(.step(StepRequest(session: session, count: 60)), quietReply: true) {
         event in
-        if case .event(.done(_, let o, _)) = event.content, outcome == nil { outcome = o }
+        guard case .event(let e) = event.content else { return }
+        switch e {
+        case .done(_, let o, _) where outcome == nil: outcome = o
+        case .frame(let f):
+          guard let spring, let state = f.items.first(where: { $0.id == h.item }) else { return }
+          let k = ((f.t - releaseTime) * 60).rounded()
+          worst = max(worst, state.center.distance(to: spring.position(at: k / 60)))
+          measured += 1
+        default: break
+        }
       }
       frames += 60
     }
-    guard let outcome else { return ["no done within \(format(limit)) s of the release"] }
+    var failures: [String] = []
+    if spring != nil {
+      client.output.note(
+        "  on the way: \(measured) frames, each within \(format(worst)) pt of the spring's "
+          + "closed form (tolerance \(Self.springSlack))")
+      if worst > Self.springSlack {
+        failures.append("the item strays \(format(worst)) pt from its spring's closed form")
+      }
+    }
+    let verified = measured > 0 && worst <= Self.springSlack
+    guard let outcome else { return (failures + ["no done within \(format(limit)) s"], verified) }
     let reply = try client.request(.get(session: session), quietReply: true)
-    guard case .get(_, _, let items, _) = reply, let state = items.first(where: { $0.id == item }),
-      let target = detents.first(where: { $0.name == detent })
-    else { return ["the item \(item) is gone after done"] }
+    guard case .get(_, _, let items, _) = reply, let state = items.first(where: { $0.id == h.item })
+    else { return (failures + ["the item \(h.item) is gone after done"], verified) }
     let gap = abs(state.center.y - target.centerY)
     client.output.note(
       "  done \(outcome); at rest at center y \(format(state.center.y)), \(format(gap)) pt from "
         + "\(detent)'s \(format(target.centerY)), velocity "
         + pair((state.velocity.dx, state.velocity.dy)))
-    var failures: [String] = []
     if outcome != detent { failures.append("done says \(outcome), not \(detent)") }
     if gap > Self.landingSlack { failures.append("it rests \(format(gap)) pt off \(detent)") }
-    return failures
+    return (failures, verified)
   }
 }
