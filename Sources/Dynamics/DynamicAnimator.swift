@@ -259,7 +259,6 @@ public final class DynamicAnimator {
     world.step(Self.stepInterval)
     stepCount += 1
     readBack()
-    for behavior in flattened { behavior.didStep(self) }
     report(world.takeContacts())
     for behavior in flattened { behavior.action?() }
     // A change made by an action keeps the animator running for at least one more step.
@@ -305,6 +304,12 @@ public final class DynamicAnimator {
       if s.pose.x == body.state.pose.x { s.center.x = body.state.center.x }
       if s.pose.y == body.state.pose.y { s.center.y = body.state.center.y }
       if s.pose.z == body.state.pose.z { s.angle = body.state.angle }
+      // A spring or decay gives its items the closed form's exact state, not Box2D's.
+      if let exact = body.followedState {
+        s.center = exact.center
+        s.velocity = exact.velocity
+        s.angularVelocity = 0
+      }
       body.state = s
       body.publish()
     }

@@ -62,9 +62,6 @@ open class DynamicBehavior {
   /// makes it their motion owner (`ItemBody.motionOwner`).
   var movesItemsExactly: Bool { false }
 
-  /// Called after each internal step, once the bodies' states are read back.
-  func didStep(_ animator: DynamicAnimator) {}
-
   /// Tells the animator a parameter changed: it resumes and wakes this behavior's items.
   func parameterDidChange() {
     dynamicAnimator?.behaviorDidChange(self, structure: false)

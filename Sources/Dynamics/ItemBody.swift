@@ -33,6 +33,9 @@ final class ItemBody {
   private(set) var followsMotion = false
   /// True while the owner's motion has not ended: the animator does not pause (`RestRule`).
   var motionInFlight = false
+  /// The exact state the motion owner puts the body in at the end of the coming step, which the
+  /// animator reads back instead of Box2D's 32-bit one.
+  var followedState: (center: Point, velocity: Vector)?
 
   /// Creates the body and the fixtures of the item's shape, with default properties.
   init(item: DynamicItem, world: PhysicsWorld) throws {
@@ -121,7 +124,7 @@ final class ItemBody {
   func setFollowsMotion(_ follows: Bool) {
     guard follows != followsMotion else { return }
     followsMotion = follows
-    if !follows { motionInFlight = false }
+    if !follows { (motionInFlight, followedState) = (false, nil) }
     guard isDynamic, let world else { return }
     world.setType(handle, unanchoredType)
     if !follows { world.setVelocity(handle, state.velocity, angular: state.angularVelocity) }

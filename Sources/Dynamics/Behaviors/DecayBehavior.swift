@@ -78,8 +78,6 @@ public final class DecayBehavior: DynamicBehavior {
     }
   }
 
-  override func didStep(_ animator: DynamicAnimator) { tracks.publish() }
-
   private static func validate(_ model: DecayModel) throws {
     let (field, value) = model.parameter
     guard field.range.contains(value) else {

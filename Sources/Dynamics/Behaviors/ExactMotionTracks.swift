@@ -29,9 +29,9 @@ extension DecayMotion: ExactMotion {
 /// then, and starts afresh whenever the item comes back to the behavior (a release) or its
 /// state is changed from outside (a moved item, an added velocity), or on `restartAll()`. Before
 /// each internal step the item's body, kinematic, gets the velocity that carries it onto the
-/// closed form at the step's end (`DynamicAnimator.follow`); after it, the item's state is set
-/// to the closed form's exact position and velocity (Box2D holds 32-bit floats). The item stops
-/// turning. Once the motion ends the item rests exactly at its end point, held there.
+/// closed form at the step's end (`DynamicAnimator.follow`); after it, the animator reads back
+/// the closed form's exact position and velocity (`ItemBody.followedState`) rather than Box2D's
+/// 32-bit ones. The item stops turning. Once the motion ends the item rests exactly at its end point, held there.
 struct ExactMotionTracks<Motion: ExactMotion> {
   private struct Track {
     let item: DynamicItem
@@ -39,10 +39,8 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     var startStep = 0
     var ended = false
     var hasStarted = false
-    /// The exact state last published, to notice a change made from outside.
+    /// The exact state given to the item at its last step, to notice a change from outside.
     var published: (center: Point, velocity: Vector)?
-    /// The body moved in this step and the state it ends the step in.
-    var pending: (body: ItemBody, center: Point, velocity: Vector)?
   }
 
   private var tracks: [Track] = []
@@ -96,50 +94,39 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     _ animator: DynamicAnimator, owner: DynamicBehavior,
     start: (_ position: Point, _ velocity: Vector, _ isFirst: Bool) -> Motion
   ) {
-    let h = DynamicAnimator.stepInterval
-    for i in tracks.indices {
-      guard let body = animator.body(for: tracks[i].item), body.isDynamic,
-        body.motionOwner === owner
-      else {
-        tracks[i].motion = nil
-        continue
-      }
-      var track = tracks[i]
-      if track.motion == nil
-        || track.published.map({ $0 != (body.state.center, body.state.velocity) }) ?? false
-      {
-        track.motion = start(body.state.center, body.state.velocity, !track.hasStarted)
-        track.startStep = animator.stepCount
-        track.ended = false
-        track.hasStarted = true
-      }
-      guard let motion = track.motion else { continue }
-      var next = (position: motion.endPoint, velocity: Vector.zero)
-      if !track.ended {
-        let t = Double(animator.stepCount + 1 - track.startStep) * h
-        let state = motion.state(at: t)
-        track.ended = motion.hasEnded(at: t, position: state.position, velocity: state.velocity)
-        if !track.ended { next = state }
-      }
-      body.setFollowsMotion(true)
-      body.motionInFlight = !track.ended
-      animator.follow(body, to: next.position)
-      track.pending = (body, next.position, next.velocity)
-      tracks[i] = track
-    }
+    for i in tracks.indices { Self.advance(&tracks[i], animator, owner, start) }
   }
 
-  /// Sets each moved item's state to its motion's exact one, after the step.
-  mutating func publish() {
-    for i in tracks.indices {
-      guard let (body, center, velocity) = tracks[i].pending else { continue }
-      body.state.center = center
-      body.state.velocity = velocity
-      body.state.angularVelocity = 0
-      body.publish()
-      tracks[i].published = (center, velocity)
-      tracks[i].pending = nil
+  private static func advance(
+    _ track: inout Track, _ animator: DynamicAnimator, _ owner: DynamicBehavior,
+    _ start: (Point, Vector, Bool) -> Motion
+  ) {
+    guard let body = animator.body(for: track.item), body.isDynamic, body.motionOwner === owner
+    else {
+      track.motion = nil
+      return
     }
+    let now = (center: body.state.center, velocity: body.state.velocity)
+    if track.motion == nil || track.published.map({ $0 != now }) ?? false {
+      track.motion = start(now.center, now.velocity, !track.hasStarted)
+      track.startStep = animator.stepCount
+      track.ended = false
+      track.hasStarted = true
+    }
+    guard let motion = track.motion else { return }
+    var next = (center: motion.endPoint, velocity: Vector.zero)
+    if !track.ended {
+      let t = Double(animator.stepCount + 1 - track.startStep) * DynamicAnimator.stepInterval
+      let state = motion.state(at: t)
+      track.ended = motion.hasEnded(at: t, position: state.position, velocity: state.velocity)
+      if !track.ended { next = (state.position, state.velocity) }
+    }
+    body.setFollowsMotion(true)
+    body.motionInFlight = !track.ended
+    animator.follow(body, to: next.center)
+    // The animator's read-back after the step takes this state instead of Box2D's.
+    body.followedState = next
+    track.published = next
   }
 
   private func index(of item: DynamicItem) -> Int? { tracks.firstIndex { $0.item === item } }

@@ -78,8 +78,6 @@ public final class SpringBehavior: DynamicBehavior {
     }
   }
 
-  override func didStep(_ animator: DynamicAnimator) { tracks.publish() }
-
   private static func validate(target: Point, parameters: SpringParameters) throws {
     guard target.isFinite else {
       throw DynamicsError(.nonFinite, "spring target \(target) is not finite")
