@@ -52,9 +52,21 @@ public struct BehaviorFactory {
       behavior = DynamicItemBehavior(items: try items(s.items))
     case .field(let s):
       behavior = try field(s)
-    case .spring, .decay:
-      // TEMPORARY until motion's engine behaviors land.
-      throw ProtocolError(.invalidScene, "springs and decays are not built yet")
+    case .spring(let s):
+      guard let parameters = s.parameters.parameters else {
+        throw ProtocolError(.outOfRange, "the spring's parameters are outside their ranges")
+      }
+      let held = try items(s.items)
+      behavior = try engine {
+        try SpringBehavior(
+          items: held, target: s.target, parameters: parameters,
+          initialVelocity: s.initialVelocity)
+      }
+    case .decay(let s):
+      let held = try items(s.items)
+      behavior = try engine {
+        try DecayBehavior(items: held, model: s.model, initialVelocity: s.initialVelocity)
+      }
     case .composite:
       // Organizational only: the animator flattens the tree; `SceneModel` adds the children.
       return DynamicBehavior()
@@ -143,6 +155,10 @@ public struct BehaviorFactory {
       if let a = u.active { p.active = a }
     case let f as FieldBehavior:
       try apply(u, to: f)
+    case let s as SpringBehavior:
+      try apply(u, to: s)
+    case let d as DecayBehavior:
+      try apply(u, to: d)
     case let b as DynamicItemBehavior:
       if let ids = u.items {
         replaceItems(try items(ids), b.items, add: b.addItem, remove: b.removeItem)

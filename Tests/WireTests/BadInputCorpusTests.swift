@@ -243,7 +243,7 @@ let badLines: [BadLine] = [
     "phase moved", #"{"op":"gesture","session":"s","phase":"moved","x":1,"y":2}"#, .outOfRange),
   BadLine("swipe diagonal", #"{"op":"swipe","session":"s","direction":"diagonal"}"#, .outOfRange),
   BadLine("clock wall", #"{"op":"open","transition":"snap","clock":"wall"}"#, .outOfRange),
-  BadLine("behavior type spring", behavior(#"{"type":"spring","items":["a"]}"#), .outOfRange),
+  BadLine("behavior type magnet", behavior(#"{"type":"magnet","items":["a"]}"#), .outOfRange),
   BadLine("empty session name", #"{"op":"get","session":""}"#, .outOfRange),
   BadLine("control character in a name", #"{"op":"get","session":"a\u0001"}"#, .outOfRange),
   BadLine("C1 control character in a name", #"{"op":"get","session":"a\u009b"}"#, .outOfRange),

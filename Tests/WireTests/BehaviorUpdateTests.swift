@@ -84,14 +84,25 @@ struct BehaviorUpdateTests {
       "anchored": "false", "charge": "1", "position": "[1,2]", "region": #"{"radius":5}"#,
       "strength": "-2", "falloff": "2", "minimum_radius": "1", "smoothness": "0.5",
       "animation_speed": "2", "seed": "7",
-      "action": #"[{"when":{"always":true},"then":[{"emit":"tick"}]}]"#,
+      "action": #"[{"when":{"always":true},"then":[{"emit":"tick"}]}]"#, "target": "[0,0]",
+      "response": "0.5", "damping_ratio": "1", "duration": "0.5", "bounce": "0",
+      "stiffness": "100", "mass": "2", "tension": "40", "deceleration_rate": "0.998",
+      "drag": "0.5",
+    ]
+    // A spring takes a whole parameter set: each field is sent with the rest of one.
+    let springSets: [String: String] = [
+      "response": #""damping_ratio":1"#, "damping_ratio": #""response":0.5"#,
+      "duration": #""bounce":0"#, "bounce": #""duration":0.5"#, "stiffness": #""damping":1"#,
+      "damping": #""stiffness":100"#, "mass": #""stiffness":100,"damping":1"#,
+      "tension": #""friction":7"#, "friction": #""tension":40"#,
     ]
     for type in BehaviorType.allCases {
       for name in BehaviorUpdate.settableFields(of: type) {
         let value = try #require(samples[name], "no sample for \(name)")
-        let bag = try #require(try update("\"\(name)\":\(value)"))
-        #expect(bag.fieldNames == [name])
-        #expect(throws: Never.self) { try bag.check(for: type) }
+        let rest = type == .spring ? springSets[name].map { "," + $0 } ?? "" : ""
+        let bag = try #require(try update("\"\(name)\":\(value)" + rest))
+        #expect(bag.fieldNames.contains(name))
+        #expect(throws: Never.self, "\(type) \(name)") { try bag.check(for: type) }
       }
     }
   }

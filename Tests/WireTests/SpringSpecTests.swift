@@ -42,7 +42,8 @@ struct SpringSpecTests {
       try spring(#""mass":2,"stiffness":100,"damping":10"#)?.parameters
         == given(.stiffnessAndDamping, [.stiffness: 100, .damping: 10, .mass: 2]))
     #expect(
-      try spring(#""tension":40,"friction":7"#)?.parameters == given(.origami, [.tension: 40, .friction: 7]))
+      try spring(#""tension":40,"friction":7"#)?.parameters
+        == given(.origami, [.tension: 40, .friction: 7]))
   }
 
   @Test("the whole object: id, items, target, initial velocity, rules")
@@ -79,7 +80,8 @@ struct SpringSpecTests {
     #expect(
       springError(#""response":0.5"#)
         == ProtocolError(
-          .missingField, "field 'behavior.damping_ratio' is required for a 'spring' behavior"))
+          .missingField,
+          "field 'behavior.damping_ratio' is required with 'response' in a 'spring' behavior"))
     #expect(springError(#""duration":0.5"#)?.message.contains("'behavior.bounce'") == true)
     #expect(springError(#""tension":40"#)?.message.contains("'behavior.friction'") == true)
     let stiffnessAlone = springError(#""stiffness":100,"mass":2"#)
@@ -189,5 +191,37 @@ struct SpringSpecTests {
               initialVelocity: k.isMultiple(of: 3) ? Vector(dx: 0.1, dy: -1400) : nil))))
       #expect(try RequestDecoder().decode(request.encodedLine) == request, "\(request.encodedLine)")
     }
+  }
+
+  @Test("set_behavior: a retarget, a whole new set, and the shared damping's ranges")
+  func update() throws {
+    func set(_ fields: String) throws -> BehaviorUpdate {
+      let line = #"{"op":"set_behavior","session":"s","behavior":"b","# + fields + "}"
+      guard case .setBehavior(let request) = try decoded(line).op else {
+        throw ProtocolError(.unknownOp, "not a set_behavior")
+      }
+      return request.update
+    }
+    let retarget = try set(#""target":[5,6],"stiffness":300,"damping":20,"mass":2"#)
+    #expect(retarget.target == Point(x: 5, y: 6))
+    #expect(throws: Never.self) { try retarget.check(for: .spring) }
+    #expect(
+      try retarget.springParameterValues()
+        == given(.stiffnessAndDamping, [.stiffness: 300, .damping: 20, .mass: 2]))
+    #expect(try set(#""target":[1,2]"#).springParameterValues() == nil)
+    #expect(try set(#""tension":40,"friction":7"#).springParameterValues()?.set == .origami)
+    let dampingAlone = try set(#""damping":5000"#)
+    do {
+      try dampingAlone.check(for: .spring)
+      Issue.record("a damping alone was accepted for a spring")
+    } catch {
+      #expect(error.code == .missingField)
+      #expect(error.message.hasPrefix("field 'damping' belongs to a spring parameter set"))
+    }
+    // 5000 is a spring's damping, not an attachment's.
+    #expect(
+      throws: ProtocolError(.outOfRange, "field 'damping' must be between 0 and 1000 (got 5000)")
+    ) { try dampingAlone.check(for: .attachment) }
+    #expect(throws: ProtocolError.self) { try set(#""target":[1,2]"#).check(for: .snap) }
   }
 }

@@ -86,6 +86,16 @@ extension SceneModel {
           strength: f.strength, falloff: f.falloff, minimumRadius: f.minimumRadius,
           direction: f.direction, smoothness: f.smoothness, animationSpeed: f.animationSpeed,
           seed: f.seed))
+    case let s as SpringBehavior:
+      return .spring(
+        SpringSpec(
+          id: id, items: s.items.map(\.identifier), target: s.target,
+          parameters: SpringParameterValues(s.parameters), initialVelocity: s.initialVelocity))
+    case let d as DecayBehavior:
+      return .decay(
+        DecaySpec(
+          id: id, items: d.items.map(\.identifier), model: d.model,
+          initialVelocity: d.initialVelocity))
     case let d as DynamicItemBehavior:
       return .dynamicItem(
         DynamicItemSpec(

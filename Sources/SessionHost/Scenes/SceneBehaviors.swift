@@ -210,6 +210,8 @@ extension SceneModel {
       case let b as PushBehavior: b.removeItem(item)
       case let b as DynamicItemBehavior: b.removeItem(item)
       case let b as FieldBehavior: b.removeItem(item)
+      case let b as SpringBehavior: b.removeItem(item)
+      case let b as DecayBehavior: b.removeItem(item)
       case let b as AttachmentBehavior where b.items.contains(where: { $0 === item }):
         try? removeBehavior(entry.id, session: session)
       case let b as SnapBehavior where b.item === item:
@@ -227,6 +229,8 @@ extension SceneModel {
     case let p as PushBehavior: return p.items
     case let d as DynamicItemBehavior: return d.items
     case let f as FieldBehavior: return f.items
+    case let s as SpringBehavior: return s.items
+    case let d as DecayBehavior: return d.items
     case let a as AttachmentBehavior: return a.items
     case let s as SnapBehavior: return [s.item]
     default: return []

@@ -287,6 +287,9 @@ final class Session: DynamicAnimatorDelegate {
     switch event {
     case .handoff(var handoff):
       handoff.session = name
+      if handoff.projection == nil, case .transition(let t) = content {
+        handoff.projection = t.animator.decayProjection(of: handoff.item)
+      }
       return .handoff(handoff)
     case .done(let outcome):
       self.outcome = outcome

@@ -56,9 +56,8 @@ extension SpringParameterValues {
     if named.count > 1 { throw exclusive(path(named[1]), with: lead, owner: owner) }
     let candidates = SpringParameterSet.allCases.filter { $0.requiredFields[0] == lead }
     let allowed = Set(candidates.flatMap { $0.requiredFields + $0.optionalFields })
-    if let stray = SpringField.allCases.first(where: { given[$0] != nil && !allowed.contains($0) }) {
-      throw exclusive(path(stray), with: lead, owner: owner)
-    }
+    let strays = SpringField.allCases.filter { given[$0] != nil && !allowed.contains($0) }
+    if let stray = strays.first { throw exclusive(path(stray), with: lead, owner: owner) }
     let complete = candidates.filter { $0.requiredFields.allSatisfy { given[$0] != nil } }
     guard let set = complete.first else {
       let wanted = candidates.map { $0.requiredFields.first { given[$0] == nil }! }
@@ -69,7 +68,8 @@ extension SpringParameterValues {
           + " is required with '\(lead.rawValue)' in \(owner)")
     }
     if complete.count > 1 {
-      throw exclusive(path(complete[1].requiredFields[1]), with: set.requiredFields[1], owner: owner)
+      throw exclusive(
+        path(complete[1].requiredFields[1]), with: set.requiredFields[1], owner: owner)
     }
     for field in set.requiredFields + set.optionalFields {
       guard let value = given[field] else { continue }
@@ -79,7 +79,8 @@ extension SpringParameterValues {
           .outOfRange, "field '\(path(field))' must be \(range.phrase) (got \(plainNumber(value)))")
       }
     }
-    return SpringParameterValues(set, given.filter { set.requiredFields.contains($0.key) || set.optionalFields.contains($0.key) })
+    // Every given field is the set's: a stray or a second set was refused above.
+    return SpringParameterValues(set, given)
   }
 
   private static func exclusive(_ path: String, with other: SpringField, owner: String)

@@ -1,0 +1,28 @@
+import Dynamics
+import Primitives
+import Wire
+
+/// Spring and decay behaviors' `set_behavior` updates: new items, and a spring retargeted in
+/// flight (`SpringBehavior.retarget`: every item starts afresh from where it is, moving as it
+/// moves, so nothing jumps) or a decay given a new model.
+extension BehaviorFactory {
+  func apply(_ u: BehaviorUpdate, to s: SpringBehavior) throws(ProtocolError) {
+    let newItems = try u.items.map { (ids) throws(ProtocolError) in try items(ids) }
+    let parameters = try u.springParameterValues().map { (values) throws(ProtocolError) in
+      guard let p = values.parameters else {
+        throw ProtocolError(.outOfRange, "the spring's parameters are outside their ranges")
+      }
+      return p
+    }
+    if u.target != nil || parameters != nil {
+      try engine { try s.retarget(to: u.target ?? s.target, parameters: parameters) }
+    }
+    if let newItems { replaceItems(newItems, s.items, add: s.addItem, remove: s.removeItem) }
+  }
+
+  func apply(_ u: BehaviorUpdate, to d: DecayBehavior) throws(ProtocolError) {
+    let newItems = try u.items.map { (ids) throws(ProtocolError) in try items(ids) }
+    if let model = try u.decayModel() { try engine { try d.setModel(model) } }
+    if let newItems { replaceItems(newItems, d.items, add: d.addItem, remove: d.removeItem) }
+  }
+}

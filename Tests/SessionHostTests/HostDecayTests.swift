@@ -1,0 +1,65 @@
+import Dynamics
+import Foundation
+import Primitives
+import Testing
+
+@testable import SessionHost
+
+/// Decay behaviors through the embedded host, and the projection a handoff reports for them.
+@Suite("Host: decays")
+struct HostDecayTests {
+  @Test("a decay stops its item at the platform's resting point; behaviors reports its model")
+  func restsAtProjection() throws {
+    let rig = HostRig()
+    let client = rig.connect()
+    try client.expectOK(
+      #"{"op":"open","session":"m","clock":"manual","scene":{"bounds":null,"items":[{"id":"a","#
+        + #""center":[0,0],"size":[20,20]}],"behaviors":[{"type":"decay","id":"d","items":["a"],"#
+        + #""deceleration_rate":0.998,"initial_velocity":[1200,-300]}]}}"#)
+    let step = try client.expectOK(#"{"op":"step","session":"m","count":600}"#)
+    #expect(step.events("pause").count == 1)
+    let reply = try client.expectOK(#"{"op":"get","session":"m"}"#).reply
+    let center = try #require(reply.vector("center", of: "a"))
+    let expected = DecayMotion(
+      .scrollView(decelerationRate: 0.998), from: .zero, velocity: Vector(dx: 1200, dy: -300)
+    ).restingPoint
+    #expect(abs(center[0] - expected.x) < 0.001, "\(center) vs \(expected)")
+    #expect(abs(center[1] - expected.y) < 0.001, "\(center) vs \(expected)")
+    let behaviors = try client.expectOK(#"{"op":"behaviors","session":"m"}"#).reply
+    let entry = try #require((behaviors.object["behaviors"] as? [[String: Any]])?.first)
+    #expect((entry["deceleration_rate"] as? NSNumber)?.doubleValue == 0.998)
+    #expect((entry["initial_velocity"] as? [NSNumber])?.map(\.doubleValue) == [1200, -300])
+    try client.expectOK(#"{"op":"set_behavior","session":"m","behavior":"d","friction":2}"#)
+    let changed = try client.expectOK(#"{"op":"behaviors","session":"m"}"#).reply
+    let now = try #require((changed.object["behaviors"] as? [[String: Any]])?.first)
+    #expect((now["friction"] as? NSNumber)?.doubleValue == 2)
+    #expect(now["deceleration_rate"] == nil)
+    try client.expectError(
+      "unknown_field",
+      #"{"op":"set_behavior","session":"m","behavior":"d","friction":2,"drag":0.5}"#)
+    try client.expectError(
+      "out_of_range", #"{"op":"set_behavior","session":"m","behavior":"d","drag":1}"#)
+    rig.expectFinite()
+  }
+
+  @Test("a handoff's projection is the resting point of the decay that moves the item")
+  func projection() throws {
+    let animator = DynamicAnimator(referenceBounds: nil)
+    let card = try DynamicItem(
+      identifier: "card", center: Point(x: 160, y: 400), size: Size(width: 40, height: 40))
+    let other = try DynamicItem(
+      identifier: "other", center: Point(x: 0, y: 0), size: Size(width: 40, height: 40))
+    let model = DecayModel.frictionSimulation(drag: 0.135)
+    let decay = try DecayBehavior(
+      items: [card], model: model, initialVelocity: Vector(dx: 0, dy: -2000))
+    animator.addBehavior(decay)
+    animator.addBehavior(GravityBehavior(items: [other]))
+    let expected = DecayMotion(model, from: card.center, velocity: Vector(dx: 0, dy: -2000))
+      .restingPoint
+    #expect(animator.decayProjection(of: "card") == expected)
+    #expect(animator.decayProjection(of: "other") == nil)
+    // A spring later in the tree moves the item instead: no projection.
+    animator.addBehavior(try SpringBehavior(items: [card], target: .zero))
+    #expect(animator.decayProjection(of: "card") == nil)
+  }
+}
