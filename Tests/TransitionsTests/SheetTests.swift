@@ -163,6 +163,32 @@ struct SheetTests {
     #expect(abs(d.t.height - past) < 0.5, "held where it was caught: \(d.t.height) vs \(past)")
   }
 
+  /// Caught while the spring carries it, the sheet stops where it is (the spring lets go); a
+  /// cancelled pan then sends it on to the detent it was carried to.
+  @Test func caughtOnItsWayItHoldsAndACancelGoesOn() throws {
+    let d = try Self.driver(at: .collapsed)
+    d.pan(
+      from: Point(x: 160, y: 500), to: Point(x: 160, y: 470), duration: 0.1,
+      release: Vector(dx: 0, dy: -2000))
+    for _ in 0..<6 { d.frame() }
+    let caught = d.t.height
+    let speed = abs(d.t.sheet.velocity.dy)
+    #expect(caught > 200 && caught < 540, "on its way to large: \(caught)")
+    let finger = Point(x: 160, y: 568 - caught + 20)
+    d.began(at: finger, time: 5)
+    d.moved(to: finger, time: 5 + 1.0 / 60)
+    d.frame()
+    d.frame()
+    // Its velocity carries it on until the grip holds it: at most a frame's travel.
+    #expect(abs(d.t.height - caught) <= speed / 60 + 2, "caught: \(d.t.height) vs \(caught)")
+    let held = d.t.height
+    d.frame()
+    #expect(abs(d.t.height - held) < 0.01, "and then still")
+    d.cancelled(at: finger, time: 5 + 3.0 / 60)
+    #expect(d.runUntilDone(limit: 3) == ["large"])
+    #expect(abs(d.t.height - 548) < 1e-3)
+  }
+
   @Test func theSameScriptGivesTheSameNumbers() throws {
     func trace() throws -> [Double] {
       let d = try Self.driver(at: .collapsed)
