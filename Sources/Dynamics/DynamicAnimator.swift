@@ -472,14 +472,18 @@ public final class DynamicAnimator {
   }
 
   /// The last spring or decay in the tree holding an item moves it, unless a finger grips it
-  /// (it starts at the release); a body nothing moves that way any more is dynamic again.
+  /// (it starts at the release) or it is anchored; a body nothing moves that way any more is
+  /// dynamic again.
   private func resolveMotionOwners() {
-    var owners: [ObjectIdentifier: DynamicBehavior] = [:]
+    var owners: [ObjectIdentifier: ObjectIdentifier] = [:]
     for behavior in flattened where behavior.movesItemsExactly {
-      for item in behavior.behaviorItems { owners[ObjectIdentifier(item)] = behavior }
+      for item in behavior.behaviorItems {
+        owners[ObjectIdentifier(item)] = ObjectIdentifier(behavior)
+      }
     }
     for body in bodyOrder {
-      body.motionOwner = body.grips == 0 ? owners[ObjectIdentifier(body.item)] : nil
+      let free = body.grips == 0 && body.isDynamic
+      body.motionOwner = free ? owners[ObjectIdentifier(body.item)] : nil
       if body.motionOwner == nil { body.setFollowsMotion(false) }
     }
   }

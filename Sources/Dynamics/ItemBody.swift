@@ -26,8 +26,10 @@ final class ItemBody {
   }
   private weak var world: PhysicsWorld?
   /// The spring or decay whose closed form moves the item (`DynamicAnimator.prepare`: the last
-  /// one in the tree holding it, none while a finger grips it), if any.
-  weak var motionOwner: DynamicBehavior?
+  /// one in the tree holding it, none while a finger grips it), if any. An identifier, not a
+  /// reference (no reference counting at every step): the animator resolves it again whenever
+  /// the tree changes, so it never outlives its behavior's place in the tree.
+  var motionOwner: ObjectIdentifier?
   /// Whether the body is kinematic for its motion owner: it then moves only with the velocity
   /// the owner gives it, and no force, impulse, joint or contact moves it.
   private(set) var followsMotion = false

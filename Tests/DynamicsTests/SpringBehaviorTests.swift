@@ -135,6 +135,26 @@ import Testing
     #expect(block.center != Point(x: 175, y: 260))
   }
 
+  /// Anchored mid-flight, the item stops where it is; freed again, the spring restarts from
+  /// there at rest and carries it on to the target.
+  @Test func anchoringStopsItAndFreeingRestartsIt() throws {
+    let (animator, ball, spring) = try sprung(.response(0.5, dampingRatio: 0.8))
+    let material = DynamicItemBehavior(items: [ball])
+    animator.addBehavior(material)
+    run(animator, seconds: 0.2)
+    material.anchored = true
+    animator.step(frame60)
+    let held = ball.center
+    run(animator, seconds: 0.2)
+    #expect(ball.center == held)
+    material.anchored = false
+    animator.step(frame60)
+    let motion = try #require(spring.motion(of: ball))
+    #expect(motion.initialDisplacement == held - target)
+    runUntilRest(animator)
+    #expect(ball.center == target)
+  }
+
   @Test func refusesNonFiniteTargetsAndImpossibleConstants() {
     #expect(throws: DynamicsError.self) {
       try SpringBehavior(target: Point(x: .nan, y: 0))

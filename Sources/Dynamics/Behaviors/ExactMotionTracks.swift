@@ -3,7 +3,12 @@ import Primitives
 /// A motion an item follows exactly, evaluated at the animator's time (`SpringMotion`,
 /// `DecayMotion`).
 protocol ExactMotion {
-  func state(at t: Double) -> (position: Point, velocity: Vector)
+  /// What the state at a time shares with every motion of the same constants at that time.
+  associatedtype Shared
+  func shared(at t: Double) -> Shared
+  /// Whether `other` has the same constants, so that its `shared(at:)` serves this motion.
+  func sharesConstants(with other: Self) -> Bool
+  func state(at t: Double, shared: Shared) -> (position: Point, velocity: Vector)
   /// Whether the motion has ended at `t`, where its state is `position`, `velocity`; it then
   /// rests at `endPoint`.
   func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool
@@ -11,6 +16,11 @@ protocol ExactMotion {
 }
 
 extension SpringMotion: ExactMotion {
+  func shared(at t: Double) -> (c: Double, s: Double) { solution.coefficients(at: t) }
+  func sharesConstants(with other: SpringMotion) -> Bool { solution == other.solution }
+  func state(at t: Double, shared: (c: Double, s: Double)) -> (position: Point, velocity: Vector) {
+    state(coefficients: shared)
+  }
   func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool {
     Self.isAtRest(position, velocity: velocity, on: target)
   }
@@ -18,6 +28,9 @@ extension SpringMotion: ExactMotion {
 }
 
 extension DecayMotion: ExactMotion {
+  func shared(at t: Double) {}
+  func sharesConstants(with other: DecayMotion) -> Bool { true }
+  func state(at t: Double, shared: Void) -> (position: Point, velocity: Vector) { state(at: t) }
   func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool { isStopped(at: t) }
   var endPoint: Point { restingPoint }
 }
@@ -31,7 +44,8 @@ extension DecayMotion: ExactMotion {
 /// each internal step the item's body, kinematic, gets the velocity that carries it onto the
 /// closed form at the step's end (`DynamicAnimator.follow`); after it, the animator reads back
 /// the closed form's exact position and velocity (`ItemBody.followedState`) rather than Box2D's
-/// 32-bit ones. The item stops turning. Once the motion ends the item rests exactly at its end point, held there.
+/// 32-bit ones. The item stops turning. Once the motion ends the item rests exactly at its end
+/// point, held there.
 struct ExactMotionTracks<Motion: ExactMotion> {
   private struct Track {
     let item: DynamicItem
@@ -94,14 +108,20 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     _ animator: DynamicAnimator, owner: DynamicBehavior,
     start: (_ position: Point, _ velocity: Vector, _ isFirst: Bool) -> Motion
   ) {
-    for i in tracks.indices { Self.advance(&tracks[i], animator, owner, start) }
+    // Items started together share their time: the spring's exponential and trigonometric
+    // terms are worked out once for all of them.
+    var memo: Memo?
+    for i in tracks.indices { Self.advance(&tracks[i], animator, owner, start, &memo) }
   }
+
+  private typealias Memo = (t: Double, motion: Motion, shared: Motion.Shared)
 
   private static func advance(
     _ track: inout Track, _ animator: DynamicAnimator, _ owner: DynamicBehavior,
-    _ start: (Point, Vector, Bool) -> Motion
+    _ start: (Point, Vector, Bool) -> Motion, _ memo: inout Memo?
   ) {
-    guard let body = animator.body(for: track.item), body.isDynamic, body.motionOwner === owner
+    guard let body = animator.body(for: track.item), body.isDynamic,
+      body.motionOwner == ObjectIdentifier(owner)
     else {
       track.motion = nil
       return
@@ -117,7 +137,10 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     var next = (center: motion.endPoint, velocity: Vector.zero)
     if !track.ended {
       let t = Double(animator.stepCount + 1 - track.startStep) * DynamicAnimator.stepInterval
-      let state = motion.state(at: t)
+      if memo == nil || memo!.t != t || !memo!.motion.sharesConstants(with: motion) {
+        memo = (t, motion, motion.shared(at: t))
+      }
+      let state = motion.state(at: t, shared: memo!.shared)
       track.ended = motion.hasEnded(at: t, position: state.position, velocity: state.velocity)
       if !track.ended { next = (state.position, state.velocity) }
     }
@@ -149,8 +172,8 @@ extension DynamicAnimator {
       world.setTransform(body.handle, center: position, angle: body.state.angle)
       gap = .zero
     }
+    // Box2D wakes a body given a non-zero velocity; one at rest on its point may sleep.
     world.setVelocity(body.handle, gap * (1 / Self.stepInterval), angular: 0)
-    world.wake(body.handle)
   }
 }
 

@@ -9,10 +9,11 @@ import Glibc
 /// mdpi baseline of 160 dpi, where 1 px = 1 dp).
 public enum DecayModel: Hashable, Sendable {
   /// UIScrollView's `decelerationRate` r: the velocity is multiplied by r each millisecond,
-  /// λ = −1000·ln r (`normal` 0.998, `fast` 0.99). Apple documents no stopping rule; this
-  /// stops 0.5 pt before the limit, the threshold of Ilya Lobanov's reconstruction of
-  /// UIScrollView's deceleration ("Deceleration mechanics of UIScrollView", 2019; its
-  /// ScrollMechanics `DecelerationTimingParameters(threshold: 0.5)`), i.e. below a speed of
+  /// λ = −1000·ln r (`normal` 0.998, `fast` 0.99), as in Ilya Lobanov's reconstruction of
+  /// UIScrollView's deceleration ("Deceleration mechanics of UIScrollView", 2019). Apple
+  /// documents no stopping rule; this stops 0.5 pt before the limit, the threshold that
+  /// reconstruction's example scroll view decelerates with (github.com/super-ultra/
+  /// ScrollMechanics, `DecelerationTimingParameters(…, threshold: 0.5)`): below a speed of
   /// 0.5 pt × λ.
   case scrollView(decelerationRate: Double)
   /// Android `FlingAnimation.setFriction(f)`: `DragForce` accelerates by −4.2·f·v
@@ -96,12 +97,29 @@ public enum DecayModel: Hashable, Sendable {
   public func state(at t: Double, initialVelocity velocity: Double)
     -> (displacement: Double, velocity: Double)
   {
-    guard t < stopTime(initialVelocity: velocity) else {
-      return (restingDisplacement(initialVelocity: velocity), 0)
-    }
-    let lambda = decayRate
+    DecayAxis(self, initialVelocity: velocity).state(at: t)
+  }
+}
+
+/// One axis of a decay, its constants worked out once (a `DecayMotion` evaluates it at every
+/// step without a logarithm).
+struct DecayAxis: Equatable, Sendable {
+  let velocity: Double
+  let decayRate: Double
+  let stopTime: Double
+  let restingDisplacement: Double
+
+  init(_ model: DecayModel, initialVelocity velocity: Double) {
+    self.velocity = velocity
+    decayRate = model.decayRate
+    stopTime = model.stopTime(initialVelocity: velocity)
+    restingDisplacement = model.restingDisplacement(initialVelocity: velocity)
+  }
+
+  func state(at t: Double) -> (displacement: Double, velocity: Double) {
+    guard t < stopTime else { return (restingDisplacement, 0) }
     // v₀·(1 − e^(−λt))/λ with expm1: exact for small λt, never 0/0 (λ > 0 in every range).
-    return (velocity * -expm1(-lambda * t) / lambda, velocity * exp(-lambda * t))
+    return (velocity * -expm1(-decayRate * t) / decayRate, velocity * exp(-decayRate * t))
   }
 }
 

@@ -5,17 +5,21 @@ public struct DecayMotion: Equatable, Sendable {
   public let model: DecayModel
   public let start: Point
   public let initialVelocity: Vector
+  private let x: DecayAxis
+  private let y: DecayAxis
 
   public init(_ model: DecayModel, from start: Point, velocity: Vector) {
     self.model = model
     self.start = start
     initialVelocity = velocity
+    x = DecayAxis(model, initialVelocity: velocity.dx)
+    y = DecayAxis(model, initialVelocity: velocity.dy)
   }
 
   /// Position and velocity at `t` seconds.
   public func state(at t: Double) -> (position: Point, velocity: Vector) {
-    let x = model.state(at: t, initialVelocity: initialVelocity.dx)
-    let y = model.state(at: t, initialVelocity: initialVelocity.dy)
+    let x = x.state(at: t)
+    let y = y.state(at: t)
     return (
       Point(x: start.x + x.displacement, y: start.y + y.displacement),
       Vector(dx: x.velocity, dy: y.velocity)
@@ -26,17 +30,11 @@ public struct DecayMotion: Equatable, Sendable {
   public func velocity(at t: Double) -> Vector { state(at: t).velocity }
 
   /// When the later axis stops (s).
-  public var stopTime: Double {
-    max(
-      model.stopTime(initialVelocity: initialVelocity.dx),
-      model.stopTime(initialVelocity: initialVelocity.dy))
-  }
+  public var stopTime: Double { max(x.stopTime, y.stopTime) }
 
   /// Where the motion comes to rest: its projection (`DecayModel.restingDisplacement`).
   public var restingPoint: Point {
-    Point(
-      x: start.x + model.restingDisplacement(initialVelocity: initialVelocity.dx),
-      y: start.y + model.restingDisplacement(initialVelocity: initialVelocity.dy))
+    Point(x: start.x + x.restingDisplacement, y: start.y + y.restingDisplacement)
   }
 
   /// Whether both axes have stopped at `t`.

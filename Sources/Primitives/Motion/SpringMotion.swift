@@ -38,7 +38,13 @@ public struct SpringMotion: Equatable, Sendable {
 
   /// Position and velocity at `t` seconds (one evaluation of the solution for both axes).
   public func state(at t: Double) -> (position: Point, velocity: Vector) {
-    let (c, s) = solution.coefficients(at: t)
+    state(coefficients: solution.coefficients(at: t))
+  }
+
+  /// Position and velocity at the time of `coefficients` (`solution.coefficients(at: t)`): one
+  /// evaluation serves every motion of the same spring at that time.
+  public func state(coefficients: (c: Double, s: Double)) -> (position: Point, velocity: Vector) {
+    let (c, s) = coefficients
     let x = solution.state(
       c: c, s: s, displacement: initialDisplacement.dx, velocity: initialVelocity.dx)
     let y = solution.state(
