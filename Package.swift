@@ -94,13 +94,16 @@ let package = Package(
         .embedInCode("player.js"), .embedInCode("summary.js"), .embedInCode("trace-model.js"),
       ]
     ),
+    // Recorded strokes read into timed samples in points: CSV, JSON lines (and `dynctl record`
+    // traces), `libinput record` YAML, Android's `getevent -lt` (docs/STROKES.md).
+    .target(name: "Strokes", dependencies: ["JSON", "Primitives"]),
     // Finding and trusting the user's dynd socket: what dynd, dynctl and dynd-inspect share.
     .target(name: "DaemonSocket"),
     .executableTarget(
       name: "dynctl",
       dependencies: [
-        "JSON", "Wire", "Primitives", "DaemonSocket", "PageScripts", "TraceRender", "ReleaseInfo",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "JSON", "Wire", "Primitives", "DaemonSocket", "PageScripts", "Strokes", "TraceRender",
+        "ReleaseInfo", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // The browser inspector's server: the page, and a WebSocket per page connection bridged
@@ -172,8 +175,13 @@ let package = Package(
     .testTarget(name: "InspectorTests", dependencies: ["DaemonSocket", "Inspector"]),
     // The socket-location rule against the cases every copy of it passes (Tests/Shared).
     .testTarget(name: "DaemonSocketTests", dependencies: ["DaemonSocket"]),
-    // dynctl end to end: runs the built dynd and dynctl binaries.
-    .testTarget(name: "DynctlTests", dependencies: [], exclude: ["golden", "scripts"]),
+    // Every stroke format against the cases the Python client's readers pass too (Tests/Shared).
+    .testTarget(name: "StrokesTests", dependencies: ["Strokes", "Primitives"]),
+    // dynctl end to end: runs the built dynd and dynctl binaries (a replayed stroke is checked
+    // against the estimator run here on the same samples).
+    .testTarget(
+      name: "DynctlTests", dependencies: ["Strokes", "Transitions", "Primitives"],
+      exclude: ["golden", "scripts"]),
   ],
   cxxLanguageStandard: .cxx17
 )

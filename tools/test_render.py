@@ -218,7 +218,9 @@ class Render(unittest.TestCase):
             [os.path.join(BIN, "dynctl"), "record", "--session", "joined", "--max-seconds", "20",
              "-o", cls.path("joined.jsonl")], env=dict(os.environ, DYND_SOCKET=cls.socket),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(1.0)  # it gets, lists and turns the debug stream on before anything moves
+        # Its first line says it records: it got the session, listed it, turned the debug
+        # stream on.
+        recorder.stdout.readline()
         cls.dynctl(["gesture", "joined", "--from", "160,500", "--to", "160,380", "--duration",
                     "0.2", "--release-velocity", "0,-1400"])
         cls.dynctl(["step", "joined", "--count", "120"])

@@ -210,7 +210,8 @@ public final class SessionHost {
     let session = Session(
       name: name, content: content, clock: clock, fps: fps, keep: keep, ownerID: owner.id,
       ownerPID: owner.pid, openingNumber: openedSessions,
-      frameClock: clock == .realtime ? frameClock(fps: fps) : nil, host: self)
+      frameClock: clock == .realtime ? frameClock(fps: fps) : nil, environment: environment,
+      sliceDuration: configuration.sliceTime)
     sessions[name] = session
     sessionsByPID[owner.pid, default: 0] += 1
     recount(session)
@@ -263,6 +264,7 @@ public final class SessionHost {
     for watcher in session.watchers { watcher.forget(session) }
     outbox.event(
       .closed(session: name, reason: reason), to: session.watchers.map { .init($0.id) })
+    session.frameClock?.remove(session)
     session.close()
     // A busy session is freed where its job ends.
     if !session.isBusy {
@@ -319,12 +321,14 @@ public final class SessionHost {
         if !isKnownUniquelyReferenced(&clock) { frameClocks[key] = clock }
       }
     }
-    let clock = FrameClock(host: self, period: .nanoseconds(nanoseconds))
+    let clock = FrameClock(environment: environment, period: .nanoseconds(nanoseconds)) {
+      [unowned self] periods, sessions in tick(periods, sessions)
+    }
     frameClocks[nanoseconds] = clock
     return clock
   }
 
-  /// Jobs running on the host's thread now (`Session.runFrames`): none starts inside another.
+  /// Jobs running on the host's thread now (`runFrames`): none starts inside another.
   var inlineDepth = 0
 
   func jobStarted() { jobsInFlight += 1 }

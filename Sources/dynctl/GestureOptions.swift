@@ -1,11 +1,93 @@
 import ArgumentParser
 import Glibc
 import JSON
+import Strokes
 import Wire
 
-/// A pan and how it is released (`play`, `record`, `handoff`).
+extension StrokeFormat: ExpressibleByArgument {}
+
+/// A recorded stroke to send instead of a synthetic pan (`gesture`, `play`, `record`,
+/// `handoff`), and how its device units become points (docs/STROKES.md).
+struct SamplesOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "A recorded stroke to send with its own timestamps (docs/STROKES.md).", valueName: "file"))
+  var samples: String?
+  @Option(help: "The samples' format: csv, jsonl, libinput or getevent (default: the extension's).")
+  var format: StrokeFormat?
+  @Option(
+    parsing: .unconditional,
+    help: "Points per inch, for device units (default: 160, Android's baseline density).")
+  var pointsPerInch: Double?
+  @Option(
+    help: ArgumentHelp(
+      "getevent: the screen's size in pixels (adb shell wm size).", valueName: "width,height"))
+  var screenSize: PairArgument?
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("getevent: the screen's density (adb shell wm density).", valueName: "dpi"))
+  var screenDensity: Double?
+  @Option(
+    help: ArgumentHelp(
+      "getevent: the `getevent -lp` output, when the samples file does not start with it.",
+      valueName: "file"))
+  var deviceInfo: String?
+
+  func validate() throws {
+    guard let samples else {
+      for (given, option) in [
+        (format != nil, "--format"), (pointsPerInch != nil, "--points-per-inch"),
+        (screenSize != nil, "--screen-size"), (screenDensity != nil, "--screen-density"),
+        (deviceInfo != nil, "--device-info"),
+      ] where given {
+        throw ValidationError("\(option) belongs to a recorded stroke: give --samples too")
+      }
+      return
+    }
+    guard format != nil || StrokeFormat(path: samples) != nil else {
+      throw ValidationError(
+        "--samples \(samples): no format for its extension: give --format (csv, jsonl, "
+          + "libinput or getevent)")
+    }
+    for (value, option) in [
+      (pointsPerInch, "--points-per-inch"), (screenDensity, "--screen-density"),
+    ] {
+      if let value, !(value.isFinite && value > 0) {
+        throw ValidationError("\(option) \(JSONValue.number(value).jsonText): must be above 0")
+      }
+    }
+    if let size = screenSize, !(size.x > 0 && size.y > 0) {
+      throw ValidationError("--screen-size \(size.typed.x),\(size.typed.y): must be above 0")
+    }
+    if (screenSize == nil) != (screenDensity == nil) {
+      throw ValidationError("--screen-size and --screen-density go together")
+    }
+  }
+
+  /// Reads the stroke of --samples (nil without it), in points.
+  func read() throws(Failure) -> (stroke: Stroke, summary: String)? {
+    guard let samples else { return nil }
+    let format = format ?? StrokeFormat(path: samples) ?? .csv
+    var units = StrokeUnits(pointsPerInch: pointsPerInch ?? 160)
+    if let screenSize, let screenDensity {
+      units.screen = AndroidScreen(
+        width: screenSize.x, height: screenSize.y, density: screenDensity)
+    }
+    if let deviceInfo { units.deviceInfo = try readFile(deviceInfo) }
+    let text = try readFile(samples)
+    do throws(StrokeReadError) {
+      let stroke = try StrokeReader.read(text, format: format, units: units)
+      return (stroke, stroke.summary(of: samples, as: format))
+    } catch {
+      throw .invalidInput(path: samples, reason: error.description)
+    }
+  }
+}
+
+/// A pan, or a recorded stroke, and how it is released (`play`, `record`, `handoff`).
 struct PanOptions: ParsableArguments {
   @Option(help: "A pan from x1,y1 to x2,y2, e.g. 160,500:160,380.") var pan: PanArgument?
+  @OptionGroup var recorded: SamplesOptions
   @Option(parsing: .unconditional, help: "Seconds the pan takes (default: 0.25).") var duration:
     Double?
   @Option(parsing: .unconditional, help: "Velocity at the pan's release (vx,vy), pt/s.")
@@ -18,6 +100,14 @@ struct PanOptions: ParsableArguments {
     if let duration, !(duration.isFinite && duration >= 0 && duration <= 60) {
       throw ValidationError(
         "--duration \(JSONValue.number(duration).jsonText): must be between 0 and 60 seconds")
+    }
+    if recorded.samples != nil {
+      guard pan == nil, duration == nil else {
+        throw ValidationError(
+          "--samples is the stroke: give no \(pan != nil ? "--pan" : "--duration") with it")
+      }
+      try releaseVelocity?.checkVelocity("--release-velocity")
+      return
     }
     guard let pan else {
       for (given, option) in [
@@ -33,10 +123,21 @@ struct PanOptions: ParsableArguments {
     try releaseVelocity?.checkVelocity("--release-velocity")
   }
 
-  /// Performs the pan; returns the events of its release.
+  /// Whether a drag is given: --pan or --samples.
+  var given: Bool { pan != nil || recorded.samples != nil }
+
+  /// Performs the pan, or sends the recorded stroke (after a line saying what was read);
+  /// returns the events of its release.
   func perform(on session: String, _ client: DaemonClient, pacing: GestureCommand.Pace)
     throws(Failure) -> [Message]
   {
+    if let (stroke, summary) = try recorded.read() {
+      client.output.note(summary)
+      return try StrokeReplay(
+        stroke: stroke, releaseVelocity: releaseVelocity, estimator: estimator
+      )
+      .perform(on: session, client, pacing: pacing)
+    }
     guard let pan else { return [] }
     return try Pan(
       from: pan.from, to: pan.to, duration: duration ?? 0.25, releaseVelocity: releaseVelocity,
@@ -76,7 +177,7 @@ struct TransitionGesture: ParsableArguments {
 
   func validate() throws {
     guard plan.given.count == 1 else {
-      throw ValidationError("give exactly one of --pan, --tap, --swipe")
+      throw ValidationError("give exactly one of --pan, --samples, --tap, --swipe")
     }
   }
 

@@ -1,14 +1,16 @@
 import Wire
 
-/// The gesture `play` and `record` perform: a pan, a tap or a swipe.
+/// The gesture `play` and `record` perform: a pan, a recorded stroke, a tap or a swipe.
 struct GesturePlan {
   let drag: PanOptions
   let other: TapSwipeOptions
 
-  /// The gesture options given, of --pan, --tap and --swipe.
+  /// The gesture options given, of --pan, --samples, --tap and --swipe.
   var given: [String] {
-    [(drag.pan != nil, "--pan"), (other.tap != nil, "--tap"), (other.swipe != nil, "--swipe")]
-      .filter(\.0).map(\.1)
+    [
+      (drag.pan != nil, "--pan"), (drag.recorded.samples != nil, "--samples"),
+      (other.tap != nil, "--tap"), (other.swipe != nil, "--swipe"),
+    ].filter(\.0).map(\.1)
   }
 
   /// Performs the gesture; every event goes to `onEvent` as well as to the output.
@@ -16,7 +18,7 @@ struct GesturePlan {
     on session: String, _ client: DaemonClient, pacing: GestureCommand.Pace,
     onEvent: (Message) -> Void
   ) throws(Failure) {
-    if drag.pan != nil {
+    if drag.given {
       try drag.perform(on: session, client, pacing: pacing).forEach(onEvent)
     } else if let tap = other.tap {
       try client.request(.tap(TapRequest(session: session, point: tap.point)), onEvent: onEvent)

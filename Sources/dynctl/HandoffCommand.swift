@@ -11,7 +11,8 @@ struct HandoffCommand: ParsableCommand {
     abstract: "Check that a drag's release velocity is handed to the item exactly.",
     discussion: """
       Opens TRANSITION on the manual clock, performs the --pan (a frame stepped between \
-      samples), and checks the release:
+      samples) or sends the recorded stroke of --samples FILE (stepped by its own intervals; \
+      docs/STROKES.md), and checks the release:
 
       1. The handoff event: the item's velocity must be the finger's release velocity after the \
       item's constraints (a rail projects it onto its axis, the engine's speed limit of 24000 \
@@ -45,7 +46,10 @@ struct HandoffCommand: ParsableCommand {
       Example: dynctl handoff lock-screen --pan 160,500:160,380 --duration 0.2 \
       --release-velocity 1234,-1400
       """ + "\n\n"
-        + ExitStatus.help("1 FAIL, or no handoff happened", ExitStatus.errorReply))
+        + ExitStatus.help(
+          "1 FAIL, or no handoff happened",
+          ExitStatus.errorReply + ", or the samples file is not valid",
+          "66 the samples file cannot be read"))
 
   @OptionGroup var connection: ConnectionOptions
   @OptionGroup var choice: TransitionChoice
@@ -64,8 +68,8 @@ struct HandoffCommand: ParsableCommand {
   var expect: PairArgument?
 
   func validate() throws {
-    guard drag.pan != nil else {
-      throw ValidationError("handoff checks a drag: give --pan")
+    guard drag.given else {
+      throw ValidationError("handoff checks a drag: give --pan or --samples")
     }
     for (name, value) in [("--tolerance", tolerance), ("--motion-tolerance", motionTolerance)] {
       guard value.isFinite, value >= 0 else {

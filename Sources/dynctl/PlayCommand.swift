@@ -9,7 +9,8 @@ struct PlayCommand: ParsableCommand {
     abstract: "Open a transition, perform one gesture, and follow it until its outcome.",
     discussion: """
       Opens TRANSITION on this connection (it closes when play ends), performs the gesture \
-      (--pan with its --duration and --release-velocity, --tap or --swipe), then follows the \
+      (--pan with its --duration and --release-velocity, --samples FILE, a recorded stroke \
+      sent with its own timestamps (docs/STROKES.md), --tap or --swipe), then follows the \
       session until its `done` event: on the manual clock (the default) by stepping, on the \
       realtime clock by watching its frames. Prints the events (frames with --frames), then \
       the outcome and the handoff velocities. Exit status 1 if no outcome came within \
@@ -18,7 +19,10 @@ struct PlayCommand: ParsableCommand {
       Example: dynctl play lock-screen --pan 160,500:160,380 --duration 0.2 \
       --release-velocity 0,-1400
       """ + "\n\n"
-        + ExitStatus.help("1 no outcome within --max-seconds", ExitStatus.errorReply))
+        + ExitStatus.help(
+          "1 no outcome within --max-seconds",
+          ExitStatus.errorReply + ", or the samples file is not valid",
+          "66 the samples file cannot be read"))
 
   @OptionGroup var connection: ConnectionOptions
   @OptionGroup var gesture: TransitionGesture

@@ -16,8 +16,10 @@ struct RecordCommand: ParsableCommand {
       geometry, the gesture, the handoff, the contacts and the outcome. `dynctl render` turns \
       traces into HTML or SVG. What is recorded:
 
-      TRANSITION with --pan, --tap or --swipe: like `play`, on the manual clock with the debug \
-      stream on, until the outcome (`done`) or --max-seconds of animation (exit 1 then). \
+      TRANSITION with --pan, --samples, --tap or --swipe: like `play`, on the manual clock with \
+      the debug stream on, until the outcome (`done`) or --max-seconds of animation (exit 1 \
+      then). --samples FILE sends a recorded stroke with its own timestamps (docs/STROKES.md); \
+      the trace's gesture can itself be replayed with --samples. \
       --session names the session (default TRANSITION-PID), --param sets its parameters; the \
       trace keeps the `hello` reply, whose parameter tables give the others' defaults.
 
@@ -35,14 +37,15 @@ struct RecordCommand: ParsableCommand {
 
       Examples:
         dynctl record lock-screen --pan 160,500:160,380 -o lock.jsonl
+        dynctl record lock-screen --samples flick.csv -o flick-trace.jsonl
         dynctl record lock-screen --param gravity=8 --pan 160,500:160,380 -o g8.jsonl
         dynctl record --scene examples/scenes/drop.json --max-seconds 3 -o drop.jsonl
         dynctl record --session live --max-seconds 5 -o live.jsonl
       """ + "\n\n"
         + ExitStatus.help(
           "1 no outcome within --max-seconds (a transition), no frame came (--session alone)",
-          ExitStatus.errorReply + ", or the scene is not valid",
-          "66 the scene file cannot be read", "73 the trace cannot be written"))
+          ExitStatus.errorReply + ", or the scene or samples file is not valid",
+          "66 the scene or samples file cannot be read", "73 the trace cannot be written"))
 
   @OptionGroup var connection: ConnectionOptions
   @Argument(help: "The transition to open and play (see `dynctl hello`).") var transition: String?
@@ -83,7 +86,7 @@ struct RecordCommand: ParsableCommand {
         throw ValidationError("give either a transition or --scene, not both")
       }
       guard gestures.count == 1 else {
-        throw ValidationError("give exactly one of --pan, --tap, --swipe")
+        throw ValidationError("give exactly one of --pan, --samples, --tap, --swipe")
       }
     } else if scene != nil {
       if let option = gestures.first {

@@ -23,6 +23,9 @@ struct RecordJoin {
     // A transition's parameter tables, for the units and defaults.
     if transition != nil { try client.request(.hello, quietReply: true) }
     try client.request(.debug(session: session, enable: true), quietReply: true)
+    // From here on everything the session does is recorded: a script driving it can start.
+    Output(json: false).note(
+      "recording \(session): watching it for up to \(JSONValue.number(maxSeconds).jsonText) s")
     let deadline = monotonicSeconds() + maxSeconds
     var frames = 0
     var ending = "\(JSONValue.number(maxSeconds).jsonText) s passed"

@@ -20,7 +20,7 @@ struct RecordTests {
       ["lock-screen", "--scene", "s.json", "-o", "t"],
       "give either a transition or --scene, not both"
     ),
-    (["lock-screen", "-o", "t"], "give exactly one of --pan, --tap, --swipe"),
+    (["lock-screen", "-o", "t"], "give exactly one of --pan, --samples, --tap, --swipe"),
     (
       ["--scene", "s.json", "--pan", "1,1:2,2", "-o", "t"],
       "--pan is a transition's gesture: a scene is recorded as it moves by itself"
@@ -117,6 +117,17 @@ struct RecordTests {
   }
 
   /// The trace's lines, parsed.
+  /// Waits until a joining recorder says it records (its first line: it got the session,
+  /// listed it and turned the debug stream on), or has exited.
+  static func waitUntilRecording(_ output: Pipe) {
+    var said = ""
+    while !said.contains("\n") {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { return }
+      said += String(decoding: chunk, as: UTF8.self)
+    }
+  }
+
   static func lines(_ path: String) throws -> [[String: Any]] {
     try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
       try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
@@ -182,9 +193,10 @@ struct RecordTests {
     recorder.executableURL = URL(fileURLWithPath: try Binaries.path("dynctl"))
     recorder.arguments = ["record", "--session", "L", "--max-seconds", "20", "-o", trace]
     recorder.environment = cleanEnvironment(["DYND_SOCKET": daemon.socket])
-    recorder.standardOutput = FileHandle.nullDevice
+    let said = Pipe()
+    recorder.standardOutput = said
     try recorder.run()
-    usleep(1_000_000)  // it gets, lists and turns the debug stream on before anything moves
+    Self.waitUntilRecording(said)
     let gesture = try daemon.dynctl([
       "gesture", "L", "--from", "160,500", "--to", "160,380", "--duration", "0.2",
       "--release-velocity", "0,-1400",
@@ -204,7 +216,9 @@ struct RecordTests {
     // Nothing moves: the trace is written, exit 1 says why.
     let idle = try daemon.dynctl(["record", "--session", "L", "--max-seconds", "0.3", "-o", trace])
     #expect(idle.status == 1)
-    #expect(idle.output == "recorded 0 frames (0.3 s passed) to \(trace)\n", "\(idle.output)")
+    #expect(
+      idle.output == "recording L: watching it for up to 0.3 s\n"
+        + "recorded 0 frames (0.3 s passed) to \(trace)\n", "\(idle.output)")
     #expect(
       idle.error == "dynctl: no frame from L before 0.3 s passed: it did not move while recorded\n")
     #expect(
@@ -239,9 +253,10 @@ struct RecordTests {
     recorder.executableURL = URL(fileURLWithPath: try Binaries.path("dynctl"))
     recorder.arguments = ["record", "--session", "P", "--max-seconds", "20", "-o", trace]
     recorder.environment = cleanEnvironment(["DYND_SOCKET": daemon.socket])
-    recorder.standardOutput = FileHandle.nullDevice
+    let said = Pipe()
+    recorder.standardOutput = said
     try recorder.run()
-    usleep(1_000_000)  // it gets, lists and turns the debug stream on before anything moves
+    Self.waitUntilRecording(said)
     #expect(try daemon.dynctl(["step", "P", "--count", "600"]).status == 0)
     recorder.waitUntilExit()
     #expect(recorder.terminationStatus == 0)

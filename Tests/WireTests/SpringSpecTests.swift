@@ -78,6 +78,10 @@ struct SpringSpecTests {
       #expect(springError(lone)?.code == .missingField, "\(lone)")
     }
     #expect(
+      springError(#""damping_ratio":0.5"#)?.message.hasPrefix(
+        "field 'behavior.damping_ratio' needs 'response' or 'stiffness' with it in a 'spring' "
+          + "behavior: send a whole parameter set") == true)
+    #expect(
       springError(#""response":0.5"#)
         == ProtocolError(
           .missingField,
@@ -216,7 +220,7 @@ struct SpringSpecTests {
       Issue.record("a damping alone was accepted for a spring")
     } catch {
       #expect(error.code == .missingField)
-      #expect(error.message.hasPrefix("field 'damping' belongs to a spring parameter set"))
+      #expect(error.message.hasPrefix("field 'damping' needs 'stiffness' with it"))
     }
     // 5000 is a spring's damping, not an attachment's.
     #expect(

@@ -15,7 +15,7 @@ struct OpContext {
     guard let session = named else {
       throw .unknownSession(name, open: host.sessionNamesForSuggestions(near: name))
     }
-    session.lastActivity = session.host.environment.now
+    session.lastActivity = host.environment.now
     return session
   }
 

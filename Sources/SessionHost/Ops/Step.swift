@@ -2,7 +2,7 @@ import Wire
 
 extension SessionHost {
   /// `step`: advances a manual session by `count` frames. Frames are computed on a worker in
-  /// batches (`Session.runFrames`) and sent to the requester as they come, never coalesced; the
+  /// batches (`runFrames`) and sent to the requester as they come, never coalesced; the
   /// reply follows the last. The next batch waits while the requester's output is backed up,
   /// and the peer's further requests wait for the reply.
   func step(_ step: StepRequest, request: Request, _ c: OpContext) throws(ProtocolError) {
@@ -52,8 +52,9 @@ extension SessionHost {
         return
       }
       let priority: WorkPriority = step.remaining == step.count ? .due : .continuing
-      session.runFrames(step.remaining, dt: step.dt, requester: peer, priority: priority) {
-        [unowned self] done in
+      runFrames(
+        of: session, step.remaining, dt: step.dt, requester: peer, priority: priority
+      ) { [unowned self] done in
         guard !peer.isGone, var current = peer.step, current.session === session else { return }
         current.remaining -= done
         current.computing = false

@@ -5,16 +5,18 @@
 /// one. Ticks sit on a grid of absolute deadlines (`HostEnvironment.makeRepeatingTimer`): a
 /// tick that comes late covers every period that passed, and each session then advances by
 /// the time it is owed (`Session.beginTick`), so animations keep pace with the wall clock
-/// instead of falling behind it for good after a stall. Each tick hands the frames of all its
-/// sessions to the workers as one `TickBatch`. A session joins when its animator runs and
-/// leaves when it comes to rest, so at rest nothing ticks. A session that joins a running clock
+/// instead of falling behind it for good after a stall. Each tick hands its sessions to its
+/// owner (`SessionHost.tick`), which computes their frames on the workers as one `TickBatch`.
+/// The host adds a session when its animator runs and removes it when it comes to rest or
+/// closes, so at rest nothing ticks. A session that joins a running clock
 /// gets its first frame at the clock's next tick (within one period).
 ///
 /// The host and the sessions at its rate hold a clock; the host drops it only when no session
 /// does, so a clock is never released from inside its own tick.
 final class FrameClock {
   private var timer: (any HostTimer)?
-  private unowned let host: SessionHost
+  /// What a tick does with the sessions due: `periods` of the grid passed (1 when on time).
+  private let onTick: (_ periods: Int, _ sessions: [Session]) -> Void
   /// Members in the order they joined.
   private var sessions: [Session] = []
   private var members: Set<ObjectIdentifier> = []
@@ -22,9 +24,12 @@ final class FrameClock {
   private var leaving: Set<ObjectIdentifier> = []
   private var ticking = false
 
-  init(host: SessionHost, period: Duration) {
-    self.host = host
-    timer = host.environment.makeRepeatingTimer(period: period) { [unowned self] periods in
+  init(
+    environment: any HostEnvironment, period: Duration,
+    onTick: @escaping (_ periods: Int, _ sessions: [Session]) -> Void
+  ) {
+    self.onTick = onTick
+    timer = environment.makeRepeatingTimer(period: period) { [unowned self] periods in
       self.tick(periods)
     }
   }
@@ -55,22 +60,21 @@ final class FrameClock {
     }
   }
 
-  /// A tick covering `periods` periods of the grid (1 when on time).
+  /// A tick covering `periods` periods of the grid (1 when on time). Sessions removed while
+  /// the owner handles it leave when it ends.
   private func tick(_ periods: Int) {
     ticking = true
-    var work: [TickWork] = []
-    work.reserveCapacity(sessions.count)
-    for session in sessions where leaving.isEmpty || !leaving.contains(ObjectIdentifier(session)) {
-      if let job = session.beginTick(periods: periods) { work.append(job) }
-    }
+    onTick(periods, leaving.isEmpty ? sessions : sessions.filter(isStaying))
     ticking = false
-    TickBatch.run(work, host: host)
-    host.deliver()  // `slow` and `on_time`
     if !leaving.isEmpty {
       sessions.removeAll { leaving.contains(ObjectIdentifier($0)) }
       members.subtract(leaving)
       leaving = []
     }
     if sessions.isEmpty { timer?.stop() }
+  }
+
+  private func isStaying(_ session: Session) -> Bool {
+    !leaving.contains(ObjectIdentifier(session))
   }
 }

@@ -6,10 +6,12 @@ import Wire
 /// One animator served by the host: a scripted scene or a named transition, its clock, and the
 /// peers watching it.
 ///
-/// **Where its physics runs.** Frames are computed on a worker, never on the host's thread:
-/// `beginTick` (realtime) and `runFrames` (a manual `step`) hand the engine to a worker, in
-/// slices of at most a few milliseconds, and publish the result when it comes back
-/// (`SessionFrames.swift`). While that job runs the
+/// **Where its physics runs.** Frames are computed on a worker (or, for a cheap manual step, at
+/// once on the host's thread): the host turns a tick (`beginTick`) or a `step` (`frameJob`) into
+/// a job, hands the engine to a worker in slices of at most a few milliseconds, and has the
+/// session publish the result into its outbox when it comes back (`SessionFrames.swift`,
+/// `SessionHost/FrameScheduling.swift`). The session never schedules work, starts or stops its
+/// clock, or sends anything itself. While that job runs the
 /// session `isBusy`: the host touches nothing of the engine, requests naming the session wait
 /// for it (`waitUntilIdle`), and what is needed meanwhile (`list`) comes from `published`, the
 /// state of the last frame sent.
@@ -68,7 +70,8 @@ final class Session: DynamicAnimatorDelegate {
   var seq: UInt64 = 0
   /// The shared timer of realtime sessions at this rate; nil on the manual clock.
   let frameClock: FrameClock?
-  unowned let host: SessionHost
+  /// The host's clock (`now`, for the time of a gesture sample on the realtime clock).
+  let environment: any HostEnvironment
   /// The host's `Configuration.sliceTime`, kept here for the workers.
   let sliceDuration: Duration
   /// Events the animator reported during the current frame's steps (on a worker), sent after
@@ -106,11 +109,9 @@ final class Session: DynamicAnimatorDelegate {
   /// previous frame was still being computed), since it opened; `list` reports them.
   var missedTicks = 0
   var jobStarted: ContinuousClock.Instant = .now
-  /// The job of every realtime tick, made once (a tick allocates nothing of its own).
-  lazy var tickJob = FrameJob(frames: 0, dt: 0, requester: nil, debug: false) {
-    [unowned self] _ in
-    if !published.running { frameClock?.remove(self) }
-  }
+  /// The job of every realtime tick, made once (a tick allocates nothing of its own); the host
+  /// takes the session off its clock when a tick leaves it at rest.
+  let tickJob = FrameJob(frames: 0, dt: 0, requester: nil, debug: false) { _ in }
   /// The outcome of the transition's current gesture cycle once its `done` went out; a gesture
   /// that begins, or a tap or swipe the transition takes, starts a new cycle (`watch` reports it).
   var outcome: String?
@@ -125,10 +126,11 @@ final class Session: DynamicAnimatorDelegate {
 
   init(
     name: String, content: Content, clock: Clock, fps: Double, keep: Bool, ownerID: PeerID,
-    ownerPID: Int32, openingNumber: UInt64, frameClock: FrameClock?, host: SessionHost
+    ownerPID: Int32, openingNumber: UInt64, frameClock: FrameClock?,
+    environment: any HostEnvironment, sliceDuration: Duration
   ) {
-    self.host = host
-    sliceDuration = host.configuration.sliceTime
+    self.environment = environment
+    self.sliceDuration = sliceDuration
     self.name = name
     self.content = content
     self.clock = clock
@@ -137,7 +139,7 @@ final class Session: DynamicAnimatorDelegate {
     self.ownerID = ownerID
     self.ownerPID = ownerPID
     self.openingNumber = openingNumber
-    lastActivity = host.environment.now
+    lastActivity = environment.now
     self.frameClock = clock == .realtime ? frameClock : nil
     published = Published(t: 0, states: [], values: [], running: false)
     animator.contactLimit = Limits.maxContactsPerSession
@@ -247,7 +249,6 @@ final class Session: DynamicAnimatorDelegate {
   func close() {
     guard !isClosed else { return }
     isClosed = true
-    frameClock?.remove(self)
     watchers = []
     debugWatchers = []
     requestEvents = []
@@ -379,7 +380,7 @@ extension Session {
     case .manual:
       return animator.elapsedTime
     case .realtime:
-      let elapsed = host.environment.now.components
+      let elapsed = environment.now.components
       return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
     }
   }

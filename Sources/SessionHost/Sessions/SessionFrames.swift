@@ -82,8 +82,9 @@ extension Session {
   /// (then it is slow, and its watchers are told once, with `slow`); the periods stay owed.
   /// Otherwise the session is busy from now on and the result is the work that computes its
   /// frame on a worker (`TickBatch`), advancing by the periods owed (at most
-  /// `maxPeriodsPerFrame`) over `fps`: the animation keeps the wall clock's pace.
-  func beginTick(periods: Int) -> TickWork? {
+  /// `maxPeriodsPerFrame`) over `fps`: the animation keeps the wall clock's pace. `slow` and
+  /// `on_time` go into `outbox`.
+  func beginTick(periods: Int, into outbox: Outbox) -> TickWork? {
     guard !isClosed else { return nil }
     owedPeriods += periods
     guard !isBusy else {
@@ -91,7 +92,7 @@ extension Session {
       if !isSlow {
         isSlow = true
         let cost = jobStarted.duration(to: .now)
-        host.outbox.event(
+        outbox.event(
           .slow(
             session: name, t: published.t, frameMilliseconds: fractionalMilliseconds(cost),
             budgetMilliseconds: 1000 / fps),
@@ -103,7 +104,7 @@ extension Session {
       onTimeTicks += 1
       if onTimeTicks >= max(1, Int(fps)) {
         isSlow = false
-        host.outbox.event(.onTime(session: name, t: published.t), to: recipients())
+        outbox.event(.onTime(session: name, t: published.t), to: recipients())
       }
     }
     let advance = min(owedPeriods, Self.maxPeriodsPerFrame)
@@ -117,38 +118,26 @@ extension Session {
 
   // MARK: manual steps
 
-  /// Computes up to `frames` frames of `dt` for `requester`'s `step` (it gets them whether it
-  /// watches or not, never coalesced), in one batch of at most `itemStatesPerBatch` item states
-  /// that ends after the slice in which a frame finished past the slice time; then `completion`
-  /// gets how many were done. A step's first batch is `due` work, its later ones `continuing`.
-  /// A batch whose measured cost fits the environment's `inlineWorkBudget` runs at once on the
-  /// host's thread. Call when not busy.
-  func runFrames(
-    _ frames: Int, dt: Double, requester: Peer, priority: WorkPriority,
-    completion: @escaping (Int) -> Void
-  ) {
+  /// The job that computes up to `frames` frames of `dt` for `requester`'s `step` (it gets them
+  /// whether it watches or not, never coalesced), in one batch of at most `itemStatesPerBatch`
+  /// item states that ends after the slice in which a frame finished past the slice time; then
+  /// `completion` gets how many were done. The session is busy from now until the host ends the
+  /// job (`SessionHost.runFrames`). Call when not busy.
+  func frameJob(
+    _ frames: Int, dt: Double, requester: Peer, completion: @escaping (Int) -> Void
+  ) -> FrameJob {
     let itemCount = max(1, published.states.count)
     let batch = max(1, min(frames, Self.itemStatesPerBatch / itemCount))
-    let job = FrameJob(
+    beginJob()
+    return FrameJob(
       frames: batch, dt: dt, requester: requester, debug: !debugWatchers.isEmpty,
       completion: completion)
-    beginJob()
-    if fitsInline(job) {
-      host.inlineDepth += 1
-      defer { host.inlineDepth -= 1 }
-      computeSlice(job, for: host.environment.inlineWorkBudget)
-      sliceFinished(job)
-    } else {
-      runSlice(job, priority)
-    }
   }
 
-  /// Whether `job` may run on the host's thread: its session's recent cost per internal step
-  /// says the whole job takes at most the environment's `inlineWorkBudget` (never a job started
-  /// from inside another one: a long step would nest them).
-  private func fitsInline(_ job: FrameJob) -> Bool {
-    let budget = host.environment.inlineWorkBudget
-    guard budget > .zero, host.inlineDepth == 0, let cost = stepCost else { return false }
+  /// Whether the whole of `job` takes at most `budget` by this session's recent cost per
+  /// internal step (unknown cost: no).
+  func fits(_ job: FrameJob, in budget: Duration) -> Bool {
+    guard budget > .zero, let cost = stepCost else { return false }
     let steps = Double(job.frames) * (job.dt / DynamicAnimator.stepInterval).rounded(.up)
     return Duration.seconds(steps * cost) <= budget
   }
@@ -160,32 +149,17 @@ extension Session {
     precondition(!isBusy && !isClosed, "a session runs one job at a time")
     isBusy = true
     jobStarted = .now
-    host.jobStarted()
   }
 
-  /// Hands `job`'s next slice to a worker; its results come back to `sliceFinished`.
-  private func runSlice(_ job: FrameJob, _ priority: WorkPriority) {
-    let engine = UncheckedBox(self)
-    let box = UncheckedBox(job)
-    let environment = host.environment
-    environment.runOnWorker(priority) {
-      engine.value.computeSlice(box.value, for: engine.value.sliceDuration)
-      environment.post {
-        let session = engine.value
-        session.sliceFinished(box.value)
-        session.host.deliver()
-      }
-    }
-  }
-
-  /// On the host's thread, after a slice of `job`: publishes its finished frames (unless the
-  /// session was closed meanwhile: then the job stops here, its owner gone), then queues the
-  /// next slice behind other sessions' due work if a frame is half done (and the step's
-  /// requester is still there), or ends the job and lets what waited run.
-  func sliceFinished(_ job: FrameJob) {
+  /// On the host's thread, after a slice of `job`: publishes its finished frames into `outbox`
+  /// (unless the session was closed meanwhile: then the job stops here, its owner gone). True
+  /// when a frame is half done (and the step's requester is still there): the host runs the
+  /// next slice behind other sessions' due work; false when the job is over (the host then
+  /// calls `endJob`).
+  func sliceFinished(_ job: FrameJob, into outbox: Outbox) -> Bool {
     let finished = job.finished.count
     if !isClosed {
-      for result in job.finished { publish(result, requester: job.requester) }
+      for result in job.finished { publish(result, requester: job.requester, into: outbox) }
       job.done += finished
       job.frames -= finished
     }
@@ -194,12 +168,17 @@ extension Session {
       if animator.stepsDue > 0, job.requester?.isGone == true {
         // The step's requester left mid-frame (its session kept): the frame ends where it is.
         animator.abandonStep()
-        publish(finishFrame(debug: job.debug), requester: nil)
+        publish(finishFrame(debug: job.debug), requester: nil, into: outbox)
       }
-      if animator.stepsDue > 0 { return runSlice(job, .continuing) }
+      if animator.stepsDue > 0 { return true }
     }
+    return false
+  }
+
+  /// Ends `job`: the session is idle, `completion` learns how many frames were done, and what
+  /// waited runs.
+  func endJob(_ job: FrameJob) {
     isBusy = false
-    host.jobFinished()
     if isClosed { animator.delegate = nil }
     job.completion(job.done)
     runIdleWaiters()
@@ -269,8 +248,7 @@ extension Session {
   /// Sends one computed frame to its recipients: contacts, the frame (and debug geometry),
   /// pause/resume, what the transition reported. Frames and contacts may be coalesced for a slow
   /// watcher, never for the requester of a `step`.
-  private func publish(_ result: FrameResult, requester: Peer?) {
-    let outbox = host.outbox
+  private func publish(_ result: FrameResult, requester: Peer?, into outbox: Outbox) {
     let always = recipients(adding: requester)
     var streamed = streamRecipients
     if let requester {
@@ -305,9 +283,7 @@ extension Session {
       switch event {
       case .contact: break
       case .pause(let t): outbox.event(.pause(session: name, t: t), to: always)
-      case .resume(let t):
-        frameClock?.add(self)
-        outbox.event(.resume(session: name, t: t), to: always)
+      case .resume(let t): outbox.event(.resume(session: name, t: t), to: always)
       }
     }
     for action in result.actions {

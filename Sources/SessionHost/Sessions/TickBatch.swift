@@ -9,9 +9,6 @@ struct TickWork: @unchecked Sendable {
   /// On the worker: the frame's first slice (nothing finished when the frame is cut, to be
   /// finished by slices of its own).
   func compute() { session.computeSlice(job, for: session.sliceDuration) }
-
-  /// On the host's thread: publishes the frame, or queues the rest of it.
-  func finish() { session.sliceFinished(job) }
 }
 
 /// The frames of one tick of a frame clock, shared out among the workers.
@@ -20,12 +17,12 @@ struct TickWork: @unchecked Sendable {
 /// tick until none is left, so a heavy session holds up only its own worker. Finished frames
 /// are handed to the host's thread together: once when the whole tick is done, so that each
 /// peer gets all its frames of the tick in one write, published in the clock's order of the
-/// sessions whichever worker computed them; and, if the tick takes longer than `handOver`,
-/// whatever is finished every `handOver`, so that one heavy session does not delay the frames
-/// of the others by more than that. A session's own frames never depend on the workers.
+/// sessions whichever worker computed them; and, if the tick takes longer than
+/// `handOverInterval`, whatever is finished every `handOverInterval`, so that one heavy session
+/// does not delay the frames of the others by more than that. A session's own frames never depend on the workers.
 ///
 /// A worker that finds nothing left to claim sleeps on a condition until the last worker is done
-/// or `handOver` has passed, whichever is first (it used to poll every 50 µs).
+/// or `handOverInterval` has passed, whichever is first (it used to poll every 50 µs).
 final class TickBatch: @unchecked Sendable {
   private let work: [TickWork]
   private let next = Atomic<Int>(0)
@@ -34,8 +31,11 @@ final class TickBatch: @unchecked Sendable {
   private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let allFinished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
   private var finished: Finished
-  private let host: UncheckedBox<SessionHost>
-  /// `handOver` after the tick handed its work out, on the monotonic clock the condition waits
+  private let environment: any HostEnvironment
+  /// Runs on the host's thread with the tick's work and the places in it of finished work, in
+  /// the tick's order (the host publishes it).
+  private let handOver: UncheckedBox<([TickWork], [Int]) -> Void>
+  /// `handOverInterval` after the tick handed its work out, on the monotonic clock the condition waits
   /// by: computed once per tick, in plain integers.
   private let handOverDeadline: timespec
 
@@ -46,13 +46,18 @@ final class TickBatch: @unchecked Sendable {
   }
 
   /// Interval after which a worker hands over its finished frames while the tick still runs.
-  private static let handOver = Duration.milliseconds(2)
+  private static let handOverInterval = Duration.milliseconds(2)
   private static let handOverNanoseconds = Int(
-    handOver.components.seconds * 1_000_000_000 + handOver.components.attoseconds / 1_000_000_000)
+    handOverInterval.components.seconds * 1_000_000_000
+      + handOverInterval.components.attoseconds / 1_000_000_000)
 
-  private init(_ work: [TickWork], workers: Int, host: SessionHost) {
+  private init(
+    _ work: [TickWork], workers: Int, environment: any HostEnvironment,
+    handOver: @escaping ([TickWork], [Int]) -> Void
+  ) {
     self.work = work
-    self.host = UncheckedBox(host)
+    self.environment = environment
+    self.handOver = UncheckedBox(handOver)
     finished = Finished(workersLeft: workers)
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
@@ -82,18 +87,22 @@ final class TickBatch: @unchecked Sendable {
     return body(&finished)
   }
 
-  /// Starts computing `work` on the host's workers.
-  static func run(_ work: [TickWork], host: SessionHost) {
+  /// Starts computing `work` on the environment's workers; `handOver` gets the finished work on
+  /// the host's thread, in the tick's order, as described above.
+  static func run(
+    _ work: [TickWork], on environment: any HostEnvironment,
+    handOver: @escaping (_ work: [TickWork], _ finished: [Int]) -> Void
+  ) {
     guard !work.isEmpty else { return }
-    let workers = min(host.environment.workerCount, work.count)
-    let batch = TickBatch(work, workers: workers, host: host)
+    let workers = min(environment.workerCount, work.count)
+    let batch = TickBatch(work, workers: workers, environment: environment, handOver: handOver)
     for _ in 0..<workers {
-      host.environment.runOnWorker(.due) { batch.drain() }
+      environment.runOnWorker(.due) { batch.drain() }
     }
   }
 
   private func drain() {
-    // Collected without a lock; merged once per worker (or handed over every `handOver`).
+    // Collected without a lock; merged once per worker (or handed over every `handOverInterval`).
     var mine: [Int] = []
     var lastHandOver = ContinuousClock.now
     while true {
@@ -101,7 +110,7 @@ final class TickBatch: @unchecked Sendable {
       guard index < work.count else { break }
       work[index].compute()
       mine.append(index)
-      if lastHandOver.duration(to: .now) > Self.handOver {
+      if lastHandOver.duration(to: .now) > Self.handOverInterval {
         hand(mine)
         mine = []
         lastHandOver = .now
@@ -116,7 +125,7 @@ final class TickBatch: @unchecked Sendable {
     }
     if isLast { return handOverFinished() }
     // Nothing is left to claim; the other workers are computing their last sessions. Wait for
-    // them until `handOver` after the tick began; a heavy session still running then holds up
+    // them until `handOverInterval` after the tick began; a heavy session still running then holds up
     // only its own frame: what is finished goes now, and it follows when it is done.
     if waitForAllWorkers(until: handOverDeadline) { return }
     handOverFinished()
@@ -147,11 +156,7 @@ final class TickBatch: @unchecked Sendable {
   private func hand(_ finished: [Int]) {
     guard !finished.isEmpty else { return }
     let box = UncheckedBox(finished)
-    let host = self.host
-    let work = self.work
-    host.value.environment.post {
-      for index in box.value { work[index].finish() }
-      host.value.deliver()
-    }
+    let (work, handOver) = (self.work, self.handOver)
+    environment.post { handOver.value(work, box.value) }
   }
 }

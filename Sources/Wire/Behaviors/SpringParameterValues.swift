@@ -48,10 +48,17 @@ extension SpringParameterValues {
     let named = leading.filter { given[$0] != nil }
     guard let lead = named.first else {
       guard let lone = SpringField.allCases.first(where: { given[$0] != nil }) else { return nil }
+      let sets = SpringParameterSet.allCases.filter {
+        ($0.requiredFields + $0.optionalFields).contains(lone)
+      }
+      var leads: [String] = []
+      for set in sets where !leads.contains(set.requiredFields[0].rawValue) {
+        leads.append(set.requiredFields[0].rawValue)
+      }
       throw ProtocolError(
         .missingField,
-        "field '\(path(lone))' belongs to a spring parameter set whose first field is missing: "
-          + "send \(phrase)")
+        "field '\(path(lone))' needs '" + leads.joined(separator: "' or '") + "' with it in "
+          + "\(owner): send a whole parameter set, \(phrase)")
     }
     if named.count > 1 { throw exclusive(path(named[1]), with: lead, owner: owner) }
     let candidates = SpringParameterSet.allCases.filter { $0.requiredFields[0] == lead }

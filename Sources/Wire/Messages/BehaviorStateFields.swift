@@ -157,9 +157,14 @@ private struct BehaviorStateFields {
     list.append(ReplyField(name, Self.pair(value.dx, value.dy, linear: true)))
   }
 
-  /// A spring's constants and every value derived from them, 6 decimals.
+  /// A spring's constants and every value derived from them, 6 decimals. The values are
+  /// rounded here, as the wire writes them, so that a client that derives them again from the
+  /// reported constants (a readable `dynctl behaviors`) shows what the daemon sent, not the
+  /// noise of the constants' rounding (a ratio of 0.499999994 for 0.5).
   mutating func spring(_ p: SpringParameters) {
-    for (name, value) in p.reportedValues { number(name, value) }
+    for (name, value) in p.reportedValues {
+      number(name, (value * 1e6).rounded() / 1e6)
+    }
   }
 
   /// A direction or axis: not a position.

@@ -35,6 +35,7 @@ from .errors import (
     UntrustedSocket,
 )
 from .handoff import HandoffCheck, assert_handoff, check_handoff, expected_velocity
+from .strokes import Sample, StrokeReadError, parse_samples, read_samples
 from .location import (
     check_peer,
     check_socket_directory,
@@ -142,6 +143,8 @@ __all__ = [
     "Parameter",
     "PanSample",
     "PauseEvent",
+    "Sample",
+    "StrokeReadError",
     "ReleaseEstimate",
     "Reply",
     "ResumeEvent",
@@ -165,6 +168,8 @@ __all__ = [
     "expected_velocity",
     "find_dynd_binary",
     "pan_samples",
+    "parse_samples",
+    "read_samples",
     "socket_location",
     "parse_event",
     "parse_reply",

@@ -49,6 +49,7 @@ __all__ = [
     "PanResult",
     "PanSample",
     "pan_samples",
+    "recorded_samples",
     "load_scene",
     "open_fields",
     "encode",
@@ -79,6 +80,9 @@ CHUNK = 65536
 SceneSource = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 
 PACES = ("auto", "realtime", "step", "none")
+#: The longest ``dt`` of one ``step`` (protocol/PROTOCOL.md, ``step``): a longer interval
+#: between a recording's samples is stepped in parts.
+MAX_STEP_DT = 10.0
 #: How many 60 Hz samples a pan has per second.
 SAMPLE_RATE = 60
 
@@ -505,6 +509,47 @@ def pan_samples(
             )
         )
     return samples
+
+
+def recorded_samples(
+    samples: Sequence[Sequence[float]],
+    release_velocity: Optional[Sequence[float]] = None,
+    cancel: bool = False,
+) -> List[PanSample]:
+    """The requests of a recorded stroke, `samples` ``(t, x, y)``: ``began`` at the first,
+    ``changed`` at each after, ``ended`` (or ``cancelled``) at the last with
+    `release_velocity` when given; each with its recorded `t`, and a `step` of the interval
+    since the one before when it is positive."""
+    if len(samples) < 2:
+        raise ValueError(
+            "a stroke needs at least two samples (down and lift), not %d" % len(samples)
+        )
+    velocity = None if release_velocity is None else pair(release_velocity)
+    planned = []
+    for index, sample in enumerate(samples):
+        if len(sample) != 3 or not all(math.isfinite(v) for v in sample):
+            raise ValueError(
+                "sample %d must be three finite numbers (t, x, y), not %r" % (index, sample)
+            )
+        t, x, y = (float(v) for v in sample)
+        if index == 0:
+            phase = "began"
+        elif index == len(samples) - 1:
+            phase = "cancelled" if cancel else "ended"
+        else:
+            phase = "changed"
+        interval = t - float(samples[index - 1][0]) if index > 0 else 0.0
+        planned.append(
+            PanSample(
+                phase=phase,
+                x=x,
+                y=y,
+                t=t,
+                velocity=velocity if phase == "ended" else None,
+                step=interval if interval > 0 else None,
+            )
+        )
+    return planned
 
 
 @dataclass

@@ -260,6 +260,7 @@ class AsyncClient:
     open_scene = _op(Ops.open_scene)
     gesture = _op(Ops.gesture)
     pan = _op(Ops.pan)
+    replay_samples = _op(Ops.replay_samples)
     tap = _op(Ops.tap)
     swipe = _op(Ops.swipe)
     step = _op(Ops.step)

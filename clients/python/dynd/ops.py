@@ -381,17 +381,58 @@ class Ops:
         release's."""
         _core.check_pace(pace)
         samples = _core.pan_samples(start, end, duration, release_velocity, cancel)
+        result: PanResult = yield from self._send(session, samples, pace, estimator)
+        return result
+
+    def replay_samples(
+        self,
+        session: str,
+        samples: Sequence[Sequence[float]],
+        *,
+        release_velocity: Optional[Sequence[float]] = None,
+        pace: str = "auto",
+        estimator: Optional[str] = None,
+        cancel: bool = False,
+    ) -> Plan[PanResult]:
+        """A recorded stroke sent with its own timestamps, as ``dynctl gesture --samples``
+        does: `samples` are ``(t, x, y)`` (seconds, points; `dynd.strokes.read_samples` reads
+        them from a CSV, JSON-lines, ``libinput record`` or ``getevent -lt`` file), sent as
+        ``began``, ``changed`` …, ``ended`` (or ``cancelled``) with each `t` as recorded, even
+        repeated or backwards (the daemon's estimator applies its rule to them).
+
+        `pace` as for `pan`, by the recorded intervals (`step`: a step of each positive
+        interval, in steps of at most 10 s; `realtime`: slept). Returns every event the stroke
+        caused; ``result.handoff`` is the release's."""
+        _core.check_pace(pace)
+        planned = _core.recorded_samples(samples, release_velocity, cancel)
+        result: PanResult = yield from self._send(session, planned, pace, estimator)
+        return result
+
+    def _send(
+        self,
+        session: str,
+        samples: List[_core.PanSample],
+        pace: str,
+        estimator: Optional[str],
+    ) -> Plan[PanResult]:
+        """Sends `samples` (a pan's or a recorded stroke's), paced as `pace` says: a realtime
+        pause until each sample's time from the first, or steps of its `step` seconds."""
         if pace == "auto":
             clock: str = yield from self.clock_of(session)
             pace = "step" if clock == "manual" else "realtime"
         result = PanResult()
+        origin = samples[0].t if samples else 0.0
         for sample in samples:
             if sample.step is not None:
                 if pace == "realtime":
-                    yield Pause(sample.t)
+                    yield Pause(sample.t - origin)
                 elif pace == "step":
-                    stepped: Stepped = yield self.step(session, dt=sample.step)
-                    result.events.extend(stepped.events)
+                    left = sample.step
+                    while left > 0:
+                        dt = min(left, _core.MAX_STEP_DT)
+                        stepped: Stepped = yield self.step(session, dt=dt)
+                        result.events.extend(stepped.events)
+                        left -= dt
             reply: Ack = yield Request("gesture", sample.fields(session, estimator), _as(Ack))
             result.events.extend(reply.events)
         return result

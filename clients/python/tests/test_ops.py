@@ -57,6 +57,7 @@ CALLS: List[Callable[[Any], Any]] = [
     lambda c: c.set_item("s1", "a", center=(1, 2), angle=0.5),
     lambda c: c.add_velocity("s1", "a", (1, 2), 0.1),
     lambda c: c.pan("s1", (0, 0), (10, 10), duration=0.05, release_velocity=(1, 1)),
+    lambda c: c.replay_samples("s1", [(5, 0, 0), (5.01, 1, 2), (5.02, 3, 4)], pace="step"),
     lambda c: c.run_until("s1", "frame", count=2),
     lambda c: c.close_session("s1"),
 ]
