@@ -14,6 +14,11 @@ struct HandoffReport {
   let velocityError: Double?
   /// How the daemon estimated the finger's velocity; nil when dynctl gave it.
   let estimate: ReleaseEstimate?
+  /// Where the release projects the item to, the detent that chose and the spring that
+  /// carries it there (a sheet's); nil for other transitions.
+  let projection: Point?
+  let detent: String?
+  let spring: SpringParameters?
 
   /// The report of `message` if it is a `handoff` event.
   init?(_ message: Message) {
@@ -24,6 +29,9 @@ struct HandoffReport {
     velocityError = handoff.velocityError
     constraints = handoff.constraints
     estimate = handoff.estimate
+    projection = handoff.projection
+    detent = handoff.detent
+    spring = handoff.spring
   }
 
   /// The finger's velocity after the constraints, in order — what the item should move with —

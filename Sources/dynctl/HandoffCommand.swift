@@ -32,6 +32,13 @@ struct HandoffCommand: ParsableCommand {
       touched nothing; otherwise it says why it was not judged, and PASS says that the motion \
       was not verified.
 
+      3. A handoff that names a detent (sheet): its projection must be where UIScrollView's \
+      deceleration at the session's deceleration_rate stops the item from its center and \
+      velocity at the release; the detent must be the one nearest to it (each NAME_detent \
+      parameter, the height shown above the bottom edge); every frame until done must be the \
+      handoff's spring's closed form within 0.005 pt; done must name the detent, and the item \
+      rest on it within 0.0011 pt.
+
       With --expect VX,VY the item velocity must also be that one, within --tolerance (and the       wire's rounding of 0.001 pt/s).
 
       Ends with a PASS or FAIL line on standard output (standard error with --json); exit       status 1 on FAIL or when no handoff happened.
@@ -174,16 +181,21 @@ struct HandoffCommand: ParsableCommand {
               + (releaseVelocitySentence(h.estimate).map { ": \($0)" } ?? ""))
         }
       }
+      let detents = try DetentCheck.atRelease(h, session: session, client)
+      failures += detents?.checkRelease(h, client.output) ?? []
       let motion = try Motion.measure(item: h.item, session: session, client)
       let (motionFailures, verified) = check(motion, h, client.output)
       failures += motionFailures
+      let landing = try detents?.checkLanding(h, session: session, client)
+      failures += landing?.failures ?? []
       if !failures.isEmpty {
         throw verdict("FAIL: " + failures.joined(separator: "; "), client)
       }
       let how = h.constraints.isEmpty ? "exactly" : "as far as its constraints allow"
       _ = verdict(
         "PASS: \(h.item) moves with the finger's release velocity, \(how)"
-          + (verified ? "" : " (its motion after the release was not verified: see above)"),
+          + (verified || landing?.verified == true
+            ? "" : " (its motion after the release was not verified: see above)"),
         client)
     }
   }

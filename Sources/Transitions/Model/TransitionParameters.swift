@@ -117,6 +117,11 @@ public struct ParameterReader<Declared: ParameterSet>: Sendable {
     let parameter = declared[keyPath: key]
     return values[parameter.declaration.name].flatMap(parameter.read) ?? parameter.defaultValue
   }
+
+  /// Whether the client set the parameter `key` (to any value, its default included).
+  public func isGiven<Value>(_ key: KeyPath<Declared, Parameter<Value>>) -> Bool {
+    values.given.contains(declared[keyPath: key].declaration.name)
+  }
 }
 
 /// Why a transition's `params` were refused.
@@ -133,6 +138,9 @@ public struct TransitionError: Error, Equatable, Sendable {
 /// A transition's parameters after validation: every declared one, overridden or default.
 public struct ParameterValues: Sendable {
   private var values: [String: ParameterValue] = [:]
+  /// The names the client set, whatever the values: what a transition reads to tell which of
+  /// several ways to give one thing a client chose (the sheet's spring).
+  public private(set) var given: Set<String> = []
 
   /// Validates overrides against the declarations; unknown names and bad values throw.
   public init(_ overrides: [String: ParameterValue], declared: [TransitionParameter]) throws {
@@ -174,6 +182,7 @@ public struct ParameterValues: Sendable {
           message: "parameter '\(name)' must be one of \(words.joined(separator: ", ")) (a string)")
       }
       values[name] = value
+      given.insert(name)
     }
   }
 

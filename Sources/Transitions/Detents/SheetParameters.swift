@@ -1,0 +1,121 @@
+import Primitives
+
+extension Sheet {
+  /// The sheet's detents by name, lowest first; `done` reports these words.
+  public enum DetentName: String, CaseIterable, Sendable {
+    case collapsed
+    case medium
+    case large
+  }
+
+  /// What clients may set, in the order they see it. The spring fields are those of the five
+  /// parameter sets (`SpringParameterSet`, `SpringField`); each field's default is SwiftUI's default spring,
+  /// `Spring(duration: 0.5, bounce: 0)`, given in that set (rounded to 0.001), so that giving
+  /// one field of a set changes only that field of the default spring.
+  struct Parameters: ParameterSet {
+    let collapsedDetent = Parameter(
+      "collapsed_detent", 88, 0...568, unit: "pt shown",
+      source: "dynd: a 44 pt grabber row over a 44 pt search field")
+    let mediumDetent = Parameter(
+      "medium_detent", 284, 0...568, unit: "pt shown",
+      source: "UISheetPresentationController.Detent.medium: half the height")
+    let largeDetent = Parameter(
+      "large_detent", 548, 0...568, unit: "pt shown",
+      source: "dynd: the screen below the iOS 7 status bar (20 pt)")
+    let initialDetent = Parameter(
+      "initial_detent", choice: DetentName.collapsed, source: "dynd")
+    let decelerationRate = Parameter(
+      "deceleration_rate", 0.998, 0.9...0.9999, unit: "per ms",
+      source: "UIScrollView.DecelerationRate.normal")
+    let response = Parameter(
+      "response", 0.5, 0.01...10, unit: "s", source: "SwiftUI Spring(): response")
+    let dampingRatio = Parameter(
+      "damping_ratio", 1, 0.01...10, unit: "", source: "SwiftUI Spring(): damping ratio")
+    let duration = Parameter(
+      "duration", 0.5, 0.01...10, unit: "s", source: "SwiftUI Spring(duration: 0.5, bounce: 0)")
+    let bounce = Parameter(
+      "bounce", 0, -0.99...0.99, unit: "", source: "SwiftUI Spring(duration: 0.5, bounce: 0)")
+    let stiffness = Parameter(
+      "stiffness", 157.914, 0.1...100_000, unit: "N/m", source: "SwiftUI Spring(): stiffness")
+    let damping = Parameter(
+      "damping", 25.133, 0.01...10_000, unit: "N·s/m", source: "SwiftUI Spring(): damping")
+    let mass = Parameter("mass", 1, 0.01...1000, unit: "kg", source: "SwiftUI Spring(): mass")
+    let tension = Parameter(
+      "tension", 20.031, 1...1000, unit: "Origami",
+      source: "SwiftUI Spring() by Rebound's origamiValueFromTension")
+    let friction = Parameter(
+      "friction", 8.044, 1...1000, unit: "Origami",
+      source: "SwiftUI Spring() by Rebound's origamiValueFromFriction")
+  }
+
+  /// The detents the parameters place; throws when two are at the same height.
+  static func detents(_ p: ParameterReader<Parameters>) throws -> Detents {
+    let heights = [p.collapsedDetent, p.mediumDetent, p.largeDetent]
+    guard
+      let detents = Detents(
+        zip(DetentName.allCases, heights).map { Detent($0.rawValue, height: $1) })
+    else {
+      throw TransitionError(
+        kind: .outOfRange,
+        message:
+          "collapsed_detent, medium_detent and large_detent must be three different heights, not "
+          + heights.map { "\($0)" }.joined(separator: ", "))
+    }
+    return detents
+  }
+
+  /// The spring the client gave: the first of `SpringParameterSet.allCases` whose fields hold
+  /// every spring parameter given (a field left out takes its default), SwiftUI's default
+  /// spring when none is given. Throws when the fields given belong to no one set.
+  static func spring(_ p: ParameterReader<Parameters>) throws -> SpringParameters {
+    let given = Set(SpringField.allCases.filter { isGiven($0, p) })
+    guard !given.isEmpty else { return .swiftUIDefault }
+    let fits = SpringParameterSet.allCases.first {
+      given.isSubset(of: Set($0.requiredFields + $0.optionalFields))
+    }
+    guard let set = fits else {
+      throw TransitionError(
+        kind: .unknownParameter,
+        message: "the spring is given by one parameter set, not "
+          + given.map(\.rawValue).sorted().joined(separator: " with ") + " (the sets: "
+          + SpringParameterSet.allCases.map {
+            ($0.requiredFields + $0.optionalFields).map(\.rawValue).joined(separator: "+")
+          }.joined(separator: ", ") + ")")
+    }
+    do {
+      return try set.parameters { value($0, p) }
+    } catch {
+      // Not reached: each declared range lies within its field's (SheetParameterTests).
+      throw TransitionError(
+        kind: .outOfRange, message: "parameter '\(error.field)' is outside a spring's range")
+    }
+  }
+
+  private static func value(_ field: SpringField, _ p: ParameterReader<Parameters>) -> Double {
+    switch field {
+    case .response: p.response
+    case .dampingRatio: p.dampingRatio
+    case .duration: p.duration
+    case .bounce: p.bounce
+    case .stiffness: p.stiffness
+    case .damping: p.damping
+    case .mass: p.mass
+    case .tension: p.tension
+    case .friction: p.friction
+    }
+  }
+
+  private static func isGiven(_ field: SpringField, _ p: ParameterReader<Parameters>) -> Bool {
+    switch field {
+    case .response: p.isGiven(\.response)
+    case .dampingRatio: p.isGiven(\.dampingRatio)
+    case .duration: p.isGiven(\.duration)
+    case .bounce: p.isGiven(\.bounce)
+    case .stiffness: p.isGiven(\.stiffness)
+    case .damping: p.isGiven(\.damping)
+    case .mass: p.isGiven(\.mass)
+    case .tension: p.isGiven(\.tension)
+    case .friction: p.isGiven(\.friction)
+    }
+  }
+}
