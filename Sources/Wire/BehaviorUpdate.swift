@@ -163,6 +163,9 @@ public struct BehaviorUpdate: Equatable, Sendable {
     if type == .attachment, let damping {
       try Self.check(damping, "damping", in: Limits.attachmentDamping)
     }
+    if type == .dynamicItem, let friction = itemProperties.friction {
+      try Self.check(friction, "friction", in: Limits.friction)
+    }
     if type == .spring { _ = try springParameterValues() }
     if type == .decay { _ = try decayModel() }
     if type == .field, let direction {
@@ -223,7 +226,7 @@ extension BehaviorUpdate {
     active = try fields.bool("active")
     offset = try fields.vector("offset", in: Limits.coordinate)
     // The same decoder as a new dynamic item behavior's (`DynamicItemSpec`).
-    itemProperties = try ItemPropertyValues(fields)
+    itemProperties = try ItemPropertyValues(fields, frictionRange: Limits.anyFriction)
     position = try fields.point("position")
     region = try fields.region("region")
     strength = try fields.number("strength", in: Limits.fieldStrength)

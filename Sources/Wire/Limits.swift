@@ -44,14 +44,6 @@ public struct NumberRange: Equatable, Sendable {
     self.excludesUpperBound = excludesUpperBound
   }
 
-  /// The range with its upper bound lowered to `upper` (a wire range narrower than the engine's).
-  public func capped(at upper: Double) -> NumberRange {
-    guard upper < upperBound else { return self }
-    return NumberRange(
-      lowerBound: lowerBound, upperBound: upper, excludesLowerBound: excludesLowerBound,
-      excludesUpperBound: false)
-  }
-
   /// Whether `value` lies in the range (never true for NaN).
   public func contains(_ value: Double) -> Bool {
     (excludesLowerBound ? value > lowerBound : value >= lowerBound)
@@ -245,18 +237,17 @@ public enum Limits {
   // MARK: Springs and decay (extension)
 
   /// A spring parameter's range: the engine's own (`SpringField.range`, defined once with the
-  /// parameters), except Origami's `friction`, capped at `friction`'s 1000 because
-  /// `set_behavior` reads every `friction` alike (a dynamic item's, a decay's, Origami's).
-  public static func spring(_ field: SpringField) -> NumberRange {
-    let range = NumberRange(field.range)
-    return field == .friction ? range.capped(at: friction.upperBound) : range
-  }
+  /// parameters).
+  public static func spring(_ field: SpringField) -> NumberRange { NumberRange(field.range) }
 
-  /// A decay parameter's range: the engine's own (`DecayField.range`), except Android's
-  /// `friction`, capped at 1000 as Origami's is.
-  public static func decay(_ field: DecayField) -> NumberRange {
-    let range = NumberRange(field.range)
-    return field == .friction ? range.capped(at: friction.upperBound) : range
+  /// A decay parameter's range: the engine's own (`DecayField.range`).
+  public static func decay(_ field: DecayField) -> NumberRange { NumberRange(field.range) }
+
+  /// The widest `friction` of any behavior type (a dynamic item's, an Origami spring's, an
+  /// Android decay's): what `set_behavior` reads before it knows the type, whose own range
+  /// `BehaviorUpdate.check(for:)` then applies.
+  static var anyFriction: NumberRange {
+    .closed(0, max(friction.upperBound, spring(.friction).upperBound, decay(.friction).upperBound))
   }
 
   // MARK: Fields and regions (iOS 9)

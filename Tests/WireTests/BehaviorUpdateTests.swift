@@ -107,3 +107,24 @@ struct BehaviorUpdateTests {
     }
   }
 }
+
+@Suite("set_behavior friction per type")
+struct FrictionPerTypeTests {
+  /// `friction` is read at the widest range before the type is known, then held to the type's.
+  @Test func eachTypeKeepsItsOwnFrictionRange() throws {
+    func update(_ friction: Double, _ more: String = "") throws -> BehaviorUpdate {
+      var decoded: BehaviorUpdate?
+      let request = try RequestDecoder().decode(
+        #"{"op":"set_behavior","session":"s","behavior":"b","friction":"# + "\(friction)\(more)}")
+      if case .setBehavior(let set) = request.op { decoded = set.update }
+      return try #require(decoded)
+    }
+    #expect(throws: Never.self) { try update(5_000, #","tension":40"#).check(for: .spring) }
+    #expect(throws: Never.self) { try update(500_000).check(for: .decay) }
+    #expect(throws: Never.self) { try update(0.5).check(for: .dynamicItem) }
+    #expect(throws: ProtocolError.self) { try update(5_000).check(for: .dynamicItem) }
+    #expect(throws: ProtocolError.self) {
+      try update(20_000, #","tension":40"#).check(for: .spring)
+    }
+  }
+}

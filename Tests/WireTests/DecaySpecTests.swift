@@ -66,7 +66,7 @@ struct DecaySpecTests {
       (#""deceleration_rate":-0.5"#, .decelerationRate, "-0.5"),
       (#""friction":0"#, .friction, "0"),
       (#""friction":-1"#, .friction, "-1"),
-      (#""friction":1001"#, .friction, "1001"),
+      (#""friction":1000001"#, .friction, "1000001"),
       (#""drag":0"#, .drag, "0"),
       (#""drag":1"#, .drag, "1"),
     ])
