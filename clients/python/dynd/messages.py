@@ -72,6 +72,12 @@ def _opt_float(value: Any) -> Optional[float]:
     return None if value is None else float(value)
 
 
+def _spring(value: Any) -> Optional[Dict[str, float]]:
+    if not isinstance(value, dict):
+        return None
+    return {str(k): float(v) for k, v in value.items()}
+
+
 def _values(value: Any) -> Dict[str, float]:
     if not isinstance(value, dict):
         return {}
@@ -259,7 +265,10 @@ class HandoffEvent(Event):
     `item_velocity` the item moves with, the `constraints` that changed it (in the order
     applied) and the daemon's `velocity_error` (|item − finger after constraints|, before
     rounding); `estimate`, how dynd estimated the finger's velocity (None when the client gave
-    it; its `explanation` says why a velocity is 0 or limited)."""
+    it; its `explanation` says why a velocity is 0 or limited). When a decay or a sheet took
+    the release: `projection`, where it comes to rest; a sheet's chosen `detent` and the
+    `spring` that carries it there (``mass``, ``stiffness``, ``damping``, ``damping_ratio``,
+    ``response``, ``duration``, ``bounce``); each None otherwise."""
 
     item: str
     gesture_velocity: Vec2
@@ -267,6 +276,9 @@ class HandoffEvent(Event):
     constraints: List[Constraint]
     velocity_error: Optional[float]
     estimate: Optional[ReleaseEstimate] = None
+    projection: Optional[Vec2] = None
+    detent: Optional[str] = None
+    spring: Optional[Dict[str, float]] = None
 
 
 @dataclass
@@ -418,6 +430,9 @@ def parse_event(raw: JSON) -> Event:
             constraints=[_constraint(c) for c in raw.get("constraints", [])],
             velocity_error=_opt_float(raw.get("velocity_error")),
             estimate=_estimate(raw.get("estimate")),
+            projection=_opt_vec(raw.get("projection")),
+            detent=None if raw.get("detent") is None else str(raw["detent"]),
+            spring=_spring(raw.get("spring")),
             **base,
         )
     if ev == "done":

@@ -102,6 +102,23 @@ def test_pan_samples_as_dynctl_gesture_sends_them() -> None:
     assert dynd.pan_samples((0, 0), (1, 1), 0.2, cancel=True)[-1].phase == "cancelled"
 
 
+def test_sheet_handoff_carries_its_projection_detent_and_spring(dynd_client: Client) -> None:
+    sheet = dynd_client.open_transition("sheet", clock="manual").session
+    pan = dynd_client.pan(sheet, (160, 500), (160, 470), duration=0.1, release_velocity=(0, -2000))
+    handoff = pan.handoff
+    assert isinstance(handoff, HandoffEvent)
+    assert handoff.item_velocity == (0, -2000)
+    assert handoff.detent == "large" and handoff.projection is not None
+    assert handoff.projection[1] < 0  # a flick up projects past the top
+    assert handoff.spring is not None and handoff.spring["mass"] == 1
+    assert handoff.spring["damping_ratio"] == 1  # SwiftUI's default spring: no bounce
+    done = dynd_client.run_until(sheet, "done")
+    assert done.raw["outcome"] == "large"
+    lock = dynd_client.open_transition("lock-screen", clock="manual").session
+    plain = dynd_client.pan(lock, (160, 500), (160, 380), duration=0.2).handoff
+    assert plain is not None and (plain.projection, plain.detent, plain.spring) == (None,) * 3
+
+
 def test_manual_pan_steps_between_samples_and_runs_to_the_outcome(dynd_client: Client) -> None:
     lock = dynd_client.open_transition("lock-screen", clock="manual").session
     pan = dynd_client.pan(lock, (160, 500), (160, 380), duration=0.2, release_velocity=(0, -1400))
