@@ -59,6 +59,8 @@ struct GoldenTranscriptTests {
         "handoff lock-screen --session h --pan 160,500:160,380 --duration 0.5",
         "handoff lock-screen --session h --tap 300,550",
         "handoff lock-screen --session h --pan 300,550:300,550 --duration 0",
+        "handoff sheet --session sh --pan 160,500:160,470 --duration 0.1 --release-velocity 0,-2000",
+        "handoff sheet --session sh --pan 160,500:160,304 --duration 0.5",
         "play no-such-transition --tap 1,1",
       ]
     ),
