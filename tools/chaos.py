@@ -199,7 +199,8 @@ TRANSITIONS = {
                     "margin": (0, 40, False), "spring_strength": (1, 10000, False),
                     "resistance": (0, 1000, False), "deceleration_rate": (0.9, 0.9999, False)},
 }
-BEHAVIOR_TYPES = ["gravity", "collision", "attachment", "snap", "push", "dynamic_item"]
+BEHAVIOR_TYPES = ["gravity", "collision", "attachment", "snap", "push", "dynamic_item", "spring",
+                  "decay"]
 ATTACHMENT_KINDS = ["distance", "sliding", "limit", "fixed", "pin"]
 HEAVY_KINDS = ["overlap", "polyline", "longstep", "bigrealtime"]
 COSTLY_KINDS = ["bigdt", "rules", "failures", "bigdebug"]
@@ -371,6 +372,16 @@ class Gen:
                 b["offset"] = self.vector(5)
             if rng.random() < 0.3:
                 b["active"] = rng.random() < 0.7
+        elif btype == "spring":
+            b["items"], b["target"] = some(), self.point(w, h)
+            b.update(self.spring_parameters())
+            if rng.random() < 0.3:
+                b["initial_velocity"] = self.vector(3000)
+        elif btype == "decay":
+            b["items"] = some()
+            b.update(self.decay_parameter())
+            if rng.random() < 0.3:
+                b["initial_velocity"] = self.vector(3000)
         else:  # dynamic_item
             b["items"] = some()
             for key, lo, hi in [("elasticity", 0, 1), ("friction", 0, 2), ("density", 0.1, 10),
@@ -383,6 +394,22 @@ class Gen:
             if rng.random() < 0.05:
                 b["anchored"] = True
         return b
+
+    def spring_parameters(self):
+        """One of the spring's five parameter sets (PROTOCOL.md §6), in range."""
+        u = lambda lo, hi: r3(self.rng.uniform(lo, hi))  # noqa: E731
+        return self.rng.choice([
+            {"response": u(0.05, 2), "damping_ratio": u(0, 2)},
+            {"duration": u(0.05, 2), "bounce": u(-0.9, 0.9)},
+            {"stiffness": u(1, 2000), "damping_ratio": u(0, 2), "mass": u(0.1, 5)},
+            {"stiffness": u(1, 2000), "damping": u(0, 60), "mass": u(0.1, 5)},
+            {"tension": u(1, 300), "friction": u(0, 60)}])
+
+    def decay_parameter(self):
+        """One decay model's parameter, in range."""
+        u = lambda lo, hi: r3(self.rng.uniform(lo, hi))  # noqa: E731
+        return self.rng.choice([{"deceleration_rate": u(0.98, 0.999)}, {"friction": u(0.1, 5)},
+                                {"drag": u(0.01, 0.9)}])
 
     def settable(self, btype, kind, w, h):
         """Fields for set_behavior on a behavior of `btype` (attachment `kind`)."""
@@ -405,6 +432,10 @@ class Gen:
             return {"friction_torque": r3(rng.uniform(0, 10))}
         if btype == "snap":
             return rng.choice([{"point": self.point(w, h)}, {"damping": r3(rng.uniform(0, 1))}])
+        if btype == "spring":
+            return rng.choice([{"target": self.point(w, h)}, self.spring_parameters()])
+        if btype == "decay":
+            return self.decay_parameter()
         if btype == "push":
             return rng.choice([{"direction": self.vector(5)}, {"active": True},
                                {"magnitude": r3(rng.uniform(0, 5))}])
