@@ -227,14 +227,11 @@ extension BehaviorUpdate {
     offset = try fields.vector("offset", in: Limits.coordinate)
     // The same decoder as a new dynamic item behavior's (`DynamicItemSpec`).
     itemProperties = try ItemPropertyValues(fields, frictionRange: Limits.anyFriction)
-    position = try fields.point("position")
-    region = try fields.region("region")
-    strength = try fields.number("strength", in: Limits.fieldStrength)
-    falloff = try fields.number("falloff", in: Limits.falloff)
-    minimumRadius = try fields.number("minimum_radius", in: Limits.minimumRadius)
-    smoothness = try fields.number("smoothness", in: Limits.smoothness)
-    animationSpeed = try fields.number("animation_speed", in: Limits.animationSpeed)
-    seed = try fields.seed("seed")
+    // The same decoder as a new field behavior's (`FieldSpec`).
+    let f = try FieldValues(fields)
+    (position, region, strength, falloff) = (f.position, f.region, f.strength, f.falloff)
+    (minimumRadius, smoothness, animationSpeed, seed) =
+      (f.minimumRadius, f.smoothness, f.animationSpeed, f.seed)
     action = try fields.actionRules()
     try readMotionFields(fields)
   }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 // Replays one transcript of protocol/examples against a fresh daemon, end to end through the
 // socket: the `> ` lines are sent, and the daemon must write exactly the `< ` lines, in order, on

@@ -1,7 +1,7 @@
 import Foundation
 import SessionHost
-import Testing
 import TestSupport
+import Testing
 
 // Replays the transcripts of protocol/examples/*.jsonl against a fresh embedded host each: the
 // `> ` lines are sent, and each peer must receive exactly the `< ` lines, in order (`!` is the

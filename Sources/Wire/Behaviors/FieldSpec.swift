@@ -74,16 +74,14 @@ extension FieldSpec {
     let id = try fields.name("id")
     let kind = try fields.requiredWord("kind", as: FieldKindName.self)
     let items = fields.has("items") ? try fields.behaviorItems() : []
+    // The same decoder as set_behavior's (`BehaviorUpdate`).
+    let v = try FieldValues(fields)
     self.init(
-      id: id, kind: kind, items: items, position: try fields.point("position"),
-      region: try fields.region("region"),
-      strength: try fields.number("strength", in: Limits.fieldStrength),
-      falloff: try fields.number("falloff", in: Limits.falloff),
-      minimumRadius: try fields.number("minimum_radius", in: Limits.minimumRadius),
+      id: id, kind: kind, items: items, position: v.position, region: v.region,
+      strength: v.strength, falloff: v.falloff, minimumRadius: v.minimumRadius,
       direction: try fields.vector("direction", in: Limits.fieldDirection),
-      smoothness: try fields.number("smoothness", in: Limits.smoothness),
-      animationSpeed: try fields.number("animation_speed", in: Limits.animationSpeed),
-      seed: try fields.seed("seed"), action: try fields.actionRules() ?? [])
+      smoothness: v.smoothness, animationSpeed: v.animationSpeed, seed: v.seed,
+      action: try fields.actionRules() ?? [])
   }
 }
 
