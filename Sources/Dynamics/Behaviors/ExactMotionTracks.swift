@@ -2,7 +2,7 @@ import Primitives
 
 /// A motion an item follows exactly, evaluated at the animator's time (`SpringMotion`,
 /// `DecayMotion`).
-protocol ExactMotion {
+public protocol ExactMotion {
   /// What the state at a time shares with every motion of the same constants at that time.
   associatedtype Shared
   func shared(at t: Double) -> Shared
@@ -16,23 +16,27 @@ protocol ExactMotion {
 }
 
 extension SpringMotion: ExactMotion {
-  func shared(at t: Double) -> (c: Double, s: Double) { solution.coefficients(at: t) }
-  func sharesConstants(with other: SpringMotion) -> Bool { solution == other.solution }
-  func state(at t: Double, shared: (c: Double, s: Double)) -> (position: Point, velocity: Vector) {
+  public func shared(at t: Double) -> (c: Double, s: Double) { solution.coefficients(at: t) }
+  public func sharesConstants(with other: SpringMotion) -> Bool { solution == other.solution }
+  public func state(at t: Double, shared: (c: Double, s: Double)) -> (
+    position: Point, velocity: Vector
+  ) {
     state(coefficients: shared)
   }
-  func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool {
+  public func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool {
     Self.isAtRest(position, velocity: velocity, on: target)
   }
-  var endPoint: Point { target }
+  public var endPoint: Point { target }
 }
 
 extension DecayMotion: ExactMotion {
-  func shared(at t: Double) {}
-  func sharesConstants(with other: DecayMotion) -> Bool { true }
-  func state(at t: Double, shared: Void) -> (position: Point, velocity: Vector) { state(at: t) }
-  func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool { isStopped(at: t) }
-  var endPoint: Point { restingPoint }
+  public func shared(at t: Double) {}
+  public func sharesConstants(with other: DecayMotion) -> Bool { true }
+  public func state(at t: Double, shared: Void) -> (position: Point, velocity: Vector) {
+    state(at: t)
+  }
+  public func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool { isStopped(at: t) }
+  public var endPoint: Point { restingPoint }
 }
 
 /// The items of a spring or decay behavior and where each is along its motion.

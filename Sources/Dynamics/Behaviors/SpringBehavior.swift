@@ -13,13 +13,10 @@ import Primitives
 /// (`SpringMotion.restDistance`, `restSpeed`) the item lands exactly on the target and stays
 /// there; the animator may then pause. When several springs or decays hold an item, the last
 /// in the behavior tree moves it.
-public final class SpringBehavior: DynamicBehavior {
+public final class SpringBehavior: ExactMotionBehavior<SpringMotion> {
   /// Where every item is carried.
   public private(set) var target: Point
   public private(set) var parameters: SpringParameters
-  /// The velocity an item starts with the first time the spring moves it; nil: its own.
-  public let initialVelocity: Vector?
-  private var tracks: ExactMotionTracks<SpringMotion>
 
   /// Throws for a non-finite target or velocity, or constants whose solution is not finite
   /// (`SpringParameters.hasFiniteSolution`).
@@ -28,24 +25,9 @@ public final class SpringBehavior: DynamicBehavior {
     initialVelocity: Vector? = nil
   ) throws {
     try Self.validate(target: target, parameters: parameters)
-    guard initialVelocity?.isFinite ?? true else {
-      throw DynamicsError(.nonFinite, "spring initial velocity \(initialVelocity!) is not finite")
-    }
     self.target = target
     self.parameters = parameters
-    self.initialVelocity = initialVelocity
-    tracks = ExactMotionTracks(items)
-    super.init()
-  }
-
-  public var items: [DynamicItem] { tracks.items }
-
-  public func addItem(_ item: DynamicItem) {
-    if tracks.add(item) { structureDidChange(rebuild: false) }
-  }
-
-  public func removeItem(_ item: DynamicItem) {
-    if tracks.remove(item) { structureDidChange(rebuild: false) }
+    try super.init(items: items, initialVelocity: initialVelocity, kind: "spring")
   }
 
   /// Changes the target and, if given, the constants of the running spring. Every item the
@@ -55,27 +37,11 @@ public final class SpringBehavior: DynamicBehavior {
     try Self.validate(target: target, parameters: parameters ?? self.parameters)
     self.target = target
     if let parameters { self.parameters = parameters }
-    tracks.restartAll()
-    parameterDidChange()
+    restartAll()
   }
 
-  /// The motion `item` follows now; nil before the spring first moves it, while a finger
-  /// holds it, or when it is not one of the spring's items.
-  public func motion(of item: DynamicItem) -> SpringMotion? { tracks.motion(of: item) }
-
-  /// Whether `item` has come to rest on the target.
-  public func isAtRest(_ item: DynamicItem) -> Bool { tracks.hasEnded(item) }
-
-  override var behaviorItems: [DynamicItem] { tracks.items }
-  override var movesItemsExactly: Bool { true }
-
-  override public func willMove(to animator: DynamicAnimator?) { tracks.reset() }
-
-  override func overrideVelocities(_ animator: DynamicAnimator) {
-    tracks.drive(animator, owner: self) { position, velocity, isFirst in
-      let start = isFirst ? (initialVelocity ?? velocity) : velocity
-      return SpringMotion(parameters, from: position, velocity: start, to: target)
-    }
+  override func motion(from position: Point, velocity: Vector) -> SpringMotion {
+    SpringMotion(parameters, from: position, velocity: velocity, to: target)
   }
 
   private static func validate(target: Point, parameters: SpringParameters) throws {

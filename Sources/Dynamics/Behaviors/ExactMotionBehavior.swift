@@ -1,0 +1,62 @@
+import Primitives
+
+/// What a spring and a decay share: items that follow a closed-form `Motion` exactly
+/// (`ExactMotionTracks`), started the first time with `initialVelocity` if one was given, else
+/// with the item's own velocity (a release's), and afresh whenever the subclass's constants
+/// change (`restartAll`). A subclass says how a motion starts (`motion(from:velocity:)`).
+public class ExactMotionBehavior<Motion: ExactMotion>: DynamicBehavior {
+  /// The velocity an item starts with the first time the behavior moves it; nil: its own.
+  public let initialVelocity: Vector?
+  private var tracks: ExactMotionTracks<Motion>
+
+  init(items: [DynamicItem], initialVelocity: Vector?, kind: String) throws {
+    guard initialVelocity?.isFinite ?? true else {
+      throw DynamicsError(.nonFinite, "\(kind) initial velocity \(initialVelocity!) is not finite")
+    }
+    self.initialVelocity = initialVelocity
+    tracks = ExactMotionTracks(items)
+    super.init()
+  }
+
+  public var items: [DynamicItem] { tracks.items }
+
+  public func addItem(_ item: DynamicItem) {
+    if tracks.add(item) { structureDidChange(rebuild: false) }
+  }
+
+  public func removeItem(_ item: DynamicItem) {
+    if tracks.remove(item) { structureDidChange(rebuild: false) }
+  }
+
+  /// The motion `item` follows now; nil before the behavior first moves it, while a finger
+  /// holds it, or when it is not one of the behavior's items.
+  public func motion(of item: DynamicItem) -> Motion? { tracks.motion(of: item) }
+
+  /// Whether `item`'s motion has ended (it rests at the motion's end point).
+  public func isAtRest(_ item: DynamicItem) -> Bool { tracks.hasEnded(item) }
+
+  /// Whether the behavior has started `item`'s motion before (its first start is over).
+  func hasStarted(_ item: DynamicItem) -> Bool { tracks.hasStarted(item) }
+
+  /// The motion of an item starting at `position` with `velocity`: the subclass's.
+  func motion(from position: Point, velocity: Vector) -> Motion {
+    fatalError("\(type(of: self)) does not say how its motion starts")
+  }
+
+  /// Every item starts afresh from its state at the next internal step (new constants).
+  func restartAll() {
+    tracks.restartAll()
+    parameterDidChange()
+  }
+
+  override var behaviorItems: [DynamicItem] { tracks.items }
+  override var movesItemsExactly: Bool { true }
+
+  override public func willMove(to animator: DynamicAnimator?) { tracks.reset() }
+
+  override func overrideVelocities(_ animator: DynamicAnimator) {
+    tracks.drive(animator, owner: self) { position, velocity, isFirst in
+      motion(from: position, velocity: isFirst ? (initialVelocity ?? velocity) : velocity)
+    }
+  }
+}
