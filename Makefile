@@ -55,11 +55,17 @@ test-waiting-lane:
 # so that each of them alone does not run the suite. The test binary is run as `swift test
 # --skip-build` would run it, but without rewriting the build plan for tests: after `swift test`,
 # the next `swift build` recompiles Hummingbird and relinks dynd-inspect (about a minute).
+# The inspector's suites run first, on their own: their server runs on Swift's cooperative pool
+# (two threads here), which the other suites' blocking tests (processes waited for) can hold for
+# minutes in one run; alone they take seconds.
 unit: deps
 ifneq ($(BUILT),yes)
 	$(SWIFT) build --build-tests
 endif
-	"$$($(SWIFT) build --show-bin-path)/dyndPackageTests.xctest" --testing-library swift-testing
+	"$$($(SWIFT) build --show-bin-path)/dyndPackageTests.xctest" --testing-library swift-testing \
+	  --filter InspectorTests
+	"$$($(SWIFT) build --show-bin-path)/dyndPackageTests.xctest" --testing-library swift-testing \
+	  --skip InspectorTests
 
 # The Swift sources by swift-format; the page scripts (Sources/**/*.js) by Debian's eslint with
 # .eslintrc.yml. Debian's eslint finds its modules in /usr/share/nodejs, where Debian's node looks
