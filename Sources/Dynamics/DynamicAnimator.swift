@@ -475,15 +475,11 @@ public final class DynamicAnimator {
   /// (it starts at the release) or it is anchored; a body nothing moves that way any more is
   /// dynamic again.
   private func resolveMotionOwners() {
-    var owners: [ObjectIdentifier: ObjectIdentifier] = [:]
-    for behavior in flattened where behavior.movesItemsExactly {
-      for item in behavior.behaviorItems {
-        owners[ObjectIdentifier(item)] = ObjectIdentifier(behavior)
-      }
-    }
+    let movers = Self.exactMovers(flattened)
     for body in bodyOrder {
       let free = body.grips == 0 && body.isDynamic
-      body.motionOwner = free ? owners[ObjectIdentifier(body.item)] : nil
+      let mover = movers[ObjectIdentifier(body.item)]?.mover
+      body.motionOwner = free ? mover.map(ObjectIdentifier.init) : nil
       if body.motionOwner == nil { body.setFollowsMotion(false) }
     }
   }
@@ -530,6 +526,26 @@ public final class DynamicAnimator {
       let id = ObjectIdentifier(body.item)
       body.setGroups(items: itemGroups[id] ?? [], boundaries: boundaryGroups[id] ?? [], in: world)
     }
+  }
+
+  /// The spring or decay that moves each item one of `flat` (a behavior tree in order) holds:
+  /// the last in the tree.
+  static func exactMovers(_ flat: [DynamicBehavior])
+    -> [ObjectIdentifier: (item: DynamicItem, mover: DynamicBehavior)]
+  {
+    var movers: [ObjectIdentifier: (item: DynamicItem, mover: DynamicBehavior)] = [:]
+    for behavior in flat where behavior.movesItemsExactly {
+      for item in behavior.behaviorItems { movers[ObjectIdentifier(item)] = (item, behavior) }
+    }
+    return movers
+  }
+
+  /// The item named `identifier` and the spring or decay that moves it as the behaviors stand
+  /// now (the last in the tree holding it; a grip holds it off until the release), or nil.
+  public func exactMover(ofItemNamed identifier: String)
+    -> (item: DynamicItem, mover: DynamicBehavior)?
+  {
+    Self.exactMovers(Self.flatten(behaviors)).values.first { $0.item.identifier == identifier }
   }
 
   static func flatten(_ roots: [DynamicBehavior]) -> [DynamicBehavior] {
