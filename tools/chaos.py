@@ -198,6 +198,9 @@ TRANSITIONS = {
     "pip-corners": {"window_width": (10, 240, False), "window_height": (10, 400, False),
                     "margin": (0, 40, False), "spring_strength": (1, 10000, False),
                     "resistance": (0, 1000, False), "deceleration_rate": (0.9, 0.9999, False)},
+    # One decay parameter only: two of them are refused (invalid_params).
+    "fling": {"deceleration_rate": (0.9, 0.9999, False), "card_width": (10, 320, False),
+              "card_height": (10, 568, False)},
 }
 BEHAVIOR_TYPES = ["gravity", "collision", "attachment", "snap", "push", "dynamic_item", "spring",
                   "decay"]

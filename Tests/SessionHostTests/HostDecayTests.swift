@@ -42,6 +42,38 @@ struct HostDecayTests {
     rig.expectFinite()
   }
 
+  @Test("fling: the handoff's projection is where the decay it hands the card to stops it")
+  func flingReportsItsProjection() throws {
+    let rig = HostRig()
+    let client = rig.connect()
+    try client.expectOK(
+      #"{"op":"open","session":"f","clock":"manual","transition":"fling","params":{"friction":2}}"#
+    )
+    try client.expectOK(#"{"op":"gesture","session":"f","phase":"began","x":160,"y":284,"t":0}"#)
+    try client.expectOK(#"{"op":"step","session":"f","count":1}"#)
+    try client.expectOK(
+      #"{"op":"gesture","session":"f","phase":"changed","x":170,"y":264,"t":0.05}"#)
+    try client.expectOK(#"{"op":"step","session":"f","count":1}"#)
+    let ended = try client.expectOK(
+      #"{"op":"gesture","session":"f","phase":"ended","x":170,"y":264,"t":0.06,"vx":600,"vy":-1200}"#
+    )
+    let handoff = try #require(ended.events("handoff").first)
+    #expect(handoff.object["item_velocity"] as? [Double] == [600, -1200])
+    let at = try #require(
+      try client.expectOK(#"{"op":"get","session":"f"}"#).reply.vector("center", of: "card"))
+    let expected = DecayMotion(
+      .fling(friction: 2), from: Point(x: at[0], y: at[1]), velocity: Vector(dx: 600, dy: -1200)
+    ).restingPoint
+    let projection = try #require(handoff.object["projection"] as? [Double])
+    #expect(abs(projection[0] - expected.x) < 0.002 && abs(projection[1] - expected.y) < 0.002)
+    let run = try client.expectOK(#"{"op":"step","session":"f","count":600}"#)
+    #expect(run.events("done").map { $0.string("outcome") } == ["stopped"])
+    let rest = try #require(
+      try client.expectOK(#"{"op":"get","session":"f"}"#).reply.vector("center", of: "card"))
+    #expect(rest == projection, "the card rests on the projection, as the wire rounds both")
+    rig.expectFinite()
+  }
+
   @Test("a handoff's projection is the resting point of the decay that moves the item")
   func projection() throws {
     let animator = DynamicAnimator(referenceBounds: nil)

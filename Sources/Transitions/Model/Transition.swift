@@ -168,7 +168,7 @@ public enum TransitionRegistry {
   public static let all: [Transition.Type] = [
     LockScreen.self, WavePop.self, SidebarMenu.self, SnapTransition.self, DragTransition.self,
     SnakeTransition.self, HeavyTransition.self, SpringyList.self, Toss.self,
-    NotificationCenterSheet.self, PipCorners.self, Sheet.self,
+    NotificationCenterSheet.self, PipCorners.self, Sheet.self, Fling.self,
   ]
 
   public static var names: [String] { all.map { $0.name } }
