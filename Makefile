@@ -153,12 +153,14 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	tools/fuzz.sh $(FUZZ_SECONDS)
 
-# Every table of BENCHMARKS.md, release build: engine step, frame encoding, socket latency,
-# gesture → frame latency, realtime sessions (spawns the release dynd), idle cost, fairness (a
-# healthy client's round trips while one client runs each heavy reproducer). About fifteen minutes.
+# Every table of BENCHMARKS.md, release build: engine step, springs and decays (accuracy, cost
+# against gravity), frame encoding, socket latency, gesture → frame latency, realtime sessions
+# (spawns the release dynd), idle cost, fairness (a healthy client's round trips while one
+# client runs each heavy reproducer). About fifteen minutes.
 bench: release
 	B=$$($(SWIFT) build -c release --show-bin-path); \
 	  $$B/dynbench step --markdown --items 1,10,100 --runs 5 && \
+	  $$B/dynbench motion && $$B/dynbench motion-cost --runs 20 && \
 	  $$B/dynbench encode --markdown && \
 	  for p in same split free; do $$B/dynbench latency --markdown --placement $$p || exit 1; done && \
 	  $$B/dynbench gesture-latency --markdown && \

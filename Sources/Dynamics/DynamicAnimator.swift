@@ -51,6 +51,11 @@ public final class DynamicAnimator {
   public var elapsedTime: Double { Double(stepCount) * Self.stepInterval }
 
   let world = PhysicsWorld()
+  /// Changes whenever the set of bodies may have changed (`prepare`), so that a behavior may
+  /// keep the bodies of its items between steps.
+  private(set) var bodiesVersion = 0
+  /// What the springs and decays share within a step (`ExactMotion.state(at:sharing:)`).
+  var sharedMotionTerms = SharedMotionTerms()
   /// Bodies in the order their items first appear in the behavior tree (deterministic).
   private var bodyOrder: [ItemBody] = []
   private var bodies: [ObjectIdentifier: ItemBody] = [:]
@@ -426,6 +431,7 @@ public final class DynamicAnimator {
   func prepare() {
     guard structureDirty else { return }
     structureDirty = false
+    bodiesVersion &+= 1
     flattened = Self.flatten(behaviors)
     var wanted: [DynamicItem] = []
     var seen = Set<ObjectIdentifier>()

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Dynamics
+import Foundation
 import Primitives
 
 /// What a spring or a decay costs per frame against a gravity behavior on the same items.
 struct MotionCost: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "motion-cost",
-    abstract: "Time a 60 Hz frame of N items under one spring, one decay or one gravity.")
+    abstract: "Time a 60 Hz frame of N items under springs, a decay or gravity.")
 
   @Option(help: "Item counts to measure, comma-separated (at most the heavy scene's capacity).")
   var items: String = "10,100,400"
@@ -17,6 +18,12 @@ struct MotionCost: ParsableCommand {
   @Option(help: "Simulated seconds per run (every item moves throughout).")
   var seconds: Double = 1
 
+  @Option(
+    help: ArgumentHelp(
+      "Behaviors to time, comma-separated (default: all, each with its baseline).",
+      valueName: "names"))
+  var behaviors: String?
+
   func validate() throws {
     guard runs >= 1, seconds > 0, seconds <= 60 else {
       throw ValidationError("runs must be ≥ 1 and seconds in (0, 60]")
@@ -24,6 +31,22 @@ struct MotionCost: ParsableCommand {
     guard counts != nil else {
       throw ValidationError("--items takes counts from 1 to \(BouncingScene.heavyCapacity)")
     }
+    guard kinds != nil else {
+      let names = Kind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+      throw ValidationError("--behaviors takes names among \(names)")
+    }
+  }
+
+  /// The kinds asked for and their baselines, in the table's order.
+  private var kinds: [Kind]? {
+    guard let behaviors else { return Kind.allCases }
+    let asked = behaviors.split(separator: ",").map {
+      Kind(rawValue: $0.trimmingCharacters(in: .whitespaces))
+    }
+    guard !asked.isEmpty, !asked.contains(nil) else { return nil }
+    // Every baseline is gravity's or has gravity's for its own.
+    let wanted = Set(asked.compactMap { $0 }.flatMap { [$0, $0.baseline, .gravity] })
+    return Kind.allCases.filter(wanted.contains)
   }
 
   private var counts: [Int]? {
@@ -35,11 +58,19 @@ struct MotionCost: ParsableCommand {
   /// The behavior under test, over `items`; none of them rests within a run.
   private enum Kind: String, CaseIterable {
     case gravity
-    /// One spring holding every item, all drawn to one point (they meet and overlap).
+    /// One spring holding every item, drawn to a point so far below that they keep their
+    /// spacing (the formation shrinks by under 1 % in a second), about as fast as gravity.
     case spring
+    case decay
+    /// One spring drawing every item to one point near them: they meet and overlap.
+    case springToOnePoint = "spring to one point"
+    /// A gravity behavior per item: the baseline of the spring per item.
+    case gravities = "gravity per item"
     /// A spring per item, each to the point 400 pt below it: parallel paths, as gravity's.
     case springs = "spring per item"
-    case decay
+
+    /// The kind whose median the table divides by: the same number of behaviors.
+    var baseline: Kind { self == .springs ? .gravities : .gravity }
 
     func behavior(_ items: [DynamicItem]) throws -> DynamicBehavior {
       let parameters = SpringParameters.response(3, dampingRatio: 0.2)
@@ -47,8 +78,19 @@ struct MotionCost: ParsableCommand {
       case .gravity: return GravityBehavior(items: items)
       case .spring:
         return try SpringBehavior(
+          items: items, target: Point(x: 160, y: 100_000),
+          parameters: .response(60, dampingRatio: 0.2))
+      case .decay:
+        return try DecayBehavior(
+          items: items, model: .fling(friction: 0.05), initialVelocity: Vector(dx: 300, dy: -200))
+      case .springToOnePoint:
+        return try SpringBehavior(
           items: items, target: Point(x: 160, y: 284), parameters: parameters,
           initialVelocity: Vector(dx: 300, dy: -200))
+      case .gravities:
+        let all = DynamicBehavior()
+        for item in items { all.addChildBehavior(GravityBehavior(items: [item])) }
+        return all
       case .springs:
         let all = DynamicBehavior()
         for item in items {
@@ -57,32 +99,29 @@ struct MotionCost: ParsableCommand {
               items: [item], target: item.center + Vector(dx: 0, dy: 400), parameters: parameters))
         }
         return all
-      case .decay:
-        return try DecayBehavior(
-          items: items, model: .fling(friction: 0.05), initialVelocity: Vector(dx: 300, dy: -200))
       }
     }
   }
 
   func run() throws {
-    print("| items | behavior | frames timed | mean µs | p50 µs | p99 µs | p50 × gravity's |")
+    print("| items | behavior | frames timed | mean µs | p50 µs | p99 µs | p50 × baseline's |")
     print("|---:|---|---:|---:|---:|---:|---:|")
     for count in counts! {
       // Runs of the kinds interleave, so that the machine's load drifts over all of them alike.
-      var samples = [[Double]](repeating: [], count: Kind.allCases.count)
+      var samples = [[Double]](repeating: [], count: kinds!.count)
       for _ in 0..<runs {
-        for (k, kind) in Kind.allCases.enumerated() { samples[k] += try frames(kind, count: count) }
+        for (k, kind) in kinds!.enumerated() { samples[k] += try frames(kind, count: count) }
       }
-      var gravityMedian = 0.0
-      for (kind, var times) in zip(Kind.allCases, samples) {
+      var medians: [Kind: Double] = [:]
+      for (kind, var times) in zip(kinds!, samples) {
         times.sort()
         let mean = times.reduce(0, +) / Double(times.count)
         let p50 = times[times.count / 2]
         let p99 = times[min(times.count - 1, Int(Double(times.count) * 0.99))]
-        if kind == .gravity { gravityMedian = p50 }
+        medians[kind] = p50
         print(
           "| \(count) | \(kind.rawValue) | \(times.count) | \(fmt(mean)) | \(fmt(p50)) | "
-            + "\(fmt(p99)) | \(r(p50 / gravityMedian, 2)) |")
+            + "\(fmt(p99)) | \(r(p50 / medians[kind.baseline]!, 2)) (\(kind.baseline.rawValue)) |")
       }
     }
   }

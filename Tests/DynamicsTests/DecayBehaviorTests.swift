@@ -35,6 +35,26 @@ import Testing
     #expect(decay.isAtRest(puck))
   }
 
+  /// Decays started together share their exponentials within a step only at the same rate:
+  /// each of the four models, side by side, follows its own closed form.
+  @Test func decaysSideBySideEachFollowTheirOwnClosedForm() throws {
+    let animator = DynamicAnimator()
+    let velocity = Vector(dx: 1800, dy: -900)
+    var expected: [(DynamicItem, DecayMotion)] = []
+    for (i, model) in Self.models.enumerated() {
+      let puck = item("puck\(i)", x: 50 + 40 * Double(i), y: 300, w: 30, h: 30)
+      animator.addBehavior(
+        try DecayBehavior(items: [puck], model: model, initialVelocity: velocity))
+      expected.append((puck, DecayMotion(model, from: puck.center, velocity: velocity)))
+    }
+    for _ in 0..<120 {
+      animator.step(1.0 / 60)
+      for (puck, exact) in expected {
+        #expect((puck.center - exact.state(at: animator.elapsedTime).position).length < 1e-9)
+      }
+    }
+  }
+
   /// A release feeds the decay: it starts with the velocity the drag left the item.
   @Test func aReleaseFeedsIt() throws {
     let animator = DynamicAnimator()

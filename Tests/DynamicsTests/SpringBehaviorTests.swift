@@ -39,6 +39,41 @@ import Testing
     }
   }
 
+  /// Springs started together share their terms within a step only when their constants are
+  /// the same: interleaved springs of two constants, and one started a step later, each follow
+  /// their own closed form.
+  @Test func springsSideBySideEachFollowTheirOwnClosedForm() throws {
+    let animator = DynamicAnimator(referenceBounds: screen)
+    let constants: [SpringParameters] = [
+      .response(0.5, dampingRatio: 0.3), .response(0.8, dampingRatio: 0.3),
+      .response(0.5, dampingRatio: 0.3), .stiffness(200, damping: 30),
+    ]
+    var expected: [(DynamicItem, SpringMotion)] = []
+    for (i, parameters) in constants.enumerated() {
+      let ball = item("ball\(i)", x: 60 + 50 * Double(i), y: 100, w: 20, h: 20)
+      animator.addBehavior(
+        try SpringBehavior(
+          items: [ball], target: target, parameters: parameters, initialVelocity: launch))
+      expected.append(
+        (ball, SpringMotion(parameters, from: ball.center, velocity: launch, to: target)))
+    }
+    animator.step(1.0 / 120)
+    let late = item("late", x: 300, y: 100, w: 20, h: 20)
+    animator.addBehavior(
+      try SpringBehavior(
+        items: [late], target: target, parameters: constants[0], initialVelocity: launch))
+    let lateMotion = SpringMotion(constants[0], from: late.center, velocity: launch, to: target)
+    let lateStart = animator.elapsedTime
+    for _ in 0..<60 {
+      animator.step(1.0 / 60)
+      for (ball, exact) in expected {
+        #expect((ball.center - exact.state(at: animator.elapsedTime).position).length < 1e-9)
+      }
+      let lateState = lateMotion.state(at: animator.elapsedTime - lateStart)
+      #expect((late.center - lateState.position).length < 1e-9)
+    }
+  }
+
   /// At rest the item is exactly on the target, still, and the animator pauses.
   @Test func landsExactlyOnTheTargetAndPauses() throws {
     let (animator, ball, spring) = try sprung(.swiftUIDefault)

@@ -54,6 +54,9 @@ public class ExactMotionBehavior<Motion: ExactMotion>: DynamicBehavior {
 
   override public func willMove(to animator: DynamicAnimator?) { tracks.reset() }
 
+  // Specialized for each motion (see `ExactMotionTracks.drive`).
+  @_specialize(where Motion == SpringMotion)
+  @_specialize(where Motion == DecayMotion)
   override func overrideVelocities(_ animator: DynamicAnimator) {
     tracks.drive(animator, owner: self) { position, velocity, isFirst in
       motion(from: position, velocity: isFirst ? (initialVelocity ?? velocity) : velocity)

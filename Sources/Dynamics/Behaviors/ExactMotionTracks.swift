@@ -3,25 +3,36 @@ import Primitives
 /// A motion an item follows exactly, evaluated at the animator's time (`SpringMotion`,
 /// `DecayMotion`).
 public protocol ExactMotion {
-  /// What the state at a time shares with every motion of the same constants at that time.
-  associatedtype Shared
-  func shared(at t: Double) -> Shared
-  /// Whether `other` has the same constants, so that its `shared(at:)` serves this motion.
-  func sharesConstants(with other: Self) -> Bool
-  func state(at t: Double, shared: Shared) -> (position: Point, velocity: Vector)
+  /// The state `t` seconds after the motion started. What every motion of the same constants
+  /// shares at that time is taken from `terms` when it is there, and left there.
+  func state(at t: Double, sharing terms: inout SharedMotionTerms) -> (
+    position: Point, velocity: Vector
+  )
   /// Whether the motion has ended at `t`, where its state is `position`, `velocity`; it then
   /// rests at `endPoint`.
   func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool
   var endPoint: Point { get }
 }
 
+/// What the exact motions of an animator share within an internal step: items started
+/// together under springs of the same constants (one spring's items, or a spring per item)
+/// have the same exponential and trigonometric terms, and under decays of the same rate the
+/// same exponentials, worked out once.
+public struct SharedMotionTerms {
+  var spring: (solution: SpringSolution, t: Double, coefficients: (c: Double, s: Double))?
+  var decay: DecayTerms?
+}
+
 extension SpringMotion: ExactMotion {
-  public func shared(at t: Double) -> (c: Double, s: Double) { solution.coefficients(at: t) }
-  public func sharesConstants(with other: SpringMotion) -> Bool { solution == other.solution }
-  public func state(at t: Double, shared: (c: Double, s: Double)) -> (
+  public func state(at t: Double, sharing terms: inout SharedMotionTerms) -> (
     position: Point, velocity: Vector
   ) {
-    state(coefficients: shared)
+    if let last = terms.spring, last.t == t, last.solution == solution {
+      return state(coefficients: last.coefficients)
+    }
+    let coefficients = solution.coefficients(at: t)
+    terms.spring = (solution, t, coefficients)
+    return state(coefficients: coefficients)
   }
   public func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool {
     Self.isAtRest(position, velocity: velocity, on: target)
@@ -30,10 +41,15 @@ extension SpringMotion: ExactMotion {
 }
 
 extension DecayMotion: ExactMotion {
-  public func shared(at t: Double) {}
-  public func sharesConstants(with other: DecayMotion) -> Bool { true }
-  public func state(at t: Double, shared: Void) -> (position: Point, velocity: Vector) {
-    state(at: t)
+  public func state(at t: Double, sharing terms: inout SharedMotionTerms) -> (
+    position: Point, velocity: Vector
+  ) {
+    if let last = terms.decay, last.t == t, last.rate == decayRate {
+      return state(at: t, terms: last)
+    }
+    let decay = DecayTerms(rate: decayRate, t: t)
+    terms.decay = decay
+    return state(at: t, terms: decay)
   }
   public func hasEnded(at t: Double, position: Point, velocity: Vector) -> Bool { isStopped(at: t) }
   public var endPoint: Point { restingPoint }
@@ -57,6 +73,9 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     var startStep = 0
     var ended = false
     var hasStarted = false
+    /// The item's body, looked up again only when the animator's bodies change.
+    var body: ItemBody?
+    var bodiesVersion = -1
     /// The exact state given to the item at its last step, to notice a change from outside.
     var published: (center: Point, velocity: Vector)?
   }
@@ -67,7 +86,7 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     for item in ItemList(items).items { tracks.append(Track(item: item)) }
   }
 
-  var items: [DynamicItem] { tracks.map(\.item) }
+  var items: [DynamicItem] { tracks.map { $0.item } }
 
   /// Appends the item; false if it was already there.
   mutating func add(_ item: DynamicItem) -> Bool {
@@ -108,24 +127,27 @@ struct ExactMotionTracks<Motion: ExactMotion> {
 
   /// Moves every item this behavior owns for the coming internal step. `start` makes an item's
   /// motion from its position and velocity (`isFirst`: the behavior's first start of it).
+  /// Specialized for each motion: the behaviors call it through their generic base class, and
+  /// unspecialized it would look up generic metadata for every item at every step (twice the
+  /// cost of a gravity behavior; `dynbench motion-cost`).
+  @_specialize(where Motion == SpringMotion)
+  @_specialize(where Motion == DecayMotion)
   mutating func drive(
     _ animator: DynamicAnimator, owner: DynamicBehavior,
     start: (_ position: Point, _ velocity: Vector, _ isFirst: Bool) -> Motion
   ) {
-    // Items started together share their time: the spring's exponential and trigonometric
-    // terms are worked out once for all of them.
-    var memo: Memo?
-    for i in tracks.indices { Self.advance(&tracks[i], animator, owner, start, &memo) }
+    for i in tracks.indices { Self.advance(&tracks[i], animator, owner, start) }
   }
-
-  private typealias Memo = (t: Double, motion: Motion, shared: Motion.Shared)
 
   private static func advance(
     _ track: inout Track, _ animator: DynamicAnimator, _ owner: DynamicBehavior,
-    _ start: (Point, Vector, Bool) -> Motion, _ memo: inout Memo?
+    _ start: (Point, Vector, Bool) -> Motion
   ) {
-    guard let body = animator.body(for: track.item), body.isDynamic,
-      body.motionOwner == ObjectIdentifier(owner)
+    if track.bodiesVersion != animator.bodiesVersion {
+      track.body = animator.body(for: track.item)
+      track.bodiesVersion = animator.bodiesVersion
+    }
+    guard let body = track.body, body.isDynamic, body.motionOwner == ObjectIdentifier(owner)
     else {
       track.motion = nil
       return
@@ -141,10 +163,7 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     var next = (center: motion.endPoint, velocity: Vector.zero)
     if !track.ended {
       let t = Double(animator.stepCount + 1 - track.startStep) * DynamicAnimator.stepInterval
-      if memo == nil || memo!.t != t || !memo!.motion.sharesConstants(with: motion) {
-        memo = (t, motion, motion.shared(at: t))
-      }
-      let state = motion.state(at: t, shared: memo!.shared)
+      let state = motion.state(at: t, sharing: &animator.sharedMotionTerms)
       track.ended = motion.hasEnded(at: t, position: state.position, velocity: state.velocity)
       if !track.ended { next = (state.position, state.velocity) }
     }
@@ -172,7 +191,7 @@ extension DynamicAnimator {
       x: Double(body.state.pose.x) * Units.pointsPerMeter,
       y: Double(body.state.pose.y) * Units.pointsPerMeter)
     var gap = position - held
-    if gap.length > Self.largestFollowStep {
+    if gap.dx * gap.dx + gap.dy * gap.dy > Self.largestFollowStep * Self.largestFollowStep {
       world.setTransform(body.handle, center: position, angle: body.state.angle)
       gap = .zero
     }

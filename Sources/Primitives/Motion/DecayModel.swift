@@ -117,9 +117,30 @@ struct DecayAxis: Equatable, Sendable {
   }
 
   func state(at t: Double) -> (displacement: Double, velocity: Double) {
+    state(at: t, terms: DecayTerms(rate: decayRate, t: t))
+  }
+
+  func state(at t: Double, terms: DecayTerms) -> (displacement: Double, velocity: Double) {
     guard t < stopTime else { return (restingDisplacement, 0) }
-    // v₀·(1 − e^(−λt))/λ with expm1: exact for small λt, never 0/0 (λ > 0 in every range).
-    return (velocity * -expm1(-decayRate * t) / decayRate, velocity * exp(-decayRate * t))
+    return (velocity * terms.lost / decayRate, velocity * terms.remaining)
+  }
+}
+
+/// What a decay of rate λ is at time t, whatever its velocity: the fraction of the velocity
+/// left, e^(−λt), and the fraction lost, 1 − e^(−λt) (from expm1: exact for small λt, so the
+/// displacement v₀·(1 − e^(−λt))/λ is never 0/0 and λ > 0 in every range). Both axes of a
+/// motion, and every motion of one rate started together, share them.
+public struct DecayTerms: Equatable, Sendable {
+  public let rate: Double
+  public let t: Double
+  public let remaining: Double
+  public let lost: Double
+
+  public init(rate: Double, t: Double) {
+    self.rate = rate
+    self.t = t
+    remaining = exp(-rate * t)
+    lost = -expm1(-rate * t)
   }
 }
 

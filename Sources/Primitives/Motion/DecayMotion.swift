@@ -18,8 +18,17 @@ public struct DecayMotion: Equatable, Sendable {
 
   /// Position and velocity at `t` seconds.
   public func state(at t: Double) -> (position: Point, velocity: Vector) {
-    let x = x.state(at: t)
-    let y = y.state(at: t)
+    state(at: t, terms: DecayTerms(rate: decayRate, t: t))
+  }
+
+  /// λ (1/s): the model's decay rate, worked out once.
+  public var decayRate: Double { x.decayRate }
+
+  /// Position and velocity at `t` seconds from the decay's terms at `t` (`DecayTerms(rate:
+  /// decayRate, t: t)`, which both axes and every motion of the same rate share).
+  public func state(at t: Double, terms: DecayTerms) -> (position: Point, velocity: Vector) {
+    let x = x.state(at: t, terms: terms)
+    let y = y.state(at: t, terms: terms)
     return (
       Point(x: start.x + x.displacement, y: start.y + y.displacement),
       Vector(dx: x.velocity, dy: y.velocity)
