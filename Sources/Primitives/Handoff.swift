@@ -22,6 +22,9 @@ public struct Handoff: Equatable, Sendable {
   /// Where the released item comes to rest: a decay's resting point when a decay receives the
   /// release, or a sheet's projection of it; nil otherwise.
   public var projection: Point?
+  /// The decay that receives the release (its platform's model and parameter), whose resting
+  /// point is the `projection`; nil when no decay does.
+  public var decay: DecayModel?
   /// The detent a sheet chose for the release; nil for other transitions.
   public var detent: String?
   /// The spring that carries a sheet to its detent; nil for other transitions.
@@ -30,8 +33,8 @@ public struct Handoff: Equatable, Sendable {
   public init(
     session: String = "", item: String, gestureVelocity: Vector, itemVelocity: Vector,
     constraints: [MotionConstraint] = [], velocityError: Double = 0,
-    estimate: ReleaseEstimate? = nil, projection: Point? = nil, detent: String? = nil,
-    spring: SpringParameters? = nil
+    estimate: ReleaseEstimate? = nil, projection: Point? = nil, decay: DecayModel? = nil,
+    detent: String? = nil, spring: SpringParameters? = nil
   ) {
     self.session = session
     self.item = item
@@ -41,6 +44,7 @@ public struct Handoff: Equatable, Sendable {
     self.velocityError = velocityError
     self.estimate = estimate
     self.projection = projection
+    self.decay = decay
     self.detent = detent
     self.spring = spring
   }

@@ -165,12 +165,13 @@ public struct MessageEncoder: Sendable {
   /// constraints that made them differ (omitted when none did), `velocity_error`, the
   /// unrounded difference left (6 decimals), and how dynd estimated the finger's velocity
   /// (`estimate`, omitted when the client gave it); then, each only when present, where the
-  /// item comes to rest (`projection`), a sheet's `detent` and the `spring` that carries it.
+  /// item comes to rest (`projection`), the `decay` that stops it there, a sheet's `detent` and
+  /// the `spring` that carries it.
   public mutating func handoff(
     session: String, item: String, gestureVelocity: Vector, itemVelocity: Vector,
     constraints: [HandoffConstraint] = [], velocityError: Double = 0,
-    estimate: ReleaseEstimate? = nil, projection: Point? = nil, detent: String? = nil,
-    spring: SpringParameters? = nil
+    estimate: ReleaseEstimate? = nil, projection: Point? = nil, decay: DecayModel? = nil,
+    detent: String? = nil, spring: SpringParameters? = nil
   ) {
     beginEvent("handoff", session: session)
     writer.raw(#","item":"#)
@@ -215,6 +216,13 @@ public struct MessageEncoder: Sendable {
     if let projection {
       writer.raw(#","projection":"#)
       writer.pair(projection.x, projection.y, decimals: WireProtocol.linearDecimals)
+    }
+    if let decay {
+      writer.raw(#","decay":{"#)
+      writer.string(decay.parameter.field.rawValue)
+      writer.byte(":")
+      writer.number(decay.parameter.value, decimals: WireProtocol.angularDecimals)
+      writer.byte("}")
     }
     if let detent {
       writer.raw(#","detent":"#)

@@ -14,9 +14,11 @@ struct HandoffReport {
   let velocityError: Double?
   /// How the daemon estimated the finger's velocity; nil when dynctl gave it.
   let estimate: ReleaseEstimate?
-  /// Where the release projects the item to, the detent that chose and the spring that
-  /// carries it there (a sheet's); nil for other transitions.
+  /// Where the release projects the item to; the decay that stops it there (when a decay
+  /// receives the release); the detent that chose and the spring that carries it there (a
+  /// sheet's). Each nil when the handoff has none.
   let projection: Point?
+  let decay: DecayModel?
   let detent: String?
   let spring: SpringParameters?
 
@@ -30,6 +32,7 @@ struct HandoffReport {
     constraints = handoff.constraints
     estimate = handoff.estimate
     projection = handoff.projection
+    decay = handoff.decay
     detent = handoff.detent
     spring = handoff.spring
   }

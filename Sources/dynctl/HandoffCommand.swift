@@ -39,6 +39,11 @@ struct HandoffCommand: ParsableCommand {
       handoff's spring's closed form within 0.005 pt; done must name the detent, and the item \
       rest on it within 0.0011 pt.
 
+      4. A handoff that names a decay (fling): its projection must be that decay's resting \
+      point from the item's center and velocity at the release; every frame until done must be \
+      the decay's closed form (within the wire's rounding carried through the decay: 0.0011 + \
+      0.0006/λ pt); the item must rest on the projection within 0.0011 pt.
+
       With --expect VX,VY the item velocity must also be that one, within --tolerance (and the       wire's rounding of 0.001 pt/s).
 
       Ends with a PASS or FAIL line on standard output (standard error with --json); exit       status 1 on FAIL or when no handoff happened.
@@ -183,10 +188,13 @@ struct HandoffCommand: ParsableCommand {
       }
       let detents = try DetentCheck.atRelease(h, session: session, client)
       failures += detents?.checkRelease(h, client.output) ?? []
+      let decay = try DecayCheck.atRelease(h, session: session, client)
+      failures += decay?.checkRelease(h, client.output) ?? []
       let motion = try Motion.measure(item: h.item, session: session, client)
       let (motionFailures, verified) = check(motion, h, client.output)
       failures += motionFailures
-      let landing = try detents?.checkLanding(h, session: session, client)
+      var landing = try detents?.checkLanding(h, session: session, client)
+      if landing == nil { landing = try decay?.checkLanding(h, session: session, client) }
       failures += landing?.failures ?? []
       if !failures.isEmpty {
         throw verdict("FAIL: " + failures.joined(separator: "; "), client)

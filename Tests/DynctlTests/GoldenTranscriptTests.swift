@@ -61,6 +61,7 @@ struct GoldenTranscriptTests {
         "handoff lock-screen --session h --pan 300,550:300,550 --duration 0",
         "handoff sheet --session sh --pan 160,500:160,470 --duration 0.1 --release-velocity 0,-2000",
         "handoff sheet --session sh --pan 160,500:160,304 --duration 0.5",
+        "handoff fling --session fl --pan 160,300:200,240 --duration 0.1 --release-velocity 800,-1200 --param friction=2",
         "play no-such-transition --tap 1,1",
       ]
     ),

@@ -95,22 +95,27 @@ enum Trust {
 }
 
 /// `Tests/DynctlTests/scripts/fake_daemon.py`, started as `uid` (another user's daemon) or as
-/// the test's own uid: it listens on `socket`, answers each line with `replies` (or never), and
-/// logs connections and the bytes each sent.
+/// the test's own uid: it listens on `socket`, answers each line with `replies` (or never), or
+/// the Nth line with the Nth reply of the conversation in the file `script` (with the events
+/// before it), and logs connections and the bytes each sent.
 final class FakeDaemon {
   let socket: String
   let log: String
   private let process = Process()
 
-  init(socket: String, as uid: uid_t? = nil, replies: [String] = []) throws {
+  init(socket: String, as uid: uid_t? = nil, replies: [String] = [], script: String? = nil)
+    throws
+  {
     self.socket = socket
     log = socket + ".log"
     // The log sits beside the socket, in a directory the daemon's user can write.
     guard FileManager.default.createFile(atPath: log, contents: nil), chmod(log, 0o666) == 0
     else { throw DynctlTestFailure("cannot create \(log)") }
-    let script = Trust.reachable("fake_daemon.py")
+    let fakeDaemon = Trust.reachable("fake_daemon.py")
     let (program, arguments) = Trust.asUser(
-      uid, [Trust.python, script, socket, log] + replies.flatMap { ["--reply", $0] })
+      uid,
+      [Trust.python, fakeDaemon, socket, log] + replies.flatMap { ["--reply", $0] }
+        + (script.map { ["--script", $0] } ?? []))
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
     process.environment = cleanEnvironment()

@@ -65,6 +65,7 @@ struct HostDecayTests {
       .fling(friction: 2), from: Point(x: at[0], y: at[1]), velocity: Vector(dx: 600, dy: -1200)
     ).restingPoint
     let projection = try #require(handoff.object["projection"] as? [Double])
+    #expect(handoff.object["decay"] as? [String: Double] == ["friction": 2])
     #expect(abs(projection[0] - expected.x) < 0.002 && abs(projection[1] - expected.y) < 0.002)
     let run = try client.expectOK(#"{"op":"step","session":"f","count":600}"#)
     #expect(run.events("done").map { $0.string("outcome") } == ["stopped"])
@@ -88,7 +89,8 @@ struct HostDecayTests {
     animator.addBehavior(GravityBehavior(items: [other]))
     let expected = DecayMotion(model, from: card.center, velocity: Vector(dx: 0, dy: -2000))
       .restingPoint
-    #expect(animator.decayProjection(of: "card") == expected)
+    #expect(animator.decayProjection(of: "card")?.projection == expected)
+    #expect(animator.decayProjection(of: "card")?.decay == model)
     #expect(animator.decayProjection(of: "other") == nil)
     // A spring later in the tree moves the item instead: no projection.
     animator.addBehavior(try SpringBehavior(items: [card], target: .zero))

@@ -9,8 +9,9 @@ private func encoded(_ handoff: Handoff) -> String {
   return String(decoding: encoder.bytes.dropLast(), as: UTF8.self)
 }
 
-/// A handoff's `projection`, `detent` and `spring` (a decay's resting point, a sheet's choice).
-@Suite("Handoff: projection, detent, spring")
+/// A handoff's `projection`, `decay`, `detent` and `spring` (a decay's resting point and model,
+/// a sheet's choice).
+@Suite("Handoff: projection, decay, detent, spring")
 struct HandoffFieldsTests {
   private let plain = Handoff(
     session: "s", item: "card", gestureVelocity: Vector(dx: 0, dy: -1500),
@@ -21,10 +22,15 @@ struct HandoffFieldsTests {
     #expect(!encoded(plain).contains("projection"))
     #expect(!encoded(plain).contains("detent"))
     #expect(!encoded(plain).contains("spring"))
+    #expect(!encoded(plain).contains("decay"))
     var decayed = plain
     decayed.projection = Point(x: 160, y: -465.25)
-    #expect(encoded(decayed).hasSuffix(#""velocity_error":0,"projection":[160,-465.25]}"#))
-    var sheet = decayed
+    decayed.decay = .fling(friction: 1.5)
+    #expect(
+      encoded(decayed).hasSuffix(
+        #""velocity_error":0,"projection":[160,-465.25],"decay":{"friction":1.5}}"#))
+    var sheet = plain
+    sheet.projection = Point(x: 160, y: -465.25)
     sheet.detent = "medium"
     sheet.spring = SpringParameters(mass: 1, stiffness: 100, damping: 10)
     #expect(
@@ -40,6 +46,16 @@ struct HandoffFieldsTests {
     sheet.projection = Point(x: 12.5, y: 300)
     sheet.detent = "large"
     sheet.spring = SpringParameters(mass: 2, stiffness: 300, damping: 25.5)
+    var flung = plain
+    flung.projection = Point(x: 40, y: -20.5)
+    for model in [
+      DecayModel.scrollView(decelerationRate: 0.9985), .fling(friction: 2),
+      .frictionSimulation(drag: 0.135),
+    ] {
+      flung.decay = model
+      let message = try ServerMessageDecoder().decode(encoded(flung))
+      #expect(message == .event(.handoff(flung)), "\(encoded(flung))")
+    }
     for handoff in [plain, sheet] {
       let message = try ServerMessageDecoder().decode(encoded(handoff))
       #expect(message == .event(.handoff(handoff)), "\(encoded(handoff))")

@@ -2,13 +2,14 @@ import Dynamics
 import Primitives
 
 extension DynamicAnimator {
-  /// Where the item a release handed off comes to rest when a decay receives it: the resting
-  /// point (`DecayBehavior.restingPoint(of:)`) when the behavior that moves it
-  /// (`exactMover(ofItemNamed:)`) is a decay; nil otherwise. The `handoff` event's `projection`.
-  func decayProjection(of identifier: String) -> Point? {
+  /// The decay that receives the item a release handed off, and where it stops the item: the
+  /// behavior that moves it (`exactMover(ofItemNamed:)`) when that is a decay, and its resting
+  /// point (`DecayBehavior.restingPoint(of:)`); nil otherwise. The `handoff` event's `decay`
+  /// and `projection`.
+  func decayProjection(of identifier: String) -> (decay: DecayModel, projection: Point)? {
     guard let (item, mover) = exactMover(ofItemNamed: identifier),
-      let decay = mover as? DecayBehavior
+      let decay = mover as? DecayBehavior, let projection = decay.restingPoint(of: item)
     else { return nil }
-    return decay.restingPoint(of: item)
+    return (decay.model, projection)
   }
 }

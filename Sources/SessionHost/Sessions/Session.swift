@@ -288,8 +288,10 @@ final class Session: DynamicAnimatorDelegate {
     switch event {
     case .handoff(var handoff):
       handoff.session = name
-      if handoff.projection == nil, case .transition(let t) = content {
-        handoff.projection = t.animator.decayProjection(of: handoff.item)
+      if handoff.projection == nil, case .transition(let t) = content,
+        let coast = t.animator.decayProjection(of: handoff.item)
+      {
+        (handoff.decay, handoff.projection) = coast
       }
       return .handoff(handoff)
     case .done(let outcome):

@@ -162,7 +162,8 @@ extension MessageEncoder {
       handoff(
         session: h.session, item: h.item, gestureVelocity: h.gestureVelocity,
         itemVelocity: h.itemVelocity, constraints: h.constraints, velocityError: h.velocityError,
-        estimate: h.estimate, projection: h.projection, detent: h.detent, spring: h.spring)
+        estimate: h.estimate, projection: h.projection, decay: h.decay, detent: h.detent,
+        spring: h.spring)
     case .done(let session, let outcome, let values):
       done(session: session, outcome: outcome, values: values)
     case .debug(let session, let seq, let t, let geometry):

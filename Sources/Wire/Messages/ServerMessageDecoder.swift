@@ -169,7 +169,7 @@ public final class ServerMessageDecoder {
           gestureVelocity: try fields.vector("gesture_velocity"),
           itemVelocity: try fields.vector("item_velocity"), constraints: constraints,
           velocityError: try fields.number("velocity_error"), estimate: try estimate(fields),
-          projection: try fields.optionalPoint("projection"),
+          projection: try fields.optionalPoint("projection"), decay: try handoffDecay(fields),
           detent: try fields.optionalString("detent"), spring: try handoffSpring(fields)))
     case .done:
       return .done(
@@ -209,6 +209,16 @@ public final class ServerMessageDecoder {
     return ReleaseEstimate(
       reason, samples: try estimate.integer("samples"),
       stillMilliseconds: try estimate.optionalNumber("still_ms"))
+  }
+
+  /// A handoff's `decay`: the model of its one field (nil when absent, or of a field or value
+  /// this build does not know).
+  private static func handoffDecay(_ fields: MessageFields) throws(ProtocolError) -> DecayModel? {
+    guard let decay = try fields.optionalObject("decay") else { return nil }
+    for field in DecayField.allCases {
+      if let value = try decay.optionalNumber(field.key) { return try? field.model(value) }
+    }
+    return nil
   }
 
   /// A handoff's `spring` (a sheet's): its constants, from which the rest derive.

@@ -72,7 +72,7 @@ def _opt_float(value: Any) -> Optional[float]:
     return None if value is None else float(value)
 
 
-def _spring(value: Any) -> Optional[Dict[str, float]]:
+def _number_fields(value: Any) -> Optional[Dict[str, float]]:
     if not isinstance(value, dict):
         return None
     return {str(k): float(v) for k, v in value.items()}
@@ -266,9 +266,11 @@ class HandoffEvent(Event):
     applied) and the daemon's `velocity_error` (|item − finger after constraints|, before
     rounding); `estimate`, how dynd estimated the finger's velocity (None when the client gave
     it; its `explanation` says why a velocity is 0 or limited). When a decay or a sheet took
-    the release: `projection`, where it comes to rest; a sheet's chosen `detent` and the
-    `spring` that carries it there (``mass``, ``stiffness``, ``damping``, ``damping_ratio``,
-    ``response``, ``duration``, ``bounce``); each None otherwise."""
+    the release: `projection`, where it comes to rest; the `decay` that stops it there (its one
+    field: ``{"deceleration_rate": 0.998}``, ``{"friction": …}`` or ``{"drag": …}``); a
+    sheet's chosen `detent` and the `spring` that carries it there (``mass``, ``stiffness``,
+    ``damping``, ``damping_ratio``, ``response``, ``duration``, ``bounce``); each None
+    otherwise."""
 
     item: str
     gesture_velocity: Vec2
@@ -277,6 +279,7 @@ class HandoffEvent(Event):
     velocity_error: Optional[float]
     estimate: Optional[ReleaseEstimate] = None
     projection: Optional[Vec2] = None
+    decay: Optional[Dict[str, float]] = None
     detent: Optional[str] = None
     spring: Optional[Dict[str, float]] = None
 
@@ -431,8 +434,9 @@ def parse_event(raw: JSON) -> Event:
             velocity_error=_opt_float(raw.get("velocity_error")),
             estimate=_estimate(raw.get("estimate")),
             projection=_opt_vec(raw.get("projection")),
+            decay=_number_fields(raw.get("decay")),
             detent=None if raw.get("detent") is None else str(raw["detent"]),
-            spring=_spring(raw.get("spring")),
+            spring=_number_fields(raw.get("spring")),
             **base,
         )
     if ev == "done":

@@ -117,6 +117,20 @@ def test_sheet_handoff_carries_its_projection_detent_and_spring(dynd_client: Cli
     lock = dynd_client.open_transition("lock-screen", clock="manual").session
     plain = dynd_client.pan(lock, (160, 500), (160, 380), duration=0.2).handoff
     assert plain is not None and (plain.projection, plain.detent, plain.spring) == (None,) * 3
+    assert plain.decay is None
+
+
+def test_fling_handoff_carries_its_decay_and_where_it_stops(dynd_client: Client) -> None:
+    fling = dynd_client.open_transition("fling", clock="manual", params={"drag": 0.2}).session
+    pan = dynd_client.pan(fling, (160, 284), (200, 244), duration=0.1, release_velocity=(500, -800))
+    handoff = pan.handoff
+    assert isinstance(handoff, HandoffEvent)
+    assert handoff.decay == {"drag": 0.2} and handoff.projection is not None
+    assert handoff.detent is None and handoff.spring is None
+    done = dynd_client.run_until(fling, "done")
+    assert done.raw["outcome"] == "stopped"
+    card = dynd_client.get(fling).items[0]
+    assert max(abs(card.center[i] - handoff.projection[i]) for i in (0, 1)) < 0.0011
 
 
 def test_manual_pan_steps_between_samples_and_runs_to_the_outcome(dynd_client: Client) -> None:
