@@ -48,6 +48,7 @@ enum HumanFormat {
         + (constraints.isEmpty ? "" : " (changed by " + constraints.joined(separator: ", ") + ")")
         + (handoff.velocityError > 0 ? ", velocity_error \(number(handoff.velocityError))" : "")
         + (releaseVelocitySentence(handoff.estimate).map { "; \($0)" } ?? "")
+        + (handoff.projection.map { "; " + restingSentence($0, handoff) } ?? "")
     case .done(_, let outcome, let values):
       return "\(session)done: \(text(outcome))" + valueList(values)
     case .closed(_, let reason): return "\(session)closed (\(text(reason)))"
@@ -186,6 +187,17 @@ enum HumanFormat {
   }
 
   /// `(x, y)`.
+  /// Where a release takes the item: "stops at (x, y) (decay friction 1.5)" when a decay
+  /// receives it, "projected to (x, y), detent large" for a sheet.
+  static func restingSentence(_ projection: Point, _ handoff: Handoff) -> String {
+    if let decay = handoff.decay {
+      let (field, value) = (decay.parameter.field.rawValue, decay.parameter.value)
+      return "stops at \(pair(projection)) (decay \(field) \(number(value)))"
+    }
+    return "projected to \(pair(projection))"
+      + (handoff.detent.map { ", detent \(text($0))" } ?? "")
+  }
+
   static func pair(_ point: Point) -> String { "(\(number(point.x)), \(number(point.y)))" }
   static func pair(_ vector: Vector) -> String { "(\(number(vector.dx)), \(number(vector.dy)))" }
 
