@@ -3,23 +3,24 @@
 /// points of a recording are Android's dp and UIKit's points at their baseline scale.
 public struct StrokeUnits: Equatable, Sendable {
   public var pointsPerInch: Double
-  /// For `getevent`: the Android screen the touch axes map onto.
-  public var screen: AndroidScreen?
+  /// The screen the touch axes map onto: for `getevent`, always; for `libinput record`, for an
+  /// axis that gives no resolution.
+  public var screen: MappedScreen?
   /// For `getevent`: the touch axes' ranges, when not in the file itself (the text of
   /// `getevent -lp`).
   public var deviceInfo: String?
 
-  public init(pointsPerInch: Double = 160, screen: AndroidScreen? = nil, deviceInfo: String? = nil)
-  {
+  public init(pointsPerInch: Double = 160, screen: MappedScreen? = nil, deviceInfo: String? = nil) {
     self.pointsPerInch = pointsPerInch
     self.screen = screen
     self.deviceInfo = deviceInfo
   }
 }
 
-/// An Android screen: its size in pixels (`adb shell wm size`) and its density in dots per inch
-/// (`adb shell wm density`).
-public struct AndroidScreen: Equatable, Sendable {
+/// The screen a touch device's axes are mapped onto: its size in pixels and its density in dots
+/// per inch. An Android phone's: `adb shell wm size` and `adb shell wm density`. A touchscreen
+/// under libinput that gives no resolution: the output the compositor maps it onto.
+public struct MappedScreen: Equatable, Sendable {
   public var width: Double
   public var height: Double
   public var density: Double
@@ -46,9 +47,10 @@ public struct AxisRange: Equatable, Sendable {
     Double(value - minimum) / Double(resolution) / 25.4 * pointsPerInch
   }
 
-  /// Android's mapping onto a screen `pixels` wide along this axis (TouchInputMapper: the
-  /// scale is pixels / (max − min + 1), from the minimum), then pixels to points at `density`
-  /// dpi (a dp is density / 160 pixels at 160 points per inch).
+  /// The axis mapped onto a screen `pixels` wide along it, as Android maps a touchscreen
+  /// (TouchInputMapper: the scale is pixels / (max − min + 1), from the minimum) and as a
+  /// compositor maps one onto its output; then pixels to points at `density` dpi (a dp is
+  /// density / 160 pixels at 160 points per inch).
   func points(_ value: Int, pixels: Double, density: Double, pointsPerInch: Double) -> Double {
     Double(value - minimum) * pixels / Double(maximum - minimum + 1) * pointsPerInch / density
   }

@@ -3,7 +3,9 @@
 /// `absinfo:` entries `CODE: [min, max, fuzz, flat, resolution]` and its `events:`, each
 /// `- evdev:` item a list of `- [sec, usec, type, code, value]` (comments after `#`). Other
 /// keys and items (`hid`, `libinput`, `udev`, …) are skipped, as the format asks of parsers.
-/// Positions become points with the axes' resolution (units per millimetre).
+/// Positions become points with the axes' resolution (units per millimetre); an axis without
+/// one (0: many touchscreens give none) is mapped onto the screen given in `units`, as the
+/// compositor maps the touchscreen onto its output.
 enum LibinputRecord {
   static func read(_ text: String, units: StrokeUnits) throws(StrokeReadError) -> Stroke {
     let lines = TextLines(text: text)
@@ -73,14 +75,26 @@ enum LibinputRecord {
     let (xCode, yCode) =
       touch.multiTouch
       ? (EvdevCode.mtPositionX, EvdevCode.mtPositionY) : (EvdevCode.absX, EvdevCode.absY)
-    let x = try axis(absinfo, xCode, lastLine: lines.last)
-    let y = try axis(absinfo, yCode, lastLine: lines.last)
+    let x = try axis(absinfo, xCode, lastLine: lines.last, screen: units.screen)
+    let y = try axis(absinfo, yCode, lastLine: lines.last, screen: units.screen)
     let samples = touch.samples.map {
       StrokeSample(
-        t: $0.t, x: x.points($0.x, pointsPerInch: units.pointsPerInch),
-        y: y.points($0.y, pointsPerInch: units.pointsPerInch))
+        t: $0.t, x: points($0.x, x, units, pixels: units.screen?.width),
+        y: points($0.y, y, units, pixels: units.screen?.height))
     }
     return try checkedStroke(samples, lines)
+  }
+
+  /// `value` of `axis` in points: by its resolution, or, without one, mapped onto the screen
+  /// (`pixels` along the axis; `axis(_:_:lastLine:screen:)` checked that there is one).
+  private static func points(_ value: Int, _ axis: AxisRange, _ units: StrokeUnits, pixels: Double?)
+    -> Double
+  {
+    guard axis.resolution <= 0, let pixels, let screen = units.screen else {
+      return axis.points(value, pointsPerInch: units.pointsPerInch)
+    }
+    return axis.points(
+      value, pixels: pixels, density: screen.density, pointsPerInch: units.pointsPerInch)
   }
 
   private enum Section { case header, devices, absinfo, events }
@@ -90,20 +104,21 @@ enum LibinputRecord {
     EvdevCode.mtPositionY: "ABS_MT_POSITION_Y",
   ]
 
-  /// The axis's absinfo, with a resolution to convert by.
-  private static func axis(_ absinfo: [Int: AxisRange], _ code: Int, lastLine: Int)
-    throws(StrokeReadError) -> AxisRange
-  {
+  /// The axis's absinfo, with a resolution to convert by or a screen to map onto.
+  private static func axis(
+    _ absinfo: [Int: AxisRange], _ code: Int, lastLine: Int, screen: MappedScreen?
+  ) throws(StrokeReadError) -> AxisRange {
     let name = names[code] ?? "\(code)"
     guard let axis = absinfo[code] else {
       throw StrokeReadError(
         line: lastLine, "expected the absinfo of \(name) (code \(code)) in the device, found none")
     }
-    guard axis.resolution > 0 else {
+    guard axis.resolution > 0 || screen != nil else {
       throw StrokeReadError(
         line: axis.line,
         "expected a resolution (units per millimetre) for \(name), found \(axis.resolution): "
-          + "without it the positions cannot become points")
+          + "without it the positions become points only on the screen the device maps onto "
+          + "(dynctl: --screen-size W,H --screen-density DPI)")
     }
     guard axis.maximum > axis.minimum else {
       throw StrokeReadError(line: axis.line, "expected \(name)'s max above its min")

@@ -21,11 +21,14 @@ struct SamplesOptions: ParsableArguments {
   var pointsPerInch: Double?
   @Option(
     help: ArgumentHelp(
-      "getevent: the screen's size in pixels (adb shell wm size).", valueName: "width,height"))
+      "getevent, or libinput record without a resolution: the screen's size in pixels (adb "
+        + "shell wm size; the output the touchscreen maps onto).", valueName: "width,height"))
   var screenSize: PairArgument?
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp("getevent: the screen's density (adb shell wm density).", valueName: "dpi"))
+    help: ArgumentHelp(
+      "getevent, or libinput record without a resolution: the screen's density (adb shell wm "
+        + "density; the output's dots per inch).", valueName: "dpi"))
   var screenDensity: Double?
   @Option(
     help: ArgumentHelp(
@@ -70,7 +73,7 @@ struct SamplesOptions: ParsableArguments {
     let format = format ?? StrokeFormat(path: samples) ?? .csv
     var units = StrokeUnits(pointsPerInch: pointsPerInch ?? 160)
     if let screenSize, let screenDensity {
-      units.screen = AndroidScreen(
+      units.screen = MappedScreen(
         width: screenSize.x, height: screenSize.y, density: screenDensity)
     }
     if let deviceInfo { units.deviceInfo = try readFile(deviceInfo) }

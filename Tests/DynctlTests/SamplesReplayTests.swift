@@ -19,8 +19,12 @@ struct SamplesReplayTests {
     ("touchscreen-mt.yml", ["--points-per-inch", "254"], StrokeUnits(pointsPerInch: 254)),
     ("touchpanel-st.yml", [], StrokeUnits()),
     (
+      "touchscreen-nores.yml", ["--screen-size", "1402,2802", "--screen-density", "320"],
+      StrokeUnits(screen: MappedScreen(width: 1402, height: 2802, density: 320))
+    ),
+    (
       "phone.getevent", ["--screen-size", "1080,2400", "--screen-density", "480"],
-      StrokeUnits(screen: AndroidScreen(width: 1080, height: 2400, density: 480))
+      StrokeUnits(screen: MappedScreen(width: 1080, height: 2400, density: 480))
     ),
     (
       "tablet.getevent",
@@ -29,7 +33,7 @@ struct SamplesReplayTests {
         folder.appendingPathComponent("tablet-lp.txt").path,
       ],
       StrokeUnits(
-        screen: AndroidScreen(width: 540, height: 1200, density: 240),
+        screen: MappedScreen(width: 540, height: 1200, density: 240),
         deviceInfo: try? String(
           contentsOf: folder.appendingPathComponent("tablet-lp.txt"), encoding: .utf8))
     ),

@@ -47,7 +47,7 @@ struct SharedStrokeCasesTests {
     var units = StrokeUnits()
     if let ppi = c.units?.points_per_inch { units.pointsPerInch = ppi }
     if let s = c.units?.screen {
-      units.screen = AndroidScreen(width: s[0], height: s[1], density: s[2])
+      units.screen = MappedScreen(width: s[0], height: s[1], density: s[2])
     }
     if let info = c.units?.device_info { units.deviceInfo = try text(info) }
     let content = try text(c.file)

@@ -97,7 +97,7 @@ struct StrokeReaderTests {
     let noScreen = failure(info + events, .getevent)
     #expect(noScreen?.line == 10)
     #expect(noScreen?.message.contains("--screen-size") == true)
-    let screen = StrokeUnits(screen: AndroidScreen(width: 100, height: 100, density: 160))
+    let screen = StrokeUnits(screen: MappedScreen(width: 100, height: 100, density: 160))
     let read = try? StrokeReader.read(info + events, format: .getevent, units: screen)
     #expect(read?.samples.map(\.point) == [.init(x: 1, y: 2), .init(x: 1, y: 2)])
     let value = failure(info + "[ 1.0] EV_ABS ABS_X 1x\n", .getevent, screen)

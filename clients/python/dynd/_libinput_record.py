@@ -1,11 +1,12 @@
 """The YAML of ``libinput record``, read as libinput-record(1) (FILE FORMAT) lays it out, not
 as YAML in general (as the Swift module ``Strokes``: LibinputRecord.swift): the first device of
 ``devices:``, its ``absinfo:`` entries and its ``- evdev:`` events; positions converted by the
-axes' resolution (units per millimetre)."""
+axes' resolution (units per millimetre), or, for an axis without one (0: many touchscreens give
+none), mapped onto `screen` as the compositor maps the touchscreen onto its output."""
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ._evdev import NAMES, Axis, EvdevEvent, StrokeReadError, first_finger
 
@@ -22,8 +23,11 @@ def _integers(text: str, line: int) -> List[int]:
     return values
 
 
-def read(lines: List[str], points_per_inch: float) -> List[Tuple[float, float, float]]:
-    """The samples ``(t, x, y)`` of `lines` of ``libinput record`` YAML (`dynd.strokes`)."""
+def read(
+    lines: List[str], points_per_inch: float, screen: Optional[Sequence[float]] = None
+) -> List[Tuple[float, float, float]]:
+    """The samples ``(t, x, y)`` of `lines` of ``libinput record`` YAML (`dynd.strokes`);
+    `screen` ``(width px, height px, density dpi)`` for axes without a resolution."""
     absinfo: Dict[int, Axis] = {}
     events: List[EvdevEvent] = []
     section = "header"
@@ -87,29 +91,29 @@ def read(lines: List[str], points_per_inch: float) -> List[Tuple[float, float, f
         raise StrokeReadError(last, "expected a device (devices: - node: …), found none")
     raw_samples, multi = first_finger(events, last)
     codes = (53, 54) if multi else (0, 1)
-    x, y = (_resolved_axis(absinfo, code, last) for code in codes)
-    return [
-        (
-            t,
-            x.points_by_resolution(rx, points_per_inch),
-            y.points_by_resolution(ry, points_per_inch),
-        )
-        for t, rx, ry in raw_samples
-    ]
+    x, y = (_resolved_axis(absinfo, code, last, screen is not None) for code in codes)
+
+    def points(axis: Axis, value: int, along: int) -> float:
+        if axis.resolution > 0 or screen is None:
+            return axis.points_by_resolution(value, points_per_inch)
+        return axis.points_on_screen(value, screen[along], screen[2], points_per_inch)
+
+    return [(t, points(x, rx, 0), points(y, ry, 1)) for t, rx, ry in raw_samples]
 
 
-def _resolved_axis(absinfo: Dict[int, Axis], code: int, last: int) -> Axis:
+def _resolved_axis(absinfo: Dict[int, Axis], code: int, last: int, has_screen: bool) -> Axis:
     name = NAMES[code]
     axis = absinfo.get(code)
     if axis is None:
         raise StrokeReadError(
             last, "expected the absinfo of %s (code %d) in the device, found none" % (name, code)
         )
-    if axis.resolution <= 0:
+    if axis.resolution <= 0 and not has_screen:
         raise StrokeReadError(
             axis.line,
             "expected a resolution (units per millimetre) for %s, found %d: without it the "
-            "positions cannot become points" % (name, axis.resolution),
+            "positions become points only on the screen the device maps onto (screen=(W, H, "
+            "DPI))" % (name, axis.resolution),
         )
     if axis.maximum <= axis.minimum:
         raise StrokeReadError(axis.line, "expected %s's max above its min" % name)

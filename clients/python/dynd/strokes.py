@@ -103,16 +103,23 @@ def parse_samples(
 ) -> List[Sample]:
     """The samples of `text` in `format` (one of `FORMATS`). For ``getevent``: `screen` is
     ``(width, height, density)`` (pixels, pixels, dpi: ``adb shell wm size``, ``wm density``),
-    `device_info` the ``getevent -lp`` text when `text` does not start with it."""
+    `device_info` the ``getevent -lp`` text when `text` does not start with it. For
+    ``libinput``: `screen` maps an axis that gives no resolution onto the output it drives."""
     if not (points_per_inch > 0 and math.isfinite(points_per_inch)):
         raise ValueError("points_per_inch must be above 0, not %r" % points_per_inch)
+    if screen is not None and not (
+        len(screen) == 3 and all(v > 0 and math.isfinite(v) for v in screen)
+    ):
+        raise ValueError(
+            "screen must be (width px, height px, density dpi), each above 0, not %r" % (screen,)
+        )
     lines = lines_of(text)
     if format == "csv":
         samples = _csv(lines)
     elif format == "jsonl":
         samples = _jsonl(lines)
     elif format == "libinput":
-        samples = [Sample(*s) for s in _libinput_record.read(lines, points_per_inch)]
+        samples = [Sample(*s) for s in _libinput_record.read(lines, points_per_inch, screen)]
     elif format == "getevent":
         read = _getevent.read(lines, points_per_inch, screen, device_info)
         samples = [Sample(*s) for s in read]

@@ -88,3 +88,11 @@ def test_replay_samples_sends_the_recorded_times(dynd_client: Client) -> None:
     assert handoff.estimate is not None and handoff.estimate.reason == "estimated"
     assert handoff.gesture_velocity == pytest.approx((0, -1250), abs=0.002)
     dynd_client.close_session(session)
+
+
+@pytest.mark.parametrize("screen", [(0, 2802, 320), (1402, 2802), (1402, 2802, float("nan"))])
+def test_a_screen_that_is_not_three_positive_numbers_is_refused(screen: Any) -> None:
+    with open(os.path.join(FOLDER, "touchscreen-nores.yml"), encoding="utf-8") as file:
+        text = file.read()
+    with pytest.raises(ValueError, match="screen must be"):
+        parse_samples(text, "libinput", screen=screen)
