@@ -109,13 +109,14 @@ struct GestureCommand: ParsableCommand {
       let pacing = pace == .auto ? try Self.pace(of: session, client) : pace
       if let (stroke, summary) = read {
         client.output.note(summary)
-        try StrokeReplay(
-          stroke: stroke, releaseVelocity: releaseVelocity, cancel: cancel, estimator: estimator
+        try SentGesture(
+          samples: SentGesture.recorded(stroke), releaseVelocity: releaseVelocity, cancel: cancel,
+          estimator: estimator
         ).perform(on: session, client, pacing: pacing)
       } else if let from, let to {
-        try Pan(
-          from: from, to: to, duration: duration ?? 0.25, releaseVelocity: releaseVelocity,
-          cancel: cancel, estimator: estimator
+        try SentGesture(
+          samples: SentGesture.straight(from: from, to: to, duration: duration ?? 0.25),
+          releaseVelocity: releaseVelocity, cancel: cancel, estimator: estimator
         ).perform(on: session, client, pacing: pacing)
       }
     }

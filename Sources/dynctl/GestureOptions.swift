@@ -136,15 +136,15 @@ struct PanOptions: ParsableArguments {
   {
     if let (stroke, summary) = try recorded.read() {
       client.output.note(summary)
-      return try StrokeReplay(
-        stroke: stroke, releaseVelocity: releaseVelocity, estimator: estimator
-      )
-      .perform(on: session, client, pacing: pacing)
+      return try SentGesture(
+        samples: SentGesture.recorded(stroke), releaseVelocity: releaseVelocity,
+        estimator: estimator
+      ).perform(on: session, client, pacing: pacing)
     }
     guard let pan else { return [] }
-    return try Pan(
-      from: pan.from, to: pan.to, duration: duration ?? 0.25, releaseVelocity: releaseVelocity,
-      estimator: estimator
+    return try SentGesture(
+      samples: SentGesture.straight(from: pan.from, to: pan.to, duration: duration ?? 0.25),
+      releaseVelocity: releaseVelocity, estimator: estimator
     ).perform(on: session, client, pacing: pacing)
   }
 }
