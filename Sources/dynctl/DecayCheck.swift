@@ -60,26 +60,10 @@ struct DecayCheck {
   {
     let exact = motion(h)
     let limit = exact.stopTime + 2
-    var outcome: String?
-    var worst = 0.0
-    var measured = 0
-    var frames = 0
-    while outcome == nil, frames < Int(limit * 60) {
-      try client.request(.step(StepRequest(session: session, count: 60)), quietReply: true) {
-        event in
-        guard case .event(let e) = event.content else { return }
-        switch e {
-        case .done(_, let o, _) where outcome == nil: outcome = o
-        case .frame(let f):
-          guard let state = f.items.first(where: { $0.id == h.item }) else { return }
-          let k = ((f.t - releaseTime) * 60).rounded()
-          worst = max(worst, state.center.distance(to: exact.position(at: k / 60)))
-          measured += 1
-        default: break
-        }
-      }
-      frames += 60
-    }
+    let landing = try FollowedLanding.follow(
+      h.item, session: session, releaseTime: releaseTime, limit: limit,
+      closedForm: { exact.position(at: $0) }, client)
+    let (worst, measured) = (landing.worst, landing.measured)
     var failures: [String] = []
     client.output.note(
       "  on the way: \(measured) frames, each within \(format(worst)) pt of the decay's closed "
@@ -88,10 +72,12 @@ struct DecayCheck {
       failures.append("the item strays \(format(worst)) pt from its decay's closed form")
     }
     let verified = measured > 0 && worst <= slack
-    guard let outcome else { return (failures + ["no done within \(format(limit)) s"], verified) }
-    let reply = try client.request(.get(session: session), quietReply: true)
-    guard case .get(_, _, let items, _) = reply, let state = items.first(where: { $0.id == h.item })
-    else { return (failures + ["the item \(h.item) is gone after done"], verified) }
+    guard let outcome = landing.outcome else {
+      return (failures + ["no done within \(format(limit)) s"], verified)
+    }
+    guard let state = landing.rest else {
+      return (failures + ["the item \(h.item) is gone after done"], verified)
+    }
     let gap = state.center.distance(to: projection)
     client.output.note(
       "  done \(outcome); at rest at \(pair((state.center.x, state.center.y))), \(format(gap)) pt "

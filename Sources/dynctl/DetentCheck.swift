@@ -102,26 +102,10 @@ struct DetentCheck {
         $0, from: release, velocity: Vector(dx: h.itemVelocity.0, dy: h.itemVelocity.1),
         to: Point(x: release.x, y: target.centerY))
     }
-    var outcome: String?
-    var frames = 0
-    var worst = 0.0
-    var measured = 0
-    while outcome == nil, frames < Int(limit * 60) {
-      try client.request(.step(StepRequest(session: session, count: 60)), quietReply: true) {
-        event in
-        guard case .event(let e) = event.content else { return }
-        switch e {
-        case .done(_, let o, _) where outcome == nil: outcome = o
-        case .frame(let f):
-          guard let spring, let state = f.items.first(where: { $0.id == h.item }) else { return }
-          let k = ((f.t - releaseTime) * 60).rounded()
-          worst = max(worst, state.center.distance(to: spring.position(at: k / 60)))
-          measured += 1
-        default: break
-        }
-      }
-      frames += 60
-    }
+    let landing = try FollowedLanding.follow(
+      h.item, session: session, releaseTime: releaseTime, limit: limit,
+      closedForm: spring.map { spring in { spring.position(at: $0) } }, client)
+    let (worst, measured) = (landing.worst, landing.measured)
     var failures: [String] = []
     if spring != nil {
       client.output.note(
@@ -132,10 +116,12 @@ struct DetentCheck {
       }
     }
     let verified = measured > 0 && worst <= Self.springSlack
-    guard let outcome else { return (failures + ["no done within \(format(limit)) s"], verified) }
-    let reply = try client.request(.get(session: session), quietReply: true)
-    guard case .get(_, _, let items, _) = reply, let state = items.first(where: { $0.id == h.item })
-    else { return (failures + ["the item \(h.item) is gone after done"], verified) }
+    guard let outcome = landing.outcome else {
+      return (failures + ["no done within \(format(limit)) s"], verified)
+    }
+    guard let state = landing.rest else {
+      return (failures + ["the item \(h.item) is gone after done"], verified)
+    }
     let gap = abs(state.center.y - target.centerY)
     client.output.note(
       "  done \(outcome); at rest at center y \(format(state.center.y)), \(format(gap)) pt from "
