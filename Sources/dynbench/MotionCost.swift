@@ -106,14 +106,15 @@ struct MotionCost: ParsableCommand {
   func run() throws {
     print("| items | behavior | frames timed | mean µs | p50 µs | p99 µs | p50 × baseline's |")
     print("|---:|---|---:|---:|---:|---:|---:|")
+    let kinds = self.kinds!  // validate() checked both
     for count in counts! {
       // Runs of the kinds interleave, so that the machine's load drifts over all of them alike.
-      var samples = [[Double]](repeating: [], count: kinds!.count)
+      var samples = [[Double]](repeating: [], count: kinds.count)
       for _ in 0..<runs {
-        for (k, kind) in kinds!.enumerated() { samples[k] += try frames(kind, count: count) }
+        for (k, kind) in kinds.enumerated() { samples[k] += try frames(kind, count: count) }
       }
       var medians: [Kind: Double] = [:]
-      for (kind, var times) in zip(kinds!, samples) {
+      for (kind, var times) in zip(kinds, samples) {
         times.sort()
         let mean = times.reduce(0, +) / Double(times.count)
         let p50 = times[times.count / 2]

@@ -58,6 +58,18 @@ struct FlingTests {
     #expect(!d.t.animator.isRunning)
   }
 
+  /// What the fling accepts, a decay accepts: each decay parameter's range lies in its field's.
+  @Test func everyDecayRangeLiesWithinItsField() throws {
+    for field in DecayField.allCases {
+      let declared = try #require(Fling.parameters.first { $0.name == field.rawValue })
+      guard case .number(let range) = declared.kind else {
+        Issue.record("\(field) is not a number")
+        continue
+      }
+      #expect(field.range.contains(range.lowerBound) && field.range.contains(range.upperBound))
+    }
+  }
+
   @Test func twoDecaysAtOnceAreRefused() {
     #expect(throws: TransitionError.self) {
       try Driver(Fling.self, ["friction": .number(1), "drag": .number(0.5)])

@@ -24,9 +24,7 @@ extension Sheet {
       source: "dynd: the screen below the iOS 7 status bar (20 pt)")
     let initialDetent = Parameter(
       "initial_detent", choice: DetentName.collapsed, source: "dynd")
-    let decelerationRate = Parameter(
-      "deceleration_rate", 0.998, 0.9...0.9999, unit: "per ms",
-      source: "UIScrollView.DecelerationRate.normal")
+    let decelerationRate = Parameter.decelerationRate
     let response = Parameter(
       "response", 0.5, 0.01...10, unit: "s", source: "SwiftUI Spring(): response")
     let dampingRatio = Parameter(

@@ -63,6 +63,14 @@ extension Parameter where Value == Double {
       defaultValue: defaultValue,
       read: { if case .number(let v) = $0 { v } else { nil } })
   }
+
+  /// UIScrollView's deceleration rate (per ms), with which the transitions that project a
+  /// release (pip-corners, sheet) or coast on it (fling) take their decay.
+  static var decelerationRate: Parameter<Double> {
+    Parameter(
+      DecayField.decelerationRate.rawValue, DecayModel.normalDecelerationRate, 0.9...0.9999,
+      unit: "per ms", source: "UIScrollView.DecelerationRate.normal")
+  }
 }
 
 extension Parameter where Value: RawRepresentable & CaseIterable, Value.RawValue == String {

@@ -14,9 +14,7 @@ public final class Fling: Transition {
   /// What clients may set, in the order they see it. The decay is given by at most one of
   /// `deceleration_rate`, `friction` and `drag`; none given: `deceleration_rate`'s default.
   struct Parameters: ParameterSet {
-    let decelerationRate = Parameter(
-      "deceleration_rate", DecayModel.normalDecelerationRate, 0.9...0.9999, unit: "per ms",
-      source: "UIScrollView.DecelerationRate.normal")
+    let decelerationRate = Parameter.decelerationRate
     let friction = Parameter(
       "friction", 1, 0.01...100, unit: "",
       source: "Android FlingAnimation.setFriction: its default, 1")
@@ -49,22 +47,28 @@ public final class Fling: Transition {
     animator.addBehavior(material)
   }
 
-  /// The decay the client chose: the one of `deceleration_rate`, `friction`, `drag` given
-  /// (UIScrollView's default rate when none is); throws when more than one is.
+  /// The decay the client chose: the model of the one decay field given (`DecayField`),
+  /// UIScrollView's default rate when none is; throws when more than one is.
   static func model(_ p: ParameterReader<Parameters>) throws -> DecayModel {
-    let given: [(String, DecayModel)] = [
-      p.isGiven(\.decelerationRate)
-        ? ("deceleration_rate", .scrollView(decelerationRate: p.decelerationRate)) : nil,
-      p.isGiven(\.friction) ? ("friction", .fling(friction: p.friction)) : nil,
-      p.isGiven(\.drag) ? ("drag", .frictionSimulation(drag: p.drag)) : nil,
-    ].compactMap { $0 }
+    let given = DecayField.allCases.filter { p.isGiven(parameter($0)) }
     guard given.count <= 1 else {
       throw TransitionError(
         kind: .unknownParameter,
-        message: "the decay is given by one of deceleration_rate, friction and drag, not "
-          + given.map(\.0).joined(separator: " with "))
+        message: "the decay is given by one of "
+          + DecayField.allCases.map(\.rawValue).joined(separator: ", ") + ", not "
+          + given.map(\.rawValue).joined(separator: " with "))
     }
-    return given.first?.1 ?? .scrollView(decelerationRate: p.decelerationRate)
+    let field = given.first ?? .decelerationRate
+    // Each parameter's range lies within its field's (FlingTests), so the model is valid.
+    return try! field.model(p[dynamicMember: parameter(field)])
+  }
+
+  private static func parameter(_ field: DecayField) -> KeyPath<Parameters, Parameter<Double>> {
+    switch field {
+    case .decelerationRate: \.decelerationRate
+    case .friction: \.friction
+    case .drag: \.drag
+    }
   }
 
   override public func panBegan(at point: Point) {

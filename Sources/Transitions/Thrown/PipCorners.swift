@@ -42,9 +42,7 @@ public final class PipCorners: Transition {
     let resistance = Parameter(
       "resistance", 36, 0...1000, unit: "1/s",
       source: "dynd: damping ratio 1.2 with the default spring, no overshoot")
-    let decelerationRate = Parameter(
-      "deceleration_rate", 0.998, 0.9...0.9999, unit: "per ms",
-      source: "UIScrollView.DecelerationRate.normal")
+    let decelerationRate = Parameter.decelerationRate
   }
 
   override public class var parameters: [TransitionParameter] { Parameters.declarations }
