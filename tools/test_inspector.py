@@ -503,6 +503,23 @@ class InspectorTest(unittest.TestCase):
         self.assertEqual(page.errors, [])
         page.context.close()
 
+    def test_one_of_several_ways_is_sent_as_chosen(self):
+        """The form sends the parameters that differ from their defaults and those the person
+        set, not all of them: the sheet (five spring sets) and fling (three decay fields) open
+        with their defaults, and fling with the one decay field typed, its default included."""
+        page = self.browser_page()
+        sheet = self.open_in_page(page, "sheet")
+        self.assertEqual(self.client.get(sheet).params["stiffness"], 157.914)
+        fling = self.open_in_page(page, "fling")
+        self.assertEqual(self.client.get(fling).params["deceleration_rate"], 0.998)
+        fling = self.open_in_page(page, "fling", params={"friction": 1}, reopen=True)
+        flung = self.client.pan(fling, (160, 284), (220, 240), duration=0.1,
+                                release_velocity=(600, -400)).handoff
+        self.assertEqual(flung.decay, {"friction": 1})
+        self.assertEqual(page.evaluate("document.getElementById('error').textContent"), "")
+        self.assertEqual(page.errors, [])
+        page.context.close()
+
     def test_reopening_a_session_the_page_did_not_open_keeps_it(self):
         """Re-tuning a session someone else opened opens a new one beside it; closing the page
         closes only the page's own session."""

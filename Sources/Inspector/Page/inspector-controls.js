@@ -51,8 +51,12 @@ window.dyndControls = (() => {
         input = document.createElement("input");
         input.type = "number"; input.step = "any";
         input.min = param.min; input.max = param.max; input.value = value;
-        input.dataset.default = param.default;
       }
+      input.dataset.default = param.default;
+      // A value typed or picked is sent even when it equals the default (friction 1 names
+      // Android's decay for fling, as its default does not).
+      input.addEventListener("input", () => { input.dataset.edited = "1"; });
+      input.addEventListener("change", () => { input.dataset.edited = "1"; });
       input.name = param.name;
       input.dataset.param = param.name;
       label.appendChild(input);
@@ -64,12 +68,17 @@ window.dyndControls = (() => {
       box.appendChild(label);
     }
   }
-  /* The parameters that differ from their defaults (all of them would do as well). */
+  /* The parameters that differ from their defaults, and those the person set. Not all of
+     them: a transition that takes one of several ways to give a thing (the sheet's spring
+     sets, fling's decay fields) refuses two at once. */
   function formParams() {
     const params = {};
     for (const input of $("params").querySelectorAll("[data-param]")) {
-      if (input.tagName === "SELECT") params[input.dataset.param] = input.value;
-      else if (input.value !== "") params[input.dataset.param] = Number(input.value);
+      if (input.value === "") continue;
+      const value = input.tagName === "SELECT" ? input.value : Number(input.value);
+      const fromDefault = input.tagName === "SELECT"
+        ? value !== input.dataset.default : value !== Number(input.dataset.default);
+      if (fromDefault || input.dataset.edited) params[input.dataset.param] = value;
     }
     return params;
   }
