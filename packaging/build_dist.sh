@@ -3,7 +3,8 @@
 # dist/dynd-<version>-py3-none-any.whl. Built from a copy of clients/python with its links
 # followed (dynd/VERSION links to the checkout's VERSION), by `python3 -m build`: the sdist first,
 # then the wheel from the sdist, which shows the sdist is complete. No build isolation: the
-# build backend is the setuptools already installed (tools/deps.sh package adds build and wheel).
+# build backend is the setuptools of the venv of `tools/python_env.sh package`, which holds only
+# what `tools/deps.sh package` installs (build and wheel), as on a freshly started machine.
 # Usage: packaging/build_dist.sh OUT_DIR
 set -eu
 
@@ -22,7 +23,8 @@ rm -rf "$work/dynd/build" "$work/dynd"/*.egg-info "$work/dynd/.mypy_cache" \
 find "$work/dynd" -name __pycache__ -prune -exec rm -rf {} +
 mkdir -p "$out"
 rm -f "$out/dynd-$version.tar.gz" "$out/dynd-$version-py3-none-any.whl"
-python3 -m build --no-isolation --outdir "$work/out" "$work/dynd" >"$work/build.log" 2>&1 || {
+python=$(tools/python_env.sh package)
+"$python" -m build --no-isolation --outdir "$work/out" "$work/dynd" >"$work/build.log" 2>&1 || {
   cat "$work/build.log" >&2
   exit 1
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs what a make target needs and is missing, and nothing else:
 #   tools/deps.sh build     Debian packages the Swift build links against
-#   tools/deps.sh test      the tools of make test: Python's (jsonschema, pytest, mypy < 2) and
-#                           Debian's eslint (make lint's page scripts)
+#   tools/deps.sh test      the tools of make test: Python's (jsonschema, pytest, mypy < 2, and
+#                           setuptools and wheel, which build the Python client's wheel in make
+#                           python-test) and Debian's eslint (make lint's page scripts)
 #   tools/deps.sh browser   Debian's Chromium and Playwright for Python (which drives that
 #                           Chromium; no browser download), for the browser checks of make test
 #   tools/deps.sh package   what make deb, make dist and make package-test use: Debian's
@@ -10,12 +11,16 @@
 #                           completions are checked (zsh, fish), and Python's build and wheel
 # Several kinds may be given. Packages already installed are never upgraded (apt-get
 # --no-upgrade); apt's and pip's output goes to a log, and one line says what is installed.
+# Python's modules are looked for in, and installed into, $PYTHON (default python3):
+# tools/python_env.sh makes a venv that holds only what the kinds it names install here.
 set -eu
+
+PYTHON=${PYTHON:-python3}
 
 build_packages="libbox2d-dev libevent-dev libjson-c-dev pkg-config"
 test_packages="eslint"
 browser_packages="chromium"
-python_modules="jsonschema pytest"
+python_modules="jsonschema pytest setuptools wheel"
 browser_modules="playwright"
 package_packages="dpkg-dev lintian man-db groff-base zsh fish"
 package_modules="build wheel"
@@ -41,19 +46,19 @@ for kind in "$@"; do
     browser)
       wanted="$browser_packages"
       for module in $browser_modules; do
-        python3 -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
+        "$PYTHON" -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
       done ;;
     package)
       wanted="$package_packages"
       for module in $package_modules; do
-        python3 -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
+        "$PYTHON" -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
       done ;;
     test)
       for module in $python_modules; do
-        python3 -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
+        "$PYTHON" -c "import $module" 2>/dev/null || pip_missing="$pip_missing $module"
       done
       # mypy 2 cannot check for Python 3.9, the Python client's oldest.
-      python3 -c 'import sys, mypy.version as v; sys.exit(int(v.__version__.split(".")[0]) >= 2)' \
+      "$PYTHON" -c 'import sys, mypy.version as v; sys.exit(int(v.__version__.split(".")[0]) >= 2)' \
         2>/dev/null || pip_missing="$pip_missing mypy<2"
       wanted="$test_packages" ;;
     *) echo "deps: unknown kind '$kind' (build, test, browser, package)" >&2; exit 64 ;;
@@ -72,6 +77,6 @@ if [ -n "$apt_missing" ]; then
 fi
 if [ -n "$pip_missing" ]; then
   echo "deps: installing Python packages:$pip_missing (log: $log)"
-  run_logged python3 -m pip install -q $pip_missing
+  run_logged "$PYTHON" -m pip install -q --disable-pip-version-check $pip_missing
 fi
 rm -f "$log"

@@ -7,13 +7,15 @@
 #      a fresh venv that sees none of this Python's packages, and that venv's pytest (the plugin
 #      registered by the wheel's entry point) on examples/test_lock_screen_handoff.py with
 #      --dynd-binary BIN_DIR/dynd. The venv gets no pip of its own (this Python's pip installs
-#      into it with --python), and the wheel is built with this Python's setuptools when it has
-#      setuptools >= 61, so only pytest is fetched;
+#      into it with --python), and the wheel is built without build isolation, by the setuptools
+#      and wheel of $PYTHON, so only pytest is fetched;
 #   4. a short run of the fake-server fuzz (tools/client_fuzz.py, 10 s, seed 1) of both Python
 #      clients and BIN_DIR/dynctl.
 # Usage: clients/python/check.sh BIN_DIR     (BIN_DIR: the directory with the built dynd)
-# $PYTHON picks the interpreter (default python3). mypy (< 2: mypy 2 cannot target 3.9) and
-# pytest are installed with pip when missing. Exits 1 if any stage fails (its output is shown).
+# $PYTHON picks the interpreter. By default it is the venv of `tools/python_env.sh test`, which
+# holds only what `tools/deps.sh test` installs (mypy < 2, as mypy 2 cannot target 3.9; pytest;
+# setuptools and wheel for the wheel), so a module the stages need and deps.sh does not install
+# fails here on every machine. Exits 1 if any stage fails (its output is shown).
 set -u
 
 if [ $# -ne 1 ] || [ ! -x "$1/dynd" ]; then
@@ -22,7 +24,10 @@ if [ $# -ne 1 ] || [ ! -x "$1/dynd" ]; then
 fi
 BIN_DIR=$(cd "$1" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
-PYTHON=${PYTHON:-python3}
+PYTHON=${PYTHON:-$("$HERE/../../tools/python_env.sh" test)} || {
+  echo "check.sh: tools/python_env.sh test failed" >&2
+  exit 1
+}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dynd-python-check.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 failed=0
@@ -49,12 +54,6 @@ stage() {
   fi
 }
 
-# The tools the stages need, installed once when missing.
-if ! "$PYTHON" -c 'import sys, mypy.version as v; sys.exit(int(v.__version__.split(".")[0]) >= 2)' 2>/dev/null \
-  || ! "$PYTHON" -c 'import pytest' 2>/dev/null; then
-  stage "installing mypy<2 and pytest" "$PYTHON" -m pip install -q --disable-pip-version-check "mypy<2" pytest
-fi
-
 cd "$HERE" || exit 1
 stage "mypy --strict --python-version 3.9" \
   env MYPYPATH="$HERE/typing_stubs" "$PYTHON" -m mypy --strict --python-version 3.9 \
@@ -71,13 +70,9 @@ stage "pytest clients/python/tests" \
 # The install check runs from a copy (pip builds in the source tree) and outside the checkout,
 # so that the tests import the installed package.
 install_check() {
-  local pip=("$PYTHON" -m pip --disable-pip-version-check) isolation=()
-  if "$PYTHON" -c 'import sys, setuptools as s; sys.exit(int(s.__version__.split(".")[0]) < 61)' \
-    2>/dev/null; then
-    isolation=(--no-build-isolation)
-  fi
+  local pip=("$PYTHON" -m pip --disable-pip-version-check)
   cp -rL "$HERE" "$WORK/source" && rm -rf "$WORK/source/build" "$WORK/source"/*.egg-info &&
-    "${pip[@]}" wheel -q --no-deps ${isolation[@]+"${isolation[@]}"} -w "$WORK/wheel" "$WORK/source" &&
+    "${pip[@]}" wheel -q --no-deps --no-build-isolation -w "$WORK/wheel" "$WORK/source" &&
     if "${pip[@]}" --help | grep -q -- '--python <python>'; then
       "$PYTHON" -m venv --without-pip "$WORK/venv" &&
         "${pip[@]}" --python "$WORK/venv/bin/python" install -q "$WORK/wheel"/*.whl pytest
