@@ -1,7 +1,7 @@
 # dynd — build, test and demo. `make demo` and `make test` install what is missing first.
 SWIFT ?= swift
 
-.PHONY: all deps test-deps build release test test-busy-lane test-waiting-lane static-release install install-files uninstall install-list deb-install-list deb dist package-deps package-test unit chaos-test fairness-test lint schema-test render-test inspector-test readme-test python-test demo inspect run fuzz chaos bench clean
+.PHONY: all deps test-deps build inspector-build release test test-busy-lane test-waiting-lane static-release install install-files uninstall install-list deb-install-list deb dist package-deps package-test unit chaos-test fairness-test lint schema-test render-test inspector-test readme-test python-test demo inspect run fuzz chaos bench clean
 
 all: build
 
@@ -14,35 +14,47 @@ deps:
 test-deps:
 	@tools/deps.sh build test browser
 
+# Two packages: the core (this directory: dynd, dynctl, dynbench, the tour, every library and
+# test) and inspector/ (dynd-inspect, the only code that compiles swift-nio and Hummingbird).
 # BUILT=yes (what make test's lanes run with): the build is done, and no `swift build` may run
 # beside the tests (it relinks the binaries they use, and waits on the build lock).
+INSPECTOR = inspector
 build: deps
 ifneq ($(BUILT),yes)
 	$(SWIFT) build
 endif
 
+# dynd-inspect, debug (make inspect).
+inspector-build: deps
+	$(SWIFT) build --package-path $(INSPECTOR) --product dynd-inspect
+
 release: deps
 	$(SWIFT) build -c release
 
-# make test: one debug build with the tests (the later targets run with BUILT=yes), then two
+# make test builds each thing once: the core's debug build with its tests, and the static release
+# binaries (the core's and dynd-inspect, the only build of swift-nio and Hummingbird) that the
+# package ships, the inspector's browser checks drive and the package check installs. Then two
 # lanes side by side on the two cores: the one that keeps both cores busy (the Swift suite, the
 # browser checks, then the timing checks, fairness and chaos, which must not run beside the Swift
 # suite: beside it the rules case once took 566 ms to stop its work), and the one that mostly
 # waits on pip and sockets (lint, schema, the Python package, the READMEs), then the package.
 # Each target's output is printed whole when it ends (make -O), after a line when it starts; a
 # failure names its target, and the other lane finishes what it runs before make test fails.
+# The last lines say where the time went (tools/timed.sh).
 TEST_BUSY_LANE = unit render-test inspector-test fairness-test chaos-test
 TEST_WAITING_LANE = lint schema-test python-test readme-test
+export TIMINGS ?= $(CURDIR)/.build/make-test-timings
 test: test-deps
-	$(SWIFT) build --build-tests
+	@rm -f $(TIMINGS); mkdir -p $(dir $(TIMINGS))
+	@tools/timed.sh "debug build with the tests (core)" $(SWIFT) build --build-tests
+	@tools/timed.sh "static release build (core and inspector)" $(MAKE) --no-print-directory static-release
 	@$(MAKE) --no-print-directory -j2 --output-sync=target BUILT=yes test-busy-lane test-waiting-lane
-	@$(MAKE) --no-print-directory package-test
+	@tools/timed.sh "package check" $(MAKE) --no-print-directory BUILT=yes package-test
+	@tools/timed.sh --summary
 
 # The targets of $(1) one after another, each timed.
 run-in-turn = for target in $(1); do \
-	  echo "make test: $$target started"; started=$$(date +%s); \
-	  $(MAKE) --no-print-directory $$target || { echo "make test: $$target FAILED"; exit 1; }; \
-	  echo "make test: $$target passed ($$(($$(date +%s) - started)) s)"; \
+	  tools/timed.sh $$target $(MAKE) --no-print-directory $$target || exit 1; \
 	done
 
 test-busy-lane:
@@ -62,17 +74,15 @@ unit: deps
 ifneq ($(BUILT),yes)
 	$(SWIFT) build --build-tests
 endif
-	"$$($(SWIFT) build --show-bin-path)/dyndPackageTests.xctest" --testing-library swift-testing \
-	  --filter InspectorTests
-	"$$($(SWIFT) build --show-bin-path)/dyndPackageTests.xctest" --testing-library swift-testing \
-	  --skip InspectorTests
+	"$$($(SWIFT) build --show-bin-path)/dyndPackageTests.xctest" --testing-library swift-testing
 
 # The Swift sources by swift-format; the page scripts (Sources/**/*.js) by Debian's eslint with
 # .eslintrc.yml. Debian's eslint finds its modules in /usr/share/nodejs, where Debian's node looks
 # and a node from elsewhere (NodeSource's) does not: NODE_PATH says it. Then docs/DESIGN.md's module
 # tables against Package.swift (tools/check_design.py).
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests examples Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests examples Package.swift $(INSPECTOR)/Sources \
+	  $(INSPECTOR)/Package.swift
 	@command -v eslint >/dev/null || { echo "lint: no eslint (tools/deps.sh test installs Debian's)" >&2; exit 1; }
 	NODE_PATH=/usr/share/nodejs eslint --max-warnings 0 Sources
 	python3 tools/check_design.py
@@ -85,9 +95,10 @@ render-test: build
 	python3 tools/test_render.py "$$($(SWIFT) build --show-bin-path)"
 
 # The live inspector (dynd-inspect) in Debian's Chromium driven by Playwright: a drag, a tap,
-# the parameter form, a scene's behaviors, the recording (needs the built binaries).
-inspector-test: build
-	python3 tools/test_inspector.py "$$($(SWIFT) build --show-bin-path)"
+# the parameter form, a scene's behaviors, the recording, the access guard on raw HTTP (needs the
+# built binaries: the debug dynd and dynctl, the static release dynd-inspect that the package ships).
+inspector-test: build static-release
+	python3 tools/test_inspector.py "$$($(SWIFT) build --show-bin-path)" $(STATIC_BIN)/dynd-inspect
 
 # The Python package (clients/python): mypy --strict, its tests against the built dynd, and a
 # fresh venv that installs it and runs the example test file.
@@ -108,9 +119,9 @@ demo: deps
 # A private dynd with a few sessions and the browser inspector; prints the address to open.
 # INSPECT_PORT=8080 make inspect listens on a port of your choice (default: a free one).
 INSPECT_PORT ?= 0
-inspect: deps
-	$(SWIFT) build
-	examples/inspect.sh "$$($(SWIFT) build --show-bin-path)" $(INSPECT_PORT)
+inspect: build inspector-build
+	examples/inspect.sh "$$($(SWIFT) build --show-bin-path)" \
+	  "$$($(SWIFT) build --package-path $(INSPECTOR) --show-bin-path)/dynd-inspect" $(INSPECT_PORT)
 
 # dynd in the foreground on the default socket.
 run: deps
@@ -158,7 +169,9 @@ fuzz: deps
 # (spawns the release dynd), idle cost, fairness (a healthy client's round trips while one
 # client runs each heavy reproducer). About fifteen minutes.
 bench: release
+	$(SWIFT) build --package-path $(INSPECTOR) -c release --product dynd-inspect
 	B=$$($(SWIFT) build -c release --show-bin-path); \
+	  I=$$($(SWIFT) build --package-path $(INSPECTOR) -c release --show-bin-path); \
 	  $$B/dynbench step --markdown --items 1,10,100 --runs 5 && \
 	  $$B/dynbench motion && $$B/dynbench motion-cost --runs 20 && \
 	  $$B/dynbench encode --markdown && \
@@ -172,7 +185,7 @@ bench: release
 	  $$B/dynbench idle --sessions 1000 --per-connection 1000 && \
 	  python3 tools/fairness_bench.py $$B --markdown && \
 	  for n in 10 100 101 1000; do python3 tools/suggestion_bench.py $$B --sessions $$n || exit 1; done && \
-	  python3 tools/inspector_bench.py $$B
+	  python3 tools/inspector_bench.py $$B --inspect $$I/dynd-inspect
 
 # Release packaging: binaries that run without Swift, make install / uninstall, the Debian package,
 # the Python wheel, and the test that uses them on a machine without the toolchain.
@@ -188,10 +201,12 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
-# The static build has its own scratch directory: linking the Swift runtime and Foundation in
-# changes every object, and the debug build of make test stays untouched.
+# The static build has its own scratch directory in each package: linking the Swift runtime and
+# Foundation in changes every object, and the debug build of make test stays untouched. The
+# binaries of both are gathered in STATIC_BIN (hard links).
 STATIC_SCRATCH ?= .build-static
-STATIC_BIN = $(STATIC_SCRATCH)/release
+INSPECTOR_STATIC_SCRATCH ?= $(INSPECTOR)/.build-static
+STATIC_BIN = $(STATIC_SCRATCH)/bin
 PLACES = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" MANDIR="$(MANDIR)" \
   DOCDIR="$(DOCDIR)" DATADIR="$(DATADIR)" BASHCOMPDIR="$(BASHCOMPDIR)" \
   ZSHCOMPDIR="$(ZSHCOMPDIR)" FISHCOMPDIR="$(FISHCOMPDIR)" USERUNITDIR="$(USERUNITDIR)" \
@@ -200,12 +215,19 @@ PLACES = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" MANDIR="$(MA
 # dynd, dynctl and dynd-inspect linked with the Swift runtime and Foundation statically (they need
 # only Debian's shared libraries; -z now: relocations read-only from the start, as Debian's
 # hardening flags do), and argument-parser's manual generator.
-STATIC_FLAGS = -c release --static-swift-stdlib --scratch-path $(STATIC_SCRATCH) \
-  -Xlinker -z -Xlinker now
+STATIC_FLAGS = -c release --static-swift-stdlib -Xlinker -z -Xlinker now
 static-release: deps
-	for product in dynd dynctl dynd-inspect generate-manual; do \
-	  $(SWIFT) build $(STATIC_FLAGS) --product $$product || exit 1; \
+ifneq ($(BUILT),yes)
+	for product in dynd dynctl generate-manual; do \
+	  $(SWIFT) build $(STATIC_FLAGS) --scratch-path $(STATIC_SCRATCH) --product $$product || exit 1; \
 	done
+	$(SWIFT) build $(STATIC_FLAGS) --package-path $(INSPECTOR) \
+	  --scratch-path $(INSPECTOR_STATIC_SCRATCH) --product dynd-inspect
+	mkdir -p $(STATIC_BIN)
+	ln -f $(STATIC_SCRATCH)/release/dynd $(STATIC_SCRATCH)/release/dynctl \
+	  $(STATIC_SCRATCH)/release/generate-manual $(INSPECTOR_STATIC_SCRATCH)/release/dynd-inspect \
+	  $(STATIC_BIN)/
+endif
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the binaries, man pages, completions, the systemd
 # user units, the protocol and its schemas (packaging/install.sh lists them); make uninstall
@@ -253,4 +275,4 @@ package-test: deb dist
 	  --wheel dist/dynd-$(VERSION)-py3-none-any.whl
 
 clean:
-	rm -rf .build $(STATIC_SCRATCH) dist
+	rm -rf .build $(STATIC_SCRATCH) $(INSPECTOR)/.build $(INSPECTOR_STATIC_SCRATCH) .build-python dist

@@ -3,23 +3,22 @@ import PackageDescription
 
 let package = Package(
   name: "dynd",
-  // Hummingbird (dynd-inspect) declares macOS 14; dynd itself builds for Linux.
-  platforms: [.macOS(.v14)],
+  // The inspector's HTTP server (dynd-inspect, over Hummingbird and swift-nio) is a package of its
+  // own, inspector/, with a path dependency on this one: the daemon, dynctl and their tests never
+  // compile NIO. It takes the libraries below that it needs and nothing else.
   products: [
     .library(name: "Dynamics", targets: ["Dynamics"]),
+    .library(name: "DaemonSocket", targets: ["DaemonSocket"]),
+    .library(name: "InspectorCore", targets: ["InspectorCore"]),
+    .library(name: "ReleaseInfo", targets: ["ReleaseInfo"]),
     .executable(name: "dynd", targets: ["dynd"]),
     .executable(name: "dynctl", targets: ["dynctl"]),
     .executable(name: "dynbench", targets: ["dynbench"]),
-    .executable(name: "dynd-inspect", targets: ["dynd-inspect"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-    .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
-    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
   ],
   targets: [
     // Box2D 2.4.1 (C++) behind a plain C header; nothing C++ crosses include/.
@@ -106,27 +105,15 @@ let package = Package(
         "ReleaseInfo", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    // The browser inspector's server: the page, and a WebSocket per page connection bridged
-    // line for line to a connection of the user's dynd, behind a token and a Host check.
+    // What the browser inspector needs that no HTTP stack does: who may use it (`AccessGuard`),
+    // its page (the page scripts and its own, embedded), and its log of dynd's presence. The
+    // server itself is the Inspector target of inspector/Package.swift.
     .target(
-      name: "Inspector",
+      name: "InspectorCore",
       dependencies: [
-        "DaemonSocket", "PageScripts",
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        "DaemonSocket", "PageScripts", .product(name: "Logging", package: "swift-log"),
       ],
       resources: [.embedInCode("Page/inspector.js"), .embedInCode("Page/inspector-controls.js")]
-    ),
-    .executableTarget(
-      name: "dynd-inspect",
-      dependencies: [
-        "Inspector", "DaemonSocket", "ReleaseInfo",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
     ),
     // What dynbench measures and the tests check with the same drive (`TrackingProbe`): built
     // by them only, never by dynd.
@@ -172,7 +159,8 @@ let package = Package(
         "EmbeddedHost", "HostFuzzing", "JSON", "SessionHost", "Wire", "Primitives",
         "Transitions", "SceneBuilding", "Dynamics", "TestSupport",
       ]),
-    .testTarget(name: "InspectorTests", dependencies: ["DaemonSocket", "Inspector"]),
+    .testTarget(
+      name: "InspectorCoreTests", dependencies: ["DaemonSocket", "InspectorCore", "PageScripts"]),
     // The socket-location rule against the cases every copy of it passes (Tests/Shared).
     .testTarget(name: "DaemonSocketTests", dependencies: ["DaemonSocket"]),
     // Every stroke format against the cases the Python client's readers pass too (Tests/Shared).

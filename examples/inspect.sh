@@ -2,12 +2,14 @@
 # `make inspect`: a private dynd on a temporary socket with a few sessions to look at and touch
 # (three transitions on the realtime clock, a scene with behaviors to edit), and the browser
 # inspector (dynd-inspect) in the foreground; it prints the address to open. Ctrl-C stops both.
-# Usage: examples/inspect.sh BIN_DIR [PORT]   (the directory holding dynd, dynctl, dynd-inspect;
-# PORT 0, the default, lets the system choose one)
+# Usage: examples/inspect.sh BIN_DIR DYND_INSPECT [PORT]   (BIN_DIR holds dynd and dynctl;
+# DYND_INSPECT is the dynd-inspect binary, built by the inspector's own package, inspector/; PORT 0,
+# the default, lets the system choose one)
 set -eu
 
-bin=${1:?usage: examples/inspect.sh BIN_DIR [PORT]}
-port=${2:-0}
+bin=${1:?usage: examples/inspect.sh BIN_DIR DYND_INSPECT [PORT]}
+inspect=${2:?usage: examples/inspect.sh BIN_DIR DYND_INSPECT [PORT]}
+port=${3:-0}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/private-dynd.sh"
 start_private_dynd dynd-inspect
@@ -19,4 +21,4 @@ start_private_dynd dynd-inspect
 "$bin/dynctl" open --scene "$here/scenes/inspect-playground.json" --session playground >/dev/null
 echo "inspect: dynd on $DYND_SOCKET with sessions lock, wave, menu (transitions: drag them)" \
   "and playground (a scene: edit its behaviors)"
-"$bin/dynd-inspect" --port "$port"
+"$inspect" --port "$port"

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Keeps docs/DESIGN.md true to the code (make design-test).
+"""Keeps docs/DESIGN.md true to the code (make lint).
 
 1. The module tables of section 1 ("| module | depends on |" and "| executable | uses |") list
-   every target of Package.swift but the tests, one row each, and each row's dependencies are
-   exactly the target's: the targets it depends on by name (in backticks), and each package
-   product it uses (its package or product name anywhere in the cell).
+   every target of Package.swift and inspector/Package.swift but the tests, one row each, and
+   each row's dependencies are exactly the target's: the targets it depends on by name (in
+   backticks; for inspector/, the core's products too), and each product of another package it
+   uses (its package or product name anywhere in the cell).
 2. Every Swift file the document names (`Name.swift` or a path) exists in the checkout.
 
-Usage: tools/check_design.py [--package-json FILE] (default: runs `swift package dump-package`).
+Usage: tools/check_design.py [--package-json FILE]... (default: runs `swift package dump-package`
+in both packages).
 """
 import argparse
 import json
@@ -19,26 +21,35 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DESIGN = os.path.join(ROOT, "docs", "DESIGN.md")
 TABLE_HEADS = ("| module | depends on |", "| executable | uses |")
+PACKAGES = (".", "inspector")  # the core, and the inspector's package (which depends on it)
+CORE = "dynd"
 
 
-def package_targets(package_json):
-    if package_json:
-        text = open(package_json, encoding="utf-8").read()
+def package_targets(package_jsons):
+    """Every non-test target of the core package and of inspector/'s: its dependencies by name
+    (a product of the core that inspector/ uses counts as the target of that name) and the
+    products of other packages it uses."""
+    if package_jsons:
+        texts = [open(path, encoding="utf-8").read() for path in package_jsons]
     else:
-        text = subprocess.run(["swift", "package", "dump-package"], cwd=ROOT, check=True,
-                              capture_output=True, text=True).stdout
+        texts = [subprocess.run(["swift", "package", "dump-package"], cwd=os.path.join(ROOT, path),
+                                check=True, capture_output=True, text=True).stdout
+                 for path in PACKAGES]
     targets = {}
-    for target in json.loads(text)["targets"]:
-        if target["type"] == "test":
-            continue
-        names, products = set(), []
-        for dependency in target["dependencies"]:
-            kind, value = next(iter(dependency.items()))
-            if kind == "product":
-                products.append((value[0], value[1]))  # (product, package)
-            else:
-                names.add(value[0])
-        targets[target["name"]] = (names, products)
+    for text in texts:
+        for target in json.loads(text)["targets"]:
+            if target["type"] == "test":
+                continue
+            names, products = set(), []
+            for dependency in target["dependencies"]:
+                kind, value = next(iter(dependency.items()))
+                if kind == "product" and value[1] == CORE:
+                    names.add(value[0])
+                elif kind == "product":
+                    products.append((value[0], value[1]))  # (product, package)
+                else:
+                    names.add(value[0])
+            targets[target["name"]] = (names, products)
     return targets
 
 
@@ -113,7 +124,9 @@ def check_files(text):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--package-json", help="the output of `swift package dump-package`")
+    parser.add_argument("--package-json", action="append",
+                        help="the output of `swift package dump-package` (once per package; "
+                        "default: run it in . and inspector/)")
     arguments = parser.parse_args()
     text = open(DESIGN, encoding="utf-8").read()
     problems = check_modules(text, package_targets(arguments.package_json)) + check_files(text)

@@ -102,7 +102,9 @@ def percentile(values, p):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("bin_dir")
+    parser.add_argument("bin_dir", help="the directory holding dynd")
+    parser.add_argument("--inspect", help="the dynd-inspect binary (inspector/'s package builds "
+                        "it; default: BIN_DIR/dynd-inspect)")
     parser.add_argument("--seconds", type=float, default=5)
     parser.add_argument("--round-trips", type=int, default=300)
     args = parser.parse_args()
@@ -116,7 +118,7 @@ def main():
     try:
         while not os.path.exists(socket_path):
             time.sleep(0.02)
-        inspector = subprocess.Popen([os.path.join(args.bin_dir, "dynd-inspect"), "--socket",
+        inspector = subprocess.Popen([args.inspect or os.path.join(args.bin_dir, "dynd-inspect"), "--socket",
                                       socket_path], stdout=subprocess.PIPE, text=True)
         url = None
         while url is None:

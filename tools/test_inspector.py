@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The live inspector in a real browser (part of `make test`).
 
-    python3 tools/test_inspector.py BIN_DIR      (the directory holding dynd, dynd-inspect, dynctl)
+    python3 tools/test_inspector.py BIN_DIR [DYND_INSPECT]
+        (BIN_DIR holds dynd and dynctl; DYND_INSPECT is the dynd-inspect binary, from the
+        inspector's own package, by default BIN_DIR/dynd-inspect)
 
 Starts a private dynd and `dynd-inspect` on temporary addresses, opens the page in Debian's
 Chromium driven by Playwright (its `executable_path` set to the system browser), and checks, as a
@@ -100,7 +102,7 @@ class InspectorTest(unittest.TestCase):
         cls.start_dynd()
         os.makedirs(SHOTS, exist_ok=True)
         cls.inspector = subprocess.Popen(
-            [os.path.join(BIN, "dynd-inspect"), "--socket", cls.socket],
+            [INSPECT, "--socket", cls.socket],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         # dynd-inspect's log (standard error), read as it comes.
         cls.inspector_log = []
@@ -264,7 +266,7 @@ class InspectorTest(unittest.TestCase):
             self.assertEqual(page.headers["Referrer-Policy"], "no-referrer")
 
     def test_command_line_errors(self):
-        inspect = os.path.join(BIN, "dynd-inspect")
+        inspect = INSPECT
         missing = subprocess.run([inspect, "--socket", os.path.join(self.dir, "none.sock")],
                                  capture_output=True, text=True, timeout=20)
         self.assertEqual(missing.returncode, 69, missing.stderr)
@@ -290,18 +292,60 @@ class InspectorTest(unittest.TestCase):
         second.stderr.close()
 
     @staticmethod
-    def upgrade_status(address, host, origin, query):
-        """The status of a WebSocket handshake for /ws?QUERY sent to `address` with these
-        Host and Origin headers, as a browser would send it."""
+    def raw_status(address, head):
+        """The status code of the answer to `head` (a whole HTTP/1.1 request head) sent to
+        `address` (host:port) as raw bytes, headers exactly as given."""
         import socket as sockets
         name, port = address.split(":")
-        with sockets.create_connection((name, int(port)), timeout=5) as connection:
-            connection.sendall((
-                "GET /ws?%s HTTP/1.1\r\nHost: %s\r\nOrigin: %s\r\nUpgrade: websocket\r\n"
-                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                "Sec-WebSocket-Version: 13\r\n\r\n" % (query, host, origin)).encode())
+        with sockets.create_connection((name, int(port)), timeout=10) as connection:
+            connection.sendall(head.encode())
             status_line = connection.recv(4096).split(b"\r\n")[0].decode()
         return int(status_line.split()[1])
+
+    @classmethod
+    def upgrade_status(cls, address, host, origin, query):
+        """The status of a WebSocket handshake for /ws?QUERY sent to `address` with these
+        Host and Origin headers, as a browser would send it."""
+        return cls.raw_status(address, cls.upgrade_head(
+            query, ["Host: " + host, "Origin: " + origin, "Upgrade: websocket",
+                    "Connection: Upgrade"]))
+
+    @staticmethod
+    def upgrade_head(query, headers):
+        """A WebSocket handshake for /ws?QUERY with these header lines (and the key and version
+        every handshake carries)."""
+        return ("GET /ws?%s HTTP/1.1\r\n" % query + "".join(h + "\r\n" for h in headers)
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+
+    def test_an_upgrade_with_a_listed_protocol_is_still_checked_for_its_origin(self):
+        address = self.url.split("//")[1].split("/")[0]
+        query = self.url.split("?")[1]
+        own, foreign = "Origin: http://" + address, "Origin: http://evil.example"
+        host = "Host: " + address
+        for upgrade in ("Upgrade: websocket, foo", "Upgrade: foo, websocket", "Upgrade: WebSocket"):
+            self.assertIn(self.raw_status(address, self.upgrade_head(
+                query, [host, foreign, upgrade, "Connection: Upgrade"])), (400, 403), upgrade)
+        # Sec-WebSocket-* headers without an Upgrade header, and two Origin headers.
+        plain = self.raw_status(address, self.upgrade_head(query, [host, foreign]))
+        self.assertIn(plain, (400, 403, 404))
+        self.assertIn(self.raw_status(address, self.upgrade_head(
+            query, [host, own, foreign, "Upgrade: websocket", "Connection: Upgrade"])),
+            (400, 403))
+        self.assertEqual(self.raw_status(address, self.upgrade_head(
+            query, [host, own, "Upgrade: websocket", "Connection: Upgrade"])), 101)
+
+    def test_two_host_headers_are_refused(self):
+        address = self.url.split("//")[1].split("/")[0]
+        query = self.url.split("?")[1]
+        page, own = "GET /?%s HTTP/1.1\r\n" % query, "Host: %s\r\n" % address
+        self.assertEqual(self.raw_status(address, page + own + "\r\n"), 200)
+        for second in ("Host: evil.example\r\n", own, "Host: localhost:%s\r\n"
+                       % address.split(":")[1]):
+            self.assertIn(self.raw_status(address, page + own + second + "\r\n"), (400, 403),
+                          second)
+        self.assertIn(self.raw_status(address, self.upgrade_head(
+            query, ["Host: " + address, "Host: evil.example", "Upgrade: websocket",
+                    "Connection: Upgrade"])), (400, 403))
 
     def test_session_list_follows_dynd(self):
         page = self.browser_page()
@@ -879,7 +923,10 @@ if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     BIN = os.path.abspath(sys.argv.pop(1))
-    for tool in ("dynd", "dynd-inspect", "dynctl"):
-        if not os.access(os.path.join(BIN, tool), os.X_OK):
-            sys.exit("test_inspector: %s/%s is missing; build first (swift build)" % (BIN, tool))
+    INSPECT = os.path.abspath(sys.argv.pop(1) if len(sys.argv) > 1 and not sys.argv[1].startswith("-")
+                              else os.path.join(BIN, "dynd-inspect"))
+    for tool in (os.path.join(BIN, "dynd"), os.path.join(BIN, "dynctl"), INSPECT):
+        if not os.access(tool, os.X_OK):
+            sys.exit("test_inspector: %s is missing; build first (make build inspector-build)"
+                     % tool)
     unittest.main(verbosity=2)

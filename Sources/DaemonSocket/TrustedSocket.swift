@@ -6,6 +6,14 @@ public enum ConnectFault: Error, Equatable, Sendable {
   case unreachable(path: String, reason: String)
   /// The socket directory or the daemon failed `SocketTrust`; nothing was sent.
   case untrusted(String)
+
+  /// The whole sentence, for a log or an error message.
+  public var sentence: String {
+    switch self {
+    case .unreachable(let path, let reason): "no dynd at \(path): \(reason)"
+    case .untrusted(let sentence): sentence
+    }
+  }
 }
 
 /// A connected stream socket to dynd, made only after the checks of `SocketTrust`.

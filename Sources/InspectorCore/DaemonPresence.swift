@@ -6,21 +6,21 @@ import Synchronization
 /// Whether dynd answers, as the page connections find it: the log says once when dynd goes away
 /// and once when it is back (each page says so too, and reconnects by itself), rather than a
 /// line for every page's attempt.
-final class DaemonPresence: Sendable {
+public final class DaemonPresence: Sendable {
   private let reachable = Mutex<Bool?>(nil)
   let logger: Logger
 
-  init(logger: Logger) { self.logger = logger }
+  public init(logger: Logger) { self.logger = logger }
 
   /// A page connection reached dynd.
-  func found() {
+  public func found() {
     if reachable.withLock({ Self.exchange(&$0, true) }) == false {
       logger.notice("dynd is back; the pages reconnect and resume watching")
     }
   }
 
   /// A page connection could not reach dynd (`why`: the connection fault, for the log).
-  func lost(_ why: String) {
+  public func lost(_ why: String) {
     if reachable.withLock({ Self.exchange(&$0, false) }) != false {
       logger.warning(
         "dynd is gone (\(why)); the pages say so and reconnect when it returns")
@@ -28,7 +28,7 @@ final class DaemonPresence: Sendable {
   }
 
   /// dynd closed a page's connection: gone if its socket no longer answers.
-  func connectionEnded(_ socket: SocketLocation) {
+  public func connectionEnded(_ socket: SocketLocation) {
     switch TrustedSocket.connect(socket) {
     case .success(let fd): close(fd)
     case .failure(let fault): lost(fault.sentence)

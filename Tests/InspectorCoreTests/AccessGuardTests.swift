@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Inspector
+@testable import InspectorCore
 
 @Suite struct AccessGuardTests {
   let access = AccessGuard(token: "0123456789abcdef0123456789abcdef", port: 8123)

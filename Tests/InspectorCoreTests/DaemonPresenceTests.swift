@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 import Testing
 
-@testable import Inspector
+@testable import InspectorCore
 
 /// dynd-inspect's log about dynd: one line when it goes away, one when it is back, however many
 /// pages try to reach it in between.

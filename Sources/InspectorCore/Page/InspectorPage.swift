@@ -3,8 +3,8 @@ import PageScripts
 /// The inspector's page: one self-contained document (no network but its own WebSocket, no
 /// external script), assembled from the shared stage and plot drawers and the inspector's own
 /// scripts.
-enum InspectorPage {
-  static let html = """
+public enum InspectorPage {
+  public static let html = """
     <!DOCTYPE html>
     <html lang="en"><head><meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">

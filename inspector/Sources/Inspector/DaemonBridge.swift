@@ -1,5 +1,6 @@
 import DaemonSocket
 import HummingbirdWebSocket
+import InspectorCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -73,14 +74,6 @@ enum DaemonBridge {
 }
 
 extension ConnectFault {
-  /// The whole sentence, for the log.
-  public var sentence: String {
-    switch self {
-    case .unreachable(let path, let reason): "no dynd at \(path): \(reason)"
-    case .untrusted(let sentence): sentence
-    }
-  }
-
   /// At most 123 bytes, as a WebSocket close reason must be.
   var shortReason: String {
     switch self {

@@ -2,6 +2,7 @@ import DaemonSocket
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
+import InspectorCore
 import Logging
 import NIOCore
 import Synchronization
