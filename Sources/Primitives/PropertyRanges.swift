@@ -1,10 +1,18 @@
 /// The values the engine keeps for each behavior property it clamps, defined once.
 ///
 /// The engine (`Dynamics`) clamps a finite value set through its Swift API into these ranges. The
-/// protocol (`Wire`'s `Limits`) takes its ranges from them, either the same or, where a property
-/// is documented narrower for clients, inside them: a value the wire accepts is never changed by
-/// the engine (SessionHostTests' `RangeAgreementTests` checks every pair).
+/// protocol (`Wire`'s `Limits`) derives its ranges from them (`NumberRange(PropertyRanges.x)`),
+/// or, where a property is documented narrower for clients, states one inside them: a value the
+/// wire accepts is never changed by the engine (SessionHostTests' `RangeAgreementTests`).
 public enum PropertyRanges {
+  // MARK: Motion
+
+  /// Each component of a linear velocity, pt/s: what the protocol carries (a gesture's `vx`/`vy`,
+  /// `add_velocity`, a spring's or decay's initial velocity) and the fastest a release velocity
+  /// the tracker estimates may be (samples a nanosecond apart would otherwise estimate 10⁹ pt/s
+  /// and more). A finger is far below 1e5 pt/s.
+  public static let velocity = -1e6...1e6
+
   // MARK: Item properties (UIDynamicItemBehavior)
 
   /// Elasticity. The wire documents UIKit's 0 … 1; the engine lets Swift callers add energy.

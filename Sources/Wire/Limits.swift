@@ -152,8 +152,9 @@ public enum Limits {
   public static let side = NumberRange.closed(1, 1e5)
   /// Angles in radians (item angle, gravity and push angle, pin ranges).
   public static let angle = NumberRange.magnitude(1e6)
-  /// Linear velocities in pt/s (gestures, `add_velocity`). A finger is far below 1e5 pt/s.
-  public static let speed = NumberRange.magnitude(1e6)
+  /// Each component of a linear velocity in pt/s (gestures, `add_velocity`): the engine's
+  /// `PropertyRanges.velocity`.
+  public static let speed = NumberRange(PropertyRanges.velocity)
   /// Angular velocities in rad/s (`add_velocity`'s `angular`).
   public static let angularSpeed = NumberRange.magnitude(1e4)
   /// Most items in a scene or in one behavior; every frame carries every item.
@@ -211,8 +212,9 @@ public enum Limits {
   public static let pushMagnitude = NumberRange.magnitude(1e6)
   /// Elasticity: UIKit documents 0 (no bounce) to 1 (completely elastic); more would add energy.
   public static let elasticity = NumberRange.closed(0, 1)
-  /// Friction: 0 is none, 1 is strong; UIKit allows more.
-  public static let friction = NumberRange.closed(0, 1_000)
+  /// Friction: 0 is none, 1 is strong; UIKit allows more (the engine's
+  /// `PropertyRanges.friction`).
+  public static let friction = NumberRange(PropertyRanges.friction)
   /// Density, relative to 1: the engine's `PropertyRanges.density` (positive; below 1e-6 a
   /// small item's mass would not be a positive `Float`, which Box2D needs).
   public static let density = NumberRange(PropertyRanges.density)
@@ -221,10 +223,11 @@ public enum Limits {
   public static let resistance = NumberRange(PropertyRanges.resistance)
   /// Angular resistance, as `resistance`.
   public static let angularResistance = NumberRange(PropertyRanges.resistance)
-  /// Charge, for iOS 9 field behaviors.
-  public static let charge = NumberRange.magnitude(1e6)
-  /// Snap damping: 0 oscillates most, 1 least (iOS 9+ documentation).
-  public static let snapDamping = NumberRange.closed(0, 1)
+  /// Charge, for iOS 9 field behaviors (the engine's `PropertyRanges.charge`).
+  public static let charge = NumberRange(PropertyRanges.charge)
+  /// Snap damping: 0 oscillates most, 1 least (iOS 9+ documentation; the engine's
+  /// `PropertyRanges.snapDamping`).
+  public static let snapDamping = NumberRange(PropertyRanges.snapDamping)
   /// Attachment damping ratio: 1 is critical; larger values over-damp.
   public static let attachmentDamping = NumberRange.closed(0, 1_000)
   /// Attachment spring frequency in Hz (0 = rigid).
@@ -253,23 +256,26 @@ public enum Limits {
   // MARK: Fields and regions (iOS 9)
 
   /// A field's `strength` (UIKit's default 1; negative reverses radial gravity, a spring, an
-  /// electric field, a vortex's turn). Capped like `pushMagnitude`; the engine also bounds the
-  /// force it applies.
-  public static let fieldStrength = NumberRange.magnitude(1e6)
+  /// electric field, a vortex's turn): the engine's `PropertyRanges.fieldStrength`, which also
+  /// bounds the force it applies.
+  public static let fieldStrength = NumberRange(PropertyRanges.fieldStrength)
   /// A field's `falloff`: the exponent of the distance its strength decays with (0, UIKit's
   /// default, is uniform; 2 is an inverse square). Never negative, so a field never grows with
   /// distance across the ±1e6 pt coordinate space; at most the engine's 10
   /// (`FieldBehavior.falloffRange`), far beyond any physical law.
   public static let falloff = NumberRange.closed(0, 10)
   /// A field's `minimum_radius` in points, where the falloff starts: at most the coordinate
-  /// bound (the engine's `FieldBehavior.minimumRadiusRange`).
-  public static let minimumRadius = NumberRange.closed(0, 1e6)
-  /// Each component of a field's `direction` (linear gravity, velocity fields).
-  public static let fieldDirection = NumberRange.magnitude(1e6)
-  /// A field's `smoothness` (noise, turbulence): 0 noisiest … 1 smoothest, as UIKit documents.
-  public static let smoothness = NumberRange.closed(0, 1)
-  /// A field's `animation_speed` in Hz (noise, turbulence); 0 freezes the noise.
-  public static let animationSpeed = NumberRange.closed(0, 1_000)
+  /// bound (the engine's `PropertyRanges.minimumRadius`).
+  public static let minimumRadius = NumberRange(PropertyRanges.minimumRadius)
+  /// Each component of a field's `direction` (linear gravity, velocity fields; the engine's
+  /// `PropertyRanges.fieldDirection`).
+  public static let fieldDirection = NumberRange(PropertyRanges.fieldDirection)
+  /// A field's `smoothness` (noise, turbulence): 0 noisiest … 1 smoothest, as UIKit documents
+  /// (the engine's `PropertyRanges.smoothness`).
+  public static let smoothness = NumberRange(PropertyRanges.smoothness)
+  /// A field's `animation_speed` in Hz (noise, turbulence); 0 freezes the noise (the engine's
+  /// `PropertyRanges.animationSpeed`).
+  public static let animationSpeed = NumberRange(PropertyRanges.animationSpeed)
   /// A field's `seed` (noise, turbulence; an extension): a whole number up to 2^53, the largest
   /// range in which every whole number is a distinct double (every JSON number is a double).
   public static let fieldSeed = NumberRange.closed(0, 9_007_199_254_740_992)

@@ -82,9 +82,9 @@ open class Transition {
     return []
   }
 
-  /// The fastest estimated finger velocity, pt/s: the protocol's bound on a given `vx`/`vy`.
-  /// Samples a nanosecond apart would otherwise estimate 10⁹ pt/s and more.
-  public static let maxEstimatedSpeed = 1e6
+  /// The fastest estimated finger velocity, pt/s: the protocol's bound on a given `vx`/`vy`
+  /// (`PropertyRanges.velocity`).
+  public static let maxEstimatedSpeed = PropertyRanges.velocity.upperBound
 
   /// The tracker's estimate by `estimator`, scaled down to `maxEstimatedSpeed` in its direction
   /// when faster (then its reason is `limited`).
