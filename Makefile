@@ -201,12 +201,13 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
-# The static build has its own scratch directory in each package: linking the Swift runtime and
-# Foundation in changes every object, and the debug build of make test stays untouched. The
-# binaries of both are gathered in STATIC_BIN (hard links).
+# The static build has its own scratch directory: linking the Swift runtime and Foundation in
+# changes every object, and the debug build of make test stays untouched. It is one build of the
+# inspector package's graph, which holds the core (dynd, dynctl and argument-parser's manual
+# generator are products of its dependencies): what the four binaries share (swift-log,
+# argument-parser, the socket rule, the page scripts) compiles once.
 STATIC_SCRATCH ?= .build-static
-INSPECTOR_STATIC_SCRATCH ?= $(INSPECTOR)/.build-static
-STATIC_BIN = $(STATIC_SCRATCH)/bin
+STATIC_BIN = $(STATIC_SCRATCH)/release
 PLACES = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" MANDIR="$(MANDIR)" \
   DOCDIR="$(DOCDIR)" DATADIR="$(DATADIR)" BASHCOMPDIR="$(BASHCOMPDIR)" \
   ZSHCOMPDIR="$(ZSHCOMPDIR)" FISHCOMPDIR="$(FISHCOMPDIR)" USERUNITDIR="$(USERUNITDIR)" \
@@ -215,18 +216,13 @@ PLACES = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" MANDIR="$(MA
 # dynd, dynctl and dynd-inspect linked with the Swift runtime and Foundation statically (they need
 # only Debian's shared libraries; -z now: relocations read-only from the start, as Debian's
 # hardening flags do), and argument-parser's manual generator.
-STATIC_FLAGS = -c release --static-swift-stdlib -Xlinker -z -Xlinker now
+STATIC_FLAGS = -c release --static-swift-stdlib --package-path $(INSPECTOR) \
+  --scratch-path $(STATIC_SCRATCH) -Xlinker -z -Xlinker now
 static-release: deps
 ifneq ($(BUILT),yes)
-	for product in dynd dynctl generate-manual; do \
-	  $(SWIFT) build $(STATIC_FLAGS) --scratch-path $(STATIC_SCRATCH) --product $$product || exit 1; \
+	for product in dynd dynctl dynd-inspect generate-manual; do \
+	  $(SWIFT) build $(STATIC_FLAGS) --product $$product || exit 1; \
 	done
-	$(SWIFT) build $(STATIC_FLAGS) --package-path $(INSPECTOR) \
-	  --scratch-path $(INSPECTOR_STATIC_SCRATCH) --product dynd-inspect
-	mkdir -p $(STATIC_BIN)
-	ln -f $(STATIC_SCRATCH)/release/dynd $(STATIC_SCRATCH)/release/dynctl \
-	  $(STATIC_SCRATCH)/release/generate-manual $(INSPECTOR_STATIC_SCRATCH)/release/dynd-inspect \
-	  $(STATIC_BIN)/
 endif
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the binaries, man pages, completions, the systemd
@@ -275,4 +271,4 @@ package-test: deb dist
 	  --wheel dist/dynd-$(VERSION)-py3-none-any.whl
 
 clean:
-	rm -rf .build $(STATIC_SCRATCH) $(INSPECTOR)/.build $(INSPECTOR_STATIC_SCRATCH) .build-python dist
+	rm -rf .build $(STATIC_SCRATCH) $(INSPECTOR)/.build .build-python dist

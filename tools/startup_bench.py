@@ -5,7 +5,7 @@
     python3 tools/startup_bench.py STATIC_BIN DYNAMIC_BIN [--runs 400]
 
 STATIC_BIN holds dynd and dynctl built with --static-swift-stdlib (make static-release:
-.build-static/bin), DYNAMIC_BIN the same built without it (swift build -c release
+.build-static/release), DYNAMIC_BIN the same built without it (swift build -c release
 --scratch-path .build-dynamic -Xlinker -z -Xlinker now). Sizes: as built, and stripped as the
 Debian package ships them (`strip --strip-unneeded`); for the dynamic build also the Swift
 libraries it loads from the toolchain (ldd). Start-up: one dynd (the static one) on a temporary
