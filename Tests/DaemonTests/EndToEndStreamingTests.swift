@@ -92,10 +92,19 @@ struct EndToEndStreamingTests {
       #"{"op":"open","session":"busy","fps":240,"scene":"# + Scenes.endlessFall(items: 60)
         + "}")
     try slow.expectOK(#"{"op":"watch","session":"busy"}"#)
-    // The slow client reads nothing for two seconds; the fast one reads everything.
-    let stall = ContinuousClock.now + .seconds(2)
+    // The slow client reads nothing for two seconds, and on until the fast one, which reads
+    // everything, has seen twice the bound on the slow one's backlog go by (a loaded machine
+    // makes fewer frames a second; at most 20 s).
+    let started = ContinuousClock.now
     var fastFrames: [Message] = []
-    while ContinuousClock.now < stall {
+    func outpaced() -> Bool {
+      let seqs = fastFrames.compactMap(\.seq)
+      let bytes = fastFrames.last?.text.utf8.count ?? 0
+      return ((seqs.last ?? 0) - (seqs.first ?? 0)) * bytes > 2 << 20
+    }
+    while ContinuousClock.now < started + .seconds(2)
+      || (!outpaced() && ContinuousClock.now < started + .seconds(20))
+    {
       fastFrames += try fast.read { $0.event == "frame" }
     }
     let seqs = fastFrames.compactMap(\.seq)
