@@ -52,8 +52,8 @@ public struct StepBudget: Sendable {
   /// Notes what `request` opens or adds; false for a `step` beyond the budget, which is not to
   /// be sent.
   public mutating func admit(_ request: Request) -> Bool {
-    switch request.op {
-    case .open(let open):
+    switch request.op.request {
+    case let open as OpenRequest:
       let count: Int
       switch open.source {
       case .scene(let scene): count = scene.items.count
@@ -64,10 +64,10 @@ public struct StepBudget: Sendable {
         fps[name] = open.fps
         items[name] = count
       }
-    case .addItem(let session, _):
+    case let add as AddItemRequest:
       addedItems += 1
-      items[session, default: 0] += 1
-    case .step(let step):
+      items[add.session, default: 0] += 1
+    case let step as StepRequest:
       let span = step.span(fps: fps[step.session] ?? Limits.fps.lowerBound)
       let cost = step.count * max(1, min(items[step.session] ?? .max, mostItems + addedItems))
       guard frames + step.count <= maxFrames, itemFrames + cost <= maxItemFrames,

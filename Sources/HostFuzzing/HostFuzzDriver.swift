@@ -321,7 +321,9 @@ public struct HostFuzzDriver: Sendable {
         if case .failure(let error) = reply.result, error.message.isEmpty {
           problem("an error reply without a message")
         }
-        if case .open(let open)? = sent.request?.op, case .open(let name, _)? = message.replyBody {
+        if let open = sent.request?.op.request as? OpenRequest,
+          case .open(let name, _)? = message.replyBody
+        {
           kept[name] = open.keep
         }
       }

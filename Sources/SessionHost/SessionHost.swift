@@ -133,9 +133,8 @@ public final class SessionHost {
     let reply: Reply?
     do throws(ProtocolError) {
       if let session, case .scene(let scene) = session.content { scene.shapeRoom = shapeRoom }
-      reply = try dispatch(request, OpContext(peer: peer, named: session, host: self)).map {
-        Reply(id: request.id, $0)
-      }
+      reply = try dispatch(OpContext(request: request, peer: peer, named: session, host: self))
+        .map { Reply(id: request.id, $0) }
     } catch {
       reply = Reply(id: request.id, error: error)
     }
@@ -144,21 +143,9 @@ public final class SessionHost {
       for event in events { outbox.event(event, to: recipients) }
       if session.wantsTicks { session.frameClock?.add(session) }
       recount(session)
-      if Self.mayChangeStepCost(request.op.kind) { session.stepCost = nil }
+      if request.op.kind.changesStepCost { session.stepCost = nil }
     }
     if let reply { outbox.reply(reply, to: peer.id) }
-  }
-
-  /// Whether an op may change what an internal step of its session costs (items, behaviors,
-  /// groups, bounds): the session's measured cost no longer holds after it.
-  private static func mayChangeStepCost(_ op: OpName) -> Bool {
-    switch op {
-    case .addItem, .removeItem, .addBehavior, .removeBehavior, .removeAllBehaviors, .setBehavior,
-      .addGroup, .removeGroup, .setBounds:
-      return true
-    default:
-      return false
-    }
   }
 
   private func resumeParked(_ peer: Peer) {

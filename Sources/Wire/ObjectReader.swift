@@ -8,8 +8,9 @@ import Primitives
 /// getters return `nil` for an absent field and throw `wrong_type`, `invalid_number` or
 /// `out_of_range` for a present one that is wrong; the `required…` forms throw `missing_field`.
 /// `null` is a wrong type, not an absent field. Messages name the field by its path from the
-/// request, e.g. `scene.items[2].size[0]`; paths are only built when an error is thrown.
-struct ObjectReader {
+/// request, e.g. `scene.items[2].size[0]`; paths are only built when an error is thrown. Public
+/// only as the parameter of `OpRequest.read`: every getter is the module's own.
+public struct ObjectReader {
   let node: JSONNode
   /// Path of this object from the request root ("" for the request itself).
   let path: String

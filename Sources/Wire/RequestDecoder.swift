@@ -71,15 +71,14 @@ public final class RequestDecoder {
       throw wrongType("op", expected: "a string", got: opNode)
     }
     let name = opNode.string
-    guard let kind = OpName(rawValue: name) else {
+    guard let op = Op.byName[name] else {
       throw ProtocolError(
         .unknownOp,
-        "no op is named '\(quoted(name))'"
-          + didYouMean(name, among: OpName.allCases.map(\.rawValue)))
+        "no op is named '\(quoted(name))'" + didYouMean(name, among: Op.registry.map { $0.name }))
     }
     let fields = try ObjectReader(root, path: "", owner: "op '\(name)'")
-    try fields.rejectUnknownFields(kind.fields)
-    return try kind.read(fields)
+    try fields.rejectUnknownFields(op.fields)
+    return try op.read(fields)
   }
 }
 

@@ -38,7 +38,7 @@ public struct RequestEncoder: Sendable {
     writer.byte("{")
     first = true
     key("op")
-    writer.string(request.op.kind.rawValue)
+    writer.string(request.op.name)
     switch request.id {
     case .string(let text)?:
       key("id")

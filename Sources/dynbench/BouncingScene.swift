@@ -80,7 +80,7 @@ struct BouncingScene {
 
   /// Opens the scene as realtime session `session`.
   func openRequest(session: String) -> Op {
-    .open(OpenRequest(source: .scene(spec), session: session))
+    Op(OpenRequest(source: .scene(spec), session: session))
   }
 
   /// The scene built directly with the engine by the builder dynd's sessions use

@@ -43,7 +43,7 @@ struct GestureLatencyBenchmark: ParsableCommand {
     let probe = DragProbe(socket: try LineSocket(path: daemon.socketPath))
     let load = loadAverage()
     try probe.send(
-      .open(
+      Op(
         OpenRequest(
           source: .transition(name: "lock-screen", params: .init()), session: "g",
           fps: Double(fps))))
@@ -64,7 +64,7 @@ struct GestureLatencyBenchmark: ParsableCommand {
     probe.giveUp()
     let end = monotonicNanoseconds()
     try probe.send(gesture(.ended, y: path.last!.y, at: end, velocity: .zero))
-    try probe.send(.close(session: "g"))
+    try probe.send(Op(CloseRequest(session: "g")))
     try probe.pump(until: after(5)) { probe.replies < samples + 4 }
     guard probe.replies == samples + 4 else {
       throw BenchError("dynd answered \(probe.replies) of \(samples + 4) requests")
@@ -103,7 +103,7 @@ struct GestureLatencyBenchmark: ParsableCommand {
   private func gesture(
     _ phase: GesturePhase, y: Double, at time: UInt64, velocity: Vector? = nil
   ) -> Op {
-    .gesture(
+    Op(
       GestureRequest(
         session: "g", phase: phase, point: Point(x: 160, y: y), t: Double(time) / 1e9,
         velocity: velocity))

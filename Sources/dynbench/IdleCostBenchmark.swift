@@ -33,7 +33,7 @@ struct IdleCostBenchmark: ParsableCommand {
     let daemon = try DaemonProcess(tag: "idle")
     defer { daemon.stop() }
     let control = try LineSocket(path: daemon.socketPath)
-    try control.request(.hello)
+    try control.request(Op(HelloRequest()))
     usleep(500_000)
     let emptyKiB = daemon.residentKiB()
     var sockets: [LineSocket] = []
@@ -45,7 +45,7 @@ struct IdleCostBenchmark: ParsableCommand {
     }
     // A fresh animator runs until Box2D puts its bodies to sleep (0.5 s still), then pauses.
     usleep(1_500_000)
-    guard case .list(let page) = try control.request(.list(ListRequest())) else {
+    guard case .list(let page) = try control.request(Op(ListRequest())) else {
       throw BenchError("dynd's reply to list has no sessions")
     }
     let running = page.sessions.filter(\.running).count
@@ -69,7 +69,7 @@ struct IdleCostBenchmark: ParsableCommand {
 
   private func openRequest(session: String) -> Op {
     guard sceneItems > 0 else {
-      return .open(
+      return Op(
         OpenRequest(source: .transition(name: "lock-screen", params: .init()), session: session))
     }
     let items = (0..<sceneItems).map { (i: Int) -> ItemSpec in
@@ -79,6 +79,6 @@ struct IdleCostBenchmark: ParsableCommand {
       return ItemSpec(id: "i\(i)", center: center, size: Size(width: 20, height: 20))
     }
     let scene = SceneSpec(bounds: Rect(x: 0, y: 0, width: 320, height: 568), items: items)
-    return .open(OpenRequest(source: .scene(scene), session: session))
+    return Op(OpenRequest(source: .scene(scene), session: session))
   }
 }

@@ -54,7 +54,7 @@ struct LatencyBenchmark: ParsableCommand {
     let processFloor = try LineSocket(path: echoProcess.socketPath)
     let client = try LineSocket(path: daemon.socketPath)
     try client.request(
-      .open(
+      Op(
         OpenRequest(source: .transition(name: "lock-screen", params: .init()), session: "bench")))
 
     // A manual session that never rests (two pendulums: an attachment keeps its item running),
@@ -68,9 +68,9 @@ struct LatencyBenchmark: ParsableCommand {
     try Array(pendulums.utf8).withUnsafeBytes { try client.send($0) }
     while try client.readLine({ MessageHead($0).isEvent }) {}
 
-    let hello = encoded(Request(id: .number("1"), op: .hello))
-    let get = encoded(Request(id: .number("2"), op: .get(session: "bench")))
-    let step = encoded(Request(id: .number("3"), op: .step(StepRequest(session: "stepper"))))
+    let hello = encoded(Request(id: .number("1"), op: Op(HelloRequest())))
+    let get = encoded(Request(id: .number("2"), op: Op(GetRequest(session: "bench"))))
+    let step = encoded(Request(id: .number("3"), op: Op(StepRequest(session: "stepper"))))
     let kinds: [(name: String, socket: LineSocket, request: [UInt8])] = [
       ("echo thread, hello-sized line", floor, hello),
       ("echo thread, get-sized line", floor, get),

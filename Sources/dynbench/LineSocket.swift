@@ -103,7 +103,7 @@ final class LineSocket {
   /// Reads lines until the reply to a request of `op`, skipping events; throws on an error
   /// reply.
   @discardableResult
-  func readReply(answering op: OpName) throws(BenchError) -> ReplyBody {
+  func readReply(answering op: any OpRequest.Type) throws(BenchError) -> ReplyBody {
     let decoder = self.decoder ?? ServerMessageDecoder()
     self.decoder = decoder
     while true {

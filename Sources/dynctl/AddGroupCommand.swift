@@ -22,7 +22,7 @@ struct AddGroupCommand: ParsableCommand {
   func run() throws {
     try runReportingFailure { () throws(Failure) in
       try connection.connect().request(
-        .addGroup(session: session, group: GroupSpec(id: id, items: items)))
+        Op(AddGroupRequest(session: session, group: GroupSpec(id: id, items: items))))
     }
   }
 }

@@ -12,7 +12,7 @@ struct BehaviorsCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(.behaviors(session: session))
+      try connection.connect().request(Op(BehaviorsRequest(session: session)))
     }
   }
 }

@@ -11,7 +11,7 @@ struct CloseCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(.close(session: session))
+      try connection.connect().request(Op(CloseRequest(session: session)))
     }
   }
 }

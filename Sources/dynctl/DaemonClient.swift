@@ -26,7 +26,7 @@ struct DaemonClient {
   func summary(of session: String) throws(Failure) -> SessionSummary? {
     var from = 0
     while true {
-      guard case .list(let page) = try request(.list(ListRequest(from: from)), quietReply: true)
+      guard case .list(let page) = try request(Op(ListRequest(from: from)), quietReply: true)
       else { return nil }
       if let found = page.sessions.first(where: { $0.session == session }) { return found }
       guard let next = page.next else { return nil }

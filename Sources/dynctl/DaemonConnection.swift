@@ -28,9 +28,9 @@ struct Message {
 /// body as, `ServerMessageDecoder`; nil for a raw line Wire cannot read).
 struct AwaitedReply {
   let id: RequestID?
-  let op: OpName?
+  let op: (any OpRequest.Type)?
 
-  init(id: RequestID?, op: OpName?) {
+  init(id: RequestID?, op: (any OpRequest.Type)?) {
     self.id = id
     self.op = op
   }

@@ -26,7 +26,7 @@ struct DecayCheck {
     throws(Failure) -> DecayCheck?
   {
     guard let model = h.decay, let projection = h.projection else { return nil }
-    let reply = try client.request(.get(session: session), quietReply: true)
+    let reply = try client.request(Op(GetRequest(session: session)), quietReply: true)
     guard case .get(let t, _, let items, _) = reply,
       let item = items.first(where: { $0.id == h.item })
     else { throw .verdictWritten("FAIL: the session does not report \(h.item) (get)") }

@@ -33,7 +33,7 @@ struct DetentCheck {
     throws(Failure) -> DetentCheck?
   {
     guard let detent = h.detent, let projection = h.projection else { return nil }
-    let reply = try client.request(.get(session: session), quietReply: true)
+    let reply = try client.request(Op(GetRequest(session: session)), quietReply: true)
     guard case .get(let t, _, let items, let details) = reply,
       let item = items.first(where: { $0.id == h.item }), let bounds = details.bounds,
       let params = details.params, case .number(let rate)? = params["deceleration_rate"]

@@ -24,7 +24,7 @@ struct FollowedLanding {
     var landing = FollowedLanding()
     var frames = 0
     while landing.outcome == nil, frames < Int(limit * 60) {
-      try client.request(.step(StepRequest(session: session, count: 60)), quietReply: true) {
+      try client.request(Op(StepRequest(session: session, count: 60)), quietReply: true) {
         event in
         guard case .event(let e) = event.content else { return }
         switch e {
@@ -40,7 +40,7 @@ struct FollowedLanding {
       frames += 60
     }
     guard landing.outcome != nil else { return landing }
-    let reply = try client.request(.get(session: session), quietReply: true)
+    let reply = try client.request(Op(GetRequest(session: session)), quietReply: true)
     if case .get(_, _, let items, _) = reply { landing.rest = items.first { $0.id == item } }
     return landing
   }

@@ -21,12 +21,12 @@ struct GesturePlan {
     if drag.given {
       try drag.perform(on: session, client, pacing: pacing).forEach(onEvent)
     } else if let tap = other.tap {
-      try client.request(.tap(TapRequest(session: session, point: tap.point)), onEvent: onEvent)
+      try client.request(Op(TapRequest(session: session, point: tap.point)), onEvent: onEvent)
     } else if let swipe = other.swipe {
       let request = SwipeRequest(
         session: session, direction: swipe.direction, point: other.at?.point,
         velocity: other.velocity?.vector)
-      try client.request(.swipe(request), onEvent: onEvent)
+      try client.request(Op(request), onEvent: onEvent)
     }
   }
 }
@@ -52,7 +52,7 @@ extension GesturePlan {
       if manual {
         guard animated < maxSeconds else { break }
         try client.request(
-          .step(StepRequest(session: session, count: 60)), quietReply: true, onEvent: notice)
+          Op(StepRequest(session: session, count: 60)), quietReply: true, onEvent: notice)
         animated += 1
       } else {
         guard case .message(let event) = try client.connection.receive(deadline: deadline)

@@ -11,7 +11,7 @@ struct GetCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(.get(session: session))
+      try connection.connect().request(Op(GetRequest(session: session)))
     }
   }
 }

@@ -236,14 +236,14 @@ struct Motion {
     -> Motion
   {
     var motion = Motion()
-    let now = try client.request(.get(session: session), quietReply: true)
+    let now = try client.request(Op(GetRequest(session: session)), quietReply: true)
     if case .get(_, _, let items, _) = now { motion.held = velocity(of: item, in: items) }
     // Frame k after the release is exactly k/60 s after it (manual clock, default 60 fps); the
     // frames' own times are rounded to 1 ms on the wire.
     var samples: [(t: Double, v: (Double, Double))] = []
     while samples.count < 3, motion.stopped == nil {
       var frame: (Double, Double)?
-      try client.request(.step(StepRequest(session: session, count: 1)), quietReply: true) {
+      try client.request(Op(StepRequest(session: session, count: 1)), quietReply: true) {
         event in
         guard case .event(let e) = event.content else { return }
         switch e {

@@ -13,7 +13,7 @@ struct HelloCommand: ParsableCommand {
   func run() throws {
     try runReportingFailure { () throws(Failure) in
       let client = try connection.connect()
-      let reply = try client.request(.hello)
+      let reply = try client.request(Op(HelloRequest()))
       guard parameters, case .hello(_, _, _, _, let tables) = reply else { return }
       for line in HumanFormat.parameters(tables) { client.output.note(line) }
     }

@@ -20,7 +20,7 @@ struct ItemsInRectCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(.itemsInRect(session: session, rect: rect.rect))
+      try connection.connect().request(Op(ItemsInRectRequest(session: session, rect: rect.rect)))
     }
   }
 }

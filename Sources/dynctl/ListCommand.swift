@@ -14,7 +14,7 @@ struct ListCommand: ParsableCommand {
       let client = try connection.connect()
       var from: Int? = 0
       while let start = from {
-        guard case .list(let page) = try client.request(.list(ListRequest(from: start))) else {
+        guard case .list(let page) = try client.request(Op(ListRequest(from: start))) else {
           return
         }
         from = page.next

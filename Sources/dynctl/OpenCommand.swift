@@ -67,7 +67,7 @@ struct OpenCommand: ParsableCommand {
       let open = OpenRequest(
         source: source, session: session, clock: clock.flatMap(Clock.init) ?? .realtime,
         fps: fps?.asSent ?? Limits.defaultFPS, keep: true)
-      try client.request(.open(open))
+      try client.request(Op(open))
     }
   }
 

@@ -138,10 +138,10 @@ struct RecordCommand: ParsableCommand {
     -> Recording
   {
     // The daemon's parameter tables (hello's `parameters`): the renderer shows the defaults.
-    try client.request(.hello, quietReply: true)
+    try client.request(Op(HelloRequest()), quietReply: true)
     let name = try openTransition(
       transition, session: session, params: params, client, clock: .manual)
-    try client.request(.debug(session: name, enable: true), quietReply: true)
+    try client.request(Op(DebugRequest(session: name, enable: true)), quietReply: true)
     let cycle = try plan.follow(name, client, manual: true, maxSeconds: maxSeconds)
     return Recording(
       header: Recording.header(
@@ -159,8 +159,8 @@ struct RecordCommand: ParsableCommand {
     }
     let name = session ?? "scene-\(getpid())"
     try client.request(
-      .open(OpenRequest(source: .scene(spec), session: name, clock: .manual)), quietReply: true)
-    try client.request(.debug(session: name, enable: true), quietReply: true)
+      Op(OpenRequest(source: .scene(spec), session: name, clock: .manual)), quietReply: true)
+    try client.request(Op(DebugRequest(session: name, enable: true)), quietReply: true)
     // Steps a second at a time (the last one shorter) until the scene is at rest.
     var animated = 0
     let frames = Int((maxSeconds * Limits.defaultFPS).rounded(.up))
@@ -168,7 +168,7 @@ struct RecordCommand: ParsableCommand {
     while running, animated < frames {
       let count = min(Int(Limits.defaultFPS), frames - animated)
       if case .step(_, let still) = try client.request(
-        .step(StepRequest(session: name, count: count)), quietReply: true)
+        Op(StepRequest(session: name, count: count)), quietReply: true)
       {
         running = still
       }

@@ -13,7 +13,7 @@ struct RecordJoin {
   func record(_ client: DaemonClient) throws(Failure) -> Recording {
     // The items with their sizes and the state now (the trace's first frame), the reference
     // bounds and a transition's parameters as it was opened (get's extension).
-    let state = try client.request(.get(session: session), quietReply: true)
+    let state = try client.request(Op(GetRequest(session: session)), quietReply: true)
     var bounds: [Double] = [0, 0, 320, 568]
     if case .get(_, _, _, let details) = state, let rect = details.bounds {
       bounds = [rect.minX, rect.minY, rect.size.width, rect.size.height]
@@ -21,8 +21,8 @@ struct RecordJoin {
     // Whether it is a transition (it ends with `done`) or a scene (it ends at rest).
     let transition = try client.summary(of: session)?.transition
     // A transition's parameter tables, for the units and defaults.
-    if transition != nil { try client.request(.hello, quietReply: true) }
-    try client.request(.debug(session: session, enable: true), quietReply: true)
+    if transition != nil { try client.request(Op(HelloRequest()), quietReply: true) }
+    try client.request(Op(DebugRequest(session: session, enable: true)), quietReply: true)
     // From here on everything the session does is recorded: a script driving it can start.
     Output(json: false).note(
       "recording \(session): watching it for up to \(JSONValue.number(maxSeconds).jsonText) s")

@@ -13,7 +13,7 @@ struct RemoveGroupCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(.removeGroup(session: session, group: id))
+      try connection.connect().request(Op(RemoveGroupRequest(session: session, group: id)))
     }
   }
 }

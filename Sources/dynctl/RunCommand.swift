@@ -34,7 +34,7 @@ struct RunCommand: ParsableCommand {
         if line.isEmpty || line.hasPrefix("#") || line.allSatisfy({ $0 == "\r" }) { continue }
         // Read once: the label names the op, and the reply is read as the reply to it.
         let awaited = AwaitedReply(rawLine: line)
-        client.output.replyLabel = "line \(offset + 1) (\(awaited.op?.rawValue ?? "?"))"
+        client.output.replyLabel = "line \(offset + 1) (\(awaited.op?.name ?? "?"))"
         do throws(Failure) {
           try client.send(line: line, awaiting: awaited)
         } catch .errorReply(let code, let message) {

@@ -65,7 +65,7 @@ struct SentGesture {
         while left > 0 {
           let dt = min(left, Limits.stepDuration.upperBound)
           try client.request(
-            .step(StepRequest(session: session, dt: dt.asSent)), quietReply: true)
+            Op(StepRequest(session: session, dt: dt.asSent)), quietReply: true)
           left -= dt
         }
       case .realtime, .auto, .none: break
@@ -76,7 +76,7 @@ struct SentGesture {
         velocity: phase == .ended ? releaseVelocity?.vector : nil,
         estimator: estimator?.estimator ?? .platform)
       lastEvents = []
-      try client.request(.gesture(gesture)) { lastEvents.append($0) }
+      try client.request(Op(gesture)) { lastEvents.append($0) }
     }
     return lastEvents
   }

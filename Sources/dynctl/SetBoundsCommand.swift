@@ -20,7 +20,7 @@ struct SetBoundsCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(.setBounds(session: session, bounds: bounds.rect))
+      try connection.connect().request(Op(SetBoundsRequest(session: session, bounds: bounds.rect)))
     }
   }
 }

@@ -24,7 +24,7 @@ struct StepCommand: ParsableCommand {
       client.output.showFrames = frames
       var frameCount = 0
       let step = StepRequest(session: session, dt: dt?.asSent, count: count ?? 1)
-      let reply = try client.request(.step(step), quietReply: true) { event in
+      let reply = try client.request(Op(step), quietReply: true) { event in
         if event.eventKind == .frame { frameCount += 1 }
       }
       guard case .step(let t, let running) = reply else {

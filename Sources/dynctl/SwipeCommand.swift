@@ -42,7 +42,7 @@ struct SwipeCommand: ParsableCommand {
       let swipe = SwipeRequest(
         session: session, direction: direction.direction, point: at?.point,
         velocity: velocity?.vector)
-      try connection.connect().request(.swipe(swipe))
+      try connection.connect().request(Op(swipe))
     }
   }
 }

@@ -19,7 +19,7 @@ struct TapCommand: ParsableCommand {
 
   func run() throws {
     try runReportingFailure { () throws(Failure) in
-      try connection.connect().request(.tap(TapRequest(session: session, point: point.point)))
+      try connection.connect().request(Op(TapRequest(session: session, point: point.point)))
     }
   }
 }

@@ -33,7 +33,7 @@ func openTransition(
   let open = OpenRequest(
     source: .transition(name: transition, params: try transitionParams(params)),
     session: session, clock: clock)
-  try client.request(.open(open))
+  try client.request(Op(open))
   return session
 }
 

@@ -51,7 +51,7 @@ struct WatchCommand: ParsableCommand {
     try runReportingFailure { () throws(Failure) in
       var client = try connection.connect()
       client.output.showFrames = !noFrames
-      let reply = try client.request(.watch(session: session))
+      let reply = try client.request(Op(WatchRequest(session: session)))
       if case .watch(_, let running, let outcome, _) = reply {
         if until == "pause", !running {
           client.output.note("\(session) is already at rest")

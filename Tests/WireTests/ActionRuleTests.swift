@@ -5,10 +5,11 @@ import Wire
 /// A gravity on `a` with the action rules `rules` (a JSON array), as an `add_behavior`.
 private func rules(_ rules: String) throws(RejectedRequest) -> [ActionRule]? {
   guard
-    case .addBehavior(_, let spec) = try decoded(
-      #"{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":["a"],"action":"#
-        + rules + "}}"
-    ).op
+    let spec =
+      (try decoded(
+        #"{"op":"add_behavior","session":"s","behavior":{"type":"gravity","items":["a"],"action":"#
+          + rules + "}}"
+      ).op.request as? AddBehaviorRequest)?.behavior
   else { return nil }
   return spec.action
 }
@@ -70,10 +71,11 @@ struct ActionRuleTests {
     ]
     let body = try #require(bodies[type])
     guard
-      case .addBehavior(_, let spec) = try decoded(
-        #"{"op":"add_behavior","session":"s","behavior":{"type":""# + type.rawValue + #"","#
-          + body + #","action":[{"when":{"always":true},"then":[{"emit":"e"}]}]}}"#
-      ).op
+      let spec =
+        (try decoded(
+          #"{"op":"add_behavior","session":"s","behavior":{"type":""# + type.rawValue + #"","#
+            + body + #","action":[{"when":{"always":true},"then":[{"emit":"e"}]}]}}"#
+        ).op.request as? AddBehaviorRequest)?.behavior
     else {
       Issue.record("not an add_behavior")
       return
@@ -170,9 +172,9 @@ struct ActionRuleTests {
   @Test("set_behavior replaces rules; [] removes them; composites set only action")
   func setBehavior() throws {
     guard
-      case .setBehavior(let set) = try decoded(
+      let set = try decoded(
         #"{"op":"set_behavior","session":"s","behavior":"c","action":[]}"#
-      ).op
+      ).op.request as? SetBehaviorRequest
     else {
       Issue.record("not a set_behavior")
       return

@@ -4,7 +4,7 @@ import Wire
 
 private func update(_ fields: String) throws(RejectedRequest) -> BehaviorUpdate? {
   let line = #"{"op":"set_behavior","session":"s","behavior":"b","# + fields + "}"
-  guard case .setBehavior(let request) = try decoded(line).op else { return nil }
+  guard let request = try decoded(line).op.request as? SetBehaviorRequest else { return nil }
   return request.update
 }
 
@@ -116,7 +116,7 @@ struct FrictionPerTypeTests {
       var decoded: BehaviorUpdate?
       let request = try RequestDecoder().decode(
         #"{"op":"set_behavior","session":"s","behavior":"b","friction":"# + "\(friction)\(more)}")
-      if case .setBehavior(let set) = request.op { decoded = set.update }
+      if let set = request.op.request as? SetBehaviorRequest { decoded = set.update }
       return try #require(decoded)
     }
     #expect(throws: Never.self) { try update(5_000, #","tension":40"#).check(for: .spring) }

@@ -8,7 +8,10 @@ private func decayLine(_ fields: String) -> String {
 }
 
 private func decay(_ fields: String) throws(RejectedRequest) -> DecaySpec? {
-  guard case .addBehavior(_, .decay(let spec)) = try decoded(decayLine(fields)).op else {
+  guard
+    case .decay(let spec)? = (try decoded(decayLine(fields)).op.request as? AddBehaviorRequest)?
+      .behavior
+  else {
     return nil
   }
   return spec
@@ -102,12 +105,13 @@ struct DecaySpecTests {
     for (k, model) in models.enumerated() {
       let request = Request(
         id: .number("\(k)"),
-        op: .addBehavior(
-          session: "s",
-          behavior: .decay(
-            DecaySpec(
-              id: k == 0 ? nil : "d", items: ["a", "b"], model: model,
-              initialVelocity: k == 1 ? nil : Vector(dx: 12.25, dy: -3000)))))
+        op: Op(
+          AddBehaviorRequest(
+            session: "s",
+            behavior: .decay(
+              DecaySpec(
+                id: k == 0 ? nil : "d", items: ["a", "b"], model: model,
+                initialVelocity: k == 1 ? nil : Vector(dx: 12.25, dy: -3000))))))
       #expect(try RequestDecoder().decode(request.encodedLine) == request, "\(request.encodedLine)")
     }
   }

@@ -189,7 +189,7 @@ struct ExtensionReplyTests {
     #expect(changed.contains(#""parameters":{"snap":[{"name":"gravity","default":4,"#))
     let decoder = ServerMessageDecoder()
     #expect(
-      try decoder.decode(again, answering: .hello).replyBody
+      try decoder.decode(again, answering: HelloRequest.self).replyBody
         == .hello(version: "1", transitions: [], parameters: parameterTables))
   }
 
@@ -208,13 +208,15 @@ struct ExtensionReplyTests {
         + #""params":{"gravity":8,"complete_rule":"position","mirrored":true}}"#)
     let decoder = ServerMessageDecoder()
     #expect(
-      try decoder.decode(text, answering: .get).replyBody
+      try decoder.decode(text, answering: GetRequest.self).replyBody
         == .get(t: 0.5, running: false, items: [], details: details))
-    let older = try decoder.decode(#"{"ok":true,"t":0,"running":true,"items":[]}"#, answering: .get)
+    let older = try decoder.decode(
+      #"{"ok":true,"t":0,"running":true,"items":[]}"#, answering: GetRequest.self)
     #expect(older.replyBody == .get(t: 0, running: true, items: []))
     #expect(throws: ProtocolError.self) {
       try decoder.decode(
-        #"{"ok":true,"t":0,"running":true,"items":[],"params":{"a":[1]}}"#, answering: .get)
+        #"{"ok":true,"t":0,"running":true,"items":[],"params":{"a":[1]}}"#,
+        answering: GetRequest.self)
     }
   }
 
@@ -222,13 +224,13 @@ struct ExtensionReplyTests {
   func otherDaemons() throws {
     let older = try ServerMessageDecoder().decode(
       #"{"ok":true,"protocol":1,"server":"dynd","version":"0.0.9","transitions":["snap"]}"#,
-      answering: .hello)
+      answering: HelloRequest.self)
     #expect(older.replyBody == .hello(version: "0.0.9", transitions: ["snap"], parameters: []))
     let newer = try ServerMessageDecoder().decode(
       #"{"ok":true,"behaviors":[{"type":"magnet","id":"f","strength":2},"#
         + #"{"type":"field","id":"g","kind":"wormhole","strength":2},"#
         + #"{"type":"snap","id":"s","item":"a","point":[1,2],"damping":0.5,"color":"red"}]}"#,
-      answering: .behaviors)
+      answering: BehaviorsRequest.self)
     #expect(
       newer.replyBody
         == .behaviors([.snap(SnapSpec(id: "s", item: "a", point: Point(x: 1, y: 2), damping: 0.5))])

@@ -5,9 +5,10 @@ import Wire
 /// The behavior of an `add_behavior` line.
 private func behavior(_ body: String) throws(RejectedRequest) -> BehaviorSpec? {
   guard
-    case .addBehavior(_, let spec) = try decoded(
-      #"{"op":"add_behavior","session":"s","behavior":"# + body + "}"
-    ).op
+    let spec =
+      (try decoded(
+        #"{"op":"add_behavior","session":"s","behavior":"# + body + "}"
+      ).op.request as? AddBehaviorRequest)?.behavior
   else { return nil }
   return spec
 }
@@ -202,7 +203,7 @@ struct FieldDecodingTests {
       #"{"op":"set_behavior","session":"s","behavior":"f","position":[1,2],"#
       + #""region":{"size":[3,4]},"strength":5,"falloff":1,"minimum_radius":2,"smoothness":0.5,"#
       + #""animation_speed":6,"seed":7,"direction":[0,2000]}"#
-    guard case .setBehavior(let set) = try decoded(line).op else {
+    guard let set = try decoded(line).op.request as? SetBehaviorRequest else {
       Issue.record("not a set_behavior")
       return
     }
@@ -278,7 +279,9 @@ struct NestingTests {
 
   @Test("the deepest behaviors reply is read back by a client's decoder")
   func deepestReply() throws {
-    guard case .open(let open) = try decoded(deepest(regionDepth: Limits.maxRegionDepth)).op,
+    guard
+      let open = try decoded(deepest(regionDepth: Limits.maxRegionDepth)).op.request
+        as? OpenRequest,
       case .scene(let scene) = open.source
     else {
       Issue.record("not an open of a scene")
@@ -288,7 +291,7 @@ struct NestingTests {
     encoder.encode(Reply(id: nil, .behaviors(scene.behaviors)))
     let line = Array(encoder.bytes.dropLast())
     #expect(nesting(String(decoding: line, as: UTF8.self)) == 56)
-    let read = try ServerMessageDecoder().decode(line, answering: .behaviors)
+    let read = try ServerMessageDecoder().decode(line, answering: BehaviorsRequest.self)
     #expect(read.replyBody == .behaviors(scene.behaviors))
   }
 }

@@ -106,7 +106,8 @@ struct FieldGroupActionTextTests {
     let reply = try ServerMessageDecoder().decode(
       #"{"ok":true,"behaviors":[{"type":"field","id":"f","kind":"drag","#
         + #""region":{"radius":3,"feather":1},"action":[{"when":{"always":true,"jitter":1},"#
-        + #""then":[{"emit":"x","colour":"red"}],"priority":2}]}]}"#, answering: .behaviors)
+        + #""then":[{"emit":"x","colour":"red"}],"priority":2}]}]}"#,
+      answering: BehaviorsRequest.self)
     #expect(
       reply.replyBody
         == .behaviors([

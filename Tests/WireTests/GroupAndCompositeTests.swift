@@ -4,7 +4,7 @@ import Wire
 
 /// The scene of an `open` line whose `scene` is `body`.
 func openedScene(_ body: String) throws(RejectedRequest) -> SceneSpec? {
-  guard case .open(let open) = try decoded(#"{"op":"open","scene":"# + body + "}").op,
+  guard let open = try decoded(#"{"op":"open","scene":"# + body + "}").op.request as? OpenRequest,
     case .scene(let scene) = open.source
   else { return nil }
   return scene
@@ -87,10 +87,10 @@ struct GroupAndCompositeTests {
   func groupOps() throws {
     #expect(
       try decoded(#"{"op":"add_group","session":"s","group":{"id":"g","items":["a","b"]}}"#).op
-        == .addGroup(session: "s", group: GroupSpec(id: "g", items: ["a", "b"])))
+        == Op(AddGroupRequest(session: "s", group: GroupSpec(id: "g", items: ["a", "b"]))))
     #expect(
       try decoded(#"{"op":"remove_group","session":"s","group":"g"}"#).op
-        == .removeGroup(session: "s", group: "g"))
+        == Op(RemoveGroupRequest(session: "s", group: "g")))
     #expect(
       rejection(#"{"op":"add_group","session":"s","group":{"id":"g","items":[]}}"#)?.code
         == .invalidScene)
@@ -105,13 +105,13 @@ struct GroupAndCompositeTests {
   func rectOps() throws {
     #expect(
       try decoded(#"{"op":"items_in_rect","session":"s","rect":[-10,0,0,2000000]}"#).op
-        == .itemsInRect(session: "s", rect: Rect(x: -10, y: 0, width: 0, height: 2e6)))
+        == Op(ItemsInRectRequest(session: "s", rect: Rect(x: -10, y: 0, width: 0, height: 2e6))))
     #expect(
       try decoded(#"{"op":"set_bounds","session":"s","bounds":[320,568]}"#).op
-        == .setBounds(session: "s", bounds: Rect(x: 0, y: 0, width: 320, height: 568)))
+        == Op(SetBoundsRequest(session: "s", bounds: Rect(x: 0, y: 0, width: 320, height: 568))))
     #expect(
       try decoded(#"{"op":"set_bounds","session":"s","bounds":[1,2,3,4]}"#).op
-        == .setBounds(session: "s", bounds: Rect(x: 1, y: 2, width: 3, height: 4)))
+        == Op(SetBoundsRequest(session: "s", bounds: Rect(x: 1, y: 2, width: 3, height: 4))))
     for (line, code) in [
       (#"{"op":"items_in_rect","session":"s","rect":[0,0,10]}"#, ErrorCode.wrongType),
       (#"{"op":"items_in_rect","session":"s","rect":[10,10]}"#, .wrongType),
@@ -218,9 +218,10 @@ struct GroupAndCompositeTests {
 
 private func behavior(_ body: String) throws(RejectedRequest) -> BehaviorSpec? {
   guard
-    case .addBehavior(_, let spec) = try decoded(
-      #"{"op":"add_behavior","session":"s","behavior":"# + body + "}"
-    ).op
+    let spec =
+      (try decoded(
+        #"{"op":"add_behavior","session":"s","behavior":"# + body + "}"
+      ).op.request as? AddBehaviorRequest)?.behavior
   else { return nil }
   return spec
 }

@@ -68,7 +68,7 @@ struct NameTests {
       let character = String(Character(Unicode.Scalar(scalar)!))
       #expect(
         try decoded(#"{"op":"get","session":"a\#(character)b"}"#).op
-          == .get(session: "a\(character)b"), "U+\(Self.hex(scalar))")
+          == Op(GetRequest(session: "a\(character)b")), "U+\(Self.hex(scalar))")
     }
   }
 

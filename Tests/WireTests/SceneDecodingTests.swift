@@ -5,9 +5,10 @@ import Wire
 
 private func behavior(_ body: String) throws(RejectedRequest) -> BehaviorSpec? {
   guard
-    case .addBehavior(_, let spec) = try decoded(
-      #"{"op":"add_behavior","session":"s","behavior":"# + body + "}"
-    ).op
+    let spec =
+      (try decoded(
+        #"{"op":"add_behavior","session":"s","behavior":"# + body + "}"
+      ).op.request as? AddBehaviorRequest)?.behavior
   else { return nil }
   return spec
 }
@@ -129,7 +130,9 @@ struct SceneDecodingTests {
       let request = try decoded(
         #"{"op":"add_item","session":"s","item":{"id":"t","center":[0,0],"size":[20,20],"#
           + #""shape":"path","path":"# + path + "}}")
-      guard case .addItem(_, let item) = request.op, case .path(let points) = item.shape else {
+      guard let item = (request.op.request as? AddItemRequest)?.item,
+        case .path(let points) = item.shape
+      else {
         Issue.record("not a path item")
         continue
       }
@@ -146,7 +149,9 @@ struct SceneDecodingTests {
     let request = try decoded(
       #"{"op":"add_item","session":"s","item":{"id":"o","center":[0,0],"size":[200,200],"#
         + #""shape":"path","path":["# + points.joined(separator: ",") + "]}}")
-    guard case .addItem(_, let item) = request.op, case .path(let vertices) = item.shape else {
+    guard let item = (request.op.request as? AddItemRequest)?.item,
+      case .path(let vertices) = item.shape
+    else {
       Issue.record("not a path item")
       return
     }
@@ -166,10 +171,10 @@ struct SceneDecodingTests {
   @Test func emptySceneDecodes() throws {
     #expect(
       try decoded(#"{"op":"open","scene":{}}"#).op
-        == .open(OpenRequest(source: .scene(SceneSpec()))))
+        == Op(OpenRequest(source: .scene(SceneSpec()))))
     #expect(
       try decoded(#"{"op":"open","scene":{"bounds":[10,20,320,568]}}"#).op
-        == .open(
+        == Op(
           OpenRequest(
             source: .scene(SceneSpec(bounds: Rect(x: 10, y: 20, width: 320, height: 568))))))
   }

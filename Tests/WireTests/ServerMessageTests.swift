@@ -8,11 +8,15 @@ private func line(_ write: (inout MessageEncoder) -> Void) -> [UInt8] {
   return Array(encoder.bytes.dropLast())  // without its \n
 }
 
-private func serverMessage(_ bytes: [UInt8], answering op: OpName? = nil) throws -> ServerMessage {
+private func serverMessage(_ bytes: [UInt8], answering op: (any OpRequest.Type)? = nil) throws
+  -> ServerMessage
+{
   try ServerMessageDecoder().decode(bytes, answering: op)
 }
 
-private func serverMessage(_ text: String, answering op: OpName? = nil) throws -> ServerMessage {
+private func serverMessage(_ text: String, answering op: (any OpRequest.Type)? = nil) throws
+  -> ServerMessage
+{
   try ServerMessageDecoder().decode(text, answering: op)
 }
 
@@ -135,20 +139,20 @@ private let events: [Event] = [
 ]
 
 /// Every reply body, with the op it answers.
-private let bodies: [(OpName, ReplyBody)] = [
-  (.close, .empty),
-  (.hello, .hello(version: "0.1.0", transitions: ["lock-screen", "wave-pop"])),
-  (.hello, .hello(protocol: 2, server: "other", version: "9", transitions: [])),
-  (.open, .open(session: "L", items: sized)),
-  (.step, .step(t: 0.033, running: true)),
-  (.get, .get(t: 0.95, running: false, items: shaped)),
-  (.watch, .watch(t: 0.95, running: false, outcome: "opened", items: unsized)),
-  (.watch, .watch(t: 0, running: true, outcome: nil, items: [])),
-  (.tap, .input(taken: true)),
-  (.swipe, .input(taken: false)),
-  (.list, .list(SessionPage([]))),
+private let bodies: [(any OpRequest.Type, ReplyBody)] = [
+  (CloseRequest.self, .empty),
+  (HelloRequest.self, .hello(version: "0.1.0", transitions: ["lock-screen", "wave-pop"])),
+  (HelloRequest.self, .hello(protocol: 2, server: "other", version: "9", transitions: [])),
+  (OpenRequest.self, .open(session: "L", items: sized)),
+  (StepRequest.self, .step(t: 0.033, running: true)),
+  (GetRequest.self, .get(t: 0.95, running: false, items: shaped)),
+  (WatchRequest.self, .watch(t: 0.95, running: false, outcome: "opened", items: unsized)),
+  (WatchRequest.self, .watch(t: 0, running: true, outcome: nil, items: [])),
+  (TapRequest.self, .input(taken: true)),
+  (SwipeRequest.self, .input(taken: false)),
+  (ListRequest.self, .list(SessionPage([]))),
   (
-    .list,
+    ListRequest.self,
     .list(
       SessionPage([
         SessionSummary(session: "L", transition: "lock-screen", clock: .manual, running: true),
@@ -157,28 +161,28 @@ private let bodies: [(OpName, ReplyBody)] = [
       ]))
   ),
   (
-    .list,
+    ListRequest.self,
     .list(
       SessionPage(
         [SessionSummary(session: "L", transition: nil, clock: .manual, running: true)], next: 7))
   ),
-  (.addBehavior, .addBehavior(behavior: "b1")),
-  (.debug, .debug(geometry)),
+  (AddBehaviorRequest.self, .addBehavior(behavior: "b1")),
+  (DebugRequest.self, .debug(geometry)),
   (
-    .hello,
+    HelloRequest.self,
     .hello(version: "0.1.0", transitions: ["lock-screen", "wave-pop"], parameters: parameterTables)
   ),
-  (.behaviors, .behaviors([])),
-  (.behaviors, .behaviors(behaviorStates)),
-  (.itemsInRect, .itemsInRect(items: ["a", "b"])),
-  (.itemsInRect, .itemsInRect(items: [])),
+  (BehaviorsRequest.self, .behaviors([])),
+  (BehaviorsRequest.self, .behaviors(behaviorStates)),
+  (ItemsInRectRequest.self, .itemsInRect(items: ["a", "b"])),
+  (ItemsInRectRequest.self, .itemsInRect(items: [])),
   (
-    .get,
+    GetRequest.self,
     .get(
       t: 1, running: true, items: sized,
       details: SessionDetails(groups: [GroupSpec(id: "g", items: ["screen", "b"])]))
   ),
-  (.addGroup, .empty),
+  (AddGroupRequest.self, .empty),
 ]
 
 @Suite("Server message decoding")
@@ -216,11 +220,13 @@ struct ServerMessageTests {
   @Test("a body is read as the op's reply: extra fields are ignored, a disabled debug is empty")
   func bodiesFollowTheOp() throws {
     let get = #"{"ok":true,"t":0.5,"running":true,"items":[]}"#
-    #expect(try serverMessage(get, answering: .step).replyBody == .step(t: 0.5, running: true))
     #expect(
-      try serverMessage(get, answering: .get).replyBody == .get(t: 0.5, running: true, items: []))
-    #expect(try serverMessage(get, answering: .tap).replyBody == .empty)
-    #expect(try serverMessage(#"{"ok":true}"#, answering: .debug).replyBody == .empty)
+      try serverMessage(get, answering: StepRequest.self).replyBody == .step(t: 0.5, running: true))
+    #expect(
+      try serverMessage(get, answering: GetRequest.self).replyBody
+        == .get(t: 0.5, running: true, items: []))
+    #expect(try serverMessage(get, answering: TapRequest.self).replyBody == .empty)
+    #expect(try serverMessage(#"{"ok":true}"#, answering: DebugRequest.self).replyBody == .empty)
   }
 
   @Test("error replies: known codes typed, unknown codes kept as they are")
@@ -230,7 +236,7 @@ struct ServerMessageTests {
       ProtocolError(.unknownField, "field '\u{1b}]0' is not defined \u{202e}"),
     ] {
       let reply = Reply(id: .number("3"), error: error)
-      let message = try serverMessage(line { $0.encode(reply) }, answering: .get)
+      let message = try serverMessage(line { $0.encode(reply) }, answering: GetRequest.self)
       #expect(message == .reply(reply))
       #expect(message.isReply)
       #expect(message.error?.code == error.code.rawValue)
@@ -294,7 +300,7 @@ struct ServerMessageTests {
     ])
   func malformed(text: String, code: ErrorCode) {
     do {
-      let message = try serverMessage(text, answering: .open)
+      let message = try serverMessage(text, answering: OpenRequest.self)
       Issue.record("decoded \(message)")
     } catch {
       #expect((error as? ProtocolError)?.code == code, "\(error)")

@@ -7,7 +7,8 @@ private func spring(_ fields: String) throws(RejectedRequest) -> SpringSpec? {
   let line =
     #"{"op":"add_behavior","session":"s","behavior":{"type":"spring","items":["a"],"#
     + #""target":[10,20],"# + fields + "}}"
-  guard case .addBehavior(_, .spring(let spec)) = try decoded(line).op else { return nil }
+  guard case .spring(let spec)? = (try decoded(line).op.request as? AddBehaviorRequest)?.behavior
+  else { return nil }
   return spec
 }
 
@@ -52,7 +53,7 @@ struct SpringSpecTests {
       #"{"op":"add_behavior","session":"s","behavior":{"type":"spring","id":"sp","#
       + #""items":["a","b"],"target":[160,284],"stiffness":300,"damping":20,"#
       + #""initial_velocity":[0,-1400],"action":[{"when":{"always":true},"then":[{"emit":"e"}]}]}}"#
-    guard case .addBehavior(_, let spec) = try decoded(line).op else {
+    guard let spec = (try decoded(line).op.request as? AddBehaviorRequest)?.behavior else {
       Issue.record("not an add_behavior")
       return
     }
@@ -186,13 +187,14 @@ struct SpringSpecTests {
     for (k, set) in sets.enumerated() {
       let request = Request(
         id: .number("\(k)"),
-        op: .addBehavior(
-          session: "s",
-          behavior: .spring(
-            SpringSpec(
-              id: k.isMultiple(of: 2) ? "sp" : nil, items: ["a"], target: Point(x: 1.5, y: -2),
-              parameters: set,
-              initialVelocity: k.isMultiple(of: 3) ? Vector(dx: 0.1, dy: -1400) : nil))))
+        op: Op(
+          AddBehaviorRequest(
+            session: "s",
+            behavior: .spring(
+              SpringSpec(
+                id: k.isMultiple(of: 2) ? "sp" : nil, items: ["a"], target: Point(x: 1.5, y: -2),
+                parameters: set,
+                initialVelocity: k.isMultiple(of: 3) ? Vector(dx: 0.1, dy: -1400) : nil)))))
       #expect(try RequestDecoder().decode(request.encodedLine) == request, "\(request.encodedLine)")
     }
   }
@@ -201,7 +203,7 @@ struct SpringSpecTests {
   func update() throws {
     func set(_ fields: String) throws -> BehaviorUpdate {
       let line = #"{"op":"set_behavior","session":"s","behavior":"b","# + fields + "}"
-      guard case .setBehavior(let request) = try decoded(line).op else {
+      guard let request = try decoded(line).op.request as? SetBehaviorRequest else {
         throw ProtocolError(.unknownOp, "not a set_behavior")
       }
       return request.update

@@ -1,9 +1,9 @@
 import Wire
 
-extension SessionHost {
-  /// `add_velocity`: linear and angular velocity added to an item.
-  func addVelocity(_ add: AddVelocityRequest, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
-    try c.scene(add.session).addVelocity(add)
+/// `add_velocity`: linear and angular velocity added to an item.
+extension AddVelocityRequest: SceneOp {
+  func run(on scene: SceneModel, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+    try scene.addVelocity(self)
     return .empty
   }
 }

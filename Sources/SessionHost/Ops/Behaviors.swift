@@ -1,15 +1,14 @@
 import Wire
 
-extension SessionHost {
-  /// `behaviors` (extension): a scene's behaviors in the order they were added, each with the
-  /// current value of every field `set_behavior` can set.
-  func behaviors(_ name: String, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
-    let scene = try c.scene(name)
+/// `behaviors` (extension): a scene's behaviors in the order they were added, each with the
+/// current value of every field `set_behavior` can set.
+extension BehaviorsRequest: SceneOp {
+  func run(on scene: SceneModel, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     let bound = scene.behaviorsReplyBound()
     guard bound <= Limits.maxBehaviorsReplyBytes else {
       throw ProtocolError(
         .outOfRange,
-        "the behaviors of '\(name)' would make a reply of up to \(bound) bytes, more than the "
+        "the behaviors of '\(session)' would make a reply of up to \(bound) bytes, more than the "
           + "\(Limits.maxBehaviorsReplyBytes) a behaviors reply may be (their item lists are "
           + "long); read them from the scene you sent, or remove some")
     }

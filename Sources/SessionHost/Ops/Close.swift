@@ -1,10 +1,9 @@
 import Wire
 
-extension SessionHost {
-  /// `close`: the session ends; its watchers get `closed` with reason `closed`.
-  func close(_ name: String, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
-    _ = try c.session(name)
-    closeSession(name, reason: "closed")
+/// `close`: the session ends; its watchers get `closed` with reason `closed`.
+extension CloseRequest: AnySessionOp {
+  func run(on s: Session, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+    c.host.closeSession(session, reason: "closed")
     return .empty
   }
 }

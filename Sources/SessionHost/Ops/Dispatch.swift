@@ -1,9 +1,38 @@
 import Transitions
 import Wire
 
-/// What an op is handed besides its payload: who asked, and the session the request names,
-/// looked up once.
+/// What an op does in the host. Each op's request type (`Wire`'s `Op.registry`) conforms in its
+/// file in this folder, through the protocol of the target it declares (`OpRequest.target`); the
+/// host finds the session and checks its kind before it runs the op, so an op never looks its
+/// session up itself.
+protocol HostedOp: OpRequest {}
+
+/// An op on the daemon itself (`hello`, `list`, `open`).
+protocol DaemonOp: HostedOp {
+  /// Runs the op: its reply body, or nil when the reply comes later.
+  func run(_ c: OpContext) throws(ProtocolError) -> ReplyBody?
+}
+
+/// An op on a session of either kind.
+protocol AnySessionOp: HostedOp, SessionOpRequest {
+  func run(on session: Session, _ c: OpContext) throws(ProtocolError) -> ReplyBody?
+}
+
+/// An op on a session opened with a transition.
+protocol TransitionOp: HostedOp, SessionOpRequest {
+  func run(on session: Session, _ transition: Transition, _ c: OpContext) throws(ProtocolError)
+    -> ReplyBody?
+}
+
+/// An op on a session opened with a scene.
+protocol SceneOp: HostedOp, SessionOpRequest {
+  func run(on scene: SceneModel, _ c: OpContext) throws(ProtocolError) -> ReplyBody?
+}
+
+/// What an op is handed besides its request's fields: the request, who asked, and the session
+/// the request names, looked up once.
 struct OpContext {
+  let request: Request
   let peer: Peer
   /// The session named by the request, if it names one that exists.
   let named: Session?
@@ -44,37 +73,20 @@ struct OpContext {
 }
 
 extension SessionHost {
-  /// Runs the op of `request`: its reply body, or nil when the reply comes later (`step`).
-  /// Each op validates fully before changing anything. One op per file in this folder.
-  func dispatch(_ request: Request, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
-    switch request.op {
-    case .hello: return hello()
-    case .open(let open): return try self.open(open, request: request, c)
-    case .close(let name): return try close(name, c)
-    case .list(let request): return list(request)
-    case .get(let name): return try get(name, c)
-    case .debug(let name, let enable): return try debug(name, enable: enable, c)
-    case .watch(let name): return try watch(name, c)
-    case .step(let step):
-      try self.step(step, request: request, c)
-      return nil
-    case .gesture(let gesture): return try self.gesture(gesture, c)
-    case .tap(let tap): return try self.tap(tap, c)
-    case .swipe(let swipe): return try self.swipe(swipe, c)
-    case .addItem(let name, let item): return try addItem(item, to: name, c)
-    case .removeItem(let name, let item): return try removeItem(item, from: name, c)
-    case .addBehavior(let name, let behavior): return try addBehavior(behavior, to: name, c)
-    case .removeBehavior(let name, let behavior):
-      return try removeBehavior(behavior, from: name, c)
-    case .removeAllBehaviors(let name): return try removeAllBehaviors(name, c)
-    case .setBehavior(let set): return try setBehavior(set, c)
-    case .setItem(let set): return try setItem(set, c)
-    case .addVelocity(let add): return try addVelocity(add, c)
-    case .behaviors(let name): return try behaviors(name, c)
-    case .addGroup(let name, let group): return try addGroup(group, to: name, c)
-    case .removeGroup(let name, let group): return try removeGroup(group, from: name, c)
-    case .itemsInRect(let name, let rect): return try itemsInRect(rect, of: name, c)
-    case .setBounds(let name, let bounds): return try setBounds(bounds, of: name, c)
+  /// Runs the op of `c.request` on what it targets: its reply body, or nil when the reply comes
+  /// later (`step`, an `open` built on a worker). Each op validates fully before changing
+  /// anything.
+  func dispatch(_ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+    switch c.request.op.request {
+    case let op as any DaemonOp: return try op.run(c)
+    case let op as any AnySessionOp: return try op.run(on: c.session(op.session), c)
+    case let op as any TransitionOp:
+      let (session, transition) = try c.transition(op.session)
+      return try op.run(on: session, transition, c)
+    case let op as any SceneOp: return try op.run(on: c.scene(op.session), c)
+    default:
+      // Every op of the registry is hosted (HostedOpTests); a new one without its file here.
+      throw ProtocolError(.unknownOp, "op '\(c.request.op.name)' is not served by this daemon")
     }
   }
 }

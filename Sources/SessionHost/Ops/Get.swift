@@ -1,11 +1,10 @@
 import Dynamics
 import Wire
 
-extension SessionHost {
-  /// `get`: the animator's time, whether it runs, the items with their sizes and shapes, and
-  /// (extension) the reference bounds and a transition's parameters.
-  func get(_ name: String, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
-    let s = try c.session(name)
+/// `get`: the animator's time, whether it runs, the items with their sizes and shapes, and
+/// (extension) the reference bounds and a transition's parameters.
+extension GetRequest: AnySessionOp {
+  func run(on s: Session, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     var details = SessionDetails(bounds: s.animator.referenceBounds, params: s.params)
     if case .scene(let scene) = s.content { details.groups = scene.groupSpecs }
     var states = s.states()

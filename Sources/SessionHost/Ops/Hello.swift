@@ -1,15 +1,17 @@
 import Transitions
 import Wire
 
-extension SessionHost {
-  /// `hello`: the protocol version, the server, the transitions it offers and (extension) the
-  /// parameter table of each, the very declarations `open` checks `params` against.
-  func hello() -> ReplyBody {
+/// `hello`: the protocol version, the server, the transitions it offers and (extension) the
+/// parameter table of each, the very declarations `open` checks `params` against.
+extension HelloRequest: DaemonOp {
+  func run(_ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     .hello(
-      version: configuration.version, transitions: TransitionRegistry.names,
-      parameters: Self.parameterTables)
+      version: c.host.configuration.version, transitions: TransitionRegistry.names,
+      parameters: SessionHost.parameterTables)
   }
+}
 
+extension SessionHost {
   /// Every transition's parameters as `hello` lists them, built once.
   static let parameterTables: [ParameterTable] = TransitionRegistry.all.map { type in
     ParameterTable(transition: type.name, parameters: type.parameters.map(\.wireDeclaration))

@@ -1,13 +1,10 @@
 import Primitives
 import Wire
 
-extension SessionHost {
-  /// `items_in_rect`: the animated items whose frames meet a rectangle (UIKit's itemsInRect:),
-  /// in the order of the session's items. Works on transitions too.
-  func itemsInRect(_ rect: Rect, of name: String, _ c: OpContext) throws(ProtocolError)
-    -> ReplyBody
-  {
-    let s = try c.session(name)
+/// `items_in_rect`: the animated items whose frames meet a rectangle (UIKit's itemsInRect:), in
+/// the order of the session's items. Works on transitions too.
+extension ItemsInRectRequest: AnySessionOp {
+  func run(on s: Session, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     switch s.content {
     case .scene(let scene):
       return .itemsInRect(items: scene.items(in: rect))

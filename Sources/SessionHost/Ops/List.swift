@@ -1,13 +1,13 @@
 import Wire
 
-extension SessionHost {
-  /// `list`: the sessions opened at or after `request.from`, in the order they were opened, from
-  /// what each last published (so it never waits for a job); at most `request.limit` of them and
-  /// `Limits.maxListBytes` of summaries (at least one), with `next` when some are left.
-  func list(_ request: ListRequest) -> ReplyBody {
-    let limit = request.limit ?? Limits.maxSessions
-    let from = UInt64(request.from)
-    let candidates = sessions.values.filter { $0.openingNumber >= from }
+/// `list`: the sessions opened at or after `from`, in the order they were opened, from what each
+/// last published (so it never waits for a job); at most `limit` of them and
+/// `Limits.maxListBytes` of summaries (at least one), with `next` when some are left.
+extension ListRequest: DaemonOp {
+  func run(_ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+    let limit = self.limit ?? Limits.maxSessions
+    let from = UInt64(self.from)
+    let candidates = c.host.sessions.values.filter { $0.openingNumber >= from }
       .sorted { $0.openingNumber < $1.openingNumber }
     var page = SessionPage([])
     var bytes = 0

@@ -2,16 +2,23 @@ import Primitives
 import Transitions
 import Wire
 
+/// `open`: a session from a scene or a named transition, owned and watched by the peer; the reply
+/// holds its name and items with their sizes. Every bound is checked from the request before
+/// anything is built; a large scene is then built on a worker while the requester waits (nil:
+/// the reply comes later), others being served meanwhile.
+extension OpenRequest: DaemonOp {
+  func run(_ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+    try c.host.open(self, request: c.request, c)
+  }
+}
+
 extension SessionHost {
   /// Scenes whose `SceneFootprint.buildCost` is above this (about a millisecond of building)
   /// are built on a worker, so that an `open` never holds the loop for long; smaller ones are
   /// built at once, as every other request is carried out.
   static let openOnLoopCost = 1_000
 
-  /// `open`: a session from a scene or a named transition, owned and watched by the peer; the
-  /// reply holds its name and items with their sizes. Every bound is checked from the request
-  /// before anything is built; a large scene is then built on a worker while the requester
-  /// waits (nil: the reply comes later), others being served meanwhile.
+  /// `open`, with what it needs of the host.
   func open(_ open: OpenRequest, request: Request, _ c: OpContext) throws(ProtocolError)
     -> ReplyBody?
   {

@@ -1,9 +1,9 @@
 import Wire
 
-extension SessionHost {
-  /// `remove_all_behaviors`: a scene's behaviors, all at once (its items stay).
-  func removeAllBehaviors(_ name: String, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
-    try c.scene(name).removeAllBehaviors()
+/// `remove_all_behaviors`: a scene's behaviors, all at once (its items stay).
+extension RemoveAllBehaviorsRequest: SceneOp {
+  func run(on scene: SceneModel, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+    scene.removeAllBehaviors()
     return .empty
   }
 }

@@ -1,11 +1,9 @@
 import Wire
 
-extension SessionHost {
-  /// `remove_behavior`: one behavior of a scene, by id.
-  func removeBehavior(_ behavior: String, from name: String, _ c: OpContext)
-    throws(ProtocolError) -> ReplyBody
-  {
-    try c.scene(name).removeBehavior(behavior, session: name)
+/// `remove_behavior`: one behavior of a scene, by id.
+extension RemoveBehaviorRequest: SceneOp {
+  func run(on scene: SceneModel, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+    try scene.removeBehavior(behavior, session: session)
     return .empty
   }
 }

@@ -1,12 +1,9 @@
 import Wire
 
-extension SessionHost {
-  /// `remove_group`: a group leaves its behaviors and the scene; its items stay where it left
-  /// them.
-  func removeGroup(_ group: String, from name: String, _ c: OpContext) throws(ProtocolError)
-    -> ReplyBody
-  {
-    try c.scene(name).removeGroup(group, session: name)
+/// `remove_group`: a group leaves its behaviors and the scene; its items stay where it left them.
+extension RemoveGroupRequest: SceneOp {
+  func run(on scene: SceneModel, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+    try scene.removeGroup(group, session: session)
     return .empty
   }
 }

@@ -1,11 +1,10 @@
 import Wire
 
-extension SessionHost {
-  /// `set_behavior`: changes properties of a behavior of a scene.
-  func setBehavior(_ set: SetBehaviorRequest, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
-    let scene = try c.scene(set.session)
-    try admitMemory(scene.footprintChange(of: set.update, to: set.behavior).bytes)
-    try scene.setBehavior(set)
+/// `set_behavior`: changes properties of a behavior of a scene.
+extension SetBehaviorRequest: SceneOp {
+  func run(on scene: SceneModel, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+    try c.host.admitMemory(scene.footprintChange(of: update, to: behavior).bytes)
+    try scene.setBehavior(self)
     return .empty
   }
 }

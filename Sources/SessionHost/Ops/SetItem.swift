@@ -1,9 +1,9 @@
 import Wire
 
-extension SessionHost {
-  /// `set_item`: moves or turns an item (UIKit's updateItemUsingCurrentState).
-  func setItem(_ set: SetItemRequest, _ c: OpContext) throws(ProtocolError) -> ReplyBody {
-    try c.scene(set.session).setItem(set)
+/// `set_item`: moves or turns an item (UIKit's updateItemUsingCurrentState).
+extension SetItemRequest: SceneOp {
+  func run(on scene: SceneModel, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+    try scene.setItem(self)
     return .empty
   }
 }

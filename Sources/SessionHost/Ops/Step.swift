@@ -1,25 +1,26 @@
 import Wire
 
-extension SessionHost {
-  /// `step`: advances a manual session by `count` frames. Frames are computed on a worker in
-  /// batches (`runFrames`) and sent to the requester as they come, never coalesced; the
-  /// reply follows the last. The next batch waits while the requester's output is backed up,
-  /// and the peer's further requests wait for the reply.
-  func step(_ step: StepRequest, request: Request, _ c: OpContext) throws(ProtocolError) {
-    let s = try c.session(step.session)
+/// `step`: advances a manual session by `count` frames. Frames are computed on a worker in
+/// batches (`runFrames`) and sent to the requester as they come, never coalesced; the reply
+/// follows the last (nil here). The next batch waits while the requester's output is backed up,
+/// and the peer's further requests wait for the reply.
+extension StepRequest: AnySessionOp {
+  func run(on s: Session, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     guard s.clock == .manual else {
       throw ProtocolError(
         .busy,
-        "session '\(step.session)' runs on its realtime clock; only manual sessions take 'step'")
+        "session '\(session)' runs on its realtime clock; only manual sessions take 'step'")
     }
-    try step.check(fps: s.fps)
+    try check(fps: s.fps)
     c.peer.inProgress = .step(
       Peer.ManualStep(
-        request: request, session: s, count: step.count, remaining: step.count,
-        dt: step.dt ?? 1 / s.fps))
-    continueStep(c.peer)
+        request: c.request, session: s, count: count, remaining: count, dt: dt ?? 1 / s.fps))
+    c.host.continueStep(c.peer)
+    return nil
   }
+}
 
+extension SessionHost {
   /// Runs the peer's step's next batch, unless one is running or the peer's output is backed
   /// up (then `outputDrained` calls again); replies after the last batch.
   func continueStep(_ peer: Peer) {

@@ -35,7 +35,8 @@ public final class ServerMessageDecoder {
   }
 
   /// Decodes one line (without its `\n`); a reply's body as the reply to `op` when given.
-  public func decode(_ line: [UInt8], answering op: OpName? = nil) throws(ProtocolError)
+  public func decode(_ line: [UInt8], answering op: (any OpRequest.Type)? = nil)
+    throws(ProtocolError)
     -> ServerMessage
   {
     try parser.withRoot(line) { root throws(ProtocolError) in
@@ -44,13 +45,15 @@ public final class ServerMessageDecoder {
   }
 
   /// Decodes one line given as a string.
-  public func decode(_ line: String, answering op: OpName? = nil) throws(ProtocolError)
+  public func decode(_ line: String, answering op: (any OpRequest.Type)? = nil)
+    throws(ProtocolError)
     -> ServerMessage
   {
     try decode(Array(line.utf8), answering: op)
   }
 
-  private static func message(_ root: JSONNode, answering op: OpName?) throws(ProtocolError)
+  private static func message(_ root: JSONNode, answering op: (any OpRequest.Type)?)
+    throws(ProtocolError)
     -> ServerMessage
   {
     guard root.kind == .object else {
@@ -73,7 +76,7 @@ public final class ServerMessageDecoder {
 
   // MARK: Replies
 
-  private static func reply(_ fields: MessageFields, answering op: OpName?)
+  private static func reply(_ fields: MessageFields, answering op: (any OpRequest.Type)?)
     throws(ProtocolError) -> ServerMessage
   {
     let id = try requestID(fields)
@@ -102,25 +105,26 @@ public final class ServerMessageDecoder {
   }
 
   /// The op whose reply has these fields (see the type's documentation); `nil` for `.empty`.
-  private static func inferredOp(_ fields: MessageFields) -> OpName? {
-    if fields.has("debug") { return .debug }
-    if fields.has("sessions") { return .list }
-    if fields.has("transitions") { return .hello }
-    if fields.has("behaviors") { return .behaviors }
-    if fields.has("behavior") { return .addBehavior }
-    if fields.has("session") { return .open }
-    if fields.has("outcome") { return .watch }
-    if fields.has("taken") { return .tap }
-    if fields.has("t") { return fields.has("items") ? .get : .step }
+  private static func inferredOp(_ fields: MessageFields) -> (any OpRequest.Type)? {
+    if fields.has("debug") { return DebugRequest.self }
+    if fields.has("sessions") { return ListRequest.self }
+    if fields.has("transitions") { return HelloRequest.self }
+    if fields.has("behaviors") { return BehaviorsRequest.self }
+    if fields.has("behavior") { return AddBehaviorRequest.self }
+    if fields.has("session") { return OpenRequest.self }
+    if fields.has("outcome") { return WatchRequest.self }
+    if fields.has("taken") { return TapRequest.self }
+    if fields.has("t") { return fields.has("items") ? GetRequest.self : StepRequest.self }
     if let items = fields.node.member("items") {
       let names =
         items.kind == .array && (0..<items.count).allSatisfy { items[$0].kind == .string }
-      return names ? .itemsInRect : .watch
+      return names ? ItemsInRectRequest.self : WatchRequest.self
     }
     return nil
   }
 
-  private static func body(_ fields: MessageFields, answering op: OpName?) throws(ProtocolError)
+  private static func body(_ fields: MessageFields, answering op: (any OpRequest.Type)?)
+    throws(ProtocolError)
     -> ReplyBody
   {
     guard let op else { return .empty }
@@ -347,8 +351,9 @@ public final class ServerMessageDecoder {
 }
 
 /// The members of one object of a message, read leniently: unknown members are ignored, and a
-/// missing or mistyped member throws with its path.
-struct MessageFields {
+/// missing or mistyped member throws with its path. Public only as the parameter of
+/// `OpRequest.readReply`: every getter is the module's own.
+public struct MessageFields {
   let node: JSONNode
   /// Path of this object from the line's root ("" for the root).
   let path: String

@@ -19,20 +19,22 @@ public struct AddVelocityRequest: Equatable, Sendable {
 }
 
 /// The reply is empty.
-enum AddVelocityOp {
-  static let fields: [StaticString] = ["session", "item", "velocity", "angular"]
+extension AddVelocityRequest: SessionOpRequest {
+  public static let name = "add_velocity"
+  public static let fields: [StaticString] = ["session", "item", "velocity", "angular"]
+  public static let target = OpTarget.scene
+  public static let changesStepCost = false
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    .addVelocity(
-      AddVelocityRequest(
-        session: try fields.requiredName("session"), item: try fields.requiredName("item"),
-        velocity: try fields.vector("velocity", in: Limits.speed),
-        angular: try fields.number("angular", in: Limits.angularSpeed)))
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(
+      session: try fields.requiredName("session"), item: try fields.requiredName("item"),
+      velocity: try fields.vector("velocity", in: Limits.speed),
+      angular: try fields.number("angular", in: Limits.angularSpeed))
   }
 
-  static func write(_ add: AddVelocityRequest, to encoder: inout RequestEncoder) {
-    encoder.word("item", add.item)
-    encoder.pair("velocity", add.velocity.map { ($0.dx, $0.dy) })
-    encoder.number("angular", add.angular)
+  public func write(to encoder: inout RequestEncoder) {
+    encoder.word("item", item)
+    encoder.pair("velocity", velocity.map { ($0.dx, $0.dy) })
+    encoder.number("angular", angular)
   }
 }

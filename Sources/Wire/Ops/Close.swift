@@ -1,8 +1,16 @@
 /// `close`: end the session. The reply is empty.
-enum CloseOp {
-  static let fields: [StaticString] = ["session"]
+public struct CloseRequest: SessionOpRequest {
+  public static let name = "close"
+  public static let fields: [StaticString] = ["session"]
+  public static let target = OpTarget.session
+  public static let changesStepCost = false
+  public var session: String
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    .close(session: try fields.requiredName("session"))
+  public init(session: String) { self.session = session }
+
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(session: try fields.requiredName("session"))
   }
+
+  public func write(to encoder: inout RequestEncoder) {}
 }

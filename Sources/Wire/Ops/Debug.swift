@@ -1,17 +1,28 @@
 /// `debug`: with each frame of the session this connection receives, also send the behaviors as
 /// geometry (or stop, with `enable` false). With `enable` true the reply carries the geometry now.
-enum DebugOp {
-  static let fields: [StaticString] = ["session", "enable"]
+public struct DebugRequest: SessionOpRequest {
+  public static let name = "debug"
+  public static let fields: [StaticString] = ["session", "enable"]
+  public static let target = OpTarget.session
+  public static let changesStepCost = false
+  public var session: String
+  /// False stops the geometry.
+  public var enable: Bool
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    .debug(session: try fields.requiredName("session"), enable: try fields.bool("enable") ?? true)
+  public init(session: String, enable: Bool = true) {
+    self.session = session
+    self.enable = enable
   }
 
-  static func write(enable: Bool, to encoder: inout RequestEncoder) {
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(session: try fields.requiredName("session"), enable: try fields.bool("enable") ?? true)
+  }
+
+  public func write(to encoder: inout RequestEncoder) {
     if !enable { encoder.bool("enable", false) }
   }
 
-  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+  public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
     guard fields.has("debug") else { return .empty }
     return .debug(try ServerMessageDecoder.debugGeometry(try fields.object("debug")))
   }

@@ -29,26 +29,30 @@ public struct GestureRequest: Equatable, Sendable {
 }
 
 /// The reply is empty; the session answers with frames and, at `ended`, a `handoff` event.
-enum GestureOp {
-  static let fields: [StaticString] = ["session", "phase", "x", "y", "t", "vx", "vy", "estimator"]
+extension GestureRequest: SessionOpRequest {
+  public static let name = "gesture"
+  public static let fields: [StaticString] = [
+    "session", "phase", "x", "y", "t", "vx", "vy", "estimator",
+  ]
+  public static let target = OpTarget.transition
+  public static let changesStepCost = false
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    .gesture(
-      GestureRequest(
-        session: try fields.requiredName("session"),
-        phase: try fields.requiredWord("phase", as: GesturePhase.self),
-        point: try fields.requiredPair("x", "y", in: Limits.coordinate, Point.init),
-        t: try fields.number("t", in: Limits.clientTime),
-        velocity: try fields.pair("vx", "vy", in: Limits.speed, Vector.init),
-        estimator: try fields.word("estimator", as: VelocityEstimator.self) ?? .platform))
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(
+      session: try fields.requiredName("session"),
+      phase: try fields.requiredWord("phase", as: GesturePhase.self),
+      point: try fields.requiredPair("x", "y", in: Limits.coordinate, Point.init),
+      t: try fields.number("t", in: Limits.clientTime),
+      velocity: try fields.pair("vx", "vy", in: Limits.speed, Vector.init),
+      estimator: try fields.word("estimator", as: VelocityEstimator.self) ?? .platform)
   }
 
-  static func write(_ g: GestureRequest, to encoder: inout RequestEncoder) {
-    encoder.word("phase", g.phase.rawValue)
-    encoder.number("x", g.point.x)
-    encoder.number("y", g.point.y)
-    encoder.number("t", g.t)
-    encoder.vector("vx", "vy", g.velocity)
-    if g.estimator != .platform { encoder.word("estimator", g.estimator.rawValue) }
+  public func write(to encoder: inout RequestEncoder) {
+    encoder.word("phase", phase.rawValue)
+    encoder.number("x", point.x)
+    encoder.number("y", point.y)
+    encoder.number("t", t)
+    encoder.vector("vx", "vy", velocity)
+    if estimator != .platform { encoder.word("estimator", estimator.rawValue) }
   }
 }

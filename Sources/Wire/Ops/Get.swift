@@ -1,13 +1,21 @@
 /// `get`: the session's time, running state and items, with sizes, shapes and (extension) the
 /// transition's details.
-enum GetOp {
-  static let fields: [StaticString] = ["session"]
+public struct GetRequest: SessionOpRequest {
+  public static let name = "get"
+  public static let fields: [StaticString] = ["session"]
+  public static let target = OpTarget.session
+  public static let changesStepCost = false
+  public var session: String
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    .get(session: try fields.requiredName("session"))
+  public init(session: String) { self.session = session }
+
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(session: try fields.requiredName("session"))
   }
 
-  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+  public func write(to encoder: inout RequestEncoder) {}
+
+  public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
     .get(
       t: try fields.number("t"), running: try fields.bool("running"),
       items: try ServerMessageDecoder.itemStates(fields, "items"),

@@ -1,11 +1,19 @@
 /// `hello`: the daemon describes itself. No fields; the reply carries `protocol`, `server`,
 /// `version`, `transitions` and (extension) `parameters`.
-enum HelloOp {
-  static let fields: [StaticString] = []
+public struct HelloRequest: OpRequest {
+  public static let name = "hello"
+  public static let fields: [StaticString] = []
+  public static let target = OpTarget.daemon
+  public static let changesStepCost = false
+  public var targetSession: String? { nil }
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op { .hello }
+  public init() {}
 
-  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self { Self() }
+
+  public func write(to encoder: inout RequestEncoder) {}
+
+  public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
     .hello(
       protocol: try fields.integer("protocol"), server: try fields.string("server"),
       version: try fields.string("version"), transitions: try fields.strings("transitions"),

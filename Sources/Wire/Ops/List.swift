@@ -54,22 +54,25 @@ public struct SessionSummary: Equatable, Sendable {
 }
 
 /// `list`: the open sessions in the order they were opened, a page at a time.
-enum ListOp {
-  static let fields: [StaticString] = ["from", "limit"]
+extension ListRequest: OpRequest {
+  public static let name = "list"
+  public static let fields: [StaticString] = ["from", "limit"]
+  public static let target = OpTarget.daemon
+  public static let changesStepCost = false
+  public var targetSession: String? { nil }
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    .list(
-      ListRequest(
-        from: try fields.integer("from", in: Limits.listFrom) ?? 0,
-        limit: try fields.integer("limit", in: Limits.listLimit)))
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(
+      from: try fields.integer("from", in: Limits.listFrom) ?? 0,
+      limit: try fields.integer("limit", in: Limits.listLimit))
   }
 
-  static func write(_ list: ListRequest, to encoder: inout RequestEncoder) {
-    if list.from != 0 { encoder.integer("from", list.from) }
-    if let limit = list.limit { encoder.integer("limit", limit) }
+  public func write(to encoder: inout RequestEncoder) {
+    if from != 0 { encoder.integer("from", from) }
+    if let limit { encoder.integer("limit", limit) }
   }
 
-  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+  public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
     var sessions: [SessionSummary] = []
     for entry in try fields.objects("sessions") {
       sessions.append(

@@ -37,12 +37,17 @@ public enum Clock: String, CaseIterable, Sendable {
   case manual
 }
 
-enum OpenOp {
-  static let fields: [StaticString] = [
+extension OpenRequest: OpRequest {
+  public static let name = "open"
+  public static let fields: [StaticString] = [
     "transition", "scene", "session", "params", "clock", "fps", "keep",
   ]
+  public static let target = OpTarget.daemon
+  public static let changesStepCost = false
+  /// None: the session it names is its own, new (or assigned by the daemon).
+  public var targetSession: String? { nil }
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
     let source: OpenRequest.Source
     if fields.has("transition") {
       if fields.has("scene") { throw fields.exclusive("scene", with: "transition") }
@@ -59,17 +64,16 @@ enum OpenOp {
       throw ProtocolError(
         .missingField, "op 'open' needs field 'transition' (a name) or 'scene' (an object)")
     }
-    return .open(
-      OpenRequest(
-        source: source, session: try fields.name("session"),
-        clock: try fields.word("clock", as: Clock.self) ?? .realtime,
-        fps: try fields.number("fps", in: Limits.fps) ?? Limits.defaultFPS,
-        keep: try fields.bool("keep") ?? false))
+    return Self(
+      source: source, session: try fields.name("session"),
+      clock: try fields.word("clock", as: Clock.self) ?? .realtime,
+      fps: try fields.number("fps", in: Limits.fps) ?? Limits.defaultFPS,
+      keep: try fields.bool("keep") ?? false)
   }
 
-  static func write(_ open: OpenRequest, to encoder: inout RequestEncoder) {
-    if let session = open.session { encoder.word("session", session) }
-    switch open.source {
+  public func write(to encoder: inout RequestEncoder) {
+    if let session { encoder.word("session", session) }
+    switch source {
     case .transition(let name, let params):
       encoder.word("transition", name)
       if !params.isEmpty { encoder.transitionParams(params) }
@@ -77,12 +81,12 @@ enum OpenOp {
       encoder.key("scene")
       encoder.scene(scene)
     }
-    if open.clock != .realtime { encoder.word("clock", open.clock.rawValue) }
-    if open.fps != Limits.defaultFPS { encoder.number("fps", open.fps) }
-    if open.keep { encoder.bool("keep", true) }
+    if clock != .realtime { encoder.word("clock", clock.rawValue) }
+    if fps != Limits.defaultFPS { encoder.number("fps", fps) }
+    if keep { encoder.bool("keep", true) }
   }
 
-  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+  public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
     .open(
       session: try fields.string("session"),
       items: try ServerMessageDecoder.itemStates(fields, "items"))

@@ -1,13 +1,22 @@
 /// `remove_item`: remove an item by id. The reply is empty.
-enum RemoveItemOp {
-  static let fields: [StaticString] = ["session", "item"]
+public struct RemoveItemRequest: SessionOpRequest {
+  public static let name = "remove_item"
+  public static let fields: [StaticString] = ["session", "item"]
+  public static let target = OpTarget.scene
+  public static let changesStepCost = true
+  public var session: String
+  public var item: String
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    .removeItem(
-      session: try fields.requiredName("session"), item: try fields.requiredName("item"))
+  public init(session: String, item: String) {
+    self.session = session
+    self.item = item
   }
 
-  static func write(item: String, to encoder: inout RequestEncoder) {
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(session: try fields.requiredName("session"), item: try fields.requiredName("item"))
+  }
+
+  public func write(to encoder: inout RequestEncoder) {
     encoder.word("item", item)
   }
 }

@@ -14,10 +14,13 @@ public struct SetBehaviorRequest: Equatable, Sendable {
 }
 
 /// The reply is empty.
-enum SetBehaviorOp {
-  static var fields: [StaticString] { ["session", "behavior"] + BehaviorUpdate.fields }
+extension SetBehaviorRequest: SessionOpRequest {
+  public static let name = "set_behavior"
+  public static var fields: [StaticString] { ["session", "behavior"] + BehaviorUpdate.fields }
+  public static let target = OpTarget.scene
+  public static let changesStepCost = true
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
     let session = try fields.requiredName("session")
     let behavior = try fields.requiredName("behavior")
     let update = try BehaviorUpdate(fields)
@@ -25,11 +28,11 @@ enum SetBehaviorOp {
       throw ProtocolError(
         .missingField, "op 'set_behavior' needs at least one field to set besides 'behavior'")
     }
-    return .setBehavior(SetBehaviorRequest(session: session, behavior: behavior, update: update))
+    return Self(session: session, behavior: behavior, update: update)
   }
 
-  static func write(_ set: SetBehaviorRequest, to encoder: inout RequestEncoder) {
-    encoder.word("behavior", set.behavior)
-    encoder.update(set.update)
+  public func write(to encoder: inout RequestEncoder) {
+    encoder.word("behavior", behavior)
+    encoder.update(update)
   }
 }

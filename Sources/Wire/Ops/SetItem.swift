@@ -16,19 +16,21 @@ public struct SetItemRequest: Equatable, Sendable {
 }
 
 /// The reply is empty.
-enum SetItemOp {
-  static let fields: [StaticString] = ["session", "item", "center", "angle"]
+extension SetItemRequest: SessionOpRequest {
+  public static let name = "set_item"
+  public static let fields: [StaticString] = ["session", "item", "center", "angle"]
+  public static let target = OpTarget.scene
+  public static let changesStepCost = false
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    .setItem(
-      SetItemRequest(
-        session: try fields.requiredName("session"), item: try fields.requiredName("item"),
-        center: try fields.point("center"), angle: try fields.number("angle", in: Limits.angle)))
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(
+      session: try fields.requiredName("session"), item: try fields.requiredName("item"),
+      center: try fields.point("center"), angle: try fields.number("angle", in: Limits.angle))
   }
 
-  static func write(_ set: SetItemRequest, to encoder: inout RequestEncoder) {
-    encoder.word("item", set.item)
-    encoder.point("center", set.center)
-    encoder.number("angle", set.angle)
+  public func write(to encoder: inout RequestEncoder) {
+    encoder.word("item", item)
+    encoder.point("center", center)
+    encoder.number("angle", angle)
   }
 }

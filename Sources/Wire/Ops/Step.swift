@@ -32,24 +32,27 @@ public struct StepRequest: Equatable, Sendable {
 }
 
 /// The reply carries `t` and `running` after the last frame.
-enum StepOp {
-  static let fields: [StaticString] = ["session", "dt", "count"]
+extension StepRequest: SessionOpRequest {
+  public static let name = "step"
+  public static let fields: [StaticString] = ["session", "dt", "count"]
+  public static let target = OpTarget.session
+  public static let changesStepCost = false
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    let step = StepRequest(
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    let step = Self(
       session: try fields.requiredName("session"),
       dt: try fields.number("dt", in: Limits.stepDuration),
       count: try fields.integer("count", in: Limits.stepCount) ?? 1)
     if step.dt != nil { try step.check(fps: Limits.defaultFPS) }
-    return .step(step)
+    return step
   }
 
-  static func write(_ step: StepRequest, to encoder: inout RequestEncoder) {
-    encoder.number("dt", step.dt)
-    if step.count != 1 { encoder.integer("count", step.count) }
+  public func write(to encoder: inout RequestEncoder) {
+    encoder.number("dt", dt)
+    if count != 1 { encoder.integer("count", count) }
   }
 
-  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+  public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
     .step(t: try fields.number("t"), running: try fields.bool("running"))
   }
 }

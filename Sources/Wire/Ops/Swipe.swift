@@ -21,22 +21,28 @@ public struct SwipeRequest: Equatable, Sendable {
 }
 
 /// The reply is `tap`'s: `taken`.
-enum SwipeOp {
-  static let fields: [StaticString] = ["session", "direction", "x", "y", "vx", "vy"]
+extension SwipeRequest: SessionOpRequest {
+  public static let name = "swipe"
+  public static let fields: [StaticString] = ["session", "direction", "x", "y", "vx", "vy"]
+  public static let target = OpTarget.transition
+  public static let changesStepCost = false
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    .swipe(
-      SwipeRequest(
-        session: try fields.requiredName("session"),
-        direction: try fields.requiredWord("direction", as: SwipeDirection.self),
-        point: try fields.pair("x", "y", in: Limits.coordinate, Point.init),
-        velocity: try fields.pair("vx", "vy", in: Limits.speed, Vector.init)))
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(
+      session: try fields.requiredName("session"),
+      direction: try fields.requiredWord("direction", as: SwipeDirection.self),
+      point: try fields.pair("x", "y", in: Limits.coordinate, Point.init),
+      velocity: try fields.pair("vx", "vy", in: Limits.speed, Vector.init))
   }
 
-  static func write(_ swipe: SwipeRequest, to encoder: inout RequestEncoder) {
-    encoder.word("direction", swipe.direction.rawValue)
-    encoder.number("x", swipe.point?.x)
-    encoder.number("y", swipe.point?.y)
-    encoder.vector("vx", "vy", swipe.velocity)
+  public func write(to encoder: inout RequestEncoder) {
+    encoder.word("direction", direction.rawValue)
+    encoder.number("x", point?.x)
+    encoder.number("y", point?.y)
+    encoder.vector("vx", "vy", velocity)
+  }
+
+  public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+    try TapRequest.readReply(fields)
   }
 }

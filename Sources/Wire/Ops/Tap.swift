@@ -12,23 +12,25 @@ public struct TapRequest: Equatable, Sendable {
 }
 
 /// The reply's `taken` (extension) says whether the transition took the tap.
-enum TapOp {
-  static let fields: [StaticString] = ["session", "x", "y"]
+extension TapRequest: SessionOpRequest {
+  public static let name = "tap"
+  public static let fields: [StaticString] = ["session", "x", "y"]
+  public static let target = OpTarget.transition
+  public static let changesStepCost = false
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    .tap(
-      TapRequest(
-        session: try fields.requiredName("session"),
-        point: try fields.requiredPair("x", "y", in: Limits.coordinate, Point.init)))
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(
+      session: try fields.requiredName("session"),
+      point: try fields.requiredPair("x", "y", in: Limits.coordinate, Point.init))
   }
 
-  static func write(_ tap: TapRequest, to encoder: inout RequestEncoder) {
-    encoder.number("x", tap.point.x)
-    encoder.number("y", tap.point.y)
+  public func write(to encoder: inout RequestEncoder) {
+    encoder.number("x", point.x)
+    encoder.number("y", point.y)
   }
 
   /// `tap` and `swipe`: `taken`, absent from a daemon without the extension.
-  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+  public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
     guard fields.has("taken") else { return .empty }
     return .input(taken: try fields.bool("taken"))
   }

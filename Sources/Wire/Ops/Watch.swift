@@ -1,13 +1,21 @@
 /// `watch`: also send this session's events to this connection. The reply carries the items
 /// (without sizes) and, as extensions, `t`, `running` and `outcome`.
-enum WatchOp {
-  static let fields: [StaticString] = ["session"]
+public struct WatchRequest: SessionOpRequest {
+  public static let name = "watch"
+  public static let fields: [StaticString] = ["session"]
+  public static let target = OpTarget.session
+  public static let changesStepCost = false
+  public var session: String
 
-  static func read(_ fields: ObjectReader) throws(ProtocolError) -> Op {
-    .watch(session: try fields.requiredName("session"))
+  public init(session: String) { self.session = session }
+
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(session: try fields.requiredName("session"))
   }
 
-  static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
+  public func write(to encoder: inout RequestEncoder) {}
+
+  public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
     .watch(
       t: try fields.number("t"), running: try fields.bool("running"),
       outcome: try fields.nullableString("outcome"),
