@@ -13,9 +13,11 @@
 
 Requests on one client are sent one at a time (an `asyncio.Lock`); each returns its reply with
 the events that came before it. The ops are the op table's (`dynd.ops`), the blocking client's
-own, so both return the same types; realtime pans are paced with `asyncio.sleep`. The checks
-are the blocking client's (`dynd._core`): ids matched, a total deadline per call, bounded lines,
-nesting and events held, `BadReply` subclasses for lines that break the protocol.
+own, so both return the same types: their methods come from the one list of both clients,
+`dynd.ops.OpMethods`, as ``async`` methods that run the entry with `AsyncClient.perform`;
+realtime pans are paced with `asyncio.sleep`. The checks are the blocking client's
+(`dynd._core`): ids matched, a total deadline per call, bounded lines, nesting and events held,
+`BadReply` subclasses for lines that break the protocol.
 """
 
 from __future__ import annotations
@@ -23,12 +25,10 @@ from __future__ import annotations
 import asyncio
 import socket
 from typing import (
-    TYPE_CHECKING,
     Any,
     AsyncIterator,
     Awaitable,
     Callable,
-    Coroutine,
     Dict,
     List,
     Literal,
@@ -43,12 +43,7 @@ from . import _core
 from .errors import BadReply, ConnectionClosed, DyndTimeout
 from .location import check_peer, resolve
 from .messages import DoneEvent, Event, Reply
-from .ops import Ops, Pause, Request, Work, name_method
-
-if TYPE_CHECKING:
-    from typing_extensions import Concatenate, ParamSpec
-
-    P = ParamSpec("P")
+from .ops import OpMethods, Ops, Pause, Request, Work
 
 __all__ = ["AsyncClient"]
 
@@ -57,20 +52,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def _op(
-    build: Callable[Concatenate[Ops, P], Work[R]],
-) -> Callable[Concatenate[AsyncClient, P], Coroutine[Any, Any, R]]:
-    """The `AsyncClient` method of the op table's entry `build`: the same parameters, run over
-    the client's connection (`AsyncClient.perform`)."""
-
-    async def method(self: AsyncClient, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        return await self.perform(build(self.ops, *args, **kwargs))
-
-    name_method(method, build, "AsyncClient")
-    return method
-
-
-class AsyncClient:
+class AsyncClient(OpMethods):
     """One asyncio connection to dynd; make it with ``await AsyncClient.connect(path)``.
 
     The socket lookup, trust checks and errors are the blocking `Client`'s: `InvalidSocketPath`
@@ -227,7 +209,8 @@ class AsyncClient:
 
     async def perform(self, work: Work[R]) -> R:
         """Runs an entry of the op table (`dynd.ops`) over this connection: sends its requests,
-        pausing and waiting for events as a plan asks, and returns its result."""
+        pausing and waiting for events as a plan asks, and returns its result. Every op method
+        (`dynd.ops.OpMethods`) is this with its entry."""
         if isinstance(work, Request):
             return await self._request(work)
         loop = asyncio.get_running_loop()
@@ -253,36 +236,8 @@ class AsyncClient:
     async def _request(self, request: Request[R]) -> R:
         return request.result(await self.call(request.op, **request.fields))
 
-    # The ops (`dynd.ops.Ops`: each one's parameters and documentation) -----------------
-
-    hello = _op(Ops.hello)
-    open_transition = _op(Ops.open_transition)
-    open_scene = _op(Ops.open_scene)
-    gesture = _op(Ops.gesture)
-    pan = _op(Ops.pan)
-    replay_samples = _op(Ops.replay_samples)
-    tap = _op(Ops.tap)
-    swipe = _op(Ops.swipe)
-    step = _op(Ops.step)
-    get = _op(Ops.get)
-    watch = _op(Ops.watch)
-    close_session = _op(Ops.close_session)
-    list_sessions = _op(Ops.list_sessions)
-    clock_of = _op(Ops.clock_of)
-    debug = _op(Ops.debug)
-    add_item = _op(Ops.add_item)
-    remove_item = _op(Ops.remove_item)
-    add_behavior = _op(Ops.add_behavior)
-    remove_behavior = _op(Ops.remove_behavior)
-    remove_all_behaviors = _op(Ops.remove_all_behaviors)
-    set_behavior = _op(Ops.set_behavior)
-    behaviors = _op(Ops.behaviors)
-    add_group = _op(Ops.add_group)
-    remove_group = _op(Ops.remove_group)
-    items_in_rect = _op(Ops.items_in_rect)
-    set_bounds = _op(Ops.set_bounds)
-    set_item = _op(Ops.set_item)
-    add_velocity = _op(Ops.add_velocity)
+    # The ops (``hello``, ``pan``, …) are inherited: `dynd.ops.OpMethods` lists them once for
+    # both clients, each running its entry of the op table with `perform`.
 
     # Waiting for events ----------------------------------------------------------------
 

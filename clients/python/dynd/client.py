@@ -11,7 +11,9 @@ Every request gets exactly one reply; the events it causes come before it and ar
 with it (typed, in ``reply.events``). An error reply raises `DyndError`. Each request carries an
 ``id`` and its reply must echo it; `timeout` is a total deadline per call; lines, nesting and the
 events held are bounded; a line that breaks the protocol raises a `BadReply` subclass (README,
-"What the client checks"). The ops are the op table's (`dynd.ops`), run over a blocking socket.
+"What the client checks"). The ops are the op table's (`dynd.ops`), run over a blocking socket
+(`Client.perform`); their methods are inherited from `dynd.ops.OpMethods`, which lists them
+once for both clients.
 """
 
 from __future__ import annotations
@@ -19,9 +21,7 @@ from __future__ import annotations
 import socket
 import time
 from typing import (
-    TYPE_CHECKING,
     Any,
-    Callable,
     Dict,
     Iterator,
     List,
@@ -37,12 +37,7 @@ from . import _core
 from .errors import BadReply, ConnectionClosed, DyndTimeout
 from .location import check_peer, resolve
 from .messages import DoneEvent, Event, Reply
-from .ops import Ops, Pause, Request, Work, name_method
-
-if TYPE_CHECKING:
-    from typing_extensions import Concatenate, ParamSpec
-
-    P = ParamSpec("P")
+from .ops import OpMethods, Ops, Pause, Request, Work
 
 __all__ = ["Client", "connect_socket"]
 
@@ -70,18 +65,7 @@ def connect_socket(path: str, timeout: Optional[float]) -> socket.socket:
     return sock
 
 
-def _op(build: Callable[Concatenate[Ops, P], Work[R]]) -> Callable[Concatenate[Client, P], R]:
-    """The `Client` method of the op table's entry `build`: the same parameters, run over the
-    client's connection (`Client.perform`)."""
-
-    def method(self: Client, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        return self.perform(build(self.ops, *args, **kwargs))
-
-    name_method(method, build, "Client")
-    return method
-
-
-class Client:
+class Client(OpMethods):
     """One connection to dynd. Not thread-safe: use one per thread.
 
     `path` is the socket; by default `default_socket_location()`, whose per-user directory is
@@ -189,7 +173,8 @@ class Client:
 
     def perform(self, work: Work[R]) -> R:
         """Runs an entry of the op table (`dynd.ops`) over this connection: sends its requests,
-        pausing and waiting for events as a plan asks, and returns its result."""
+        pausing and waiting for events as a plan asks, and returns its result. Every op method
+        (`dynd.ops.OpMethods`) is this with its entry."""
         if isinstance(work, Request):
             return self._request(work)
         began = time.monotonic()
@@ -214,36 +199,8 @@ class Client:
     def _request(self, request: Request[R]) -> R:
         return request.result(self.call(request.op, **request.fields))
 
-    # The ops (`dynd.ops.Ops`: each one's parameters and documentation) -----------------
-
-    hello = _op(Ops.hello)
-    open_transition = _op(Ops.open_transition)
-    open_scene = _op(Ops.open_scene)
-    gesture = _op(Ops.gesture)
-    pan = _op(Ops.pan)
-    replay_samples = _op(Ops.replay_samples)
-    tap = _op(Ops.tap)
-    swipe = _op(Ops.swipe)
-    step = _op(Ops.step)
-    get = _op(Ops.get)
-    watch = _op(Ops.watch)
-    close_session = _op(Ops.close_session)
-    list_sessions = _op(Ops.list_sessions)
-    clock_of = _op(Ops.clock_of)
-    debug = _op(Ops.debug)
-    add_item = _op(Ops.add_item)
-    remove_item = _op(Ops.remove_item)
-    add_behavior = _op(Ops.add_behavior)
-    remove_behavior = _op(Ops.remove_behavior)
-    remove_all_behaviors = _op(Ops.remove_all_behaviors)
-    set_behavior = _op(Ops.set_behavior)
-    behaviors = _op(Ops.behaviors)
-    add_group = _op(Ops.add_group)
-    remove_group = _op(Ops.remove_group)
-    items_in_rect = _op(Ops.items_in_rect)
-    set_bounds = _op(Ops.set_bounds)
-    set_item = _op(Ops.set_item)
-    add_velocity = _op(Ops.add_velocity)
+    # The ops (``hello``, ``pan``, …) are inherited: `dynd.ops.OpMethods` lists them once for
+    # both clients, each running its entry of the op table with `perform`.
 
     # Waiting for events ----------------------------------------------------------------
 

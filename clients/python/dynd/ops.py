@@ -1,20 +1,26 @@
 """The op table: for every op of protocol/PROTOCOL.md section 5, the request it sends and the
-typed result its reply becomes, written once and free of I/O.
+typed result its reply becomes, written once and free of I/O; and `OpMethods`, the one list
+that makes each op a method of both clients.
 
 `Ops` holds what one connection knows besides its socket (the next request id, the clock of
 each session it opened, the events kept unread) and has one method per op. A method returns
 either a `Request` (one request and how its typed reply becomes the result) or a `Plan`: a
 generator, for what takes several steps (``list`` pages, a pan, running a session until an
 event), that yields `Request`, `Pause` and `Wait` steps and is sent each step's answer.
-`Client` and `AsyncClient` run both with their own transport (`dynd.client`, `dynd.aio`), so
-the two return the same types by construction. The one thing read here besides the arguments
-is a scene file `open_scene` is given by path.
+`Client` and `AsyncClient` run both with their own transport (their ``perform``: `dynd.client`,
+`dynd.aio`), so the two return the same types by construction. The one thing read here besides
+the arguments is a scene file `open_scene` is given by path.
+
+`OpMethods`, the base class of both clients, names each op once: ``hello =
+OpMethod(Ops.hello)`` gives `Client` a ``hello()`` returning ``Hello`` and `AsyncClient` an
+``async`` ``hello()`` returning the same, with the entry's parameters, checked by mypy, and its
+documentation (`dynd._op_methods`). Adding an op to the client is a method of `Ops` and its line
+in `OpMethods`; ``tests/test_ops.py`` fails for an entry without one. (`run_until` is the
+exception: each client has its own method, for its overloads by event, that runs the entry.)
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
 import itertools
 from dataclasses import dataclass
 from typing import (
@@ -35,6 +41,7 @@ from typing import (
 
 from . import _core
 from ._core import PanResult, SceneSource
+from ._op_methods import OpMethod
 from .errors import DyndTimeout
 from .messages import (
     Ack,
@@ -55,7 +62,7 @@ from .messages import (
     parse_event,
 )
 
-__all__ = ["Ops", "Request", "Pause", "Wait", "Plan", "Work", "name_method"]
+__all__ = ["Ops", "OpMethods", "OpMethod", "Request", "Pause", "Wait", "Plan", "Work"]
 
 R = TypeVar("R")
 K = TypeVar("K", bound=Reply)
@@ -95,21 +102,6 @@ Step = Union[Request[Any], Pause, Wait]
 Plan = Generator[Step, Any, R]
 #: What an op method of `Ops` returns.
 Work = Union[Request[R], Plan[R]]
-
-
-def name_method(method: Callable[..., Any], entry: Callable[..., Any], client: str) -> None:
-    """Gives `method`, the method of the class `client` that runs the op table's `entry`, the
-    entry's name, documentation and parameters, and as its return annotation the type of the
-    entry's result (``Hello`` for ``Request[Hello]``), as `help` and `inspect` show them."""
-    module = method.__module__
-    functools.update_wrapper(method, entry)
-    method.__module__ = module
-    method.__qualname__ = "%s.%s" % (client, entry.__name__)
-    signature = inspect.signature(entry)
-    result = signature.return_annotation
-    if isinstance(result, str) and result.endswith("]"):
-        result = result[result.index("[") + 1 : -1]
-    setattr(method, "__signature__", signature.replace(return_annotation=result))
 
 
 def _as(kind: Type[K]) -> Callable[[Reply], K]:
@@ -481,3 +473,39 @@ class Ops:
                     "%s did not come within %g s of animation (%s)"
                     % (what, max_seconds, _core.summary(seen))
                 )
+
+
+class OpMethods:
+    """The base class of `Client` and `AsyncClient`: every op of `Ops` as a method of both, one
+    line each, in the order of `Ops` (`dynd._op_methods.OpMethod`; `run_until` is the clients'
+    own). A client supplies ``ops`` and ``perform(work)``, which runs an entry's `Request` or
+    `Plan` over its connection (an ``async def`` for an asyncio client)."""
+
+    hello = OpMethod(Ops.hello)
+    gesture = OpMethod(Ops.gesture)
+    tap = OpMethod(Ops.tap)
+    swipe = OpMethod(Ops.swipe)
+    step = OpMethod(Ops.step)
+    get = OpMethod(Ops.get)
+    watch = OpMethod(Ops.watch)
+    close_session = OpMethod(Ops.close_session)
+    debug = OpMethod(Ops.debug)
+    add_item = OpMethod(Ops.add_item)
+    remove_item = OpMethod(Ops.remove_item)
+    add_behavior = OpMethod(Ops.add_behavior)
+    remove_behavior = OpMethod(Ops.remove_behavior)
+    remove_all_behaviors = OpMethod(Ops.remove_all_behaviors)
+    set_behavior = OpMethod(Ops.set_behavior)
+    behaviors = OpMethod(Ops.behaviors)
+    add_group = OpMethod(Ops.add_group)
+    remove_group = OpMethod(Ops.remove_group)
+    items_in_rect = OpMethod(Ops.items_in_rect)
+    set_bounds = OpMethod(Ops.set_bounds)
+    set_item = OpMethod(Ops.set_item)
+    add_velocity = OpMethod(Ops.add_velocity)
+    open_transition = OpMethod(Ops.open_transition)
+    open_scene = OpMethod(Ops.open_scene)
+    list_sessions = OpMethod(Ops.list_sessions)
+    clock_of = OpMethod(Ops.clock_of)
+    pan = OpMethod(Ops.pan)
+    replay_samples = OpMethod(Ops.replay_samples)

@@ -1,10 +1,12 @@
-"""The op table (`dynd.ops`): both clients expose every entry, send the same lines for it and
-return the same types."""
+"""The op table (`dynd.ops`): both clients expose every entry (one line in `OpMethods`), with the
+entry's parameters, send the same lines for it and return the same types. The static types of
+the methods are checked by mypy in ``test_op_typing.py``."""
 
 import asyncio
 import inspect
 import json
 import os
+import pydoc
 import socket
 import threading
 from pathlib import Path
@@ -13,7 +15,7 @@ from typing import Any, Callable, Dict, Iterator, List
 import pytest
 
 from dynd import AsyncClient, Client, DyndDaemon, FrameEvent
-from dynd.ops import Ops
+from dynd.ops import OpMethod, OpMethods, Ops
 
 #: Fields of the stand-in's reply to each op (the rest answer ``{"ok": true, "id": …}``).
 REPLIES: Dict[str, Dict[str, Any]] = {
@@ -107,20 +109,76 @@ def outcome(call: Callable[[], Any]) -> str:
         return "raised " + type(error).__name__
 
 
-def test_every_entry_of_the_table_is_a_method_of_both_clients() -> None:
-    entries = [
-        name
+#: Methods of `Ops` that are not ops.
+NOT_OPS = {"start"}
+
+
+def entries() -> Dict[str, Callable[..., Any]]:
+    """The op table's entries: the public methods of `Ops` but `start`."""
+    return {
+        name: function
         for name, function in inspect.getmembers(Ops, inspect.isfunction)
-        if not name.startswith("_") and name != "start"
-    ]
-    assert len(entries) >= 28
-    for name in entries:
+        if not name.startswith("_") and name not in NOT_OPS
+    }
+
+
+def client_signature(entry: Callable[..., Any]) -> inspect.Signature:
+    """The signature a client's method of `entry` must have: the entry's, returning what its
+    `Request` or `Plan` results in."""
+    signature = inspect.signature(entry)
+    result = signature.return_annotation
+    for work in ("Request[", "Plan["):
+        if result.startswith(work) and result.endswith("]"):
+            return signature.replace(return_annotation=result[len(work) : -1])
+    raise AssertionError("%s returns %r, not a Request or a Plan" % (entry.__name__, result))
+
+
+def test_every_entry_of_the_table_is_a_method_of_both_clients() -> None:
+    """An entry of `Ops` without its line in `OpMethods` (or with a line naming another
+    entry) fails here: each is a method of both clients, with the entry's parameters, the
+    type of its result and its documentation."""
+    table = entries()
+    assert len(table) >= 29
+    listed = {name for name, value in vars(OpMethods).items() if isinstance(value, OpMethod)}
+    missing = sorted(set(table) - {"run_until"} - listed)
+    assert not missing, "entries of Ops without their line in OpMethods: %s" % missing
+    assert listed <= set(table), sorted(listed - set(table))
+    for name, entry in table.items():
+        expected = client_signature(entry)
         for client in (Client, AsyncClient):
             method = getattr(client, name)
+            assert inspect.signature(method) == expected, (client, name)
+            assert inspect.iscoroutinefunction(method) == (client is AsyncClient), (client, name)
+            bound = getattr(object.__new__(client), name)
+            assert inspect.signature(bound) == expected.replace(
+                parameters=list(expected.parameters.values())[1:]
+            ), (client, name)
             if name == "run_until":  # its own method, for its overloads; runs the same entry
                 assert "ops.run_until" in inspect.getsource(method)
-            else:
-                assert method.__wrapped__ is getattr(Ops, name), (client, name)
+                continue
+            assert method.__wrapped__ is entry, (client, name)
+            assert method.__doc__ == entry.__doc__ and method.__name__ == name
+            assert method.__qualname__ == "%s.%s" % (client.__name__, name)
+            assert method.__module__ == client.__module__
+
+
+def test_help_shows_the_entry() -> None:
+    text = pydoc.plain(pydoc.render_doc(AsyncClient.set_behavior))
+    assert "async set_behavior(self, /, session: 'str', behavior: 'str', **fields: 'Any')" in text
+    assert "-> 'Ack'" in text and "Sets fields of a behavior" in text
+    text = pydoc.plain(pydoc.render_doc(Client.list_sessions))
+    assert "list_sessions(self) -> 'List[SessionInfo]'" in text
+    assert "Every open session" in text
+    assert Client.hello is Client.hello and OpMethods.hello.__doc__ == Ops.hello.__doc__
+
+
+def test_a_line_must_name_its_entry() -> None:
+    with pytest.raises((TypeError, RuntimeError)) as raised:
+
+        class Wrong(OpMethods):
+            greet = OpMethod(Ops.hello)
+
+    assert "name it as the entry" in str(raised.value) + str(raised.value.__cause__)
 
 
 def test_both_clients_send_the_same_lines_and_return_the_same_types(stand_in: StandIn) -> None:
