@@ -79,16 +79,24 @@ endif
 # The Swift sources by swift-format; the page scripts (Sources/**/*.js) by Debian's eslint with
 # .eslintrc.yml. Debian's eslint finds its modules in /usr/share/nodejs, where Debian's node looks
 # and a node from elsewhere (NodeSource's) does not: NODE_PATH says it. Then docs/DESIGN.md's module
-# tables against Package.swift (tools/check_design.py).
-lint:
+# tables against Package.swift (tools/check_design.py), and every copy of the protocol's
+# definitions against the description the code gives (tools/generate.py --check: the schemas'
+# ranges, PROTOCOL.md's field ranges, the Python client's constants; needs the built dynctl).
+lint: deps
+ifneq ($(BUILT),yes)
+	$(SWIFT) build --product dynctl
+endif
 	$(SWIFT) format lint --strict --recursive Sources Tests examples Package.swift $(INSPECTOR)/Sources \
 	  $(INSPECTOR)/Package.swift
 	@command -v eslint >/dev/null || { echo "lint: no eslint (tools/deps.sh test installs Debian's)" >&2; exit 1; }
 	NODE_PATH=/usr/share/nodejs eslint --max-warnings 0 Sources
 	python3 tools/check_design.py
+	python3 tools/generate.py --check --dynctl "$$($(SWIFT) build --show-bin-path)/dynctl"
 
-schema-test:
+# The schema checker's samples, then the request schema against a private dynd, value by value.
+schema-test: build
 	python3 tools/test_schema_check.py
+	python3 tools/schema_agreement.py "$$($(SWIFT) build --show-bin-path)"
 
 # dynctl record and render, the page checked in headless Chromium (needs the built binaries).
 render-test: build

@@ -70,7 +70,7 @@ let package = Package(
     .executableTarget(
       name: "dynd",
       dependencies: [
-        "Daemon", "ReleaseInfo",
+        "Daemon", "ReleaseInfo", "Wire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -79,6 +79,7 @@ let package = Package(
     // (each script a .js file, linted by `make lint`, embedded at build time).
     .target(
       name: "PageScripts",
+      dependencies: ["Primitives"],
       resources: [
         .embedInCode("page-basics.js"), .embedInCode("stage.js"), .embedInCode("plot.js"),
         .embedInCode("finger-velocity.js"), .embedInCode("handoff-words.js"),
@@ -160,7 +161,8 @@ let package = Package(
         "Transitions", "SceneBuilding", "Dynamics", "TestSupport",
       ]),
     .testTarget(
-      name: "InspectorCoreTests", dependencies: ["DaemonSocket", "InspectorCore", "PageScripts"]),
+      name: "InspectorCoreTests",
+      dependencies: ["DaemonSocket", "InspectorCore", "PageScripts", "Primitives"]),
     // The socket-location rule against the cases every copy of it passes (Tests/Shared).
     .testTarget(name: "DaemonSocketTests", dependencies: ["DaemonSocket"]),
     // Every stroke format against the cases the Python client's readers pass too (Tests/Shared).

@@ -60,7 +60,7 @@ VALID = [
         '{"op":"open","session":"tour","scene":{"bounds":[0,0,320,568],"items":['
         '{"id":"ball","center":[50,50],"size":[40,40],"shape":"ellipse"},'
         '{"id":"tri","center":[200,50],"size":[60,60],"angle":0.5,"shape":"path","path":[[0,-30],[30,30],[-30,30]]},'
-        '{"id":"label","size":[95,47]}],"behaviors":['
+        '{"id":"label","center":[160,100],"size":[95,47]}],"behaviors":['
         '{"type":"attachment","id":"drag","item":"ball","anchor":[60,60],"offset":[5,0],"length":10,"damping":0.4,"frequency":1.5},'
         '{"type":"snap","item":"label","point":[160,284],"damping":0.5},'
         '{"type":"push","items":["tri"],"mode":"instantaneous","angle":-1.5708,"magnitude":20},'
@@ -250,7 +250,7 @@ VALID = [
     # --- fields, regions, groups, composites, action rules (extensions)
     (
         "request",
-        '{"op":"open","scene":{"bounds":[320,568],"items":[{"id":"a","size":[10,10]},{"id":"b","size":[10,10]}],'
+        '{"op":"open","scene":{"bounds":[320,568],"items":[{"id":"a","center":[10,10],"size":[10,10]},{"id":"b","center":[30,10],"size":[10,10]}],'
         '"groups":[{"id":"pair","items":["a","b"]}],"behaviors":['
         '{"type":"field","id":"pull","kind":"radial_gravity","items":["pair"],"position":[160,284],'
         '"region":{"difference":[{"radius":100},{"inverse":{"size":[20,0]}}]},"strength":-2,"falloff":2,'

@@ -1,3 +1,5 @@
+import Primitives
+
 /// The sentences that explain a `handoff` event: what each constraint did to the finger's
 /// velocity, and why an estimated velocity is zero or limited. Written once, here: `dynctl
 /// handoff` fills them in Swift (`fill`), the inspector and the replay page in JavaScript
@@ -12,13 +14,14 @@ public enum HandoffWords {
     "the engine moves nothing faster than {max} pt/s: {before} is scaled down to {after} pt/s"
 
   /// Why the estimator's velocity is what it is, by the `handoff` event's `estimate.reason`
-  /// (`ReleaseEstimate.Reason`; `estimated`, the ordinary case, needs no sentence). `{still_ms}`: the pointer's stillness
-  /// before lift-off, in milliseconds.
+  /// (`ReleaseEstimate.Reason`; `estimated`, the ordinary case, needs no sentence). `{still_ms}`:
+  /// the pointer's stillness before lift-off, in milliseconds. The estimator's constants they
+  /// quote are its own (`VelocityEstimator`).
   public static let reasons: [(reason: String, sentence: String)] = [
     (
       "pointer_stopped",
       "0 pt/s: the pointer was still for {still_ms} ms before lift-off "
-        + "(Android's and Flutter's 40 ms rule)"
+        + "(Android's and Flutter's \(number(VelocityEstimator.stoppedAfter * 1000)) ms rule)"
     ),
     (
       "too_few_samples",
@@ -26,7 +29,8 @@ public enum HandoffWords {
     ),
     (
       "stale_samples",
-      "0 pt/s: at lift-off the samples were older than the estimator's 100 ms horizon"
+      "0 pt/s: at lift-off the samples were older than the estimator's "
+        + "\(number(VelocityEstimator.horizon * 1000)) ms horizon"
     ),
     (
       "degenerate_fit",
@@ -34,8 +38,8 @@ public enum HandoffWords {
     ),
     (
       "limited",
-      "limited: the estimate was faster than 1000000 pt/s and was scaled down to that speed "
-        + "in its direction"
+      "limited: the estimate was faster than \(number(VelocityEstimator.maxSpeed)) pt/s and was "
+        + "scaled down to that speed in its direction"
     ),
   ]
 

@@ -1,3 +1,4 @@
+/* global DYND_ESTIMATOR */
 /* exported makeDyndFingerVelocity */
 /* makeDyndFingerVelocity() → {record(phase, x, y, t), velocity() → [vx, vy]}: Android's
    lsq2 and Flutter's VelocityTracker, as dynd's GestureTracker runs them. Samples are the
@@ -7,7 +8,9 @@
    more than 40 ms after the newest sample gives zero. */
 function makeDyndFingerVelocity() {
   "use strict";
-  const HORIZON = 0.1, HISTORY = 20, STOPPED = 0.04, SLACK = 1e-9;
+  // Swift's constants (VelocityEstimator), given to the page before this script.
+  const HORIZON = DYND_ESTIMATOR.horizon, HISTORY = DYND_ESTIMATOR.history_size;
+  const STOPPED = DYND_ESTIMATOR.stopped_after, SLACK = DYND_ESTIMATOR.slack;
   let moves = [], liftOff = null;
   function record(phase, x, y, t) {
     if (phase === "began") { moves = []; liftOff = null; }
@@ -46,7 +49,7 @@ function makeDyndFingerVelocity() {
         for (let h = 0; h < m; h++) v[h] -= p * q[i][h];
       }
       const length = Math.sqrt(dot(v, v));
-      if (!(length > 1e-9 * Math.sqrt(dot(a[j], a[j]))) || !Number.isFinite(length)) return null;
+      if (!(length > DYND_ESTIMATOR.dependence * Math.sqrt(dot(a[j], a[j]))) || !Number.isFinite(length)) return null;
       r[j][j] = length;
       q.push(v.map(x => x / length));
     }

@@ -16,6 +16,33 @@ public enum VelocityEstimator: String, Sendable, CaseIterable {
   /// dynd's first estimator: the least-squares slope of a straight line through every sample of
   /// the last 100 ms, the lift-off included.
   case linear
+
+  /// How far back the `platform` estimate looks (seconds): Android's `HORIZON`, Flutter's
+  /// `_horizonMilliseconds`. These constants are defined once, here: the tracker (Transitions'
+  /// `GestureTracker`) runs with them, and the pages' estimator (`finger-velocity.js`), the
+  /// handoff's sentences (`HandoffWords`) and the protocol's description are given them.
+  public static let horizon = 0.1
+  /// The most samples the `platform` estimate uses: Android's `HISTORY_SIZE`, Flutter's
+  /// `_historySize`.
+  public static let historySize = 20
+  /// A pause longer than this (seconds) means the pointer stopped: Android's
+  /// `ASSUME_POINTER_STOPPED_TIME`, Flutter's `_assumePointerMoveStoppedMilliseconds`.
+  public static let stoppedAfter = 0.04
+  /// The fitted polynomial's degree (Android's `lsq2`; Flutter's `solve(2)`).
+  public static let degree = 2
+  /// How far back the `linear` estimate looks (seconds).
+  public static let window = 0.1
+  /// Slack (seconds) for times compared against the constants above, so that rounding in
+  /// timestamps such as `i / 60` does not move a sample across a limit: 1 ns, the platforms'
+  /// time resolution.
+  public static let slack = 1e-9
+  /// A column of the least-squares fit whose part independent of the others is below this
+  /// fraction of its length makes the fit degenerate (reason `degenerate_fit`).
+  public static let dependence = 1e-9
+  /// The fastest release velocity an estimate may give, pt/s (`PropertyRanges.velocity`): a
+  /// faster one is scaled down to it (reason `limited`). Samples a nanosecond apart would
+  /// otherwise estimate 10⁹ pt/s and more.
+  public static let maxSpeed = PropertyRanges.velocity.upperBound
 }
 
 /// Directions of a swipe.

@@ -74,6 +74,9 @@ public enum Limits {
   /// Default longest request line in bytes, without the `\n` (`dynd --max-line` changes it).
   /// One MiB holds a scene of the maximum item count with long paths many times over.
   public static let defaultMaxLineBytes = 1 << 20
+  /// What `dynd --max-line` may set: 1 KiB up to 64 MiB (a client may take any line up to the
+  /// largest as a daemon's).
+  public static let maxLineBytes = 1024...(64 << 20)
   /// Deepest nesting of arrays and objects. The deepest valid request is 57 levels: a scene's
   /// field behavior inside `maxCompositeDepth` composites, with an action rule whose `set` effect
   /// gives a region `maxRegionDepth` levels deep made of unions, and that region's `size` (each

@@ -40,7 +40,7 @@ struct Dynctl: ParsableCommand {
       SwipeCommand.self, PlayCommand.self, HandoffCommand.self, RecordCommand.self,
       RenderCommand.self, RunCommand.self,
       SendCommand.self, ItemsInRectCommand.self, SetBoundsCommand.self, AddGroupCommand.self,
-      RemoveGroupCommand.self,
+      RemoveGroupCommand.self, DescribeProtocolCommand.self,
     ])
 
   /// Parses the command line after moving connection options written before the subcommand

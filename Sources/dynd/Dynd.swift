@@ -3,6 +3,7 @@ import Daemon
 import Glibc
 import Logging
 import ReleaseInfo
+import Wire
 
 /// dynd: UIKit Dynamics sessions served over a Unix socket as JSON lines.
 @main
@@ -67,8 +68,10 @@ struct Dynd: ParsableCommand {
   var systemd = false
 
   func validate() throws {
-    guard (1024...(64 << 20)).contains(maxLine) else {
-      throw ValidationError("--max-line \(maxLine): must be between 1024 and 67108864 bytes")
+    guard Limits.maxLineBytes.contains(maxLine) else {
+      throw ValidationError(
+        "--max-line \(maxLine): must be between \(Limits.maxLineBytes.lowerBound) and "
+          + "\(Limits.maxLineBytes.upperBound) bytes")
     }
     guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 31_536_000 else {
       throw ValidationError(

@@ -53,23 +53,13 @@ public struct GestureEvent: Sendable {
 /// `estimate(_:)` also says which of these rules decided the velocity (`ReleaseEstimate`): each
 /// way out of an estimator is exactly one reason.
 public struct GestureTracker: Sendable {
-  /// How far back the `linear` estimate looks (seconds).
-  public static let window = 0.1
-  /// How far back the `platform` estimate looks (seconds): Android's `HORIZON`, Flutter's
-  /// `_horizonMilliseconds`.
-  public static let horizon = 0.1
-  /// The most samples the `platform` estimate uses: Android's `HISTORY_SIZE`, Flutter's
-  /// `_historySize`.
-  public static let historySize = 20
-  /// A pause longer than this (seconds) means the pointer stopped: Android's
-  /// `ASSUME_POINTER_STOPPED_TIME`, Flutter's `_assumePointerMoveStoppedMilliseconds`.
-  public static let stoppedAfter = 0.04
-  /// The fitted polynomial's degree (Android's `lsq2`; Flutter's `solve(2)`).
-  public static let degree = 2
-  /// Slack (seconds) for times compared against the constants above, so that rounding in
-  /// timestamps such as `i / 60` does not move a sample across a limit: 1 ns, the platforms'
-  /// time resolution.
-  static let slack = 1e-9
+  // The estimators' constants, defined with them in Primitives (`VelocityEstimator`).
+  public static let window = VelocityEstimator.window
+  public static let horizon = VelocityEstimator.horizon
+  public static let historySize = VelocityEstimator.historySize
+  public static let stoppedAfter = VelocityEstimator.stoppedAfter
+  public static let degree = VelocityEstimator.degree
+  static let slack = VelocityEstimator.slack
 
   public private(set) var start: Point?
   public private(set) var last: Point?
@@ -248,7 +238,8 @@ enum PolynomialFit {
         for h in 0..<m { v[h] -= projection * q[i][h] }
       }
       let length = dot(v, v).squareRoot()
-      guard length > 1e-9 * dot(a[j], a[j]).squareRoot(), length.isFinite else { return nil }
+      guard length > VelocityEstimator.dependence * dot(a[j], a[j]).squareRoot(), length.isFinite
+      else { return nil }
       r[j][j] = length
       q.append(v.map { $0 / length })
     }

@@ -83,8 +83,8 @@ open class Transition {
   }
 
   /// The fastest estimated finger velocity, pt/s: the protocol's bound on a given `vx`/`vy`
-  /// (`PropertyRanges.velocity`).
-  public static let maxEstimatedSpeed = PropertyRanges.velocity.upperBound
+  /// (`VelocityEstimator.maxSpeed`).
+  public static let maxEstimatedSpeed = VelocityEstimator.maxSpeed
 
   /// The tracker's estimate by `estimator`, scaled down to `maxEstimatedSpeed` in its direction
   /// when faster (then its reason is `limited`).

@@ -28,6 +28,7 @@ from typing import (
     Union,
 )
 
+from . import _protocol
 from .errors import (
     BadReply,
     ConnectionClosed,
@@ -64,10 +65,10 @@ JSON = Dict[str, Any]
 #: 64 MiB, the most `dynd --max-line` allows, and far more than any line dynd writes (its
 #: replies and events are bounded, protocol/PROTOCOL.md section 12). A longer line raises
 #: `LineTooLong` as soon as that many bytes came without a newline.
-MAX_LINE = 64 * 1024 * 1024
+MAX_LINE = _protocol.MAX_LINE_BYTES
 #: Deepest nesting of arrays and objects a client accepts: the daemon's own limit (its deepest
 #: message is 56 levels). Deeper is `TooDeep`.
-MAX_DEPTH = 64
+MAX_DEPTH = _protocol.MAX_NESTING_DEPTH
 #: Most events a client holds unread (the clients' `max_events`): those that came while it waits
 #: for a reply, and those kept for `next_event`. More is `TooManyEvents`.
 MAX_EVENTS = 100_000
@@ -82,7 +83,7 @@ SceneSource = Union[Mapping[str, Any], str, "os.PathLike[str]"]
 PACES = ("auto", "realtime", "step", "none")
 #: The longest ``dt`` of one ``step`` (protocol/PROTOCOL.md, ``step``): a longer interval
 #: between a recording's samples is stepped in parts.
-MAX_STEP_DT = 10.0
+MAX_STEP_DT = _protocol.MAX_STEP_DT
 #: How many 60 Hz samples a pan has per second.
 SAMPLE_RATE = 60
 

@@ -30,6 +30,7 @@ import math
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple, Union
 
+from . import _protocol
 from ._core import PanResult
 from .client import Client
 from .errors import DyndError
@@ -95,6 +96,13 @@ def distance(a: Sequence[float], b: Sequence[float]) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
 
 
+def _fill(template: str, **values: str) -> str:
+    """`template` (one of `dynd._protocol.HANDOFF_TEMPLATES`) with each ``{name}`` replaced."""
+    for name, value in values.items():
+        template = template.replace("{%s}" % name, value)
+    return template
+
+
 def expected_velocity(handoff: HandoffEvent) -> Tuple[Vec2, List[str]]:
     """The finger's velocity after the item's constraints, applied in order — the velocity the
     item should move with — and one sentence per constraint saying what it did."""
@@ -107,20 +115,24 @@ def expected_velocity(handoff: HandoffEvent) -> Tuple[Vec2, List[str]]:
             dot = v[0] * ax + v[1] * ay
             v = (ax * dot, ay * dot)
             sentences.append(
-                "the item runs on a rail along %s: %s projected onto it is %s pt/s"
-                % (pair_text(constraint.axis), pair_text(before), pair_text(v))
+                _fill(
+                    _protocol.HANDOFF_TEMPLATES["rail"],
+                    axis=pair_text(constraint.axis), before=pair_text(before), after=pair_text(v),
+                )
             )
         elif constraint.kind == "anchored":
             v = (0.0, 0.0)
-            sentences.append("the item is anchored: it does not move")
+            sentences.append(_protocol.HANDOFF_TEMPLATES["anchored"])
         elif constraint.kind == "speed_limit" and constraint.max_speed is not None:
             limit = constraint.max_speed
             speed = math.hypot(v[0], v[1])
             if speed > limit:
                 v = (v[0] * limit / speed, v[1] * limit / speed)
             sentences.append(
-                "the engine moves nothing faster than %s pt/s: %s is scaled down to %s pt/s"
-                % (fmt(limit), pair_text(before), pair_text(v))
+                _fill(
+                    _protocol.HANDOFF_TEMPLATES["speed_limit"],
+                    max=fmt(limit), before=pair_text(before), after=pair_text(v),
+                )
             )
         else:
             sentences.append("an unknown constraint %r: not applied" % constraint.raw)

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
 
+from . import _protocol
+
 __all__ = [
     "Vec2",
     "ItemState",
@@ -139,19 +141,10 @@ class Constraint:
 
 
 #: Why dynd's estimate of a release velocity is 0 or limited, by `ReleaseEstimate.reason`: the
-#: sentences ``dynctl`` and the pages give (``Sources/PageScripts/HandoffWords.swift``, where
-#: they are defined; keep these the same). ``estimated``, the ordinary case, has none.
-REASON_SENTENCES: Dict[str, str] = {
-    "pointer_stopped": "0 pt/s: the pointer was still for {still_ms} ms before lift-off "
-    "(Android's and Flutter's 40 ms rule)",
-    "too_few_samples": "0 pt/s: the estimator had fewer than two samples (a velocity needs two)",
-    "stale_samples": "0 pt/s: at lift-off the samples were older than the estimator's 100 ms "
-    "horizon",
-    "degenerate_fit": "0 pt/s: the samples' times were too close together to fit a velocity "
-    "through them",
-    "limited": "limited: the estimate was faster than 1000000 pt/s and was scaled down to that "
-    "speed in its direction",
-}
+#: sentences ``dynctl`` and the pages give, generated from their one definition
+#: (``Sources/PageScripts/HandoffWords.swift``) into `dynd._protocol`. ``estimated``, the
+#: ordinary case, has none.
+REASON_SENTENCES: Dict[str, str] = _protocol.REASON_SENTENCES
 
 
 def _sentence_number(value: float) -> str:
