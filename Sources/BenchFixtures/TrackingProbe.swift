@@ -44,13 +44,13 @@ public struct TrackingProbe: Sendable {
       parameters: try ParameterValues([:], declared: type.parameters),
       bounds: Rect(x: 0, y: 0, width: 320, height: 568))
     guard let item = t.items.first(where: { $0.identifier == c.item }) else { return .infinity }
-    _ = t.handle(GestureEvent(phase: .began, point: c.start, time: 0), now: 0)
+    _ = t.handle(GestureSample(phase: .began, point: c.start, time: 0), now: 0)
     let offset = (c.start - item.center).rotated(by: -item.angle)
     let frames = max(2, Int((c.reach / speed * 60).rounded(.up)))
     var worst = 0.0
     for i in 1...frames {
       let finger = c.start + c.direction * min(speed * Double(i) / 60, c.reach)
-      _ = t.handle(GestureEvent(phase: .changed, point: finger, time: Double(i) / 60), now: 0)
+      _ = t.handle(GestureSample(phase: .changed, point: finger, time: Double(i) / 60), now: 0)
       t.animator.step(1.0 / 60)
       _ = t.afterStep()
       let touched = item.center + offset.rotated(by: item.angle)
@@ -71,12 +71,12 @@ public struct TrackingProbe: Sendable {
     let start = Point(x: 100, y: 450)
     let attach = Vector(dx: 41, dy: 0.5)
     let length = (brick.center + attach - start).length
-    _ = t.handle(GestureEvent(phase: .began, point: start, time: 0), now: 0)
+    _ = t.handle(GestureSample(phase: .began, point: start, time: 0), now: 0)
     var worst = 0.0
     let frames = max(2, Int((200 / speed * 60).rounded(.up)))
     for i in 1...frames {
       let finger = start + Vector(dx: 0, dy: -1) * min(speed * Double(i) / 60, 200)
-      _ = t.handle(GestureEvent(phase: .changed, point: finger, time: Double(i) / 60), now: 0)
+      _ = t.handle(GestureSample(phase: .changed, point: finger, time: Double(i) / 60), now: 0)
       t.animator.step(1.0 / 60)
       _ = t.afterStep()
       let end = brick.center + attach.rotated(by: brick.angle)

@@ -52,3 +52,31 @@ public enum SwipeDirection: String, Sendable, CaseIterable {
   case up
   case down
 }
+
+/// One sample of a pan: where the finger is, when (the client's clock, seconds), for `ended` the
+/// release velocity if the client measured it, and which estimator computes the velocity
+/// otherwise. The `gesture` op carries one (`GestureRequest.sample`) and a transition takes it as
+/// it is (`Transition.handle`).
+public struct GestureSample: Equatable, Sendable {
+  public var phase: GesturePhase
+  public var point: Point
+  /// The sample's time on the client's clock, in seconds; nil: the daemon times it.
+  public var time: Double?
+  /// The finger velocity (`vx`, `vy`, sent together). On `ended` it is the release velocity; when
+  /// absent there, the daemon estimates it from the recent samples.
+  public var velocity: Vector?
+  /// How the daemon estimates the finger's velocity (at `changed`, and the release velocity at
+  /// `ended` without `velocity`).
+  public var estimator: VelocityEstimator
+
+  public init(
+    phase: GesturePhase, point: Point, time: Double? = nil, velocity: Vector? = nil,
+    estimator: VelocityEstimator = .platform
+  ) {
+    self.phase = phase
+    self.point = point
+    self.time = time
+    self.velocity = velocity
+    self.estimator = estimator
+  }
+}

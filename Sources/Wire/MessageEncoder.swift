@@ -169,7 +169,7 @@ public struct MessageEncoder: Sendable {
   /// the `spring` that carries it.
   public mutating func handoff(
     session: String, item: String, gestureVelocity: Vector, itemVelocity: Vector,
-    constraints: [HandoffConstraint] = [], velocityError: Double = 0,
+    constraints: [MotionConstraint] = [], velocityError: Double = 0,
     estimate: ReleaseEstimate? = nil, projection: Point? = nil, decay: DecayModel? = nil,
     detent: String? = nil, spring: SpringParameters? = nil
   ) {

@@ -35,6 +35,6 @@ struct ConnectionOptions: ParsableArguments {
     }
     return DaemonClient(
       connection: try DaemonConnection(path: location.path), output: Output(json: json),
-      timeout: timeout, transcript: nil)
+      timeout: timeout, trace: nil)
   }
 }

@@ -7,7 +7,7 @@ struct DaemonClient {
   var output: Output
   let timeout: Double
   /// Records every line sent and received (`dynctl record`).
-  var transcript: Transcript?
+  var trace: TraceLines?
 
   /// Sends `op`, prints its events and (unless `quietReply`, for requests dynctl makes on its
   /// own account) its reply; throws `.errorReply` for an error reply. Returns the reply's body.
@@ -41,14 +41,14 @@ struct DaemonClient {
     line: String, awaiting awaited: AwaitedReply, quietReply: Bool = false,
     onEvent: (Message) -> Void = { _ in }
   ) throws(Failure) -> Message {
-    transcript?.sent(line)
+    trace?.sent(line)
     let reply = try connection.exchange(line, awaiting: awaited, timeout: timeout) {
       (event) throws(Failure) in
-      transcript?.received(event)
+      trace?.received(event)
       output.event(event)
       onEvent(event)
     }
-    transcript?.received(reply)
+    trace?.received(reply)
     if !quietReply || output.json || !reply.ok { output.reply(reply) }
     if let error = reply.error { throw .errorReply(code: error.code, message: error.message) }
     return reply

@@ -57,7 +57,7 @@ extension GesturePlan {
       } else {
         guard case .message(let event) = try client.connection.receive(deadline: deadline)
         else { break }
-        client.transcript?.received(event)
+        client.trace?.received(event)
         client.output.event(event)
         notice(event)
       }

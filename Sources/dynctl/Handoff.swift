@@ -9,7 +9,7 @@ struct HandoffReport {
   let item: String
   let gesture: (Double, Double)
   let itemVelocity: (Double, Double)
-  let constraints: [HandoffConstraint]
+  let constraints: [MotionConstraint]
   /// The daemon's |item velocity − finger velocity after the constraints|, before rounding.
   let velocityError: Double?
   /// How the daemon estimated the finger's velocity; nil when dynctl gave it.

@@ -116,8 +116,8 @@ struct RecordCommand: ParsableCommand {
       let sceneJSON = try scene.map { (text) throws(Failure) in try OpenCommand.sceneObject(text) }
       var client = try connection.connect()
       client.output = Output(json: false, showFrames: false, silent: true)
-      let transcript = Transcript()
-      client.transcript = transcript
+      let trace = TraceLines()
+      client.trace = trace
       let recording: Recording
       if let transition {
         recording = try recordTransition(transition, client)
@@ -127,9 +127,9 @@ struct RecordCommand: ParsableCommand {
         recording = try RecordJoin(session: session ?? "", maxSeconds: maxSeconds).record(client)
       }
       try writeFile(
-        output, ([recording.header.jsonText] + transcript.lines).joined(separator: "\n") + "\n")
+        output, ([recording.header.jsonText] + trace.lines).joined(separator: "\n") + "\n")
       Output(json: false).note(
-        "recorded \(transcript.frames) frames (\(recording.ending)) to \(output)")
+        "recorded \(trace.frames) frames (\(recording.ending)) to \(output)")
       if let failure = recording.failure { throw .checkFailed(failure) }
     }
   }

@@ -37,7 +37,7 @@ struct RecordJoin {
         ending = "the daemon closed the connection"
         break reading
       case .message(let message):
-        client.transcript?.received(message)
+        client.trace?.received(message)
         guard case .event(let event) = message.content else { continue }
         switch event {
         case .frame(let frame) where frame.session == session:

@@ -16,7 +16,7 @@ struct TransportBackPressureTests {
     let log = Shared<[ConnectionEvent]>([])
     let warnings = Shared<[String]>([])
     let limits = Connection.Limits(
-      outputHighWatermark: 256 << 10, stalledReaderTimeout: .milliseconds(300))
+      outputHighWater: 256 << 10, stalledReaderTimeout: .milliseconds(300))
     // Every request is answered with 16 KiB: the peer's own replies, paced by back-pressure.
     let reply = [UInt8](repeating: 0x52, count: 16 << 10) + [0x0A]
     let loop = try LoopThread { loop in
@@ -79,7 +79,7 @@ struct TransportTurnsTests {
     let log = Shared<[ConnectionEvent]>([])
     let loop = try LoopThread { loop in
       try makeRecordingServer(
-        loop: loop, path: path, limits: Connection.Limits(inputSlice: .zero), log: log
+        loop: loop, path: path, limits: Connection.Limits(requestSlice: .zero), log: log
       ) { delegate in
         delegate.onLine = { connection, line in connection.send(line + [0x0A]) }
       }
@@ -109,7 +109,7 @@ struct TransportTurnsTests {
     let log = Shared<[ConnectionEvent]>([])
     let loop = try LoopThread { loop in
       try makeRecordingServer(
-        loop: loop, path: path, limits: Connection.Limits(inputSlice: .zero), log: log)
+        loop: loop, path: path, limits: Connection.Limits(requestSlice: .zero), log: log)
     }
     let first = try TestClient(path: path)
     let second = try TestClient(path: path)

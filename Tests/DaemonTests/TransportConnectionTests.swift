@@ -266,7 +266,7 @@ struct TransportConnectionTests {
         delegate.onLine = { connection, line in
           if line == Array("fill".utf8) {
             connection.send([UInt8](repeating: 0x43, count: total))
-            #expect(connection.outputLength > connection.limits.outputLowWatermark)
+            #expect(connection.outputLength > connection.limits.outputLowWater)
           }
           connection.requestDrainNotification()
           connection.requestDrainNotification()  // asking twice still gives one notification

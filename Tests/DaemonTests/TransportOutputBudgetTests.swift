@@ -22,7 +22,7 @@ struct TransportOutputBudgetTests {
         delegate.onClose = { _, _ in queuedAtLastClose.set(budget.queued) }
         // Back-pressure would stop handling their requests at 1 MiB each: out of the way here,
         // so that two peers alone pass the budget.
-        let limits = Connection.Limits(outputHardLimit: 8 << 20, outputHighWatermark: 8 << 20)
+        let limits = Connection.Limits(outputHardLimit: 8 << 20, outputHighWater: 8 << 20)
         _ = Connection(
           loop: loop, socket: fd, peer: peer, limits: limits, outputBudget: budget,
           delegate: delegate)

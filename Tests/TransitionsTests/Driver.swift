@@ -43,28 +43,28 @@ final class Driver<T: Transition> {
 
   /// Feeds one pan event, `now` standing in for the client's clock.
   @discardableResult
-  func send(_ event: GestureEvent, now: Double = 0) -> [TransitionEvent] {
+  func send(_ event: GestureSample, now: Double = 0) -> [TransitionEvent] {
     keep(t.handle(event, now: now))
   }
 
   @discardableResult
   func began(at point: Point, time: Double? = 0) -> [TransitionEvent] {
-    send(GestureEvent(phase: .began, point: point, time: time))
+    send(GestureSample(phase: .began, point: point, time: time))
   }
 
   @discardableResult
   func moved(to point: Point, time: Double?) -> [TransitionEvent] {
-    send(GestureEvent(phase: .changed, point: point, time: time))
+    send(GestureSample(phase: .changed, point: point, time: time))
   }
 
   @discardableResult
   func ended(at point: Point, time: Double?, velocity: Vector? = nil) -> [TransitionEvent] {
-    send(GestureEvent(phase: .ended, point: point, time: time, velocity: velocity))
+    send(GestureSample(phase: .ended, point: point, time: time, velocity: velocity))
   }
 
   @discardableResult
   func cancelled(at point: Point, time: Double?) -> [TransitionEvent] {
-    send(GestureEvent(phase: .cancelled, point: point, time: time))
+    send(GestureSample(phase: .cancelled, point: point, time: time))
   }
 
   /// Whether the transition took the tap.
@@ -130,7 +130,7 @@ final class Driver<T: Transition> {
     for i in 0...frames {
       let f = Double(i) / Double(frames)
       let p = Point(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f)
-      send(GestureEvent(phase: i == 0 ? .began : .changed, point: p, time: Double(i) / 60))
+      send(GestureSample(phase: i == 0 ? .began : .changed, point: p, time: Double(i) / 60))
       stepEngine()
     }
     ended(at: to, time: Double(frames + 1) / 60, velocity: release)

@@ -177,14 +177,14 @@ struct GestureTrackerTests {
   func aTransitionTimesEventsWithoutTByNow(estimator: VelocityEstimator) throws {
     let d = try Driver(Probe.self)
     let probe = d.t
-    d.send(GestureEvent(phase: .began, point: Point(x: 0, y: 0), estimator: estimator), now: 2)
+    d.send(GestureSample(phase: .began, point: Point(x: 0, y: 0), estimator: estimator), now: 2)
     for i in 1...8 {
       let p = Point(x: 15 * Double(i), y: 0)
       d.send(
-        GestureEvent(phase: .changed, point: p, estimator: estimator), now: 2 + 0.01 * Double(i))
+        GestureSample(phase: .changed, point: p, estimator: estimator), now: 2 + 0.01 * Double(i))
     }
     d.send(
-      GestureEvent(phase: .ended, point: Point(x: 120, y: 0), estimator: estimator), now: 2.09)
+      GestureSample(phase: .ended, point: Point(x: 120, y: 0), estimator: estimator), now: 2.09)
     // 15 pt every 10 ms, lifted 10 ms after the last move where it was. The line through the
     // ten events, the lift-off included, has the slope 1500 × (1 − 4.5 / 82.5).
     let expected = estimator == .platform ? 1500 : 1500 * (1 - 4.5 / 82.5)
@@ -369,7 +369,7 @@ struct GestureTrackerTests {
     let d = try Driver(LockScreen.self)
     d.began(at: Point(x: 160, y: 500), time: 0)
     d.moved(to: Point(x: 160, y: 490), time: 1e-6)
-    let events = d.send(GestureEvent(phase: .ended, point: Point(x: 160, y: 490), time: 2e-6))
+    let events = d.send(GestureSample(phase: .ended, point: Point(x: 160, y: 490), time: 2e-6))
     guard case .handoff(let fast)? = events.first else {
       Issue.record("no handoff: \(events)")
       return
@@ -380,7 +380,7 @@ struct GestureTrackerTests {
     d.began(at: Point(x: 160, y: 500), time: 1)
     d.moved(to: Point(x: 160, y: 480), time: 1.02)
     let given = d.send(
-      GestureEvent(
+      GestureSample(
         phase: .ended, point: Point(x: 160, y: 480), time: 1.03, velocity: Vector(dx: 0, dy: -900)
       ))
     guard case .handoff(let told)? = given.first else {

@@ -188,7 +188,7 @@ struct RequestDecodingTests {
       Issue.record("not a gesture")
       return
     }
-    #expect(absent.estimator == .platform)
+    #expect(absent.sample.estimator == .platform)
     #expect(
       rejection(base + #","estimator":"lsq2"}"#)
         == ProtocolError(

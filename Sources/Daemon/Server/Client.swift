@@ -14,12 +14,27 @@ import Wire
 /// (frames) and `dropped_contacts` (contact events) = the counts. A `debug` event goes out only
 /// with its frame.
 final class Client: ConnectionDelegate {
+  /// What a client tells the server that owns it: all it knows of it.
+  protocol Owner: AnyObject {
+    /// The client read a request: the host applies it.
+    func client(_ client: Client, sent request: Request)
+    /// The client's backed-up output drained: the host goes on with what waited for it.
+    func clientOutputDrained(_ client: Client)
+    /// The client's connection closed.
+    func clientDidClose(_ client: Client)
+    /// The client wrote `count` numbers that were not finite (as 0; must never happen).
+    func client(_ client: Client, wroteNonFinite count: Int)
+  }
 
   let id: PeerID
   /// The peer's process (`SO_PEERCRED`), for per-client quotas.
   let pid: Int32
   private(set) var connection: Connection!
-  unowned let server: Server
+  private unowned let owner: any Owner
+  /// The loop the connection runs on (the hang-up check's timer).
+  private let loop: EventLoop
+  /// Where lines too long to parse on the loop are decoded.
+  private let largeLines: LargeLineDecoder
   private let decoder = RequestDecoder()
   /// Bytes for the peer collected while a batch of messages is sent (one write per batch).
   private var corked: [UInt8] = []
@@ -32,10 +47,14 @@ final class Client: ConnectionDelegate {
   /// the latest such frame.
   private var dropped: [String: (frames: Int, contacts: Int, latest: Frame?)] = [:]
 
-  init(id: PeerID, pid: Int32, server: Server) {
+  init(
+    id: PeerID, pid: Int32, owner: any Owner, loop: EventLoop, largeLines: LargeLineDecoder
+  ) {
     self.id = id
     self.pid = pid
-    self.server = server
+    self.owner = owner
+    self.loop = loop
+    self.largeLines = largeLines
   }
 
   func attach(_ connection: Connection) { self.connection = connection }
@@ -48,7 +67,7 @@ final class Client: ConnectionDelegate {
       awaitingReply = true
       connection.pauseReading()
       watchForHangUp()
-      server.largeLines.decode(Array(line)) { [weak self] result in
+      largeLines.decode(Array(line)) { [weak self] result in
         guard let self, self.connection.isOpen else { return }
         self.awaitingReply = false
         self.handle(result)
@@ -74,12 +93,12 @@ final class Client: ConnectionDelegate {
       sendNow(.reply(Reply(id: error.id, error: error.error)))
     case .success(let request):
       awaitingReply = true
-      server.client(self, sent: request)
+      owner.client(self, sent: request)
     }
   }
 
   func connectionLineTooLong(_ connection: Connection) {
-    sendNow(.reply(Reply(id: nil, error: .lineTooLong(limit: server.options.maxLine))))
+    sendNow(.reply(Reply(id: nil, error: .lineTooLong(limit: connection.limits.maxLineLength))))
     connection.closeAfterFlush()
   }
 
@@ -91,7 +110,7 @@ final class Client: ConnectionDelegate {
   }
 
   func connectionOutputDidDrain(_ connection: Connection) {
-    server.clientOutputDrained(self)
+    owner.clientOutputDrained(self)
     // The latest frame, coalesced like those before it, goes out now: `dropped` counts the ones
     // before it. Contact events left out with no frame left out wait for the next frame.
     let pending = dropped.filter { $0.value.frames > 0 && $0.value.latest != nil }
@@ -126,7 +145,7 @@ final class Client: ConnectionDelegate {
     guard connection.isOpen, awaitingReply, hangUpTimer?.isScheduled != true else { return }
     let timer =
       hangUpTimer
-      ?? OneShotTimer(loop: server.loop) { [weak self] _ in
+      ?? OneShotTimer(loop: loop) { [weak self] _ in
         guard let self, self.connection.isOpen, self.awaitingReply else { return }
         if self.connection.peerHasHungUp { return self.connection.close() }
         self.watchForHangUp()
@@ -137,7 +156,7 @@ final class Client: ConnectionDelegate {
 
   func connectionDidClose(_ connection: Connection, reason: Connection.CloseReason) {
     hangUpTimer?.cancel()
-    server.clientDidClose(self)
+    owner.clientDidClose(self)
   }
 
   // MARK: output
@@ -221,7 +240,7 @@ final class Client: ConnectionDelegate {
     var encoder = MessageEncoder(capacity: 256)
     encoder.encode(message)
     encoder.withBytes { corked.append(contentsOf: $0) }
-    server.clientNonFinite += encoder.nonFiniteCount
+    if encoder.nonFiniteCount > 0 { owner.client(self, wroteNonFinite: encoder.nonFiniteCount) }
   }
 
   /// Sends one message of this peer's own (outside any batch).

@@ -6,7 +6,7 @@ import Wire
 /// The daemon: one libevent loop, the listening socket and the connected clients, serving a
 /// `SessionHost`. Lines come in through `Client`s; every message the host sends is encoded once
 /// and its bytes handed to each recipient (`send`).
-public final class Server {
+public final class Server: Client.Owner {
   public struct Options: Sendable {
     /// `--socket`; nil resolves `$DYND_SOCKET`, then `$XDG_RUNTIME_DIR/dynd/`, then `/tmp/dynd-UID/`.
     public var socketPath: String?
@@ -55,7 +55,7 @@ public final class Server {
   private var encoder = MessageEncoder()
   /// Numbers written as 0 because they were not finite, in all output so far (must stay 0).
   var nonFiniteCount: Int { encoder.nonFiniteCount + clientNonFinite }
-  var clientNonFinite = 0
+  private var clientNonFinite = 0
   /// Output queued for all connections together (`Limits.totalOutputBudget`).
   let outputBudget = OutputBudget(
     limit: Limits.totalOutputBudget, slowReaderBytes: Limits.slowReaderOutput)
@@ -208,7 +208,8 @@ public final class Server {
 
   /// A new client of process `pid`, known to the host; its connection is attached by the caller.
   func makeClient(pid: Int32) -> Client {
-    let client = Client(id: PeerID(nextClientID), pid: pid, server: self)
+    let client = Client(
+      id: PeerID(nextClientID), pid: pid, owner: self, loop: loop, largeLines: largeLines)
     nextClientID += 1
     host.connect(client.id, pid: pid)
     clients[client.id] = client
@@ -225,6 +226,8 @@ public final class Server {
   func clientOutputDrained(_ client: Client) {
     send(host.outputDrained(client.id))
   }
+
+  func client(_ client: Client, wroteNonFinite count: Int) { clientNonFinite += count }
 
   func clientDidClose(_ client: Client) {
     if clients.removeValue(forKey: client.id) != nil, let count = connectionsByPID[client.pid] {

@@ -26,7 +26,7 @@ public protocol ConnectionDelegate: AnyObject {
   /// without a reply.
   func connectionLineTimedOut(_ connection: Connection)
 
-  /// The output buffer has drained to `outputLowWatermark` bytes or fewer, after a call to
+  /// The output buffer has drained to `outputLowWater` bytes or fewer, after a call to
   /// `requestDrainNotification()`. Resume flow-controlled work (e.g. a manual `step`) here.
   func connectionOutputDidDrain(_ connection: Connection)
 
@@ -71,7 +71,7 @@ extension ConnectionDelegate {
 /// delegate hears `connectionDidReachEndOfInput` and decides when to close (a half-closed peer
 /// still reads).
 ///
-/// **Turns.** Buffered lines are delivered for at most `Limits.inputSlice` at a time (at least
+/// **Turns.** Buffered lines are delivered for at most `Limits.requestSlice` at a time (at least
 /// one line); then the connection stops reading and waits for its next turn (`InputTurns`), after
 /// the other connections waiting have had theirs, and with the sockets polled in between. Lines are delivered in order whatever the turns.
 ///
@@ -80,9 +80,9 @@ extension ConnectionDelegate {
 /// bufferevents), so the caller decides with `outputLength` (coalescing realtime frames, pausing a
 /// manual `step`) and can `requestDrainNotification()` to hear when it is low again.
 ///
-/// **Back-pressure.** While more than `Limits.outputHighWatermark` bytes are queued, no further
+/// **Back-pressure.** While more than `Limits.outputHighWater` bytes are queued, no further
 /// line is delivered and the socket is not read, until the peer has read the output down to
-/// `Limits.outputLowWatermark`: a peer that pipelines requests is paced by what it reads. A peer
+/// `Limits.outputLowWater`: a peer that pipelines requests is paced by what it reads. A peer
 /// that reads nothing for `Limits.stalledReaderTimeout` while that much is queued is closed
 /// (`.stoppedReading`). As a last resort, a `send` that would take the buffer past
 /// `Limits.outputHardLimit` closes the connection at once, and so may the daemon-wide
@@ -116,7 +116,7 @@ public final class Connection {
     public var outputHardLimit: Int
     /// `connectionOutputDidDrain` fires, and lines held by back-pressure are delivered again, when
     /// at most this many bytes are queued. Default `Wire.Limits.outputLowWater` (64 KiB).
-    public var outputLowWatermark: Int
+    public var outputLowWater: Int
     /// How long a closing connection waits for the peer to read anything before giving up (an
     /// idle timeout: each successful write restarts it). Default 5 s.
     public var flushTimeout: Duration
@@ -131,39 +131,39 @@ public final class Connection {
     /// up and closes. Default 16 MiB.
     public var lingerBytes: Int
     /// With more than this many bytes queued, no further line is delivered (back-pressure) until
-    /// the output drains to `outputLowWatermark`. Default `Wire.Limits.outputHighWater` (1 MiB).
-    public var outputHighWatermark: Int
-    /// How long a peer with more than `outputHighWatermark` bytes queued may read nothing before
+    /// the output drains to `outputLowWater`. Default `Wire.Limits.outputHighWater` (1 MiB).
+    public var outputHighWater: Int
+    /// How long a peer with more than `outputHighWater` bytes queued may read nothing before
     /// the connection is closed (`.stoppedReading`). Zero or less: never. Default
     /// `Wire.Limits.stalledReaderTimeout` (30 s).
     public var stalledReaderTimeout: Duration
     /// The longest the connection delivers buffered lines in one turn of the loop (at least one
     /// line). Default `Wire.Limits.requestSlice` (2 ms).
-    public var inputSlice: Duration
+    public var requestSlice: Duration
 
     /// Limits with the defaults given for each field.
     public init(
       maxLineLength: Int = Wire.Limits.defaultMaxLineBytes,
       outputHardLimit: Int = Wire.Limits.maxConnectionOutput,
-      outputLowWatermark: Int = Wire.Limits.outputLowWater,
+      outputLowWater: Int = Wire.Limits.outputLowWater,
       flushTimeout: Duration = .seconds(5),
       lineTimeout: Duration = .seconds(10),
       lingerTime: Duration = .seconds(2),
       lingerBytes: Int = 16 << 20,
-      outputHighWatermark: Int = Wire.Limits.outputHighWater,
+      outputHighWater: Int = Wire.Limits.outputHighWater,
       stalledReaderTimeout: Duration = Wire.Limits.stalledReaderTimeout,
-      inputSlice: Duration = Wire.Limits.requestSlice
+      requestSlice: Duration = Wire.Limits.requestSlice
     ) {
       self.maxLineLength = maxLineLength
       self.outputHardLimit = outputHardLimit
-      self.outputLowWatermark = outputLowWatermark
+      self.outputLowWater = outputLowWater
       self.flushTimeout = flushTimeout
       self.lineTimeout = lineTimeout
       self.lingerTime = lingerTime
       self.lingerBytes = lingerBytes
-      self.outputHighWatermark = outputHighWatermark
+      self.outputHighWater = outputHighWater
       self.stalledReaderTimeout = stalledReaderTimeout
-      self.inputSlice = inputSlice
+      self.requestSlice = requestSlice
     }
   }
 
@@ -179,7 +179,7 @@ public final class Connection {
     /// A `send` would have queued more than `Limits.outputHardLimit` bytes, or more than the
     /// daemon-wide `OutputBudget` allows.
     case outputLimitExceeded
-    /// More than `Limits.outputHighWatermark` bytes were queued and the peer read none of them
+    /// More than `Limits.outputHighWater` bytes were queued and the peer read none of them
     /// for `Limits.stalledReaderTimeout`.
     case stoppedReading
     /// While closing, the peer read nothing for `Limits.flushTimeout`; its output was dropped.
@@ -237,11 +237,11 @@ public final class Connection {
   private var readEnabled = true
   /// Lines are being delivered (`deliverLines` is on the stack).
   private var isDelivering = false
-  /// Back-pressure: more than `outputHighWatermark` bytes were queued; no line is delivered until
-  /// the output drains to `outputLowWatermark`.
+  /// Back-pressure: more than `outputHighWater` bytes were queued; no line is delivered until
+  /// the output drains to `outputLowWater`.
   private var outputHeld = false
-  /// The write timeout of `stalledReaderTimeout` is armed (more than `outputHighWatermark`
-  /// bytes were queued and have not drained to `outputLowWatermark` since).
+  /// The write timeout of `stalledReaderTimeout` is armed (more than `outputHighWater`
+  /// bytes were queued and have not drained to `outputLowWater` since).
   private var watchingForStall = false
   /// Lines are left after a slice: the connection waits in `turns` for its next one.
   private var awaitingTurn = false
@@ -320,7 +320,7 @@ public final class Connection {
     // line, or to know that a line without one is too long. libevent stops reading at this mark
     // and resumes when deliverLines drains complete lines.
     bufferevent_setwatermark(bufferEvent, Int16(EV_READ), 0, limits.maxLineLength + 1)
-    bufferevent_setwatermark(bufferEvent, Int16(EV_WRITE), max(0, limits.outputLowWatermark), 0)
+    bufferevent_setwatermark(bufferEvent, Int16(EV_WRITE), max(0, limits.outputLowWater), 0)
     _ = bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))
   }
 
@@ -397,7 +397,7 @@ public final class Connection {
     guard bufferevent_write(bufferEvent, base + written, bytes.count - written) == 0 else {
       fatalError("libevent: bufferevent_write failed (out of memory)")
     }
-    if queued + bytes.count - written > limits.outputHighWatermark { watchForStall() }
+    if queued + bytes.count - written > limits.outputHighWater { watchForStall() }
     return true
   }
 
@@ -417,13 +417,13 @@ public final class Connection {
     return text.withUTF8 { send(UnsafeRawBufferPointer($0)) }
   }
 
-  /// Asks for one `connectionOutputDidDrain` call once at most `Limits.outputLowWatermark` bytes
+  /// Asks for one `connectionOutputDidDrain` call once at most `Limits.outputLowWater` bytes
   /// are queued. If that is already the case, the call comes from the loop shortly after.
   public func requestDrainNotification() {
     loop.assertOnLoopThread()
     guard state == .open else { return }
     drainRequested = true
-    if outputLength <= limits.outputLowWatermark && !drainCheckScheduled {
+    if outputLength <= limits.outputLowWater && !drainCheckScheduled {
       // libevent calls the write callback only after a write; with nothing to write, report from
       // the loop (never from inside this call).
       drainCheckScheduled = true
@@ -536,7 +536,7 @@ public final class Connection {
     case allDelivered
     /// The slice is used up and lines are left.
     case sliceUsed
-    /// More than `outputHighWatermark` bytes are queued.
+    /// More than `outputHighWater` bytes are queued.
     case outputBacklogged
     /// Reading was paused, or the connection is closing.
     case stopped
@@ -563,8 +563,8 @@ public final class Connection {
     }
   }
 
-  /// Delivers the complete lines read so far, for at most `Limits.inputSlice` (at least one),
-  /// while at most `Limits.outputHighWatermark` bytes are queued. At the end of input, the
+  /// Delivers the complete lines read so far, for at most `Limits.requestSlice` (at least one),
+  /// while at most `Limits.outputHighWater` bytes are queued. At the end of input, the
   /// peer's unterminated last line is delivered too.
   ///
   /// What libevent read is moved into `reader` (one copy), which finds the newlines without
@@ -586,12 +586,13 @@ public final class Connection {
     while state == .open, !readingPaused, self.bufferEvent != nil {
       // Waiting for the output or for a turn, the daemon holds the peer up: its line's time
       // does not run.
-      if outputLength > limits.outputHighWatermark {
+      if outputLength > limits.outputHighWater {
         lineTimer?.cancel()
         return .outputBacklogged
       }
       // Only with input left: a connection that has none is done, not sent to the back.
-      if delivered, reader.pendingByteCount > 0, MonotonicClock.now() - start >= limits.inputSlice {
+      if delivered, reader.pendingByteCount > 0, MonotonicClock.now() - start >= limits.requestSlice
+      {
         lineTimer?.cancel()
         return .sliceUsed
       }
@@ -643,7 +644,7 @@ public final class Connection {
     }
   }
 
-  /// More than `outputHighWatermark` bytes are queued: from now on, a peer that reads none of
+  /// More than `outputHighWater` bytes are queued: from now on, a peer that reads none of
   /// them for `stalledReaderTimeout` is closed. libevent's write timeout measures exactly that
   /// (it restarts whenever the socket takes bytes).
   private func watchForStall() {
@@ -653,9 +654,9 @@ public final class Connection {
     _ = bufferevent_set_timeouts(bufferEvent, nil, &timeout)
   }
 
-  /// The output drained to `outputLowWatermark`: the peer reads; held lines are delivered again.
+  /// The output drained to `outputLowWater`: the peer reads; held lines are delivered again.
   private func outputDrained() {
-    guard let bufferEvent, outputLength <= limits.outputLowWatermark else { return }
+    guard let bufferEvent, outputLength <= limits.outputLowWater else { return }
     if watchingForStall {
       watchingForStall = false
       _ = bufferevent_set_timeouts(bufferEvent, nil, nil)
@@ -746,7 +747,7 @@ public final class Connection {
   }
 
   private func notifyDrainIfLow() {
-    guard state == .open, drainRequested, outputLength <= limits.outputLowWatermark else { return }
+    guard state == .open, drainRequested, outputLength <= limits.outputLowWater else { return }
     drainRequested = false
     delegate?.connectionOutputDidDrain(self)
   }
@@ -771,7 +772,7 @@ public final class Connection {
       finish(.peerClosed)
     } else if what & BEV_EVENT_TIMEOUT != 0, state == .open {
       logger.warning(
-        "closing the connection: its peer has read nothing for \(limits.stalledReaderTimeout) while \(outputLength) bytes were queued for it (more than the high-water mark of \(limits.outputHighWatermark) bytes)"
+        "closing the connection: its peer has read nothing for \(limits.stalledReaderTimeout) while \(outputLength) bytes were queued for it (more than the high-water mark of \(limits.outputHighWater) bytes)"
       )
       finish(.stoppedReading)
     } else if what & BEV_EVENT_TIMEOUT != 0 {

@@ -2,7 +2,7 @@ import Wire
 
 /// The loop's turns for connections whose buffered requests outlast one slice.
 ///
-/// A connection handles its buffered lines for at most `Connection.Limits.inputSlice` at a time
+/// A connection handles its buffered lines for at most `Connection.Limits.requestSlice` at a time
 /// (at least one line). If lines are left, it stops reading and joins the back of this queue.
 /// The queue is served in order from a zero-delay timer, and each firing serves connections for
 /// at most `Limits.requestSlice` (at least one) before it lets libevent poll the sockets again:

@@ -6,10 +6,8 @@ import Wire
 /// (`handoff`, before the reply).
 extension GestureRequest: TransitionOp {
   func run(on s: Session, _ t: Transition, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
-    let event = GestureEvent(
-      phase: phase, point: point, time: self.t, velocity: velocity, estimator: estimator)
-    if phase == .began { s.outcome = nil }
-    s.queue(t.handle(event, now: s.inputTime))
+    if sample.phase == .began { s.outcome = nil }
+    s.queue(t.handle(sample, now: s.inputTime))
     return .empty
   }
 }

@@ -1,26 +1,6 @@
 import Dynamics
 import Primitives
 
-/// One pan event: where the finger is, when (client clock, seconds), for `ended` the release
-/// velocity if the client measured it, and which estimator computes the velocity otherwise.
-public struct GestureEvent: Sendable {
-  public var phase: GesturePhase
-  public var point: Point
-  public var time: Double?
-  public var velocity: Vector?
-  public var estimator: VelocityEstimator
-  public init(
-    phase: GesturePhase, point: Point, time: Double? = nil, velocity: Vector? = nil,
-    estimator: VelocityEstimator = .platform
-  ) {
-    self.phase = phase
-    self.point = point
-    self.time = time
-    self.velocity = velocity
-    self.estimator = estimator
-  }
-}
-
 /// Follows one pan: its first point, its samples, and the finger's velocity.
 ///
 /// Samples carry the client's timestamps when it sends them; otherwise the caller's clock stands

@@ -48,7 +48,7 @@ open class Transition {
   /// event's own `estimator` computes the velocity passed on for it: at every `changed`, and at
   /// `ended` (the release velocity) unless the client gave one. Returns the events it caused
   /// (the handoff of a release, with how its velocity was estimated when it was).
-  public final func handle(_ event: GestureEvent, now: Double) -> [TransitionEvent] {
+  public final func handle(_ event: GestureSample, now: Double) -> [TransitionEvent] {
     let t = event.time ?? now
     let byClient = event.time != nil
     switch event.phase {

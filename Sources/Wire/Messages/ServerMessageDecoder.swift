@@ -158,7 +158,7 @@ public final class ServerMessageDecoder {
     case .resume:
       return .resume(session: session, t: try fields.number("t"))
     case .handoff:
-      var constraints: [HandoffConstraint] = []
+      var constraints: [MotionConstraint] = []
       for constraint in try fields.optionalObjects("constraints") ?? [] {
         switch try constraint.string("kind") {
         case "rail": constraints.append(.rail(axis: try constraint.vector("axis")))

@@ -1,30 +1,24 @@
 import Primitives
 
-/// `gesture`: one sample of a pan.
+/// `gesture`: one sample of a pan, for a session.
 public struct GestureRequest: Equatable, Sendable {
   public var session: String
-  public var phase: GesturePhase
-  /// The finger position.
-  public var point: Point
-  /// The sample time on the client's clock, in seconds.
-  public var t: Double?
-  /// The finger velocity (`vx`, `vy`, sent together). On `ended` it is the release velocity; when
-  /// absent there, the daemon estimates it from the recent samples.
-  public var velocity: Vector?
-  /// `estimator`: how the daemon estimates the finger's velocity for this request (at `changed`,
-  /// and the release velocity at `ended` without `vx`, `vy`); `.platform` when absent.
-  public var estimator: VelocityEstimator
+  public var sample: GestureSample
 
+  public init(session: String, sample: GestureSample) {
+    self.session = session
+    self.sample = sample
+  }
+
+  /// The request of a sample given by its parts (`t`: its time, as the wire names it).
   public init(
     session: String, phase: GesturePhase, point: Point, t: Double? = nil,
     velocity: Vector? = nil, estimator: VelocityEstimator = .platform
   ) {
-    self.session = session
-    self.phase = phase
-    self.point = point
-    self.t = t
-    self.velocity = velocity
-    self.estimator = estimator
+    self.init(
+      session: session,
+      sample: GestureSample(
+        phase: phase, point: point, time: t, velocity: velocity, estimator: estimator))
   }
 }
 
@@ -48,11 +42,11 @@ extension GestureRequest: SessionOpRequest {
   }
 
   public func write(to encoder: inout RequestEncoder) {
-    encoder.word("phase", phase.rawValue)
-    encoder.number("x", point.x)
-    encoder.number("y", point.y)
-    encoder.number("t", t)
-    encoder.vector("vx", "vy", velocity)
-    if estimator != .platform { encoder.word("estimator", estimator.rawValue) }
+    encoder.word("phase", sample.phase.rawValue)
+    encoder.number("x", sample.point.x)
+    encoder.number("y", sample.point.y)
+    encoder.number("t", sample.time)
+    encoder.vector("vx", "vy", sample.velocity)
+    if sample.estimator != .platform { encoder.word("estimator", sample.estimator.rawValue) }
   }
 }

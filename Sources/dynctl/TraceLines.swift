@@ -1,7 +1,7 @@
 import Wire
 
 /// Every line a connection sent and received, in order: what a trace is made of.
-final class Transcript {
+final class TraceLines {
   private(set) var lines: [String] = []
   /// The `frame` events among them.
   private(set) var frames = 0
