@@ -67,6 +67,18 @@ func printToStandardError(_ text: String) {
   writeAll(2, TerminalText.safe(text) + "\n")
 }
 
+/// Writes ArgumentParser's text for a help or version request, and a newline, to standard
+/// output, as its `exit(withError:)` prints it.
+func printToStandardOutput(_ text: String) {
+  writeAll(1, text + "\n")
+}
+
+/// Writes ArgumentParser's text for a usage error, and a newline, to standard error, as its
+/// `exit(withError:)` prints it (as it is: usage errors are not the daemon's words).
+func printMessage(_ text: String) {
+  writeAll(2, text + "\n")
+}
+
 /// Writes all of `text` to `fd`, retrying short writes.
 private func writeAll(_ fd: Int32, _ text: String) {
   var text = text

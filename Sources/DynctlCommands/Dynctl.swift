@@ -1,12 +1,12 @@
 import ArgumentParser
-import Glibc
 import Primitives
 import ReleaseInfo
 
 /// dynctl: drive dynd from a shell — open sessions, send gestures, step, watch, run scripts.
-@main
-struct Dynctl: ParsableCommand {
-  static let configuration = CommandConfiguration(
+///
+/// The executable's `main` is `exit(Dynctl.run(arguments))`: nothing here ends the process.
+public struct Dynctl: ParsableCommand {
+  public static let configuration = CommandConfiguration(
     commandName: "dynctl",
     abstract: "Talk to dynd: open animator sessions, send gestures, step, watch the frames.",
     discussion: """
@@ -43,17 +43,37 @@ struct Dynctl: ParsableCommand {
       RemoveGroupCommand.self, DescribeProtocolCommand.self,
     ])
 
-  /// Parses the command line after moving connection options written before the subcommand
-  /// (`dynctl --socket S -j list`) behind it, where the subcommand reads them.
-  static func main() {
-    let arguments = movingLeadingOptions(Array(CommandLine.arguments.dropFirst()))
+  public init() {}
+
+  /// Runs one command line (the arguments after the program's name) as the process would, and
+  /// returns the status it would exit with.
+  ///
+  /// Connection options written before the subcommand (`dynctl --socket S -j list`) are moved
+  /// behind it, where the subcommand reads them; a first argument that is no command, or an
+  /// option the command does not take but has one like, is refused with a suggestion (64); the
+  /// rest is ArgumentParser's `main`, less its `exit`: its messages (help, version, completion
+  /// scripts, usage errors) are written as it prints them, with its status (0 for help and
+  /// version, 64 for usage errors).
+  public static func run(_ arguments: [String]) -> Int32 {
+    let arguments = movingLeadingOptions(arguments)
     if let typed = arguments.first,
       let complaint = unknownCommand(typed) ?? unknownOption(arguments)
     {
       complain(complaint)
-      Glibc.exit(64)
+      return ExitCode.validationFailure.rawValue
     }
-    main(arguments)
+    do {
+      var command = try parseAsRoot(arguments)
+      try command.run()
+      return ExitCode.success.rawValue
+    } catch {
+      let status = exitCode(for: error)
+      let text = fullMessage(for: error)
+      if !text.isEmpty {
+        if status == .success { printToStandardOutput(text) } else { printMessage(text) }
+      }
+      return status.rawValue
+    }
   }
 
   /// The commands, as typed.
