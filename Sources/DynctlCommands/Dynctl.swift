@@ -4,7 +4,8 @@ import ReleaseInfo
 
 /// dynctl: drive dynd from a shell — open sessions, send gestures, step, watch, run scripts.
 ///
-/// The executable's `main` is `exit(Dynctl.run(arguments))`: nothing here ends the process.
+/// The executable's `main` is `exit(Dynctl.run(arguments))`: nothing here ends the process, so
+/// that a command line can be run in-process, as the tests do.
 public struct Dynctl: ParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "dynctl",
@@ -46,7 +47,9 @@ public struct Dynctl: ParsableCommand {
   public init() {}
 
   /// Runs one command line (the arguments after the program's name) as the process would, and
-  /// returns the status it would exit with.
+  /// returns the status it would exit with. Everything the run writes, and what it reads of its
+  /// surroundings (standard input, `DYND_SOCKET`, `XDG_RUNTIME_DIR`), is `console`'s: the
+  /// process's own by default (the executable's `main`), a test's to capture its output.
   ///
   /// Connection options written before the subcommand (`dynctl --socket S -j list`) are moved
   /// behind it, where the subcommand reads them; a first argument that is no command, or an
@@ -54,7 +57,11 @@ public struct Dynctl: ParsableCommand {
   /// rest is ArgumentParser's `main`, less its `exit`: its messages (help, version, completion
   /// scripts, usage errors) are written as it prints them, with its status (0 for help and
   /// version, 64 for usage errors).
-  public static func run(_ arguments: [String]) -> Int32 {
+  public static func run(_ arguments: [String], console: Console = .process) -> Int32 {
+    Console.$current.withValue(console) { run(arguments, columns: console.columns) }
+  }
+
+  private static func run(_ arguments: [String], columns: Int?) -> Int32 {
     let arguments = movingLeadingOptions(arguments)
     if let typed = arguments.first,
       let complaint = unknownCommand(typed) ?? unknownOption(arguments)
@@ -68,7 +75,7 @@ public struct Dynctl: ParsableCommand {
       return ExitCode.success.rawValue
     } catch {
       let status = exitCode(for: error)
-      let text = fullMessage(for: error)
+      let text = fullMessage(for: error, columns: columns)
       if !text.isEmpty {
         if status == .success { printToStandardOutput(text) } else { printMessage(text) }
       }
