@@ -171,10 +171,12 @@ let package = Package(
     .testTarget(name: "DaemonSocketTests", dependencies: ["DaemonSocket"]),
     // Every stroke format against the cases the Python client's readers pass too (Tests/Shared).
     .testTarget(name: "StrokesTests", dependencies: ["Strokes", "Primitives"]),
-    // dynctl end to end: runs the built dynd and dynctl binaries (a replayed stroke is checked
-    // against the estimator run here on the same samples).
+    // dynctl end to end: command lines run in-process (`Dynctl.run`) against the built dynd, and
+    // the built dynctl where the process itself is tested (a replayed stroke is checked against
+    // the estimator run here on the same samples).
     .testTarget(
-      name: "DynctlTests", dependencies: ["Strokes", "Transitions", "Primitives"],
+      name: "DynctlTests",
+      dependencies: ["DynctlCommands", "Strokes", "Transitions", "Primitives"],
       exclude: ["golden", "scripts"]),
   ],
   cxxLanguageStandard: .cxx17
