@@ -99,13 +99,17 @@ let package = Package(
     .target(name: "Strokes", dependencies: ["JSON", "Primitives"]),
     // Finding and trusting the user's dynd socket: what dynd, dynctl and dynd-inspect share.
     .target(name: "DaemonSocket"),
-    .executableTarget(
-      name: "dynctl",
+    // dynctl's commands, one a file, and `Dynctl.run`, which runs a command line in-process and
+    // returns its exit status: the executable is a `main` that exits with it, and the tests run
+    // most command lines through it.
+    .target(
+      name: "DynctlCommands",
       dependencies: [
         "JSON", "Wire", "Primitives", "DaemonSocket", "PageScripts", "Strokes", "TraceRender",
         "ReleaseInfo", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    .executableTarget(name: "dynctl", dependencies: ["DynctlCommands"]),
     // What the browser inspector needs that no HTTP stack does: who may use it (`AccessGuard`),
     // its page (the page scripts and its own, embedded), and its log of dynd's presence. The
     // server itself is the Inspector target of inspector/Package.swift.
@@ -167,10 +171,12 @@ let package = Package(
     .testTarget(name: "DaemonSocketTests", dependencies: ["DaemonSocket"]),
     // Every stroke format against the cases the Python client's readers pass too (Tests/Shared).
     .testTarget(name: "StrokesTests", dependencies: ["Strokes", "Primitives"]),
-    // dynctl end to end: runs the built dynd and dynctl binaries (a replayed stroke is checked
-    // against the estimator run here on the same samples).
+    // dynctl end to end: command lines run in-process (`Dynctl.run`) against the built dynd, and
+    // the built dynctl where the process itself is tested (a replayed stroke is checked against
+    // the estimator run here on the same samples).
     .testTarget(
-      name: "DynctlTests", dependencies: ["Strokes", "Transitions", "Primitives"],
+      name: "DynctlTests",
+      dependencies: ["DynctlCommands", "Strokes", "Transitions", "Primitives"],
       exclude: ["golden", "scripts"]),
   ],
   cxxLanguageStandard: .cxx17

@@ -24,8 +24,7 @@ struct DecayCheckTests {
     let script = directory + "/script.jsonl"
     try alter(recorded).write(toFile: script, atomically: true, encoding: .utf8)
     let daemon = try FakeDaemon(socket: directory + "/d.sock", script: script)
-    return try Trust.dynctl(
-      ["--socket", daemon.socket] + Self.arguments, environment: cleanEnvironment(), in: directory)
+    return try Trust.dynctl(["--socket", daemon.socket] + Self.arguments, in: directory)
   }
 
   @Test func theRecordedReleasePasses() throws {

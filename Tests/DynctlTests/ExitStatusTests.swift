@@ -2,9 +2,60 @@ import Foundation
 import Glibc
 import Testing
 
-/// dynctl's exit statuses, socket lookup, streaming `watch` and completions.
+/// dynctl's exit statuses, socket lookup, streaming `watch` and completions, run in-process
+/// (`Dynctl.run`); `binaryAgrees` checks that the built binary exits and writes as those runs do.
 @Suite("dynctl: exit statuses and socket lookup")
 struct ExitStatusTests {
+  /// The binary itself, spawned: its `main` must exit with the status `Dynctl.run` returns and
+  /// write what the run writes, byte for byte, to descriptors 1 and 2 (the one test here of
+  /// the process rather than the library: what a shell sees).
+  @Test("the dynctl binary exits with Dynctl.run's status and writes the same bytes")
+  func binaryAgrees() throws {
+    let daemon = try PrivateDaemon()
+    defer { daemon.stop() }
+    let missing = daemon.directory + "/missing.sock"
+    for arguments in [
+      ["hello"], ["-j", "list"], ["--help"], ["--version"], ["open", "--help"], ["open"],
+      ["no-such-command"], ["stpe", "me"], ["get", "nosuch"],
+      ["open", "lock-screen", "--parm", "gravity=2"], ["--timeout", "0", "hello"],
+      ["run", daemon.directory + "/absent.jsonl"], ["--socket", missing, "-j", "hello"],
+      ["--generate-completion-script", "bash"],
+    ] {
+      let binary = try daemon.dynctlBinary(arguments)
+      let inProcess = daemon.dynctl(arguments)
+      #expect(binary.status == inProcess.status, "\(arguments)")
+      #expect(binary.output == inProcess.output, "\(arguments)")
+      #expect(binary.error == inProcess.error, "\(arguments)")
+    }
+    #expect(try daemon.dynctlBinary(["stpe"]).status == 64)
+    #expect(try daemon.dynctlBinary(["--socket", missing, "hello"]).status == 69)
+  }
+
+  /// What makes the tests' in-process runs sound: each run's console is its own, though runs
+  /// go on at once on other threads, and `-` reads the console's standard input.
+  @Test("runs side by side each write to their own console; '-' reads the console's input")
+  func consoles() throws {
+    let daemon = try PrivateDaemon()
+    defer { daemon.stop() }
+    let commands = [
+      ["--version"], ["hello", "--help"], ["-j", "hello"], ["get", "nosuch"], ["list"],
+      ["stpe"], ["describe-protocol"], ["hello"],
+    ]
+    let alone = commands.map { daemon.dynctl($0) }
+    let together = commands.map {
+      BackgroundDynctl($0, environment: ["DYND_SOCKET": daemon.socket])
+    }
+    for (command, (expected, running)) in zip(commands, zip(alone, together)) {
+      let result = try running.finish()
+      #expect(result.status == expected.status, "\(command)")
+      #expect(result.output == expected.output, "\(command)")
+      #expect(result.error == expected.error, "\(command)")
+    }
+    let script = daemon.dynctl(["run", "-"], standardInput: #"{"op":"list","id":7}"# + "\n")
+    #expect(script.status == 0, "\(script.error)")
+    #expect(script.output == "line 1 (list): no sessions\n", "\(script.output)")
+  }
+
   @Test("usage errors exit 64 before anything is sent")
   func usage() throws {
     let daemon = try PrivateDaemon()
@@ -14,7 +65,7 @@ struct ExitStatusTests {
       ["gesture", "L", "--to", "1,2"], ["step"], ["no-such-command"],
       ["open", "lock-screen", "--clock", "sometimes"], ["watch", "L", "--frames-max", "0"],
     ] {
-      let result = try daemon.dynctl(arguments)
+      let result = daemon.dynctl(arguments)
       #expect(result.status == 64, "\(arguments): \(result.error)")
       #expect(!result.error.isEmpty)
     }
@@ -23,7 +74,7 @@ struct ExitStatusTests {
       (["handoff", "lock-screen", "--pan", "1,1:2,2", "--velocity", "0,-9"], "--release-velocity"),
       (["open", "lock-screen", "--parm", "gravity=2"], "--param"),
     ] {
-      let result = try daemon.dynctl(arguments)
+      let result = daemon.dynctl(arguments)
       #expect(result.status == 64, "\(arguments): \(result.error)")
       #expect(
         result.error.contains(
@@ -31,7 +82,7 @@ struct ExitStatusTests {
         "\(result.error)")
     }
     // Nothing reached the daemon: no session was opened.
-    #expect(try daemon.dynctl(["list"]).output == "no sessions\n")
+    #expect(daemon.dynctl(["list"]).output == "no sessions\n")
   }
 
   @Test("no daemon at the socket exits 69 and names the path")
@@ -40,9 +91,7 @@ struct ExitStatusTests {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let missing = directory + "/missing.sock"
-    let result = try runProgram(
-      try Binaries.path("dynctl"), ["hello"],
-      environment: cleanEnvironment(["DYND_SOCKET": missing]), in: directory)
+    let result = runDynctl(["hello"], environment: ["DYND_SOCKET": missing])
     #expect(result.status == 69)
     #expect(result.error.contains(missing))
   }
@@ -51,12 +100,12 @@ struct ExitStatusTests {
   func replyAndFileStatuses() throws {
     let daemon = try PrivateDaemon()
     defer { daemon.stop() }
-    #expect(try daemon.dynctl(["hello"]).status == 0)
-    let missing = try daemon.dynctl(["get", "nosuch"])
+    #expect(daemon.dynctl(["hello"]).status == 0)
+    let missing = daemon.dynctl(["get", "nosuch"])
     #expect(missing.status == 65)
     #expect(missing.error == "dynctl: unknown_session: no session is named 'nosuch'\n")
-    #expect(try daemon.dynctl(["send", #"{"op":"hello""#]).status == 65)
-    #expect(try daemon.dynctl(["run", daemon.directory + "/absent.jsonl"]).status == 66)
+    #expect(daemon.dynctl(["send", #"{"op":"hello""#]).status == 65)
+    #expect(daemon.dynctl(["run", daemon.directory + "/absent.jsonl"]).status == 66)
   }
 
   @Test("a daemon that never answers exits 76 after --timeout")
@@ -67,9 +116,7 @@ struct ExitStatusTests {
     let path = directory + "/s.sock"
     let listener = try listen(at: path)
     defer { close(listener) }
-    let result = try runProgram(
-      try Binaries.path("dynctl"), ["--socket", path, "--timeout", "0.3", "hello"],
-      environment: cleanEnvironment(), in: directory)
+    let result = runDynctl(["--socket", path, "--timeout", "0.3", "hello"])
     #expect(result.status == 76, "\(result.error)")
     #expect(result.error.contains("no answer"))
   }
@@ -78,17 +125,15 @@ struct ExitStatusTests {
   func socketLookup() throws {
     let daemon = try PrivateDaemon()
     defer { daemon.stop() }
-    let wrong = cleanEnvironment(["DYND_SOCKET": daemon.directory + "/wrong.sock"])
-    let dynctl = try Binaries.path("dynctl")
+    let wrong = ["DYND_SOCKET": daemon.directory + "/wrong.sock"]
     for arguments in [
       ["--socket", daemon.socket, "hello"], ["hello", "--socket", daemon.socket],
       ["--socket=\(daemon.socket)", "-j", "hello"],
     ] {
-      let result = try runProgram(dynctl, arguments, environment: wrong, in: daemon.directory)
+      let result = runDynctl(arguments, environment: wrong)
       #expect(result.status == 0, "\(arguments): \(result.error)")
     }
-    let viaEnvironment = try runProgram(
-      dynctl, ["hello"], environment: wrong, in: daemon.directory)
+    let viaEnvironment = runDynctl(["hello"], environment: wrong)
     #expect(viaEnvironment.status == 69)
     // $XDG_RUNTIME_DIR/dynd/dynd.sock when nothing else is given (a private directory, as
     // dynd makes it: dynctl refuses any other, SocketTrustTests).
@@ -97,9 +142,7 @@ struct ExitStatusTests {
       atPath: runtime + "/dynd", withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o700])
     #expect(symlink(daemon.socket, runtime + "/dynd/dynd.sock") == 0)
-    let viaRuntime = try runProgram(
-      dynctl, ["hello"], environment: cleanEnvironment(["XDG_RUNTIME_DIR": runtime]),
-      in: daemon.directory)
+    let viaRuntime = runDynctl(["hello"], environment: ["XDG_RUNTIME_DIR": runtime])
     #expect(viaRuntime.status == 0, "\(viaRuntime.error)")
   }
 
@@ -107,30 +150,17 @@ struct ExitStatusTests {
   func watchUntilPause() throws {
     let daemon = try PrivateDaemon()
     defer { daemon.stop() }
-    let open = try daemon.dynctl(["open", "lock-screen", "--session", "w", "--clock", "manual"])
+    let open = daemon.dynctl(["open", "lock-screen", "--session", "w", "--clock", "manual"])
     #expect(open.status == 0)
-    let watcher = Process()
-    watcher.executableURL = URL(fileURLWithPath: try Binaries.path("dynctl"))
-    watcher.arguments = ["-j", "watch", "w", "--until", "pause"]
-    watcher.environment = cleanEnvironment(["DYND_SOCKET": daemon.socket])
-    let pipe = Pipe()
-    watcher.standardOutput = pipe
-    try watcher.run()
-    defer { if watcher.isRunning { kill(watcher.processIdentifier, SIGKILL) } }
+    let watcher = BackgroundDynctl(
+      ["-j", "watch", "w", "--until", "pause"], environment: ["DYND_SOCKET": daemon.socket])
     // Wait until the watch is registered (its reply is the first line).
-    let handle = pipe.fileHandleForReading
-    var received = Data()
-    while !received.contains(UInt8(ascii: "\n")) {
-      let chunk = handle.availableData
-      if chunk.isEmpty { break }
-      received += chunk
-    }
-    #expect(try daemon.dynctl(["tap", "w", "300,550"]).status == 0)
-    #expect(try daemon.dynctl(["step", "w", "--count", "600"]).status == 0)
-    received += handle.readDataToEndOfFile()
-    watcher.waitUntilExit()
-    #expect(watcher.terminationStatus == 0)
-    let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
+    try watcher.waitForFirstLine()
+    #expect(daemon.dynctl(["tap", "w", "300,550"]).status == 0)
+    #expect(daemon.dynctl(["step", "w", "--count", "600"]).status == 0)
+    let watched = try watcher.finish()
+    #expect(watched.status == 0)
+    let lines = watched.output.split(separator: "\n")
     #expect(lines.first?.hasPrefix(#"{"ok":true,"id":1,"items":"#) == true)
     #expect(lines.filter { $0.contains(#""ev":"frame""#) }.count > 10)
     #expect(lines.last?.contains(#""ev":"pause""#) == true)
@@ -138,11 +168,8 @@ struct ExitStatusTests {
 
   @Test("shell completion scripts are generated")
   func completions() throws {
-    let directory = NSTemporaryDirectory()
     for shell in ["bash", "zsh", "fish"] {
-      let result = try runProgram(
-        try Binaries.path("dynctl"), ["--generate-completion-script", shell],
-        environment: cleanEnvironment(), in: directory)
+      let result = runDynctl(["--generate-completion-script", shell])
       #expect(result.status == 0)
       #expect(result.output.contains("gesture"), "\(shell)")
     }
@@ -179,9 +206,7 @@ struct HelpTests {
 
   @Test("every command's help lists its exit statuses", arguments: commands)
   func exitStatuses(_ command: String) throws {
-    let help = try runProgram(
-      try Binaries.path("dynctl"), [command, "--help"], environment: cleanEnvironment(),
-      in: NSTemporaryDirectory())
+    let help = runDynctl([command, "--help"])
     #expect(help.status == 0)
     let text = help.output.replacingOccurrences(of: "\n", with: " ")
     #expect(text.contains("Exit status: 0 success; "), "\(command): \(help.output)")
@@ -191,9 +216,7 @@ struct HelpTests {
 
   @Test("handoff's help offers only what handoff accepts: a pan, no tap or swipe")
   func handoffOptions() throws {
-    let help = try runProgram(
-      try Binaries.path("dynctl"), ["handoff", "--help"], environment: cleanEnvironment(),
-      in: NSTemporaryDirectory())
+    let help = runDynctl(["handoff", "--help"])
     for option in ["--pan", "--duration", "--release-velocity", "--estimator", "--tolerance"] {
       #expect(help.output.contains(option), "\(option)")
     }

@@ -3,7 +3,8 @@ import Testing
 
 /// dynctl's readable output, command by command, against checked-in transcripts.
 ///
-/// Each scenario runs its commands against a fresh private dynd (manual clocks, so the numbers
+/// Each scenario runs its commands in-process (`Dynctl.run`: the binary writes the same bytes,
+/// `ExitStatusTests.binaryAgrees`) against a fresh private dynd (manual clocks, so the numbers
 /// are the same on every run) and renders what happened as a transcript: `$ dynctl …`, the
 /// standard output, standard error lines prefixed `! `, and `[exit N]` for a non-zero status.
 /// It must equal `golden/<scenario>.txt`. After an intended change, regenerate with
@@ -114,7 +115,7 @@ struct GoldenTranscriptTests {
       let arguments = command.split(separator: " ").map {
         $0.replacingOccurrences(of: "$ROOT", with: root)
       }
-      let result = try daemon.dynctl(arguments)
+      let result = daemon.dynctl(arguments)
       transcript += "$ dynctl \(command)\n" + result.output
       for line in result.error.split(separator: "\n") { transcript += "! \(line)\n" }
       if result.status != 0 { transcript += "[exit \(result.status)]\n" }

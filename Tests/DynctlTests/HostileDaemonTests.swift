@@ -4,7 +4,8 @@ import Testing
 
 /// dynctl against a stand-in daemon that breaks the protocol (`tools/client_fuzz.py serve`):
 /// it exits 76 with a short, clear message by its deadline, in bounded memory, whatever the
-/// daemon does. Each case prints its time to fail.
+/// daemon does. Each case prints its time to fail. The cases of a huge or long line spawn the
+/// dynctl binary, whose peak memory is what they measure; the others run dynctl in-process.
 @Suite("dynctl: hostile daemons")
 struct HostileDaemonTests {
   /// `tools/client_fuzz.py serve SOCKET BEHAVIOR` in a fresh private directory.
@@ -39,9 +40,25 @@ struct HostileDaemonTests {
       try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Runs dynctl on this socket: its result, seconds taken, and peak resident size in KiB
-    /// (measured by a Python parent, `RUSAGE_CHILDREN`).
-    func dynctl(_ arguments: [String]) throws -> (RunResult, Double, Int) {
+    /// Runs dynctl on this socket in-process: its result and seconds taken.
+    func dynctl(_ arguments: [String]) -> (RunResult, Double) {
+      let started = ContinuousClock.now
+      let result = runDynctl(["--socket", socket] + arguments)
+      let seconds = Self.seconds(ContinuousClock.now - started)
+      print(
+        "dynctl \(arguments.joined(separator: " ")): exit \(result.status) after "
+          + "\(String(format: "%.2f", seconds)) s")
+      return (result, seconds)
+    }
+
+    static func seconds(_ elapsed: Duration) -> Double {
+      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// Runs the dynctl binary on this socket: its result, seconds taken, and peak resident size
+    /// in KiB (measured by a Python parent, `RUSAGE_CHILDREN`): the process's memory is what
+    /// is measured.
+    func dynctlBinary(_ arguments: [String]) throws -> (RunResult, Double, Int) {
       let peakFile = directory + "/peak"
       let measure =
         "import resource, subprocess, sys\n"
@@ -54,9 +71,7 @@ struct HostileDaemonTests {
         Trust.python,
         ["-c", measure, peakFile, try Binaries.path("dynctl"), "--socket", socket] + arguments,
         environment: cleanEnvironment(), in: directory, timeout: .seconds(60))
-      let elapsed = ContinuousClock.now - started
-      let seconds =
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      let seconds = Self.seconds(ContinuousClock.now - started)
       let peak = Int((try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? "") ?? -1
       print(
         "dynctl \(arguments.joined(separator: " ")): exit \(result.status) after "
@@ -68,7 +83,7 @@ struct HostileDaemonTests {
   @Test("a reply with another id is refused: exit 76, naming both ids")
   func wrongID() throws {
     let stand = try Stand("wrong-id")
-    let (result, seconds, _) = try stand.dynctl(["--timeout", "5", "hello"])
+    let (result, seconds) = stand.dynctl(["--timeout", "5", "hello"])
     #expect(result.status == 76, "\(result.error)")
     #expect(result.error.contains("the daemon answered request 1 with a reply to request"))
     #expect(result.output.isEmpty, "nothing of the wrong reply is printed as the answer")
@@ -78,7 +93,7 @@ struct HostileDaemonTests {
   @Test("a successful reply without the id is refused too")
   func missingID() throws {
     let stand = try Stand("no-id")
-    let (result, _, _) = try stand.dynctl(["get", "s"])
+    let (result, _) = stand.dynctl(["get", "s"])
     #expect(result.status == 76, "\(result.error)")
     #expect(result.error.contains("the daemon answered request 1 with a reply without id"))
   }
@@ -94,7 +109,7 @@ struct HostileDaemonTests {
       + ids.joined(separator: ",") + "]}]}"
     let file = stand.directory + "/big.json"
     try scene.write(toFile: file, atomically: true, encoding: .utf8)
-    let (result, seconds, _) = try stand.dynctl(["--timeout", "3", "open", "--scene", file])
+    let (result, seconds) = stand.dynctl(["--timeout", "3", "open", "--scene", file])
     #expect(result.status == 76, "\(result.error)")
     #expect(result.error.contains("did not take the request within 3.0 s"), "\(result.error)")
     #expect(seconds >= 3 && seconds < 4.5, "\(seconds) s")
@@ -103,7 +118,7 @@ struct HostileDaemonTests {
   @Test("a 100 MB line is refused at the line limit, in bounded memory, with a short message")
   func hugeLine() throws {
     let stand = try Stand("huge-line", megabytes: 100)
-    let (result, seconds, peak) = try stand.dynctl(["--timeout", "30", "hello"])
+    let (result, seconds, peak) = try stand.dynctlBinary(["--timeout", "30", "hello"])
     #expect(result.status == 76, "\(result.error)")
     #expect(result.error.contains("longer than 67108864 bytes"), "\(result.error)")
     #expect(result.error.utf8.count < 400)
@@ -114,7 +129,7 @@ struct HostileDaemonTests {
   @Test("an offending line is quoted by its first 200 bytes, escaped, marked as cut")
   func offendingLineQuote() throws {
     let stand = try Stand("bad-line", megabytes: 5)
-    let (result, _, peak) = try stand.dynctl(["hello"])
+    let (result, _, peak) = try stand.dynctlBinary(["hello"])
     #expect(result.status == 76, "\(result.error)")
     #expect(result.error.hasPrefix("dynctl: the daemon wrote a line that is not JSON: "))
     #expect(result.error.contains("…(cut: 5242875 bytes)"), "\(result.error)")
@@ -126,7 +141,7 @@ struct HostileDaemonTests {
   @Test("an error reply without id answers a line the daemon could not read")
   func errorWithoutID() throws {
     let stand = try Stand("error-without-id")
-    let (result, _, _) = try stand.dynctl(["hello"])
+    let (result, _) = stand.dynctl(["hello"])
     #expect(result.status == 65, "\(result.error)")
     #expect(result.error == "dynctl: bad_json: not JSON\n")
   }

@@ -22,13 +22,13 @@ struct PlayTests {
     defer { daemon.stop() }
     for (transition, gesture) in Self.gestures {
       let arguments = ["-j", "play", transition, "--session", "same", "--frames"] + gesture
-      let first = try daemon.dynctl(arguments)
-      let second = try daemon.dynctl(arguments)
+      let first = daemon.dynctl(arguments)
+      let second = daemon.dynctl(arguments)
       #expect(first.status == 0, "\(transition): \(first.error)")
       #expect(first.output.count > 1000, "frames were printed")
       #expect(first.output == second.output, "\(transition) differs between two runs")
       #expect(first.output.contains(#""ev":"done""#))
-      let check = try daemon.dynctl(["handoff", transition] + gesture)
+      let check = daemon.dynctl(["handoff", transition] + gesture)
       #expect(check.status == 0, "\(transition): \(check.output) \(check.error)")
       #expect(check.output.contains("\nPASS: "), "\(check.output)")
     }
@@ -40,7 +40,7 @@ struct PlayTests {
   func handoffAgainstTheMotion() throws {
     let daemon = try PrivateDaemon()
     defer { daemon.stop() }
-    let rail = try daemon.dynctl([
+    let rail = daemon.dynctl([
       "handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0.2",
       "--release-velocity", "1234,-1400",
     ])
@@ -51,7 +51,7 @@ struct PlayTests {
     #expect(rail.output.contains("extrapolated back to the release: (0, -1400"), "\(rail.output)")
     #expect(rail.output.contains("\nPASS: screen moves"), "\(rail.output)")
 
-    let fast = try daemon.dynctl([
+    let fast = daemon.dynctl([
       "handoff", "toss", "--pan", "200,300:260,300", "--duration", "0.1",
       "--release-velocity", "50000,0",
     ])
@@ -62,7 +62,7 @@ struct PlayTests {
     #expect(fast.output.contains("\nPASS: "), "\(fast.output)")
 
     // The motion check can fail: extrapolating the rounded frames back lands 0.002 pt/s off.
-    let strict = try daemon.dynctl([
+    let strict = daemon.dynctl([
       "handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0.2",
       "--release-velocity", "0,-1400", "--motion-tolerance", "0",
     ])
@@ -74,11 +74,11 @@ struct PlayTests {
 
     // --expect: the item velocity stated, within --tolerance.
     let pan = ["handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0.2"]
-    let expected = try daemon.dynctl(
+    let expected = daemon.dynctl(
       pan + ["--release-velocity", "1234,-1400", "--expect", "0,-1400"])
     #expect(expected.status == 0, "\(expected.output) \(expected.error)")
     #expect(expected.output.contains("expected: (0, -1400) pt/s, 0 from the item velocity"))
-    let wrong = try daemon.dynctl(
+    let wrong = daemon.dynctl(
       pan + ["--release-velocity", "1234,-1400", "--expect", "1234,-1400", "--tolerance", "1"])
     #expect(wrong.status == 1, "\(wrong.output) \(wrong.error)")
     #expect(
@@ -86,7 +86,7 @@ struct PlayTests {
         "FAIL: the item velocity (0, -1400) is not the expected (1234, -1400) (off by 1234 pt/s"),
       "\(wrong.output)")
 
-    let loose = try daemon.dynctl([
+    let loose = daemon.dynctl([
       "handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0.2",
       "--release-velocity", "0,-16000.3",
     ])
@@ -109,7 +109,7 @@ struct PlayTests {
       #"{"op":"gesture","session":"lock","phase":"ended","x":160,"y":200,"t":0.155}"#)
     let file = daemon.directory + "/flick.jsonl"
     try script.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
-    let flick = try daemon.dynctl(["run", file])
+    let flick = daemon.dynctl(["run", file])
     #expect(flick.status == 0, "\(flick.error)")
     #expect(
       flick.output.contains(
@@ -120,11 +120,11 @@ struct PlayTests {
     script[script.count - 1] =
       #"{"op":"gesture","session":"lock","phase":"ended","x":160,"y":200,"t":0.105}"#
     try script.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
-    let fitted = try daemon.dynctl(["run", file])
+    let fitted = daemon.dynctl(["run", file])
     #expect(fitted.output.contains("handoff screen: gesture velocity (0, -3000)"))
     #expect(!fitted.output.contains("release velocity"), "\(fitted.output)")
 
-    let still = try daemon.dynctl([
+    let still = daemon.dynctl([
       "handoff", "lock-screen", "--pan", "160,500:160,380", "--duration", "0", "--expect",
       "0,-600",
     ])
@@ -136,11 +136,11 @@ struct PlayTests {
 
     // A recording of it: the SVG's header gives the reason beside the gesture velocity.
     let trace = daemon.directory + "/still.jsonl"
-    let recorded = try daemon.dynctl([
+    let recorded = daemon.dynctl([
       "record", "lock-screen", "--pan", "160,500:160,380", "--duration", "0", "-o", trace,
     ])
     #expect(recorded.status == 0, "\(recorded.error)")
-    #expect(try daemon.dynctl(["render", trace, "--svg", trace + ".svg"]).status == 0)
+    #expect(daemon.dynctl(["render", trace, "--svg", trace + ".svg"]).status == 0)
     let svg = try String(contentsOfFile: trace + ".svg", encoding: .utf8)
     #expect(
       svg.contains(
@@ -163,7 +163,7 @@ struct PlayTests {
       (["sidebar-menu", "--swipe", "right"], "opened"),
     ]
     for (arguments, outcome) in cases {
-      let result = try daemon.dynctl(["play"] + arguments)
+      let result = daemon.dynctl(["play"] + arguments)
       #expect(result.status == 0, "\(arguments): \(result.error)")
       #expect(result.output.hasSuffix("outcome: \(outcome)\n"), "\(result.output)")
     }

@@ -51,9 +51,7 @@ struct RecordTests {
   @Test("record refuses bad combinations with one sentence and exit status 64")
   func usageErrors() throws {
     for (arguments, message) in Self.usage {
-      let result = try runProgram(
-        try Binaries.path("dynctl"), ["record"] + arguments, environment: cleanEnvironment(),
-        in: NSTemporaryDirectory())
+      let result = runDynctl(["record"] + arguments)
       #expect(result.status == 64, "\(arguments): \(result.error)")
       #expect(result.error.hasPrefix("Error: \(message)\n"), "\(arguments): \(result.error)")
     }
@@ -66,9 +64,7 @@ struct RecordTests {
         "--overlay draws the HTML page: give --html OUT too"
       ),
     ] {
-      let result = try runProgram(
-        try Binaries.path("dynctl"), ["render"] + arguments, environment: cleanEnvironment(),
-        in: NSTemporaryDirectory())
+      let result = runDynctl(["render"] + arguments)
       #expect(result.status == 64, "\(arguments): \(result.error)")
       #expect(result.error.hasPrefix("Error: \(message)\n"), "\(arguments): \(result.error)")
     }
@@ -102,32 +98,17 @@ struct RecordTests {
     for (index, (text, reason)) in cases.enumerated() {
       let path = "\(directory)/t\(index).jsonl"
       try text.write(toFile: path, atomically: true, encoding: .utf8)
-      let result = try runProgram(
-        try Binaries.path("dynctl"), ["render", path, "--svg", path + ".svg"],
-        environment: cleanEnvironment(), in: directory)
+      let result = runDynctl(["render", path, "--svg", path + ".svg"])
       #expect(result.status == 65, "\(text): \(result.error)")
       #expect(result.error == "dynctl: \(path): \(reason)\n", "\(text)")
     }
-    let missing = try runProgram(
-      try Binaries.path("dynctl"), ["render", directory + "/none.jsonl", "--html", "x.html"],
-      environment: cleanEnvironment(), in: directory)
+    let missing = runDynctl(["render", directory + "/none.jsonl", "--html", "x.html"])
     #expect(missing.status == 66)
     #expect(
       missing.error == "dynctl: cannot read \(directory)/none.jsonl: No such file or directory\n")
   }
 
   /// The trace's lines, parsed.
-  /// Waits until a joining recorder says it records (its first line: it got the session,
-  /// listed it and turned the debug stream on), or has exited.
-  static func waitUntilRecording(_ output: Pipe) {
-    var said = ""
-    while !said.contains("\n") {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { return }
-      said += String(decoding: chunk, as: UTF8.self)
-    }
-  }
-
   static func lines(_ path: String) throws -> [[String: Any]] {
     try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
       try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
@@ -139,7 +120,7 @@ struct RecordTests {
     let daemon = try PrivateDaemon()
     defer { daemon.stop() }
     let trace = daemon.directory + "/scene.jsonl"
-    let result = try daemon.dynctl([
+    let result = daemon.dynctl([
       "record", "--scene", Self.scene, "--session", "drop", "-o", trace,
     ])
     #expect(result.status == 0, "\(result.error)")
@@ -152,16 +133,16 @@ struct RecordTests {
       lines.last?["ev"] as? String == "pause" || lines.dropLast().last?["ev"] as? String == "pause")
     let ops = lines.compactMap { ($0["sent"] as? [String: Any])?["op"] as? String }
     #expect(Set(ops) == ["open", "debug", "step"], "\(ops)")
-    let render = try daemon.dynctl([
+    let render = daemon.dynctl([
       "render", trace, "--html", trace + ".html", "--svg", trace + ".svg",
     ])
     #expect(render.status == 0, "\(render.error)")
     #expect(render.error.isEmpty, "\(render.error)")
     // Overlaid with a lock screen, and with --svg: both said on standard error, written anyway.
     let lock = daemon.directory + "/lock.jsonl"
-    let recorded = try daemon.dynctl(["record", "lock-screen", "--tap", "300,550", "-o", lock])
+    let recorded = daemon.dynctl(["record", "lock-screen", "--tap", "300,550", "-o", lock])
     #expect(recorded.status == 0, "\(recorded.error)")
-    let mixed = try daemon.dynctl([
+    let mixed = daemon.dynctl([
       "render", trace, lock, "--overlay", "--html", trace + ".html", "--svg", trace + ".svg",
     ])
     #expect(mixed.status == 0, "\(mixed.error)")
@@ -174,7 +155,7 @@ struct RecordTests {
         "dynctl: warning: --overlay compares different transitions (scene, lock-screen)"),
       "\(mixed.error)")
     // Still moving when --max-seconds ends: recorded all the same, exit 0.
-    let short = try daemon.dynctl([
+    let short = daemon.dynctl([
       "record", "--scene", Self.scene, "--max-seconds", "0.1", "-o", trace,
     ])
     #expect(short.status == 0, "\(short.error)")
@@ -187,24 +168,21 @@ struct RecordTests {
     let daemon = try PrivateDaemon()
     defer { daemon.stop() }
     #expect(
-      try daemon.dynctl(["open", "lock-screen", "--session", "L", "--clock", "manual"]).status == 0)
+      daemon.dynctl(["open", "lock-screen", "--session", "L", "--clock", "manual"]).status == 0)
     let trace = daemon.directory + "/joined.jsonl"
-    let recorder = Process()
-    recorder.executableURL = URL(fileURLWithPath: try Binaries.path("dynctl"))
-    recorder.arguments = ["record", "--session", "L", "--max-seconds", "20", "-o", trace]
-    recorder.environment = cleanEnvironment(["DYND_SOCKET": daemon.socket])
-    let said = Pipe()
-    recorder.standardOutput = said
-    try recorder.run()
-    Self.waitUntilRecording(said)
-    let gesture = try daemon.dynctl([
+    let recorder = BackgroundDynctl(
+      ["record", "--session", "L", "--max-seconds", "20", "-o", trace],
+      environment: ["DYND_SOCKET": daemon.socket])
+    // Its first line: it got the session, listed it and turned the debug stream on.
+    try recorder.waitForFirstLine()
+    let gesture = daemon.dynctl([
       "gesture", "L", "--from", "160,500", "--to", "160,380", "--duration", "0.2",
       "--release-velocity", "0,-1400",
     ])
     #expect(gesture.status == 0, "\(gesture.error)")
-    #expect(try daemon.dynctl(["step", "L", "--count", "120"]).status == 0)
-    recorder.waitUntilExit()
-    #expect(recorder.terminationStatus == 0)
+    #expect(daemon.dynctl(["step", "L", "--count", "120"]).status == 0)
+    let recorded = try recorder.finish()
+    #expect(recorded.status == 0, "\(recorded.error)")
     let lines = try Self.lines(trace)
     #expect(lines[0]["source"] as? String == "session")
     #expect(lines[0]["transition"] as? String == "lock-screen")
@@ -214,7 +192,7 @@ struct RecordTests {
     #expect(lines.contains { $0["ev"] as? String == "handoff" })
 
     // Nothing moves: the trace is written, exit 1 says why.
-    let idle = try daemon.dynctl(["record", "--session", "L", "--max-seconds", "0.3", "-o", trace])
+    let idle = daemon.dynctl(["record", "--session", "L", "--max-seconds", "0.3", "-o", trace])
     #expect(idle.status == 1)
     #expect(
       idle.output == "recording L: watching it for up to 0.3 s\n"
@@ -223,7 +201,7 @@ struct RecordTests {
       idle.error == "dynctl: no frame from L before 0.3 s passed: it did not move while recorded\n")
     #expect(
       try Self.lines(trace).count == 9, "header, get, list, hello and debug with their replies")
-    let missing = try daemon.dynctl(["record", "--session", "M", "-o", trace])
+    let missing = daemon.dynctl(["record", "--session", "M", "-o", trace])
     #expect(missing.status == 65)
     #expect(missing.error.contains("unknown_session: no session is named 'M'"), "\(missing.error)")
   }
@@ -240,32 +218,28 @@ struct RecordTests {
       + #""path":[[0,-20],[20,20],[-20,20]]},{"id":"box","center":[140,150],"size":[30,20]}],"#
       + #""behaviors":[{"type":"gravity","items":["ball","tri","box"]},"#
       + #"{"type":"collision","items":["ball","tri","box"],"reference_bounds":true}]}"#
-    let opened = try daemon.dynctl([
+    let opened = daemon.dynctl([
       "open", "--scene", scene, "--session", "P", "--clock", "manual",
     ])
     #expect(opened.status == 0, "\(opened.error)")
-    let got = try daemon.dynctl(["get", "P"]).output
+    let got = daemon.dynctl(["get", "P"]).output
     #expect(got.contains("size 40×30  ellipse\n"), "\(got)")
     #expect(got.contains("size 40×40  path (0, -20) (20, 20) (-20, 20)\n"), "\(got)")
     #expect(got.contains("size 30×20\n"), "\(got)")
     let trace = daemon.directory + "/shapes.jsonl"
-    let recorder = Process()
-    recorder.executableURL = URL(fileURLWithPath: try Binaries.path("dynctl"))
-    recorder.arguments = ["record", "--session", "P", "--max-seconds", "20", "-o", trace]
-    recorder.environment = cleanEnvironment(["DYND_SOCKET": daemon.socket])
-    let said = Pipe()
-    recorder.standardOutput = said
-    try recorder.run()
-    Self.waitUntilRecording(said)
-    #expect(try daemon.dynctl(["step", "P", "--count", "600"]).status == 0)
-    recorder.waitUntilExit()
-    #expect(recorder.terminationStatus == 0)
+    let recorder = BackgroundDynctl(
+      ["record", "--session", "P", "--max-seconds", "20", "-o", trace],
+      environment: ["DYND_SOCKET": daemon.socket])
+    try recorder.waitForFirstLine()
+    #expect(daemon.dynctl(["step", "P", "--count", "600"]).status == 0)
+    let recorded = try recorder.finish()
+    #expect(recorded.status == 0, "\(recorded.error)")
     let lines = try Self.lines(trace)
     let items = try #require(lines.first { $0["ok"] != nil && $0["items"] != nil }?["items"])
     let shapes = (items as? [[String: Any]] ?? []).map { $0["shape"] as? String ?? "-" }
     #expect(shapes == ["ellipse", "path", "-"], "the get reply's shapes")
     let svg = trace + ".svg"
-    let render = try daemon.dynctl(["render", trace, "--svg", svg])
+    let render = daemon.dynctl(["render", trace, "--svg", svg])
     #expect(render.status == 0, "\(render.error)")
     let drawn = try String(contentsOfFile: svg, encoding: .utf8)
     #expect(drawn.contains(#"<ellipse data-item="ball" cx="0" cy="0" rx="20" ry="15" "#))

@@ -70,11 +70,11 @@ struct SamplesReplayTests {
         String(contentsOfFile: path, encoding: .utf8), format: format, units: entry.units)
       let expected = Self.estimate(stroke)
       let session = "replay-\(index)"
-      let opened = try daemon.dynctl([
+      let opened = daemon.dynctl([
         "open", "lock-screen", "--session", session, "--clock", "manual",
       ])
       #expect(opened.status == 0, "\(opened.error)")
-      let sent = try daemon.dynctl(["-j", "gesture", session, "--samples", path] + entry.options)
+      let sent = daemon.dynctl(["-j", "gesture", session, "--samples", path] + entry.options)
       #expect(sent.status == 0, "\(entry.file): \(sent.error)")
       let finger = try Self.fingerVelocity(sent.output)
       // The wire rounds to 0.001 pt/s.
@@ -82,12 +82,12 @@ struct SamplesReplayTests {
         abs(finger.0 - expected.dx) <= 0.0011 && abs(finger.1 - expected.dy) <= 0.0011,
         "\(entry.file): handoff \(finger), estimator \(expected)")
       #expect(hypot(expected.dx, expected.dy) > 100, "\(entry.file): a stroke that moves")
-      let readable = try daemon.dynctl(["gesture", session, "--samples", path] + entry.options)
+      let readable = daemon.dynctl(["gesture", session, "--samples", path] + entry.options)
       #expect(
         readable.output.hasPrefix("read \(stroke.samples.count) samples (\(format.rawValue))"),
         "\(readable.output)")
       #expect(readable.output.contains("handoff screen: gesture velocity"), "\(readable.output)")
-      _ = try daemon.dynctl(["close", session])
+      _ = daemon.dynctl(["close", session])
     }
   }
 
@@ -97,21 +97,21 @@ struct SamplesReplayTests {
     defer { daemon.stop() }
     let csv = Self.folder.appendingPathComponent("flick.csv").path
     let trace = daemon.directory + "/flick-trace.jsonl"
-    let recorded = try daemon.dynctl(["record", "lock-screen", "--samples", csv, "-o", trace])
+    let recorded = daemon.dynctl(["record", "lock-screen", "--samples", csv, "-o", trace])
     #expect(recorded.status == 0, "\(recorded.output) \(recorded.error)")
-    let direct = try daemon.dynctl(["-j", "handoff", "lock-screen", "--samples", csv])
-    let again = try daemon.dynctl(["-j", "handoff", "lock-screen", "--samples", trace])
+    let direct = daemon.dynctl(["-j", "handoff", "lock-screen", "--samples", csv])
+    let again = daemon.dynctl(["-j", "handoff", "lock-screen", "--samples", trace])
     #expect(direct.status == 0 && again.status == 0, "\(direct.error) \(again.error)")
     #expect(try Self.fingerVelocity(direct.output) == Self.fingerVelocity(again.output))
-    let played = try daemon.dynctl(["play", "lock-screen", "--samples", csv])
+    let played = daemon.dynctl(["play", "lock-screen", "--samples", csv])
     #expect(played.status == 0, "\(played.output) \(played.error)")
     #expect(played.output.contains("outcome: "), "\(played.output)")
 
     let bad = Self.folder.appendingPathComponent("bad/not-a-number.csv").path
-    let refused = try daemon.dynctl(["play", "lock-screen", "--samples", bad])
+    let refused = daemon.dynctl(["play", "lock-screen", "--samples", bad])
     #expect(refused.status == 65)
     #expect(refused.error.contains("line 4: expected a finite number for x"), "\(refused.error)")
-    let missing = try daemon.dynctl(["handoff", "lock-screen", "--samples", "/nonexistent.csv"])
+    let missing = daemon.dynctl(["handoff", "lock-screen", "--samples", "/nonexistent.csv"])
     #expect(missing.status == 66, "\(missing.error)")
     for arguments in [
       ["gesture", "s", "--samples", csv, "--from", "1,2"],
@@ -121,7 +121,7 @@ struct SamplesReplayTests {
       ["handoff", "lock-screen", "--samples", csv, "--duration", "1"],
       ["gesture", "s", "--samples", csv, "--points-per-inch", "0"],
     ] {
-      let result = try daemon.dynctl(arguments)
+      let result = daemon.dynctl(arguments)
       #expect(result.status == 64, "\(arguments): \(result.error)")
     }
   }

@@ -4,6 +4,8 @@ import Testing
 
 /// dynctl checks whom it talks to before it sends a byte: the socket directory it chose must be
 /// private to the user, and the daemon must run as the user or root; otherwise exit 77.
+/// dynctl runs in-process as the test's own user (`Trust.dynctl`); where it must run as another
+/// user (a user is a process's), the binary is spawned as that user.
 @Suite("dynctl: whom it talks to")
 struct SocketTrustTests {
   // MARK: The checks, with injected uids (SocketTrust.swift is dynctl's own file)
@@ -133,7 +135,7 @@ struct SocketTrustTests {
     }
     let daemon = try FakeDaemon(socket: socketDirectory + "/dynd.sock", replies: [fakeHelloReply])
     let result = try Trust.dynctl(
-      ["hello"], environment: cleanEnvironment(["XDG_RUNTIME_DIR": runtime]), in: runtime)
+      ["hello"], environment: ["XDG_RUNTIME_DIR": runtime], in: runtime)
     #expect(result.status == 77, "\(result.error)")
     #expect(result.error.hasPrefix("dynctl: refusing the socket directory \(directory): "))
     #expect(result.error.contains(expected), "\(result.error)")
@@ -150,7 +152,7 @@ struct SocketTrustTests {
     try Trust.makeDirectory(runtime + "/dynd", mode: 0o700)
     let daemon = try FakeDaemon(socket: runtime + "/dynd/dynd.sock", replies: [fakeHelloReply])
     let result = try Trust.dynctl(
-      ["hello"], environment: cleanEnvironment(["XDG_RUNTIME_DIR": runtime]), in: runtime)
+      ["hello"], environment: ["XDG_RUNTIME_DIR": runtime], in: runtime)
     #expect(result.status == 0, "\(result.error)")
     #expect(try daemon.received().bytes > 0)
   }
@@ -165,9 +167,9 @@ struct SocketTrustTests {
     let socket = directory + "/s.sock"
     let daemon = try FakeDaemon(socket: socket, as: Trust.otherUser, replies: [fakeHelloReply])
     for (arguments, environment) in [
-      (["--socket", socket, "hello"], cleanEnvironment()),
-      (["hello"], cleanEnvironment(["DYND_SOCKET": socket])),
-      (["send", #"{"op":"hello"}"#], cleanEnvironment(["DYND_SOCKET": socket])),
+      (["--socket", socket, "hello"], [:]),
+      (["hello"], ["DYND_SOCKET": socket]),
+      (["send", #"{"op":"hello"}"#], ["DYND_SOCKET": socket]),
     ] {
       let result = try Trust.dynctl(arguments, environment: environment, in: directory)
       #expect(result.status == 77, "\(arguments): \(result.error)")
@@ -206,7 +208,7 @@ struct SocketTrustTests {
         "it runs as uid \(Trust.otherUser), not as you (uid \(Trust.user)) or root"))
     // The same daemon found through the default directory, which that user squatted with a
     // symbolic link, then with a directory of theirs: refused at the directory, unconnected.
-    let environment = cleanEnvironment(["XDG_RUNTIME_DIR": directory])
+    let environment = ["XDG_RUNTIME_DIR": directory]
     #expect(symlink(theirs, directory + "/dynd") == 0)
     let viaLink = try Trust.dynctl(
       ["hello"], as: Trust.user, environment: environment, in: directory)

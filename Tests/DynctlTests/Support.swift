@@ -1,5 +1,7 @@
+import DynctlCommands
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 /// The package's built binaries: the directory this test bundle runs from holds them.
@@ -34,6 +36,85 @@ struct RunResult {
   let status: Int32
   let output: String
   let error: String
+}
+
+/// What a dynctl run has written so far, standard output and error apart: the console it is
+/// given takes the text (a run in progress may be read from another thread).
+final class CapturedConsole: Sendable {
+  private let written = Mutex((output: "", error: ""))
+
+  /// A console writing here, with `environment` as the variables dynctl reads
+  /// (`DYND_SOCKET`, `XDG_RUNTIME_DIR`: none, as `cleanEnvironment()` leaves a process) and
+  /// `standardInput` as what `-` reads (empty, as the null device a spawned dynctl had).
+  func console(environment: [String: String], standardInput: String) -> Console {
+    Console(environment: environment, standardInput: .text(standardInput)) { stream, text in
+      self.written.withLock {
+        switch stream {
+        case .standardOutput: $0.output += text
+        case .standardError: $0.error += text
+        }
+      }
+    }
+  }
+
+  var output: String { written.withLock { $0.output } }
+  var error: String { written.withLock { $0.error } }
+}
+
+/// Runs dynctl in this process (`Dynctl.run`, what the binary's `main` runs), its output
+/// captured: `environment` holds the variables it reads, none by default.
+func runDynctl(
+  _ arguments: [String], environment: [String: String] = [:], standardInput: String = ""
+) -> RunResult {
+  let captured = CapturedConsole()
+  let status = Dynctl.run(
+    arguments,
+    console: captured.console(environment: environment, standardInput: standardInput))
+  return RunResult(status: status, output: captured.output, error: captured.error)
+}
+
+/// A dynctl command line that streams (`watch`, `record --session`) run in this process on a
+/// thread of its own, as `runDynctl` runs one, while the test goes on.
+final class BackgroundDynctl: Sendable {
+  private let captured = CapturedConsole()
+  private let status = Mutex<Int32?>(nil)
+
+  init(_ arguments: [String], environment: [String: String]) {
+    let console = captured.console(environment: environment, standardInput: "")
+    // A thread, not a task: dynctl blocks on its socket, and the tests' tasks share two
+    // threads here.
+    let thread = Thread {
+      let finished = Dynctl.run(arguments, console: console)
+      self.status.withLock { $0 = finished }
+    }
+    thread.start()
+  }
+
+  /// Waits until the run has written its first line (a streaming command says it is ready), or
+  /// has ended.
+  func waitForFirstLine(timeout: Duration = .seconds(30)) throws {
+    let deadline = ContinuousClock.now + timeout
+    while !captured.output.contains("\n") && status.withLock({ $0 }) == nil {
+      guard ContinuousClock.now < deadline else {
+        throw DynctlTestFailure("no line from dynctl within \(timeout)")
+      }
+      usleep(5_000)
+    }
+  }
+
+  /// Waits for the run's end: what it wrote and its status.
+  func finish(timeout: Duration = .seconds(30)) throws -> RunResult {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      if let finished = status.withLock({ $0 }) {
+        return RunResult(status: finished, output: captured.output, error: captured.error)
+      }
+      guard ContinuousClock.now < deadline else {
+        throw DynctlTestFailure("dynctl did not finish within \(timeout)")
+      }
+      usleep(5_000)
+    }
+  }
 }
 
 /// Runs `executable` with `arguments`, standard output and error to files, killing it after
@@ -110,18 +191,25 @@ final class PrivateDaemon {
 
   deinit { stop() }
 
-  /// Runs dynctl with `DYND_SOCKET` set to this daemon.
-  func dynctl(_ arguments: [String], timeout: Duration = .seconds(30)) throws -> RunResult {
+  /// Runs dynctl in this process (`runDynctl`) with `DYND_SOCKET` set to this daemon.
+  func dynctl(_ arguments: [String], standardInput: String = "") -> RunResult {
+    runDynctl(arguments, environment: ["DYND_SOCKET": socket], standardInput: standardInput)
+  }
+
+  /// Runs the built dynctl binary with `DYND_SOCKET` set to this daemon: for what only the
+  /// process shows.
+  func dynctlBinary(_ arguments: [String]) throws -> RunResult {
     try runProgram(
       try Binaries.path("dynctl"), arguments,
-      environment: cleanEnvironment(["DYND_SOCKET": socket]), in: directory, timeout: timeout)
+      environment: cleanEnvironment(["DYND_SOCKET": socket]), in: directory)
   }
 }
 
-/// The test's environment without anything that would choose a socket.
+/// The test's environment without anything that would choose a socket, or the width of dynctl's
+/// help (`COLUMNS`: a spawned dynctl wraps at 80 columns, as `runDynctl` does).
 func cleanEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
   var environment = ProcessInfo.processInfo.environment
-  for name in ["DYND_SOCKET", "XDG_RUNTIME_DIR", "LISTEN_PID", "LISTEN_FDS"] {
+  for name in ["DYND_SOCKET", "XDG_RUNTIME_DIR", "LISTEN_PID", "LISTEN_FDS", "COLUMNS"] {
     environment[name] = nil
   }
   return environment.merging(extra) { $1 }

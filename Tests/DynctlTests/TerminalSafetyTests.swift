@@ -25,14 +25,14 @@ struct TerminalSafetyTests {
     // The daemon quotes an unknown field's name in its message, escaped (dynd escapes C0, DEL,
     // C1 and bidi), and dynctl decodes it.
     let request = #"{"op":"hello","\u001b]0;x\u0007\u009b2J\u202eab\u007f":1}"#
-    let human = try daemon.dynctl(["send", request])
+    let human = daemon.dynctl(["send", request])
     #expect(human.status == 65)
     #expect(!Self.hasUnsafe(human.error), "\(human.error.debugDescription)")
     #expect(
       human.error
         == "dynctl: unknown_field: field '\\u001B]0;x\\u0007\\u009B2J\\u202Eab\\u007F' is not "
         + "defined for op 'hello'\n")
-    let json = try daemon.dynctl(["-j", "send", request])
+    let json = daemon.dynctl(["-j", "send", request])
     #expect(json.status == 65)
     #expect(!Self.hasUnsafe(json.output), "\(json.output.debugDescription)")
     #expect(
@@ -41,7 +41,9 @@ struct TerminalSafetyTests {
     #expect(!Self.hasUnsafe(json.error))
   }
 
-  /// A daemon that is not dynd (or an older one) may send names dynd now refuses.
+  /// A daemon that is not dynd (or an older one) may send names dynd now refuses. The dynctl
+  /// binary is spawned: what a terminal would get is the bytes the process writes to its
+  /// descriptors 1 and 2, which are checked here (`errorMessages` runs dynctl in-process).
   @Test("names from the daemon are printed escaped, in every mode, and tables stay aligned")
   func hostileNames() throws {
     let directory = try Trust.temporaryDirectory("safety")
@@ -54,7 +56,7 @@ struct TerminalSafetyTests {
       + "\"clock\":\"manual\",\"running\":false},{\"session\":\"\\u001b[31mred\","
       + "\"transition\":null,\"clock\":\"realtime\",\"running\":true,\"missed_ticks\":7}]}"
     let daemon = try FakeDaemon(socket: socket, replies: [event, reply])
-    let human = try Trust.dynctl(["--socket", socket, "list"], in: directory)
+    let human = try Trust.dynctlBinary(["--socket", socket, "list"], in: directory)
     #expect(human.status == 0, "\(human.error)")
     #expect(!Self.hasUnsafe(human.output), "\(human.output.debugDescription)")
     #expect(
@@ -65,7 +67,7 @@ struct TerminalSafetyTests {
         \\u001B[31mred  scene    realtime  running, 7 missed ticks
 
         """)
-    let json = try Trust.dynctl(["--socket", socket, "-j", "list"], in: directory)
+    let json = try Trust.dynctlBinary(["--socket", socket, "-j", "list"], in: directory)
     #expect(json.status == 0, "\(json.error)")
     #expect(!Self.hasUnsafe(json.output), "\(json.output.debugDescription)")
     let lines = json.output.split(separator: "\n").map(String.init)

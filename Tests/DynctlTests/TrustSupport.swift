@@ -83,14 +83,27 @@ enum Trust {
     )
   }
 
-  /// Runs dynctl, as `uid` when given.
+  /// Runs dynctl with `environment` as the variables it reads: in this process as the test's
+  /// own user (`runDynctl`), or the binary as `uid` when given (with setpriv: a user is a
+  /// process's, so only a process of that user shows what dynctl does as that user).
   static func dynctl(
-    _ arguments: [String], as uid: uid_t? = nil, environment: [String: String] = cleanEnvironment(),
+    _ arguments: [String], as uid: uid_t? = nil, environment: [String: String] = [:],
     in directory: String
   ) throws -> RunResult {
-    let binary = uid == nil ? try Binaries.path("dynctl") : reachable("dynctl")
-    let (program, rest) = asUser(uid, [binary] + arguments)
-    return try runProgram(program, rest, environment: environment, in: directory)
+    guard let uid else { return runDynctl(arguments, environment: environment) }
+    let (program, rest) = asUser(uid, [reachable("dynctl")] + arguments)
+    return try runProgram(
+      program, rest, environment: cleanEnvironment(environment), in: directory)
+  }
+
+  /// Runs the dynctl binary as the test's own user, with `environment` as the variables it
+  /// reads: for what the process writes to its descriptors.
+  static func dynctlBinary(
+    _ arguments: [String], environment: [String: String] = [:], in directory: String
+  ) throws -> RunResult {
+    try runProgram(
+      try Binaries.path("dynctl"), arguments, environment: cleanEnvironment(environment),
+      in: directory)
   }
 }
 

@@ -19,7 +19,7 @@ struct DescribeProtocolCommand: ParsableCommand {
   func run() throws {
     let data = try JSONSerialization.data(
       withJSONObject: Self.description, options: [.prettyPrinted, .sortedKeys])
-    FileHandle.standardOutput.write(data + Data("\n".utf8))
+    Console.current.write(.standardOutput, String(decoding: data, as: UTF8.self) + "\n")
   }
 
   static var description: [String: Any] {

@@ -25,9 +25,10 @@ struct ConnectionOptions: ParsableArguments {
   }
 
   /// Connects to the daemon, once the socket's directory (if dynctl chose it) and the daemon's
-  /// uid are trusted (`SocketTrust`).
+  /// uid are trusted (`SocketTrust`). The socket's variables are `Console.current`'s.
   func connect() throws(Failure) -> DaemonClient {
-    let location = SocketLocation.resolve(flag: socket)
+    let location = SocketLocation.resolve(
+      flag: socket, environment: Console.current.environment)
     if let directory = location.privateDirectory,
       let fault = SocketTrust.directoryFault(directory, userID: getuid())
     {

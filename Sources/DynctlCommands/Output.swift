@@ -1,4 +1,3 @@
-import Glibc
 import Wire
 
 /// Writes what the daemon said: its lines verbatim with `--json`, else a readable account.
@@ -53,30 +52,28 @@ struct Output {
 
   /// Writes `line` and a newline to standard output at once (unbuffered, so `watch` streams).
   private func emit(_ line: String) {
-    writeAll(1, line + "\n")
+    Console.current.write(.standardOutput, line + "\n")
   }
 }
 
 /// Writes `dynctl: text` to standard error (`text` made safe: it may quote the daemon).
 func complain(_ text: String) {
-  writeAll(2, "dynctl: \(TerminalText.safe(text))\n")
+  Console.current.write(.standardError, "dynctl: \(TerminalText.safe(text))\n")
 }
 
 /// Writes `text` and a newline to standard error (a verdict beside `--json` output).
 func printToStandardError(_ text: String) {
-  writeAll(2, TerminalText.safe(text) + "\n")
+  Console.current.write(.standardError, TerminalText.safe(text) + "\n")
 }
 
-/// Writes all of `text` to `fd`, retrying short writes.
-private func writeAll(_ fd: Int32, _ text: String) {
-  var text = text
-  text.withUTF8 { bytes in
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return }
-      offset += written
-    }
-  }
+/// Writes ArgumentParser's text for a help or version request, and a newline, to standard
+/// output, as its `exit(withError:)` prints it.
+func printToStandardOutput(_ text: String) {
+  Console.current.write(.standardOutput, text + "\n")
+}
+
+/// Writes ArgumentParser's text for a usage error, and a newline, to standard error, as its
+/// `exit(withError:)` prints it (as it is: usage errors are not the daemon's words).
+func printMessage(_ text: String) {
+  Console.current.write(.standardError, text + "\n")
 }

@@ -23,17 +23,28 @@ func writeFile(_ path: String, _ text: String) throws(Failure) {
   }
 }
 
-/// The whole text of a file, or of standard input for `-`.
+/// The whole text of a file, or of standard input (`Console.current`'s) for `-`.
 func readFile(_ path: String) throws(Failure) -> String {
-  let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-  guard fd >= 0 else {
-    throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+  guard path == "-" else {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))
+    }
+    defer { close(fd) }
+    return try read(fd, path: path)
   }
-  defer { if fd != 0 { close(fd) } }
+  switch Console.current.standardInput {
+  case .descriptor(let fd): return try read(fd, path: path)
+  case .text(let text): return text
+  }
+}
+
+/// The whole text read from `fd`, to its end.
+private func read(_ fd: Int32, path: String) throws(Failure) -> String {
   var bytes: [UInt8] = []
   var chunk = [UInt8](repeating: 0, count: 65536)
   while true {
-    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
     if count < 0 {
       if errno == EINTR { continue }
       throw .unreadableFile(path: path, reason: String(cString: strerror(errno)))

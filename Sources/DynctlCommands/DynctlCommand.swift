@@ -1,11 +1,11 @@
 import ArgumentParser
-import Glibc
 import Primitives
 import ReleaseInfo
 
 /// dynctl: drive dynd from a shell — open sessions, send gestures, step, watch, run scripts.
-@main
-struct Dynctl: ParsableCommand {
+///
+/// The root command, run by `Dynctl.run` (never by ArgumentParser's `main`, which would exit).
+struct DynctlCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "dynctl",
     abstract: "Talk to dynd: open animator sessions, send gestures, step, watch the frames.",
@@ -43,17 +43,33 @@ struct Dynctl: ParsableCommand {
       RemoveGroupCommand.self, DescribeProtocolCommand.self,
     ])
 
-  /// Parses the command line after moving connection options written before the subcommand
-  /// (`dynctl --socket S -j list`) behind it, where the subcommand reads them.
-  static func main() {
-    let arguments = movingLeadingOptions(Array(CommandLine.arguments.dropFirst()))
+  /// Runs one command line, `Dynctl.run`'s, with `Console.current` bound: connection options
+  /// written before the subcommand (`dynctl --socket S -j list`) are moved behind it, where the
+  /// subcommand reads them; a first argument that is no command, or an option the command does
+  /// not take but has one like, is refused with a suggestion (64); the rest is ArgumentParser's
+  /// `main`, less its `exit`: its messages (help, version, completion scripts, usage errors)
+  /// are written as it prints them, wrapped to `columns`, and its status returned (0 for help
+  /// and version, 64 for usage errors).
+  static func run(_ arguments: [String], columns: Int?) -> Int32 {
+    let arguments = movingLeadingOptions(arguments)
     if let typed = arguments.first,
       let complaint = unknownCommand(typed) ?? unknownOption(arguments)
     {
       complain(complaint)
-      Glibc.exit(64)
+      return ExitCode.validationFailure.rawValue
     }
-    main(arguments)
+    do {
+      var command = try parseAsRoot(arguments)
+      try command.run()
+      return ExitCode.success.rawValue
+    } catch {
+      let status = exitCode(for: error)
+      let text = fullMessage(for: error, columns: columns)
+      if !text.isEmpty {
+        if status == .success { printToStandardOutput(text) } else { printMessage(text) }
+      }
+      return status.rawValue
+    }
   }
 
   /// The commands, as typed.
