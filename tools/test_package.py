@@ -50,6 +50,16 @@ class Failure(Exception):
     pass
 
 
+#: The environment the make commands below run in: a make of their own, as a person runs it,
+#: whatever make runs this check (under make test's -j2 lanes, a make inheriting the parent's
+#: jobserver warns on standard error that it is unavailable).
+MAKE_ENV = {name: value for name, value in os.environ.items()
+            if name not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+#: make test's BUILT=yes (the binaries are built; make install must not build them again),
+#: passed on by name since MAKEFLAGS is not.
+MAKE_VARIABLES = ["BUILT=yes"] if "BUILT=yes" in os.environ.get("MAKEFLAGS", "").split() else []
+
+
 def run(command: list[str], timeout: float = 120, **kwargs: object) -> str:
     """The output (stdout and stderr together) of `command`; Failure if it exits non-zero."""
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -103,7 +113,13 @@ def check_depends(deb: str) -> str:
 def make_list(target: str) -> list[str]:
     """The paths make install writes: `make install-list` (PREFIX=/usr/local) or
     `make deb-install-list` (the places of make deb)."""
-    return run(["make", "--no-print-directory", "-s", target], cwd=CHECKOUT).split()
+    listed = subprocess.run(["make", "--no-print-directory", "-s", target] + MAKE_VARIABLES,
+                            cwd=CHECKOUT,
+                            env=MAKE_ENV, capture_output=True, text=True, timeout=120)
+    if listed.returncode != 0:
+        raise Failure("make %s exited %d:\n%s%s" % (target, listed.returncode, listed.stdout,
+                                                     listed.stderr))
+    return listed.stdout.split()
 
 
 def check_contents(root: str) -> str:
@@ -292,14 +308,15 @@ def check_units(root: str) -> str:
 def check_install_uninstall() -> str:
     destdir = tempfile.mkdtemp(prefix="dynd-destdir.")
     try:
-        run(["make", "--no-print-directory", "install", "DESTDIR=" + destdir], cwd=CHECKOUT,
-            timeout=900)
+        run(["make", "--no-print-directory", "install", "DESTDIR=" + destdir] + MAKE_VARIABLES,
+            cwd=CHECKOUT, env=MAKE_ENV, timeout=900)
         written = sorted(os.path.relpath(os.path.join(directory, name), destdir)
                          for directory, _, names in os.walk(destdir) for name in names)
         listed = sorted(path.lstrip("/") for path in make_list("install-list"))
         if written != listed:
             raise Failure("make install wrote %s\nthe list says %s" % (written, listed))
-        run(["make", "--no-print-directory", "uninstall", "DESTDIR=" + destdir], cwd=CHECKOUT)
+        run(["make", "--no-print-directory", "uninstall", "DESTDIR=" + destdir] + MAKE_VARIABLES,
+            cwd=CHECKOUT, env=MAKE_ENV)
         left = os.listdir(destdir)
         if left:
             raise Failure("make uninstall left %s in %s" % (left, destdir))
