@@ -1,19 +1,12 @@
 /// `get`: the session's time, running state and items, with sizes, shapes and (extension) the
 /// transition's details.
-public struct GetRequest: SessionOpRequest {
+public struct GetRequest: SessionOnlyOpRequest {
   public static let name = "get"
-  public static let fields: [StaticString] = ["session"]
   public static let target = OpTarget.session
   public static let changesStepCost = false
   public var session: String
 
   public init(session: String) { self.session = session }
-
-  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
-    Self(session: try fields.requiredName("session"))
-  }
-
-  public func write(to encoder: inout RequestEncoder) {}
 
   public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
     .get(

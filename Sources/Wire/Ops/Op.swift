@@ -80,6 +80,22 @@ extension SessionOpRequest {
   public var targetSession: String? { session }
 }
 
+/// An op whose one field is `session` (`get`, `watch`, `close`, `behaviors`,
+/// `remove_all_behaviors`): its fields, reading and writing, defined once.
+public protocol SessionOnlyOpRequest: SessionOpRequest {
+  init(session: String)
+}
+
+extension SessionOnlyOpRequest {
+  public static var fields: [StaticString] { ["session"] }
+
+  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
+    Self(session: try fields.requiredName("session"))
+  }
+
+  public func write(to encoder: inout RequestEncoder) {}
+}
+
 /// What a request addresses, which the host checks before it runs the op.
 public enum OpTarget: String, Sendable, CaseIterable {
   /// The daemon itself (`hello`, `list`), or a session it may name (`open`).

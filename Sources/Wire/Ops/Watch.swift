@@ -1,19 +1,12 @@
 /// `watch`: also send this session's events to this connection. The reply carries the items
 /// (without sizes) and, as extensions, `t`, `running` and `outcome`.
-public struct WatchRequest: SessionOpRequest {
+public struct WatchRequest: SessionOnlyOpRequest {
   public static let name = "watch"
-  public static let fields: [StaticString] = ["session"]
   public static let target = OpTarget.session
   public static let changesStepCost = false
   public var session: String
 
   public init(session: String) { self.session = session }
-
-  public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
-    Self(session: try fields.requiredName("session"))
-  }
-
-  public func write(to encoder: inout RequestEncoder) {}
 
   public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
     .watch(
