@@ -4,6 +4,7 @@ import Primitives
 import Testing
 
 @testable import SessionHost
+@testable import Transitions
 
 /// Decay behaviors through the embedded host, and the projection a handoff reports for them.
 @Suite("Host: decays")

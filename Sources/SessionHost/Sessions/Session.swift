@@ -288,11 +288,6 @@ final class Session: DynamicAnimatorDelegate {
     switch event {
     case .handoff(var handoff):
       handoff.session = name
-      if handoff.projection == nil, case .transition(let t) = content,
-        let coast = t.animator.decayProjection(of: handoff.item)
-      {
-        (handoff.decay, handoff.projection) = coast
-      }
       return .handoff(handoff)
     case .done(let outcome):
       self.outcome = outcome

@@ -93,17 +93,19 @@ public final class Sheet: Transition {
   override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
     guard phase == .dragging else { return [] }
     letGo()
-    guard case .handoff(var handoff) = handOff(sheet, velocity: velocity, via: material) else {
-      return []
-    }
+    let released = handOff(sheet, velocity: velocity, via: material)
+    guard case .handoff(let handoff) = released else { return [] }
     let projected = projection(of: handoff.itemVelocity)
     target = detents.nearest(to: height(centerY: projected.y))
     carry(to: target)
-    handoff.projection = projected
-    handoff.detent = target.name
-    handoff.spring = spring
-    return [.handoff(handoff)]
+    releasedLanding = Landing(projection: projected, detent: target.name, spring: spring)
+    return [released]
   }
+
+  /// The release's projection, the detent it chose and the spring that carries the sheet there.
+  private var releasedLanding: Landing?
+
+  override public func landing(after handoff: Handoff) -> Landing? { releasedLanding }
 
   override public func panCancelled() {
     guard phase == .dragging else { return }

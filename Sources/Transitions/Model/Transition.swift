@@ -44,6 +44,24 @@ open class Transition {
   /// Extra numbers reported with frames and `done` (e.g. `background_alpha`), sorted by name.
   open var values: [(name: String, value: Double)] { [] }
 
+  /// Where a transition that sends the released item to a place of its choosing says it goes,
+  /// for the `handoff` (the sheet: its projection, detent and spring); nil, the default: the
+  /// item coasts, and a decay that moves it says where it stops.
+  open func landing(after handoff: Handoff) -> Landing? { nil }
+
+  /// A transition's own landing for the released item (`landing(after:)`).
+  public struct Landing: Sendable {
+    public var projection: Point
+    public var detent: String?
+    public var spring: SpringParameters?
+
+    public init(projection: Point, detent: String? = nil, spring: SpringParameters? = nil) {
+      self.projection = projection
+      self.detent = detent
+      self.spring = spring
+    }
+  }
+
   /// Feeds a pan event; `now` stands in for the client's timestamp when it sent none. The
   /// event's own `estimator` computes the velocity passed on for it: at every `changed`, and at
   /// `ended` (the release velocity) unless the client gave one. Returns the events it caused
@@ -71,9 +89,8 @@ open class Transition {
         at: event.point, velocity: event.velocity ?? estimated?.velocity ?? .zero)
       tracker.reset()
       return events.map { caused in
-        guard case .handoff(var handoff) = caused else { return caused }
-        handoff.estimate = estimated?.estimate
-        return .handoff(handoff)
+        guard case .handoff(let handoff) = caused else { return caused }
+        return .handoff(completed(handoff, estimate: estimated?.estimate))
       }
     case .cancelled:
       panCancelled()
@@ -148,8 +165,26 @@ open class Transition {
     return attachment
   }
 
+  /// The handoff of a release as the event reports it, all in one place: what `handOff` gave
+  /// the item, how the velocity was estimated, and where the item goes: the transition's own
+  /// landing, else the decay that now moves the item (`decayProjection`), else nothing. The
+  /// session names it (`Session.event`).
+  private func completed(_ given: Handoff, estimate: ReleaseEstimate?) -> Handoff {
+    var handoff = given
+    handoff.estimate = estimate
+    if let landing = landing(after: handoff) {
+      handoff.projection = landing.projection
+      handoff.detent = landing.detent
+      handoff.spring = landing.spring
+    } else if let coast = animator.decayProjection(of: handoff.item) {
+      (handoff.decay, handoff.projection) = coast
+    }
+    return handoff
+  }
+
   /// Gives `item` the finger's release `velocity` through `behavior`, as far as the item's
-  /// constraints let it move (`DynamicAnimator.allowedVelocity`); returns the handoff to report.
+  /// constraints let it move (`DynamicAnimator.allowedVelocity`); returns the handoff to report
+  /// (completed by `handle`).
   public final func handOff(
     _ item: DynamicItem, velocity: Vector, via behavior: DynamicItemBehavior
   ) -> TransitionEvent {
