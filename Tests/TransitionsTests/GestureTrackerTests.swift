@@ -52,7 +52,7 @@ struct GestureTrackerTests {
     // The release at the last sample changes nothing.
     tracker.record(.ended, last.1, at: last.0)
     #expect(Self.close(tracker.velocity, truth), "platform at release \(tracker.velocity)")
-    let middle = last.0 - GestureTracker.window / 2
+    let middle = last.0 - VelocityEstimator.window / 2
     let lagging = Vector(dx: v0.dx + a.dx * middle, dy: v0.dy + a.dy * middle)
     #expect(Self.close(tracker.velocity(.linear), lagging), "linear \(tracker.velocity(.linear))")
   }
@@ -375,7 +375,7 @@ struct GestureTrackerTests {
       return
     }
     #expect(fast.estimate == ReleaseEstimate(.limited, samples: 2))
-    #expect(abs(fast.gestureVelocity.dy + Transition.maxEstimatedSpeed) < 1e-6)
+    #expect(abs(fast.gestureVelocity.dy + VelocityEstimator.maxSpeed) < 1e-6)
     #expect(abs(fast.gestureVelocity.dx) < 1e-9)
     d.began(at: Point(x: 160, y: 500), time: 1)
     d.moved(to: Point(x: 160, y: 480), time: 1.02)

@@ -33,14 +33,6 @@ import Primitives
 /// `estimate(_:)` also says which of these rules decided the velocity (`ReleaseEstimate`): each
 /// way out of an estimator is exactly one reason.
 public struct GestureTracker: Sendable {
-  // The estimators' constants, defined with them in Primitives (`VelocityEstimator`).
-  public static let window = VelocityEstimator.window
-  public static let horizon = VelocityEstimator.horizon
-  public static let historySize = VelocityEstimator.historySize
-  public static let stoppedAfter = VelocityEstimator.stoppedAfter
-  public static let degree = VelocityEstimator.degree
-  static let slack = VelocityEstimator.slack
-
   public private(set) var start: Point?
   public private(set) var last: Point?
   /// The `platform` estimate's samples (down and moves), oldest first.
@@ -94,7 +86,7 @@ public struct GestureTracker: Sendable {
     if let previous = stroke.last, t <= previous.t { stroke.removeLast() }
     stroke.append(Sample(t: t, p: point))
     let before = stroke.count
-    stroke.removeAll { $0.t < t - Self.window - Self.slack }
+    stroke.removeAll { $0.t < t - VelocityEstimator.window - VelocityEstimator.slack }
     if stroke.count < before { strokeLostOldSamples = true }
   }
 
@@ -105,16 +97,20 @@ public struct GestureTracker: Sendable {
       if t < newest.t { return }  // older than what the finger already reported: stale
       if t == newest.t {
         moves.removeLast()
-      } else if t - newest.t > Self.stoppedAfter + Self.slack {
+      } else if t - newest.t > VelocityEstimator.stoppedAfter + VelocityEstimator.slack {
         moves = []  // the pointer had stopped: what came before says nothing about now
       }
     }
     moves.append(Sample(t: t, p: point))
     movesTimedByClient = timedByClient
-    if let first = moves.firstIndex(where: { $0.t >= t - Self.horizon - Self.slack }), first > 0 {
+    if let first = moves.firstIndex(where: {
+      $0.t >= t - VelocityEstimator.horizon - VelocityEstimator.slack
+    }), first > 0 {
       moves.removeFirst(first)
     }
-    if moves.count > Self.historySize { moves.removeFirst(moves.count - Self.historySize) }
+    if moves.count > VelocityEstimator.historySize {
+      moves.removeFirst(moves.count - VelocityEstimator.historySize)
+    }
   }
 
   /// The finger's velocity (pt/s) by the default estimator, `platform`.
@@ -140,7 +136,7 @@ public struct GestureTracker: Sendable {
     guard let newest = moves.last, held >= 2 else {
       return (.zero, ReleaseEstimate(.tooFewSamples, samples: held))
     }
-    if let liftOff, liftOff - newest.t > Self.stoppedAfter + Self.slack {
+    if let liftOff, liftOff - newest.t > VelocityEstimator.stoppedAfter + VelocityEstimator.slack {
       let still = (liftOff - newest.t) * 1000
       return (.zero, ReleaseEstimate(.pointerStopped, samples: held, stillMilliseconds: still))
     }
@@ -149,7 +145,7 @@ public struct GestureTracker: Sendable {
     let times = moves.map { $0.t - newest.t }
     let xs = moves.map { $0.p.x - newest.p.x }
     let ys = moves.map { $0.p.y - newest.p.y }
-    let degree = min(Self.degree, moves.count - 1)
+    let degree = min(VelocityEstimator.degree, moves.count - 1)
     guard let slopes = PolynomialFit.slopesAtZero(times: times, series: [xs, ys], degree: degree)
     else { return (.zero, ReleaseEstimate(.degenerateFit, samples: held)) }
     return (Vector(dx: slopes[0], dy: slopes[1]), ReleaseEstimate(.estimated, samples: held))

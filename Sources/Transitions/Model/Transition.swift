@@ -99,19 +99,15 @@ open class Transition {
     return []
   }
 
-  /// The fastest estimated finger velocity, pt/s: the protocol's bound on a given `vx`/`vy`
-  /// (`VelocityEstimator.maxSpeed`).
-  public static let maxEstimatedSpeed = VelocityEstimator.maxSpeed
-
-  /// The tracker's estimate by `estimator`, scaled down to `maxEstimatedSpeed` in its direction
+  /// The tracker's estimate by `estimator`, scaled down to `VelocityEstimator.maxSpeed` in its direction
   /// when faster (then its reason is `limited`).
   private func limitedEstimate(_ estimator: VelocityEstimator) -> (
     velocity: Vector, estimate: ReleaseEstimate
   ) {
     var (velocity, estimate) = tracker.estimate(estimator)
     let speed = velocity.length
-    if speed > Self.maxEstimatedSpeed {
-      velocity = velocity * (Self.maxEstimatedSpeed / speed)
+    if speed > VelocityEstimator.maxSpeed {
+      velocity = velocity * (VelocityEstimator.maxSpeed / speed)
       estimate.reason = .limited
     }
     return (velocity, estimate)

@@ -42,7 +42,7 @@ public struct RejectedRequest: Error, Equatable, Sendable {
 /// written, and how its reply is read. `Op.registry` lists the types, and everything else works
 /// from that list: `RequestDecoder` finds an op by its word, `RequestEncoder` writes any op,
 /// `ServerMessageDecoder` reads a reply as its op's, the host runs each op by its own file
-/// (SessionHost's `HostedOp`), and `dynd --describe-protocol` lists them. Adding an op is its
+/// (SessionHost's `HostedOp`), and `dynctl describe-protocol` lists them. Adding an op is its
 /// file here (`Ops/<Op>.swift`), one in each layer that has ops, and its line in the registry.
 public protocol OpRequest: Equatable, Sendable {
   /// The `op` word on the wire.
