@@ -110,7 +110,7 @@ public struct BehaviorFactory {
 
   // MARK: updates
 
-  /// Applies an update already checked against the behavior's type (`BehaviorUpdate.check`).
+  /// Applies an update read for the behavior's type (`BehaviorFields.update(for:)`).
   public func apply(_ u: BehaviorUpdate, to behavior: DynamicBehavior) throws(ProtocolError) {
     switch behavior {
     case let g as GravityBehavior:

@@ -8,7 +8,7 @@ import Wire
 extension BehaviorFactory {
   func apply(_ u: BehaviorUpdate, to s: SpringBehavior) throws(ProtocolError) {
     let newItems = try u.items.map { (ids) throws(ProtocolError) in try items(ids) }
-    let parameters = try u.springParameterValues().map { (values) throws(ProtocolError) in
+    let parameters = try u.spring.map { (values) throws(ProtocolError) in
       guard let p = values.parameters else {
         throw ProtocolError(.outOfRange, "the spring's parameters are outside their ranges")
       }
@@ -22,7 +22,7 @@ extension BehaviorFactory {
 
   func apply(_ u: BehaviorUpdate, to d: DecayBehavior) throws(ProtocolError) {
     let newItems = try u.items.map { (ids) throws(ProtocolError) in try items(ids) }
-    if let model = try u.decayModel() { try engine { try d.setModel(model) } }
+    if let model = u.decay { try engine { try d.setModel(model) } }
     if let newItems { replaceItems(newItems, d.items, add: d.addItem, remove: d.removeItem) }
   }
 }

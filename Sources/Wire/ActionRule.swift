@@ -48,11 +48,17 @@ public enum ActionCondition: Equatable, Sendable {
 ///
 /// - `{"emit": name}` sends an `action` event with that name to the session's watchers;
 /// - `{"set": {"behavior": id, …}}` is a `set_behavior` of that behavior with those fields
-///   (any field `set_behavior` takes, except `action`: a rule does not change rules);
+///   (any field `set_behavior` takes, except `action`: a rule does not change rules), read for
+///   the behavior's type when the rule is attached;
 /// - `{"remove_behavior": id}` removes that behavior (it may be the rule's own).
 public enum ActionEffect: Equatable, Sendable {
   case emit(String)
-  case set(behavior: String, update: BehaviorUpdate)
+  case set(behavior: String, fields: BehaviorFields)
+
+  /// A `set` of the fields of `update`.
+  public static func set(behavior: String, update: BehaviorUpdate) -> Self {
+    .set(behavior: behavior, fields: BehaviorFields(update))
+  }
   case removeBehavior(String)
 }
 
@@ -147,13 +153,9 @@ extension ActionEffect {
       }
       try set.rejectUnknownFields(Self.setFields)
       let behavior = try set.requiredName("behavior")
-      let update = try BehaviorUpdate(set)
-      guard !update.fieldNames.isEmpty else {
-        throw ProtocolError(
-          .missingField,
-          "a 'set' effect needs at least one field to set besides 'behavior' (in '\(set.path)')")
-      }
-      self = .set(behavior: behavior, update: update)
+      let fields = try BehaviorFields(
+        set, excluding: ["behavior"], what: "a 'set' effect")
+      self = .set(behavior: behavior, fields: fields)
     }
   }
 }

@@ -1,13 +1,13 @@
 import Primitives
 
-/// The fields of a `set_behavior`: new values for settable properties of one behavior.
+/// New values for the settable properties of one behavior, read for the behavior's type: what a
+/// `set_behavior` (or an action rule's `set`) changes. `nil` means "leave as is".
 ///
-/// The decoder does not know the behavior's type (only the session does), so it reads every field
-/// name that is settable on *some* behavior type, each with its type and the widest range it has
-/// on any type, and rejects every other name with `unknown_field`. Once the daemon has looked the
-/// behavior up, it must call `check(for:)`, which rejects fields the type does not have and
-/// applies the type's own ranges (a snap's `damping` is 0…1, an attachment's 0…1000). `nil` means
-/// "leave as is".
+/// The request only knows the behavior's id; the session knows its type. So the request keeps
+/// its fields as it got them (`BehaviorFields`), and they are read once, here, when the type is
+/// known: each field with the type's own decoder and range (a snap's `damping` is 0…1, an
+/// attachment's 0…1000; a spring's is a parameter of its one parameter set), and a field the type
+/// does not have is `unknown_field`.
 ///
 /// Settable per type (UIKit's read-write properties; `items` replaces the item list):
 ///
@@ -31,6 +31,7 @@ import Primitives
 /// kind, so that check is the daemon's.
 public struct BehaviorUpdate: Equatable, Sendable {
   public var items: [String]?
+  /// A gravity's, a push's or a field's.
   public var direction: Vector?
   public var angle: Double?
   public var magnitude: Double?
@@ -40,6 +41,7 @@ public struct BehaviorUpdate: Equatable, Sendable {
   public var boundaries: [BoundarySpec]?
   public var anchor: Point?
   public var length: Double?
+  /// An attachment's or a snap's.
   public var damping: Double?
   public var frequency: Double?
   public var frictionTorque: Double?
@@ -59,63 +61,22 @@ public struct BehaviorUpdate: Equatable, Sendable {
   public var seed: UInt64?
   /// A spring's new target (a retarget in flight).
   public var target: Point?
-  /// A spring's parameter fields but `damping` and `friction`, which are the shared fields
-  /// above (`springParameterValues`).
-  public var springFields: [SpringField: Double] = [:]
-  /// A decay's UIScrollView and Flutter parameters (Android's is `friction`).
-  public var decelerationRate: Double?
-  public var drag: Double?
+  /// A spring's new parameter set, whole.
+  public var spring: SpringParameterValues?
+  /// A decay's new model.
+  public var decay: DecayModel?
   /// The behavior's new rules, replacing all of its rules (`[]` removes them).
   public var action: [ActionRule]?
 
   public init() {}
 
-  /// The wire names of the fields that are set, in declaration order.
-  public var fieldNames: [String] {
-    var names: [String] = []
-    func note<Value>(_ value: Value?, _ name: String) { if value != nil { names.append(name) } }
-    note(items, "items")
-    note(direction, "direction")
-    note(angle, "angle")
-    note(magnitude, "magnitude")
-    note(mode, "mode")
-    note(referenceBounds, "reference_bounds")
-    note(insets, "insets")
-    note(boundaries, "boundaries")
-    note(anchor, "anchor")
-    note(length, "length")
-    note(damping, "damping")
-    note(frequency, "frequency")
-    note(frictionTorque, "friction_torque")
-    note(range, "range")
-    note(point, "point")
-    note(active, "active")
-    note(offset, "offset")
-    names += itemProperties.fieldNames
-    note(position, "position")
-    note(region, "region")
-    note(strength, "strength")
-    note(falloff, "falloff")
-    note(minimumRadius, "minimum_radius")
-    note(smoothness, "smoothness")
-    note(animationSpeed, "animation_speed")
-    note(seed, "seed")
-    note(target, "target")
-    for field in SpringField.allCases where springFields[field] != nil {
-      names.append(field.rawValue)
-    }
-    note(decelerationRate, "deceleration_rate")
-    note(drag, "drag")
-    note(action, "action")
-    return names
-  }
-
-  /// The fields settable on a behavior of `type` (`action` on every type).
+  /// The fields settable on a behavior of `type` (`action` on every type), in the order the
+  /// encoder writes them.
   public static func settableFields(of type: BehaviorType) -> [String] {
-    typeFields(of: type) + ["action"]
+    typeFields(of: type).map { "\($0)" } + ["action"]
   }
 
-  private static func typeFields(of type: BehaviorType) -> [String] {
+  static func typeFields(of type: BehaviorType) -> [StaticString] {
     switch type {
     case .gravity: return ["items", "direction", "angle", "magnitude"]
     case .collision: return ["items", "mode", "reference_bounds", "insets", "boundaries"]
@@ -123,116 +84,81 @@ public struct BehaviorUpdate: Equatable, Sendable {
       return ["anchor", "length", "damping", "frequency", "friction_torque", "range"]
     case .snap: return ["point", "damping"]
     case .push: return ["items", "direction", "angle", "magnitude", "offset", "active"]
-    case .dynamicItem:
-      return [
-        "items", "elasticity", "friction", "density", "resistance", "angular_resistance",
-        "allows_rotation", "anchored", "charge",
-      ]
+    case .dynamicItem: return ["items"] + ItemPropertyValues.names
     case .field:
       return [
         "items", "position", "region", "strength", "falloff", "minimum_radius", "direction",
         "smoothness", "animation_speed", "seed",
       ]
-    case .spring:
-      return ["items", "target"] + SpringField.allCases.map(\.rawValue)
-    case .decay: return ["items"] + DecayField.allCases.map(\.rawValue)
+    case .spring: return ["items", "target"] + SpringField.allCases.map(\.key)
+    case .decay: return ["items"] + DecayField.allCases.map(\.key)
     case .composite: return []
     }
   }
 
-  /// Throws `unknown_field` for a field a behavior of `type` does not have, and `out_of_range` for
-  /// a value outside that type's range. The daemon calls this before applying anything.
-  public func check(for type: BehaviorType) throws(ProtocolError) {
-    let settable = Self.settableFields(of: type)
-    for name in fieldNames where !settable.contains(name) {
-      throw ProtocolError(
-        .unknownField,
-        "field '\(name)' is not settable on a '\(type.rawValue)' behavior (settable: "
-          + "\(settable.joined(separator: ", ")))")
-    }
-    if type == .snap, let damping {
-      try Self.check(damping, "damping", in: Limits.snapDamping)
-    }
-    if type == .gravity {
-      if let magnitude { try Self.check(magnitude, "magnitude", in: Limits.gravityMagnitude) }
-      if let direction {
-        try Self.check(direction.dx, "direction[0]", in: Limits.gravityMagnitude)
-        try Self.check(direction.dy, "direction[1]", in: Limits.gravityMagnitude)
+  /// Every field name settable on some behavior type: what a `set_behavior` may name before its
+  /// behavior's type is known.
+  static let fields: [StaticString] = {
+    var names: [StaticString] = []
+    for type in BehaviorType.allCases {
+      for name in typeFields(of: type) where !names.contains(where: { "\($0)" == "\(name)" }) {
+        names.append(name)
       }
     }
-    if type == .attachment, let damping {
-      try Self.check(damping, "damping", in: Limits.attachmentDamping)
-    }
-    if type == .dynamicItem, let friction = itemProperties.friction {
-      try Self.check(friction, "friction", in: Limits.friction)
-    }
-    if type == .spring { _ = try springParameterValues() }
-    if type == .decay { _ = try decayModel() }
-    if type == .field, let direction {
-      try Self.check(direction.dx, "direction[0]", in: Limits.fieldDirection)
-      try Self.check(direction.dy, "direction[1]", in: Limits.fieldDirection)
-    }
-  }
+    return names + ["action"]
+  }()
 
-  private static func check(_ value: Double, _ path: String, in range: NumberRange)
-    throws(ProtocolError)
-  {
-    guard range.contains(value) else {
-      throw ProtocolError(
-        .outOfRange, "field '\(path)' must be \(range.phrase) (got \(plainNumber(value)))")
+  /// Reads the fields of `fields` (an object whose field names were checked against
+  /// `settableFields(of: type)`) with the decoders and ranges of a `type` behavior.
+  init(_ fields: ObjectReader, for type: BehaviorType) throws(ProtocolError) {
+    if fields.has("items") { items = try fields.behaviorItems() }
+    switch type {
+    case .gravity:
+      let force = try fields.directionOrAngle(magnitude: Limits.gravityMagnitude)
+      (direction, angle, magnitude) = (force.direction, force.angle, force.magnitude)
+    case .push:
+      let force = try fields.directionOrAngle(magnitude: Limits.pushMagnitude)
+      (direction, angle, magnitude) = (force.direction, force.angle, force.magnitude)
+      offset = try fields.vector("offset", in: Limits.coordinate)
+      active = try fields.bool("active")
+    case .collision:
+      mode = try fields.word("mode", as: CollisionMode.self)
+      referenceBounds = try fields.bool("reference_bounds")
+      insets = try fields.insets("insets")
+      if insets != nil, referenceBounds != nil {
+        throw fields.exclusive("insets", with: "reference_bounds")
+      }
+      if fields.has("boundaries") { boundaries = try CollisionSpec.boundaries(fields) }
+    case .attachment:
+      anchor = try fields.point("anchor")
+      length = try fields.number("length", in: Limits.length)
+      damping = try fields.number("damping", in: Limits.attachmentDamping)
+      frequency = try fields.number("frequency", in: Limits.frequency)
+      frictionTorque = try fields.number("friction_torque", in: Limits.frictionTorque)
+      range = try fields.range("range", in: Limits.coordinate)
+    case .snap:
+      point = try fields.point("point")
+      damping = try fields.number("damping", in: Limits.snapDamping)
+    case .dynamicItem:
+      // The same decoder as a new dynamic item behavior's (`DynamicItemSpec`).
+      itemProperties = try ItemPropertyValues(fields)
+    case .field:
+      // The same decoder as a new field behavior's (`FieldSpec`).
+      let f = try FieldValues(fields)
+      (position, region, strength, falloff) = (f.position, f.region, f.strength, f.falloff)
+      (minimumRadius, smoothness, animationSpeed, seed) =
+        (f.minimumRadius, f.smoothness, f.animationSpeed, f.seed)
+      direction = try fields.vector("direction", in: Limits.fieldDirection)
+    case .spring:
+      target = try fields.point("target")
+      // The same decoder as a new spring's (`SpringSpec`), but no set is no change.
+      spring = try SpringSpec.parameterValues(fields)
+    case .decay:
+      // The same decoder as a new decay's (`DecaySpec`), but no model is no change.
+      decay = try DecaySpec.model(fields)
+    case .composite:
+      break
     }
-  }
-}
-
-extension BehaviorUpdate {
-  /// Every field name `set_behavior` accepts besides `op`, `id`, `session` and `behavior`.
-  static let fields: [StaticString] =
-    [
-      "items", "direction", "angle", "magnitude", "mode", "reference_bounds", "insets",
-      "boundaries", "anchor", "length", "damping", "frequency", "friction_torque", "range",
-      "point", "active", "offset",
-    ] + ItemPropertyValues.names + [
-      "position", "region", "strength", "falloff", "minimum_radius", "smoothness",
-      "animation_speed", "seed", "action", "target",
-    ] + SpringField.allCases.filter { $0 != .damping && $0 != .friction }.map(\.key)
-    + ["deceleration_rate", "drag"]
-
-  /// Reads the settable fields of a `set_behavior` request (unknown names were rejected already).
-  init(_ fields: ObjectReader) throws(ProtocolError) {
-    if fields.has("items") {
-      items = try fields.behaviorItems()
-    }
-    let force = try fields.directionOrAngle(magnitude: Limits.pushMagnitude)
-    direction = force.direction
-    angle = force.angle
-    magnitude = force.magnitude
-    mode = try fields.word("mode", as: CollisionMode.self)
-    referenceBounds = try fields.bool("reference_bounds")
-    insets = try fields.insets("insets")
-    if insets != nil, referenceBounds != nil {
-      throw fields.exclusive("insets", with: "reference_bounds")
-    }
-    if fields.has("boundaries") {
-      boundaries = try CollisionSpec.boundaries(fields)
-    }
-    anchor = try fields.point("anchor")
-    length = try fields.number("length", in: Limits.length)
-    // The widest `damping`, a spring's; an attachment's is checked by `check(for:)`.
-    damping = try fields.number("damping", in: Limits.spring(.damping))
-    frequency = try fields.number("frequency", in: Limits.frequency)
-    frictionTorque = try fields.number("friction_torque", in: Limits.frictionTorque)
-    range = try fields.range("range", in: Limits.coordinate)
-    point = try fields.point("point")
-    active = try fields.bool("active")
-    offset = try fields.vector("offset", in: Limits.coordinate)
-    // The same decoder as a new dynamic item behavior's (`DynamicItemSpec`).
-    itemProperties = try ItemPropertyValues(fields, frictionRange: Limits.anyFriction)
-    // The same decoder as a new field behavior's (`FieldSpec`).
-    let f = try FieldValues(fields)
-    (position, region, strength, falloff) = (f.position, f.region, f.strength, f.falloff)
-    (minimumRadius, smoothness, animationSpeed, seed) =
-      (f.minimumRadius, f.smoothness, f.animationSpeed, f.seed)
     action = try fields.actionRules()
-    try readMotionFields(fields)
   }
 }

@@ -249,13 +249,6 @@ public enum Limits {
   /// A decay parameter's range: the engine's own (`DecayField.range`).
   public static func decay(_ field: DecayField) -> NumberRange { NumberRange(field.range) }
 
-  /// The widest `friction` of any behavior type (a dynamic item's, an Origami spring's, an
-  /// Android decay's): what `set_behavior` reads before it knows the type, whose own range
-  /// `BehaviorUpdate.check(for:)` then applies.
-  static var anyFriction: NumberRange {
-    .closed(0, max(friction.upperBound, spring(.friction).upperBound, decay(.friction).upperBound))
-  }
-
   // MARK: Fields and regions (iOS 9)
 
   /// A field's `strength` (UIKit's default 1; negative reverses radial gravity, a spring, an

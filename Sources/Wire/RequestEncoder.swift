@@ -272,11 +272,11 @@ public struct RequestEncoder: Sendable {
       switch effect {
       case .emit(let name): $0.word("emit", name)
       case .removeBehavior(let id): $0.word("remove_behavior", id)
-      case .set(let behavior, let update):
+      case .set(let behavior, let fields):
         $0.key("set")
         $0.object {
           $0.word("behavior", behavior)
-          $0.update(update)
+          $0.members(of: fields)
         }
       }
     }
@@ -298,7 +298,16 @@ public struct RequestEncoder: Sendable {
     }
   }
 
-  /// The fields of a `set_behavior`, in the order of `BehaviorUpdate.fieldNames`.
+  /// The members of `fields`' object, as the request gave them.
+  mutating func members(of fields: BehaviorFields) {
+    let members = fields.text.utf8.dropFirst().dropLast()
+    guard !members.isEmpty else { return }
+    if !first { writer.byte(",") }
+    first = false
+    writer.bytes.append(contentsOf: members)
+  }
+
+  /// The fields of a `set_behavior` a client sets (`BehaviorFields(_:)`).
   mutating func update(_ u: BehaviorUpdate) {
     if let items = u.items { names("items", items) }
     pair("direction", u.direction.map { ($0.dx, $0.dy) })
@@ -326,6 +335,14 @@ public struct RequestEncoder: Sendable {
     number("smoothness", u.smoothness)
     number("animation_speed", u.animationSpeed)
     if let seed = u.seed { self.seed("seed", seed) }
+    point("target", u.target)
+    if let spring = u.spring {
+      for field in SpringField.allCases { number(field.key, spring.values[field]) }
+    }
+    if let decay = u.decay {
+      let (field, value) = decay.parameter
+      number(field.key, value)
+    }
     if let rules = u.action {
       if rules.isEmpty {
         key("action")

@@ -148,19 +148,24 @@ extension SceneSpec {
           + (groupIDs.contains(item) ? " (it is a group; a rule watches an item)" : ""))
     }
     for effect in rule.then {
-      guard case .set(let behavior, let update) = effect else { continue }
-      for name in update.items ?? [] where !itemIDs.contains(name) && !groupIDs.contains(name) {
+      guard case .set(let behavior, let fields) = effect else { continue }
+      // A target the scene has is read for its type; another only for its items.
+      let items: [String]?
+      do throws(ProtocolError) {
+        if let type = types[behavior] {
+          items = try fields.update(for: type).items
+        } else {
+          items = try fields.items()
+        }
+      } catch {
+        throw ProtocolError(
+          error.code, "rule \(path()) sets '\(quoted(behavior))': \(error.message)")
+      }
+      for name in items ?? [] where !itemIDs.contains(name) && !groupIDs.contains(name) {
         throw ProtocolError(
           .invalidScene,
           "rule \(path()) sets items of '\(quoted(behavior))' to '\(quoted(name))', which is not "
             + "in the scene")
-      }
-      guard let type = types[behavior] else { continue }
-      do {
-        try update.check(for: type)
-      } catch {
-        throw ProtocolError(
-          error.code, "rule \(path()) sets '\(quoted(behavior))': \(error.message)")
       }
     }
   }

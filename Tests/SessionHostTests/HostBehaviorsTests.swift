@@ -78,6 +78,35 @@ struct HostBehaviorsTests {
     #expect(entries.first { $0["id"] as? String == "walls" }?["reference_bounds"] as? Bool == true)
   }
 
+  /// set_behavior's fields, and a rule's `set`, are read for the type of the behavior they name
+  /// once the session has looked it up: the type's own fields and ranges, nothing wider.
+  @Test("set_behavior and a rule's set are read for their behavior's type")
+  func fieldsReadForTheType() throws {
+    let rig = HostRig()
+    let client = rig.connect()
+    try client.expectOK(#"{"op":"open","session":"m","clock":"manual","scene":"# + Self.scene + "}")
+    // 5 is an attachment's damping, not a snap's; 5000 a push's magnitude, not gravity's.
+    try client.expectOK(#"{"op":"set_behavior","session":"m","behavior":"rope","damping":5}"#)
+    try client.expectError(
+      "out_of_range", #"{"op":"set_behavior","session":"m","behavior":"home","damping":5}"#)
+    try client.expectOK(#"{"op":"set_behavior","session":"m","behavior":"kick","magnitude":5000}"#)
+    try client.expectError(
+      "out_of_range", #"{"op":"set_behavior","session":"m","behavior":"g","magnitude":5000}"#)
+    try client.expectError(
+      "unknown_field", #"{"op":"set_behavior","session":"m","behavior":"g","point":[1,2]}"#)
+    // The behavior is looked up first: its fields cannot be read before.
+    try client.expectError(
+      "unknown_behavior", #"{"op":"set_behavior","session":"m","behavior":"zz","damping":"x"}"#)
+    // A rule's set: refused when attached, for the type it names.
+    let rule = { (set: String) in
+      #"{"op":"add_behavior","session":"m","behavior":{"type":"gravity","items":["a"],"#
+        + #""action":[{"when":{"always":true},"then":[{"set":{"behavior":"home","# + set + "}}]}]}}"
+    }
+    try client.expectError("out_of_range", rule(#""damping":5"#))
+    try client.expectError("unknown_field", rule(#""magnitude":1"#))
+    try client.expectOK(rule(#""damping":0.5"#))
+  }
+
   @Test("attachments carry their kind's fields: to, offsets, axis; an unlimited range is null")
   func attachmentKinds() throws {
     let rig = HostRig()

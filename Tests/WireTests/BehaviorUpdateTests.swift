@@ -2,53 +2,70 @@ import Primitives
 import Testing
 import Wire
 
-private func update(_ fields: String) throws(RejectedRequest) -> BehaviorUpdate? {
+/// The fields of a `set_behavior` decoding `fields`, kept as sent.
+private func fields(_ fields: String) throws(RejectedRequest) -> BehaviorFields? {
   let line = #"{"op":"set_behavior","session":"s","behavior":"b","# + fields + "}"
-  guard let request = try decoded(line).op.request as? SetBehaviorRequest else { return nil }
-  return request.update
+  return (try decoded(line).op.request as? SetBehaviorRequest)?.fields
 }
 
-/// `set_behavior`: a typed bag decoded without knowing the behavior's type, checked per type.
+/// `fields` read for a behavior of `type`.
+private func update(_ text: String, for type: BehaviorType) throws -> BehaviorUpdate {
+  try #require(try fields(text)).update(for: type)
+}
+
+/// `set_behavior`: the fields are kept as sent, then read once, for the behavior's type.
 @Suite("set_behavior fields")
 struct BehaviorUpdateTests {
-  @Test func readsEveryTypedField() throws {
-    let bag = try #require(
-      try update(
-        #""items":["a"],"mode":"items","insets":[1,2,3,4],"anchor":[5,6],"length":7,"#
-          + #""frequency":2,"friction_torque":1,"range":[-1,1],"active":false,"offset":[1,1],"#
-          + #""elasticity":1,"friction":0.5,"density":2,"resistance":3,"angular_resistance":4,"#
-          + #""allows_rotation":true,"anchored":true,"charge":5,"#
-          + #""boundaries":[{"id":"f","from":[0,0],"to":[10,0]}]"#))
-    #expect(bag.items == ["a"])
-    #expect(bag.mode == .items)
-    #expect(bag.insets == EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))
-    #expect(bag.anchor == Point(x: 5, y: 6))
-    #expect(bag.range == FloatRange(minimum: -1, maximum: 1))
-    #expect(bag.active == false)
-    #expect(bag.itemProperties.anchored == true)
-    #expect(bag.boundaries?.count == 1)
-    #expect(
-      bag.fieldNames == [
-        "items", "mode", "insets", "boundaries", "anchor", "length", "frequency",
-        "friction_torque", "range", "active", "offset", "elasticity", "friction", "density",
-        "resistance", "angular_resistance", "allows_rotation", "anchored", "charge",
-      ])
+  @Test func keepsTheFieldsAsSentInWireOrder() throws {
+    let kept = try #require(try fields(#""damping":0.50,"point":[1,2e0]"#))
+    #expect(kept.names == ["damping", "point"])
+    #expect(kept.text == #"{"damping":0.50,"point":[1,2e0]}"#)
   }
 
-  @Test func checkAcceptsFieldsOfTheType() throws {
-    let snap = try #require(try update(#""point":[1,2],"damping":1"#))
-    #expect(throws: Never.self) { try snap.check(for: .snap) }
-    let gravity = try #require(try update(#""angle":1.57,"magnitude":2"#))
-    #expect(throws: Never.self) { try gravity.check(for: .gravity) }
-    #expect(throws: Never.self) { try gravity.check(for: .push) }
+  @Test func readsEachTypesFields() throws {
+    let collision = try update(
+      #""items":["a"],"mode":"items","insets":[1,2,3,4],"#
+        + #""boundaries":[{"id":"f","from":[0,0],"to":[10,0]}]"#, for: .collision)
+    #expect(collision.items == ["a"])
+    #expect(collision.mode == .items)
+    #expect(collision.insets == EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))
+    #expect(collision.boundaries?.count == 1)
+    let attachment = try update(
+      #""anchor":[5,6],"length":7,"frequency":2,"friction_torque":1,"range":[-1,1]"#,
+      for: .attachment)
+    #expect(attachment.anchor == Point(x: 5, y: 6))
+    #expect(attachment.range == FloatRange(minimum: -1, maximum: 1))
+    let push = try update(#""active":false,"offset":[1,1]"#, for: .push)
+    #expect(push.active == false)
+    let item = try update(
+      #""elasticity":1,"friction":0.5,"density":2,"resistance":3,"angular_resistance":4,"#
+        + #""allows_rotation":true,"anchored":true,"charge":5"#, for: .dynamicItem)
+    #expect(item.itemProperties.anchored == true)
+    #expect(item.itemProperties.friction == 0.5)
   }
 
-  @Test func checkRejectsFieldsOfAnotherType() throws {
-    let snap = try #require(try update(#""point":[1,2]"#))
-    #expect(throws: ProtocolError.self) { try snap.check(for: .gravity) }
+  @Test func aSpringReadsItsParameterSetWhole() throws {
+    let spring = try update(#""target":[3,4],"stiffness":100,"damping":10"#, for: .spring)
+    #expect(spring.target == Point(x: 3, y: 4))
+    #expect(spring.spring?.set == .stiffnessAndDamping)
+    #expect(spring.spring?.values[.damping] == 10)
+    #expect(spring.damping == nil)
+    let origami = try update(#""tension":40,"friction":7"#, for: .spring)
+    #expect(origami.spring?.values[.friction] == 7)
+    #expect(origami.itemProperties.friction == nil)
+    #expect(try update(#""target":[0,0]"#, for: .spring).spring == nil)
+  }
+
+  @Test func aDecayReadsItsOneParameter() throws {
+    #expect(try update(#""friction":5000"#, for: .decay).decay == .fling(friction: 5000))
+    #expect(try update(#""drag":0.5"#, for: .decay).decay == .frictionSimulation(drag: 0.5))
+  }
+
+  @Test func refusesAFieldTheTypeDoesNotHave() throws {
     do {
-      try snap.check(for: .gravity)
-    } catch {
+      _ = try update(#""point":[1,2]"#, for: .gravity)
+      Issue.record("accepted")
+    } catch let error as ProtocolError {
       #expect(error.code == .unknownField)
       #expect(
         error.message
@@ -57,23 +74,44 @@ struct BehaviorUpdateTests {
     }
   }
 
-  @Test func checkAppliesTheTypesOwnRanges() throws {
+  @Test func appliesTheTypesOwnRanges() throws {
     // 5 is a valid attachment damping but not a valid snap damping.
-    let bag = try #require(try update(#""damping":5"#))
-    #expect(throws: Never.self) { try bag.check(for: .attachment) }
-    do {
-      try bag.check(for: .snap)
-      Issue.record("accepted")
-    } catch {
-      #expect(error.code == .outOfRange)
-    }
+    #expect(try update(#""damping":5"#, for: .attachment).damping == 5)
+    #expect(throws: ProtocolError.self) { try update(#""damping":5"#, for: .snap) }
     // A push may be strong; gravity may not.
-    let strong = try #require(try update(#""magnitude":5000"#))
-    #expect(throws: Never.self) { try strong.check(for: .push) }
-    #expect(throws: ProtocolError.self) { try strong.check(for: .gravity) }
+    #expect(try update(#""magnitude":5000"#, for: .push).magnitude == 5000)
+    #expect(throws: ProtocolError.self) { try update(#""magnitude":5000"#, for: .gravity) }
   }
 
-  @Test func settableFieldsAreAllAcceptedByTheDecoder() throws {
+  /// Before the type is known only the names are checked: a value wrong for every type is
+  /// refused when the type is known, with the path of the field.
+  @Test func valuesAreCheckedOnlyWithTheType() throws {
+    let kept = try #require(try fields(#""damping":"soft""#))
+    do {
+      _ = try kept.update(for: .snap)
+      Issue.record("accepted")
+    } catch {
+      #expect(error.code == .wrongType)
+      #expect(error.message.contains("'damping'"))
+    }
+  }
+
+  @Test func namesNoTypeHasAreRefusedOnArrival() throws {
+    do {
+      _ = try fields(#""dampin":1"#)
+      Issue.record("accepted")
+    } catch {
+      #expect(error.error.code == .unknownField)
+    }
+    do {
+      _ = try decoded(#"{"op":"set_behavior","session":"s","behavior":"b"}"#)
+      Issue.record("accepted")
+    } catch {
+      #expect(error.error.code == .missingField)
+    }
+  }
+
+  @Test func settableFieldsAreAllReadForTheirType() throws {
     let samples: [String: String] = [
       "items": #"["a"]"#, "direction": "[0,1]", "angle": "1", "magnitude": "1",
       "mode": #""everything""#, "reference_bounds": "true", "insets": "[0,0,0,0]",
@@ -100,9 +138,10 @@ struct BehaviorUpdateTests {
       for name in BehaviorUpdate.settableFields(of: type) {
         let value = try #require(samples[name], "no sample for \(name)")
         let rest = type == .spring ? springSets[name].map { "," + $0 } ?? "" : ""
-        let bag = try #require(try update("\"\(name)\":\(value)" + rest))
-        #expect(bag.fieldNames.contains(name))
-        #expect(throws: Never.self, "\(type) \(name)") { try bag.check(for: type) }
+        let read = try update("\"\(name)\":\(value)" + rest, for: type)
+        #expect(read != BehaviorUpdate(), "\(type) \(name)")
+        // What a client encodes from the update reads back the same.
+        #expect(try BehaviorFields(read).update(for: type) == read, "\(type) \(name)")
       }
     }
   }
@@ -110,21 +149,14 @@ struct BehaviorUpdateTests {
 
 @Suite("set_behavior friction per type")
 struct FrictionPerTypeTests {
-  /// `friction` is read at the widest range before the type is known, then held to the type's.
+  /// `friction` is read in the range of the behavior's own type, and nothing wider.
   @Test func eachTypeKeepsItsOwnFrictionRange() throws {
-    func update(_ friction: Double, _ more: String = "") throws -> BehaviorUpdate {
-      var decoded: BehaviorUpdate?
-      let request = try RequestDecoder().decode(
-        #"{"op":"set_behavior","session":"s","behavior":"b","friction":"# + "\(friction)\(more)}")
-      if let set = request.op.request as? SetBehaviorRequest { decoded = set.update }
-      return try #require(decoded)
-    }
-    #expect(throws: Never.self) { try update(5_000, #","tension":40"#).check(for: .spring) }
-    #expect(throws: Never.self) { try update(500_000).check(for: .decay) }
-    #expect(throws: Never.self) { try update(0.5).check(for: .dynamicItem) }
-    #expect(throws: ProtocolError.self) { try update(5_000).check(for: .dynamicItem) }
+    #expect(throws: Never.self) { try update(#""friction":5000,"tension":40"#, for: .spring) }
+    #expect(throws: Never.self) { try update(#""friction":500000"#, for: .decay) }
+    #expect(throws: Never.self) { try update(#""friction":0.5"#, for: .dynamicItem) }
+    #expect(throws: ProtocolError.self) { try update(#""friction":5000"#, for: .dynamicItem) }
     #expect(throws: ProtocolError.self) {
-      try update(20_000, #","tension":40"#).check(for: .spring)
+      try update(#""friction":20000,"tension":40"#, for: .spring)
     }
   }
 }

@@ -207,28 +207,30 @@ struct FieldDecodingTests {
       Issue.record("not a set_behavior")
       return
     }
-    let u = set.update
+    #expect(
+      set.fields.names == [
+        "position", "region", "strength", "falloff", "minimum_radius", "smoothness",
+        "animation_speed", "seed", "direction",
+      ])
+    let u = try set.fields.update(for: .field)
     #expect(u.position == Point(x: 1, y: 2))
     #expect(u.region == .size(Size(width: 3, height: 4)))
     #expect(
       [u.strength, u.falloff, u.minimumRadius, u.smoothness, u.animationSpeed] == [5, 1, 2, 0.5, 6])
     #expect(u.seed == 7)
-    #expect(
-      u.fieldNames == [
-        "direction", "position", "region", "strength", "falloff", "minimum_radius", "smoothness",
-        "animation_speed", "seed",
-      ])
-    #expect(throws: Never.self) { try u.check(for: .field) }
+    #expect(u.direction == Vector(dx: 0, dy: 2000))
     // A gravity has none of them; its direction is also bounded more tightly.
-    #expect(throws: ProtocolError.self) { try u.check(for: .gravity) }
+    #expect(throws: ProtocolError.self) { try set.fields.update(for: .gravity) }
     var direction = BehaviorUpdate()
     direction.direction = Vector(dx: 0, dy: 2000)
-    #expect(throws: Never.self) { try direction.check(for: .field) }
-    #expect(throws: ProtocolError.self) { try direction.check(for: .gravity) }
+    #expect(throws: Never.self) { try BehaviorFields(direction).update(for: .field) }
+    #expect(throws: ProtocolError.self) { try BehaviorFields(direction).update(for: .gravity) }
     for type in BehaviorType.allCases where type != .field {
       var strength = BehaviorUpdate()
       strength.strength = 1
-      #expect(throws: ProtocolError.self, "\(type)") { try strength.check(for: type) }
+      #expect(throws: ProtocolError.self, "\(type)") {
+        try BehaviorFields(strength).update(for: type)
+      }
     }
   }
 }
@@ -241,11 +243,12 @@ struct NestingTests {
     depth == 1 ? #"{"size":[1,1]}"# : #"{"union":[{"radius":1},"# + unionChain(depth - 1) + "]}"
   }
 
-  /// A scene whose field, inside `Limits.maxCompositeDepth` composites, has a rule setting a
-  /// region `regionDepth` deep.
+  /// A scene whose field, inside `Limits.maxCompositeDepth` composites, has a rule setting its
+  /// own region `regionDepth` deep.
   private func deepest(regionDepth: Int) -> String {
     let field =
-      #"{"type":"field","kind":"drag","items":["a"],"action":[{"when":{"always":true},"#
+      #"{"type":"field","id":"f","kind":"drag","items":["a"],"#
+      + #""action":[{"when":{"always":true},"#
       + #""then":[{"set":{"behavior":"f","region":"# + unionChain(regionDepth) + "}}]}]}"
     let depth = Limits.maxCompositeDepth
     return #"{"op":"open","scene":{"items":[{"id":"a","center":[0,0],"size":[1,1]}],"behaviors":["#

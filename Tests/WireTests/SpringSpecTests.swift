@@ -201,34 +201,31 @@ struct SpringSpecTests {
 
   @Test("set_behavior: a retarget, a whole new set, and the shared damping's ranges")
   func update() throws {
-    func set(_ fields: String) throws -> BehaviorUpdate {
+    func set(_ fields: String, for type: BehaviorType = .spring) throws -> BehaviorUpdate {
       let line = #"{"op":"set_behavior","session":"s","behavior":"b","# + fields + "}"
       guard let request = try decoded(line).op.request as? SetBehaviorRequest else {
         throw ProtocolError(.unknownOp, "not a set_behavior")
       }
-      return request.update
+      return try request.fields.update(for: type)
     }
     let retarget = try set(#""target":[5,6],"stiffness":300,"damping":20,"mass":2"#)
     #expect(retarget.target == Point(x: 5, y: 6))
-    #expect(throws: Never.self) { try retarget.check(for: .spring) }
     #expect(
-      try retarget.springParameterValues()
-        == given(.stiffnessAndDamping, [.stiffness: 300, .damping: 20, .mass: 2]))
-    #expect(try set(#""target":[1,2]"#).springParameterValues() == nil)
-    #expect(try set(#""tension":40,"friction":7"#).springParameterValues()?.set == .origami)
-    let dampingAlone = try set(#""damping":5000"#)
+      retarget.spring == given(.stiffnessAndDamping, [.stiffness: 300, .damping: 20, .mass: 2]))
+    #expect(try set(#""target":[1,2]"#).spring == nil)
+    #expect(try set(#""tension":40,"friction":7"#).spring?.set == .origami)
     do {
-      try dampingAlone.check(for: .spring)
+      _ = try set(#""damping":5000"#)
       Issue.record("a damping alone was accepted for a spring")
-    } catch {
+    } catch let error as ProtocolError {
       #expect(error.code == .missingField)
       #expect(error.message.hasPrefix("field 'damping' needs 'stiffness' with it"))
     }
     // 5000 is a spring's damping, not an attachment's.
     #expect(
       throws: ProtocolError(.outOfRange, "field 'damping' must be between 0 and 1000 (got 5000)")
-    ) { try dampingAlone.check(for: .attachment) }
-    #expect(throws: ProtocolError.self) { try set(#""target":[1,2]"#).check(for: .snap) }
+    ) { try set(#""damping":5000"#, for: .attachment) }
+    #expect(throws: ProtocolError.self) { try set(#""target":[1,2]"#, for: .snap) }
   }
 
   @Test("a running spring's constants are reported even beyond a client's ranges")

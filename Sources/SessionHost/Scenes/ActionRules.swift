@@ -14,10 +14,20 @@ import Wire
 /// repeating rule costs its watchers one event a frame, not one per internal step.
 struct ActionRuleState {
   let rule: ActionRule
+  /// The `set` effects' fields, read for their targets' types when the rule was attached, by the
+  /// index of the effect in `rule.then`.
+  let sets: [Int: ResolvedSet]
   /// Whether the condition held after the previous step.
   var held = false
   /// Whether the rule emitted its event during the frame being computed.
   var emittedThisFrame = false
+}
+
+/// A `set` effect's fields read for the type its target had when the rule was attached; a
+/// behavior of another type that later takes the target's id is left alone.
+struct ResolvedSet {
+  let type: BehaviorType
+  let update: BehaviorUpdate
 }
 
 /// An `emit` effect that fired, waiting for its frame to be published.
@@ -52,7 +62,7 @@ extension SceneModel {
             throw ProtocolError(
               .unknownBehavior, "\(path) removes behavior '\(target)', which does not exist")
           }
-        case .set(let target, let update):
+        case .set(let target, let fields):
           guard let type = known[target] else {
             throw ProtocolError(
               .unknownBehavior, "\(path) sets behavior '\(target)', which does not exist")
@@ -60,13 +70,13 @@ extension SceneModel {
           // Item lists and boundaries rebuild the world and cost up to a million comparisons
           // each; at 256 rules of 8 effects on every step that would stall the session.
           for name in ["items", "boundaries", "reference_bounds", "insets", "action"]
-          where update.fieldNames.contains(name) {
+          where fields.names.contains(name) {
             throw ProtocolError(
               .invalidScene,
               "\(path) sets '\(name)' of '\(target)'; an action may not change item lists, "
                 + "boundaries or rules (send set_behavior instead)")
           }
-          try update.check(for: type)
+          _ = try fields.update(for: type)
         }
       }
     }
@@ -90,7 +100,17 @@ extension SceneModel {
       entry.behavior.action = nil
       return
     }
-    actions[entry.id] = rules.map { ActionRuleState(rule: $0) }
+    actions[entry.id] = rules.map { rule in
+      var sets: [Int: ResolvedSet] = [:]
+      for (index, effect) in rule.then.enumerated() {
+        guard case .set(let target, let fields) = effect,
+          let type = behaviorsByID[target]?.type ?? (target == entry.id ? entry.type : nil),
+          let update = try? fields.update(for: type)  // checked by `checkActionRules`
+        else { continue }
+        sets[index] = ResolvedSet(type: type, update: update)
+      }
+      return ActionRuleState(rule: rule, sets: sets)
+    }
     let id = entry.id
     entry.behavior.action = { [unowned self] in runActionRules(of: id) }
   }
@@ -105,7 +125,7 @@ extension SceneModel {
       let fires = holds && (!state.held || state.rule.repeats)
       state.held = holds
       if fires {
-        for effect in state.rule.then {
+        for (number, effect) in state.rule.then.enumerated() {
           switch effect {
           case .emit(let name):
             guard !state.emittedThisFrame else { continue }
@@ -113,8 +133,12 @@ extension SceneModel {
             emitted.append(
               EmittedAction(
                 behavior: id, name: name, item: state.rule.when.item, t: animator.elapsedTime))
-          case .set(let target, let update):
-            if let entry = behaviorsByID[target] { try? apply(update, to: entry) }
+          case .set(let target, _):
+            if let set = state.sets[number], let entry = behaviorsByID[target],
+              entry.type == set.type
+            {
+              try? apply(set.update, to: entry)
+            }
           case .removeBehavior(let target):
             try? removeBehavior(target, session: "")
           }

@@ -63,11 +63,12 @@ extension SceneModel {
       into: &built)
     nextBehaviorNumber = fresh
     nextOrder += built.count
-    for (entry, rules) in built {
+    for (entry, _) in built {
       behaviorsByID[entry.id] = entry
       if entry.parent == nil { behaviors.append(entry) }
-      setActionRules(rules, of: entry)
     }
+    // Once all are in: a rule's `set` is read for its target's type, which may come after it.
+    for (entry, rules) in built { setActionRules(rules, of: entry) }
     animator.addBehavior(root)
     return ids[0]
   }
@@ -135,16 +136,18 @@ extension SceneModel {
     actions = [:]
   }
 
-  func setBehavior(_ request: SetBehaviorRequest) throws(ProtocolError) {
+  /// The behavior a `set_behavior` names, and its fields read for the behavior's type.
+  func update(of request: SetBehaviorRequest) throws(ProtocolError)
+    -> (SceneBehavior, BehaviorUpdate)
+  {
     guard let entry = behaviorsByID[request.behavior] else {
       throw .unknownBehavior(request.behavior, session: request.session)
     }
-    try apply(request.update, to: entry)
+    return (entry, try request.fields.update(for: entry.type))
   }
 
-  /// Applies a checked `set_behavior` update (also an action rule's `set`).
+  /// Applies an update read for the behavior's type (`set_behavior`, an action rule's `set`).
   func apply(_ u: BehaviorUpdate, to entry: SceneBehavior) throws(ProtocolError) {
-    try u.check(for: entry.type)
     if let ids = u.items { try checkNames(ids) }
     if let rules = u.action {
       let known = typesOfTargets(of: rules, adding: [entry.id: entry.type])

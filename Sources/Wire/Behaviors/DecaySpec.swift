@@ -35,12 +35,7 @@ extension DecaySpec {
 
   init(_ fields: ObjectReader) throws(ProtocolError) {
     try fields.rejectUnknownFields(Self.fields)
-    var given: [DecayField: Double] = [:]
-    for field in DecayField.allCases {
-      given[field] = try fields.number(field.key, in: .magnitude(.greatestFiniteMagnitude))
-    }
-    let path = { (field: DecayField) in fields.fieldPath(field.key) }
-    guard let model = try DecayModel.read(given, path: path, owner: fields.owner) else {
+    guard let model = try Self.model(fields) else {
       throw ProtocolError(
         .missingField,
         "one of the fields '\(fields.fieldPath("deceleration_rate"))', 'friction' or 'drag' is "
@@ -50,6 +45,18 @@ extension DecaySpec {
       id: try fields.name("id"), items: try fields.behaviorItems(), model: model,
       initialVelocity: try fields.vector("initial_velocity", in: Limits.speed),
       action: try fields.actionRules() ?? [])
+  }
+}
+
+extension DecaySpec {
+  /// The model `fields` gives by its one parameter, nil when it gives none.
+  static func model(_ fields: ObjectReader) throws(ProtocolError) -> DecayModel? {
+    var given: [DecayField: Double] = [:]
+    for field in DecayField.allCases {
+      given[field] = try fields.number(field.key, in: .magnitude(.greatestFiniteMagnitude))
+    }
+    let path = { (field: DecayField) in fields.fieldPath(field.key) }
+    return try DecayModel.read(given, path: path, owner: fields.owner)
   }
 }
 

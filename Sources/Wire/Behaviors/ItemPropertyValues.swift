@@ -40,16 +40,10 @@ public struct ItemPropertyValues: Equatable, Sendable {
     "anchored", "charge",
   ]
 
-  /// The wire names of the properties that are set, in wire order.
-  var fieldNames: [String] { replyFields.map(\.name) }
-
-  /// Reads the properties of a request, each in its `Limits` range (`friction` in
-  /// `frictionRange`: `set_behavior` reads the widest and checks the type's later).
-  init(_ fields: ObjectReader, frictionRange: NumberRange = Limits.friction)
-    throws(ProtocolError)
-  {
+  /// Reads the properties of a request, each in its `Limits` range.
+  init(_ fields: ObjectReader) throws(ProtocolError) {
     elasticity = try fields.number("elasticity", in: Limits.elasticity)
-    friction = try fields.number("friction", in: frictionRange)
+    friction = try fields.number("friction", in: Limits.friction)
     density = try fields.number("density", in: Limits.density)
     resistance = try fields.number("resistance", in: Limits.resistance)
     angularResistance = try fields.number("angular_resistance", in: Limits.angularResistance)

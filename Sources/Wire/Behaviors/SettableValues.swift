@@ -29,10 +29,9 @@ extension BehaviorSpec {
       (u.minimumRadius, u.direction, u.smoothness) = (s.minimumRadius, s.direction, s.smoothness)
       (u.animationSpeed, u.seed) = (s.animationSpeed, s.seed)
     case .spring(let s):
-      u.target = s.target
-      u.setSpringParameters(s.parameters)
+      (u.target, u.spring) = (s.target, s.parameters)
     case .decay(let d):
-      u.setDecayModel(d.model)
+      u.decay = d.model
     case .composite:
       break
     }

@@ -50,15 +50,22 @@ extension SpringSpec {
 extension SpringSpec {
   /// The spring's one parameter set (`SpringParameterValues.read`); none is `missing_field`.
   static func parameters(_ fields: ObjectReader) throws(ProtocolError) -> SpringParameterValues {
-    let given = try fields.springFields()
-    let path = { (field: SpringField) in fields.fieldPath(field.key) }
-    guard let values = try SpringParameterValues.read(given, path: path, owner: fields.owner)
-    else {
+    guard let values = try parameterValues(fields) else {
       throw ProtocolError(
         .missingField,
         "one parameter set ('\(fields.fieldPath("response"))' or another) is required for "
           + "\(fields.owner): send \(SpringParameterValues.phrase)")
     }
     return values
+  }
+
+  /// The parameter set `fields` gives, nil when it gives none (a `set_behavior` that only
+  /// retargets).
+  static func parameterValues(_ fields: ObjectReader) throws(ProtocolError)
+    -> SpringParameterValues?
+  {
+    let given = try fields.springFields()
+    let path = { (field: SpringField) in fields.fieldPath(field.key) }
+    return try SpringParameterValues.read(given, path: path, owner: fields.owner)
   }
 }

@@ -1,3 +1,4 @@
+import JSON
 import Primitives
 
 /// Regions, action rules and `set_behavior` fields as reply values: the form a request gives
@@ -50,49 +51,15 @@ extension ActionEffect {
     switch self {
     case .emit(let name): return .object([.string("emit", name)])
     case .removeBehavior(let id): return .object([.string("remove_behavior", id)])
-    case .set(let behavior, let update):
-      return .object([
-        ReplyField("set", .object([.string("behavior", behavior)] + update.replyFields))
-      ])
+    case .set(let behavior, let fields):
+      // The fields as the rule gave them (`BehaviorFields`), after the behavior's id.
+      var set = JSONWriter(capacity: fields.text.utf8.count + 32)
+      set.raw(#"{"behavior":"#)
+      set.string(behavior)
+      set.byte(",")
+      set.bytes.append(contentsOf: fields.text.utf8.dropFirst())
+      return .object([ReplyField("set", .encoded(set.bytes))])
     }
-  }
-}
-
-extension BehaviorUpdate {
-  /// The fields that are set, in the order of `fieldNames`.
-  var replyFields: [ReplyField] {
-    var fields: [ReplyField] = []
-    func add(_ name: String, _ value: ReplyValue?) {
-      if let value { fields.append(ReplyField(name, value)) }
-    }
-    add("items", items.map { .strings($0) })
-    add("direction", direction.map { angular($0.dx, $0.dy) })
-    add("angle", angle.map(angularNumber))
-    add("magnitude", magnitude.map(angularNumber))
-    add("mode", mode.map { .string($0.rawValue) })
-    add("reference_bounds", referenceBounds.map { .bool($0) })
-    add("insets", insets.map { .array([$0.top, $0.left, $0.bottom, $0.right].map(linearNumber)) })
-    add("boundaries", boundaries.map { .array($0.map(\.replyValue)) })
-    add("anchor", anchor.map { linear($0.x, $0.y) })
-    add("length", length.map(linearNumber))
-    add("damping", damping.map(angularNumber))
-    add("frequency", frequency.map(angularNumber))
-    add("friction_torque", frictionTorque.map(angularNumber))
-    add("range", range.map { angular($0.minimum, $0.maximum) })
-    add("point", point.map { linear($0.x, $0.y) })
-    add("active", active.map { .bool($0) })
-    add("offset", offset.map { linear($0.dx, $0.dy) })
-    fields += itemProperties.replyFields
-    add("position", position.map { linear($0.x, $0.y) })
-    add("region", region.map(\.replyValue))
-    add("strength", strength.map(angularNumber))
-    add("falloff", falloff.map(angularNumber))
-    add("minimum_radius", minimumRadius.map(linearNumber))
-    add("smoothness", smoothness.map(angularNumber))
-    add("animation_speed", animationSpeed.map(angularNumber))
-    add("seed", seed.map { .whole($0) })
-    add("action", action.map { .array($0.map(\.replyValue)) })
-    return fields
   }
 }
 

@@ -3,13 +3,18 @@ public struct SetBehaviorRequest: Equatable, Sendable {
   public var session: String
   /// The behavior's id.
   public var behavior: String
-  /// The fields to set; call `update.check(for:)` once the behavior's type is known.
-  public var update: BehaviorUpdate
+  /// The fields to set, read by `fields.update(for:)` once the behavior's type is known.
+  public var fields: BehaviorFields
 
-  public init(session: String, behavior: String, update: BehaviorUpdate) {
+  public init(session: String, behavior: String, fields: BehaviorFields) {
     self.session = session
     self.behavior = behavior
-    self.update = update
+    self.fields = fields
+  }
+
+  /// A request that sets the fields of `update`.
+  public init(session: String, behavior: String, update: BehaviorUpdate) {
+    self.init(session: session, behavior: behavior, fields: BehaviorFields(update))
   }
 }
 
@@ -23,16 +28,13 @@ extension SetBehaviorRequest: SessionOpRequest {
   public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
     let session = try fields.requiredName("session")
     let behavior = try fields.requiredName("behavior")
-    let update = try BehaviorUpdate(fields)
-    guard !update.fieldNames.isEmpty else {
-      throw ProtocolError(
-        .missingField, "op 'set_behavior' needs at least one field to set besides 'behavior'")
-    }
-    return Self(session: session, behavior: behavior, update: update)
+    let settable = try BehaviorFields(
+      fields, excluding: ["op", "id", "session", "behavior"], what: "op 'set_behavior'")
+    return Self(session: session, behavior: behavior, fields: settable)
   }
 
   public func write(to encoder: inout RequestEncoder) {
     encoder.word("behavior", behavior)
-    encoder.update(update)
+    encoder.members(of: fields)
   }
 }
