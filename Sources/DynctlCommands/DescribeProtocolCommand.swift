@@ -7,9 +7,10 @@ import Wire
 /// `dynctl describe-protocol`: the protocol this dynctl speaks, as one JSON document, read from
 /// the definitions themselves: the op registry (each op's word, fields, target and whether it
 /// changes a step's cost), the error codes, the events, every range a field is checked against,
-/// the framing limits, the velocity estimator's constants and the sentences that explain a
-/// `handoff`. tools/generate.py writes the schemas' ranges, PROTOCOL.md's table of field ranges
-/// and the Python client's constants from it, and `make lint` fails when one is stale.
+/// the framing limits, the counts (rules a behavior, effects a rule, …), the velocity
+/// estimator's constants and the sentences that explain a `handoff`. tools/generate.py writes
+/// the schemas' ranges and counts, PROTOCOL.md's table of field ranges and the Python client's
+/// constants from it, and `make lint` fails when one is stale.
 struct DescribeProtocolCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "describe-protocol",
@@ -40,6 +41,14 @@ struct DescribeProtocolCommand: ParsableCommand {
         "max_nesting_depth": Limits.maxNestingDepth,
         "name_bytes": [Limits.nameBytes.lowerBound, Limits.nameBytes.upperBound],
         "max_params": Limits.maxParams,
+      ],
+      "counts": [
+        "action_rules": Limits.maxActionRules, "action_effects": Limits.maxActionEffects,
+        "region_depth": Limits.maxRegionDepth, "region_nodes": Limits.maxRegionNodes,
+        "boundaries": Limits.maxBoundariesPerBehavior, "items": Limits.maxItemsPerScene,
+        "behaviors": Limits.maxBehaviorsPerScene, "groups": Limits.maxGroupsPerScene,
+        "composite_depth": Limits.maxCompositeDepth,
+        "rules_per_scene": Limits.maxActionRulesPerScene,
       ],
       "estimator": [
         "horizon": VelocityEstimator.horizon, "history_size": VelocityEstimator.historySize,
