@@ -8,7 +8,7 @@ import Wire
 /// the reply comes later), others being served meanwhile.
 extension OpenRequest: DaemonOp {
   func run(_ c: OpContext) throws(ProtocolError) -> ReplyBody? {
-    try c.host.open(self, request: c.request, c)
+    try c.host.open(self, c)
   }
 }
 
@@ -19,9 +19,7 @@ extension SessionHost {
   static let openOnLoopCost = 1_000
 
   /// `open`, with what it needs of the host.
-  func open(_ open: OpenRequest, request: Request, _ c: OpContext) throws(ProtocolError)
-    -> ReplyBody?
-  {
+  func open(_ open: OpenRequest, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     let name = open.session ?? freshSessionName()
     guard sessions[name] == nil else { throw .sessionExists(name) }
     try admitSession(owner: c.peer)
@@ -31,7 +29,7 @@ extension SessionHost {
       let footprint = try SceneModel.check(spec, shapeRoom: shapeRoom)
       try admitMemory(MemoryCost.session + footprint.bytes)
       if footprint.buildCost > Self.openOnLoopCost {
-        buildOnWorker(spec, footprint, name: name, open, request: request, for: c.peer)
+        buildOnWorker(spec, footprint, name: name, open, request: c.request, for: c.peer)
         return nil
       }
       content = .scene(try SceneModel(spec, checked: footprint))
