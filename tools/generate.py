@@ -17,12 +17,12 @@ a `handoff`. From it:
 2. protocol/PROTOCOL.md: the table of field ranges in section 12, between the markers
    `<!-- generated: field ranges -->` and `<!-- end of generated field ranges -->`.
 3. clients/python/dynd/_protocol.py: the Python client's constants (the estimator's, the
-   framing limits, `step`'s longest `dt`) and the handoff's sentences.
+   framing limits, `step`'s longest `dt`, the ops' defaults) and the handoff's sentences.
 
 The page scripts hold no copy: Swift gives them the estimator's constants and the handoff's
 sentences when it embeds them (`FingerVelocityScript`, `HandoffWords`). Checked, not written:
 the schemas' lists of ops (request.json), error codes (reply.json) and events (event.json) are
-the description's.
+the description's, and request.json's `default` of each op field is the code's (ops' defaults).
 
 PATH defaults to .build/debug/dynctl, built first (`swift build --product dynctl`) when absent.
 Exit status: 0 written or up to date, 1 a copy is stale or disagrees (--check), 2 a setup error.
@@ -154,6 +154,11 @@ def protocol_document(text, ranges):
     return "\n".join(lines[:begin + 1] + protocol_table(ranges) + lines[end:])
 
 
+def python_literal(value):
+    """`value` as Python source: booleans as Python writes them, the rest as JSON does."""
+    return repr(value) if isinstance(value, bool) else json.dumps(value)
+
+
 def python_constants(described):
     ranges = {entry["name"]: entry for entry in described["ranges"]}
     step_dt = ranges["step_dt"]
@@ -162,7 +167,7 @@ def python_constants(described):
         '"""The protocol\'s constants the Python client needs: %s.' % HEADER,
         '"""',
         "",
-        "from typing import Dict",
+        "from typing import Any, Dict",
         "",
         "#: The protocol's version (`hello`'s `protocol`).",
         "PROTOCOL_VERSION = %d" % described["protocol"],
@@ -191,6 +196,16 @@ def python_constants(described):
     ]
     for key in sorted(words["reasons"]):
         lines.append('    "%s": %s,' % (key, json.dumps(words["reasons"][key], ensure_ascii=False)))
+    lines += [
+        "}",
+        "#: The value the daemon gives each optional field a request leaves out, by op.",
+        "OP_DEFAULTS: Dict[str, Dict[str, Any]] = {",
+    ]
+    for op in described["ops"]:
+        if op["defaults"]:
+            lines.append('    "%s": {%s},' % (op["op"], ", ".join(
+                '"%s": %s' % (field, python_literal(value))
+                for field, value in sorted(op["defaults"].items()))))
     lines += ["}", ""]
     return "\n".join(lines)
 
@@ -219,6 +234,19 @@ def disagreements(described, schemas):
         if sorted(listed) != sorted(expected):
             problems.append("%s lists the %s %s; the code has %s" % (
                 os.path.relpath(path, ROOT), what, sorted(listed), sorted(expected)))
+    request = json.loads(schemas[REQUEST_SCHEMA])
+    for op in described["ops"]:
+        properties = request["$defs"].get("op_" + op["op"], {}).get("properties", {})
+        for field, value in sorted(op["defaults"].items()):
+            stated = properties.get(field, {}).get("default")
+            if stated != value or type(stated) is not type(value):
+                problems.append('request.json gives %s\'s %s the default %s; the code has %s: '
+                                'write "default": %s' % (op["op"], field, json.dumps(stated),
+                                                         json.dumps(value), json.dumps(value)))
+        for field, spec in sorted(properties.items()):
+            if "default" in spec and field not in op["defaults"]:
+                problems.append("request.json gives %s's %s a default; the code has none"
+                                % (op["op"], field))
     names = {entry["name"] for entry in described["ranges"] + reported_ranges(described)}
     for path, text in schemas.items():
         where = os.path.relpath(path, ROOT)

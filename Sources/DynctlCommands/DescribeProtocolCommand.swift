@@ -30,6 +30,8 @@ struct DescribeProtocolCommand: ParsableCommand {
         [
           "op": op.name, "fields": op.fields.map { $0.description },
           "target": op.target.rawValue, "changes_step_cost": op.changesStepCost,
+          "defaults": Dictionary(
+            uniqueKeysWithValues: op.defaults.map { ($0.field, Self.json($0.value)) }),
         ] as [String: Any]
       },
       "errors": ErrorCode.allCases.map(\.rawValue),
@@ -73,6 +75,14 @@ struct DescribeProtocolCommand: ParsableCommand {
       range.excludesLowerBound ? "exclusive_minimum" : "minimum": Self.number(range.lowerBound),
       range.excludesUpperBound ? "exclusive_maximum" : "maximum": Self.number(range.upperBound),
     ]
+  }
+
+  private static func json(_ value: FieldDefault.Value) -> Any {
+    switch value {
+    case .bool(let flag): return flag
+    case .number(let number): return Self.number(number)
+    case .word(let word): return word
+    }
   }
 
   /// A whole number as an integer (so that JSON writes `1000`, not `1000.0`), else the double.

@@ -9,17 +9,22 @@ public struct DebugRequest: SessionOpRequest {
   /// False stops the geometry.
   public var enable: Bool
 
-  public init(session: String, enable: Bool = true) {
+  public init(session: String, enable: Bool = defaultEnable) {
     self.session = session
     self.enable = enable
   }
 
+  public static let defaultEnable = true
+  public static var defaults: [FieldDefault] { [FieldDefault("enable", .bool(defaultEnable))] }
+
   public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
-    Self(session: try fields.requiredName("session"), enable: try fields.bool("enable") ?? true)
+    Self(
+      session: try fields.requiredName("session"),
+      enable: try fields.bool("enable") ?? defaultEnable)
   }
 
   public func write(to encoder: inout RequestEncoder) {
-    if !enable { encoder.bool("enable", false) }
+    if enable != Self.defaultEnable { encoder.bool("enable", enable) }
   }
 
   public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {

@@ -13,7 +13,7 @@ public struct GestureRequest: Equatable, Sendable {
   /// The request of a sample given by its parts (`t`: its time, as the wire names it).
   public init(
     session: String, phase: GesturePhase, point: Point, t: Double? = nil,
-    velocity: Vector? = nil, estimator: VelocityEstimator = .platform
+    velocity: Vector? = nil, estimator: VelocityEstimator = defaultEstimator
   ) {
     self.init(
       session: session,
@@ -31,6 +31,11 @@ extension GestureRequest: SessionOpRequest {
   public static let target = OpTarget.transition
   public static let changesStepCost = false
 
+  public static let defaultEstimator = VelocityEstimator.platform
+  public static var defaults: [FieldDefault] {
+    [FieldDefault("estimator", .word(defaultEstimator.rawValue))]
+  }
+
   public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
     Self(
       session: try fields.requiredName("session"),
@@ -38,7 +43,7 @@ extension GestureRequest: SessionOpRequest {
       point: try fields.requiredPair("x", "y", in: Limits.coordinate, Point.init),
       t: try fields.number("t", in: Limits.clientTime),
       velocity: try fields.pair("vx", "vy", in: Limits.speed, Vector.init),
-      estimator: try fields.word("estimator", as: VelocityEstimator.self) ?? .platform)
+      estimator: try fields.word("estimator", as: VelocityEstimator.self) ?? defaultEstimator)
   }
 
   public func write(to encoder: inout RequestEncoder) {
@@ -47,6 +52,8 @@ extension GestureRequest: SessionOpRequest {
     encoder.number("y", sample.point.y)
     encoder.number("t", sample.time)
     encoder.vector("vx", "vy", sample.velocity)
-    if sample.estimator != .platform { encoder.word("estimator", sample.estimator.rawValue) }
+    if sample.estimator != Self.defaultEstimator {
+      encoder.word("estimator", sample.estimator.rawValue)
+    }
   }
 }

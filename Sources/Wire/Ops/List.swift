@@ -61,9 +61,14 @@ extension ListRequest: OpRequest {
   public static let changesStepCost = false
   public var targetSession: String? { nil }
 
+  public static let defaultFrom = 0
+  public static var defaults: [FieldDefault] {
+    [FieldDefault("from", .number(Double(defaultFrom)))]
+  }
+
   public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
     Self(
-      from: try fields.integer("from", in: Limits.listFrom) ?? 0,
+      from: try fields.integer("from", in: Limits.listFrom) ?? defaultFrom,
       limit: try fields.integer("limit", in: Limits.listLimit))
   }
 

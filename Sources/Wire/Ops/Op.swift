@@ -62,9 +62,32 @@ public protocol OpRequest: Equatable, Sendable {
   var targetSession: String? { get }
   /// Writes the op's own fields, after `op`, `id` and `session`.
   func write(to encoder: inout RequestEncoder)
+  /// The value of each optional field the op gives one to when a request leaves it out, as
+  /// `read` applies it (each a constant `read` uses).
+  static var defaults: [FieldDefault] { get }
+}
+
+/// A field's value when a request leaves it out (`dynctl describe-protocol` lists them).
+public struct FieldDefault: Sendable {
+  public enum Value: Sendable, Equatable {
+    case bool(Bool)
+    case number(Double)
+    case word(String)
+  }
+
+  public let field: String
+  public let value: Value
+
+  public init(_ field: String, _ value: Value) {
+    self.field = field
+    self.value = value
+  }
 }
 
 extension OpRequest {
+  /// No field has a default.
+  public static var defaults: [FieldDefault] { [] }
+
   /// No reply fields: the reply is `{"ok":true}` with the request's `id`.
   public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {
     .empty

@@ -47,6 +47,15 @@ extension OpenRequest: OpRequest {
   /// None: the session it names is its own, new (or assigned by the daemon).
   public var targetSession: String? { nil }
 
+  public static let defaultClock = Clock.realtime
+  public static let defaultKeep = false
+  public static var defaults: [FieldDefault] {
+    [
+      FieldDefault("clock", .word(defaultClock.rawValue)),
+      FieldDefault("fps", .number(Limits.defaultFPS)), FieldDefault("keep", .bool(defaultKeep)),
+    ]
+  }
+
   public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
     let source: OpenRequest.Source
     if fields.has("transition") {
@@ -66,9 +75,9 @@ extension OpenRequest: OpRequest {
     }
     return Self(
       source: source, session: try fields.name("session"),
-      clock: try fields.word("clock", as: Clock.self) ?? .realtime,
+      clock: try fields.word("clock", as: Clock.self) ?? defaultClock,
       fps: try fields.number("fps", in: Limits.fps) ?? Limits.defaultFPS,
-      keep: try fields.bool("keep") ?? false)
+      keep: try fields.bool("keep") ?? defaultKeep)
   }
 
   public func write(to encoder: inout RequestEncoder) {

@@ -38,11 +38,17 @@ extension StepRequest: SessionOpRequest {
   public static let target = OpTarget.session
   public static let changesStepCost = false
 
+  public static let defaultCount = 1
+  /// `dt`'s default is the session's frame period, 1/fps: not a constant.
+  public static var defaults: [FieldDefault] {
+    [FieldDefault("count", .number(Double(defaultCount)))]
+  }
+
   public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
     let step = Self(
       session: try fields.requiredName("session"),
       dt: try fields.number("dt", in: Limits.stepDuration),
-      count: try fields.integer("count", in: Limits.stepCount) ?? 1)
+      count: try fields.integer("count", in: Limits.stepCount) ?? defaultCount)
     if step.dt != nil { try step.check(fps: Limits.defaultFPS) }
     return step
   }

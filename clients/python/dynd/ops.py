@@ -42,6 +42,7 @@ from typing import (
 from . import _core
 from ._core import PanResult, SceneSource
 from ._op_methods import OpMethod
+from ._protocol import OP_DEFAULTS
 from .errors import DyndTimeout
 from .messages import (
     Ack,
@@ -321,7 +322,7 @@ class Ops:
 
     def _open(self, fields: Dict[str, Any], clock: Optional[str]) -> Plan[Opened]:
         opened: Opened = yield Request("open", fields, _as(Opened))
-        self.clocks[opened.session] = clock or "realtime"
+        self.clocks[opened.session] = clock or OP_DEFAULTS["open"]["clock"]
         return opened
 
     def list_sessions(self) -> Plan[List[SessionInfo]]:
