@@ -138,7 +138,7 @@ struct PythonClientTests {
               + "not as you (uid \(uid ?? 0)) or root"), "\(result.error)")
       }
     }
-    let received = try daemon.received()
+    let received = try daemon.received(connections: 4)
     #expect(received.connections == 4)
     #expect(received.bytes == 0)
   }

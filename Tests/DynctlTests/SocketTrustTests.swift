@@ -178,7 +178,7 @@ struct SocketTrustTests {
           "dynctl: refusing the daemon at \(socket): it runs as uid \(Trust.otherUser), not as "
             + "you (uid 0) or root"), "\(result.error)")
     }
-    let received = try daemon.received()
+    let received = try daemon.received(connections: 3)
     #expect(received.connections == 3)
     #expect(received.bytes == 0)
     // The same daemon's own user gets through: the fake daemon does see bytes when sent.
@@ -214,7 +214,7 @@ struct SocketTrustTests {
       ["hello"], as: Trust.user, environment: environment, in: directory)
     #expect(viaLink.status == 77, "\(viaLink.error)")
     #expect(viaLink.error.contains("it is a symbolic link"))
-    let received = try impostor.received()
+    let received = try impostor.received(connections: 1)
     #expect(received.connections == 1)
     #expect(received.bytes == 0)
     #expect(unlink(directory + "/dynd") == 0)
