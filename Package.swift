@@ -45,7 +45,11 @@ let package = Package(
     .target(name: "Dynamics", dependencies: ["Primitives", "CBox2D"]),
     // Scenes built with the Swift API, shared by tests, the tour, dynbench and the transitions.
     .target(name: "DynamicsScenes", dependencies: ["Dynamics", "Primitives"]),
-    .target(name: "Transitions", dependencies: ["Dynamics", "DynamicsScenes", "Primitives"]),
+    // The tiny, total language of numbers and conditions over parameters and bounds.
+    .target(name: "Expressions"),
+    .target(
+      name: "Transitions",
+      dependencies: ["Dynamics", "DynamicsScenes", "Expressions", "Primitives"]),
     // A strict JSON reader over json-c and a writer that allocates nothing once warm.
     .target(name: "JSON", dependencies: ["CJSONC"]),
     // The wire protocol: each op's request, reply and codec; events; errors; limits.
@@ -149,6 +153,7 @@ let package = Package(
       name: "TransitionsTests",
       dependencies: ["BenchFixtures", "Transitions", "Dynamics", "Primitives"]),
     .testTarget(name: "WireTests", dependencies: ["JSON", "Wire", "Primitives", "TestSupport"]),
+    .testTarget(name: "ExpressionsTests", dependencies: ["Expressions"]),
     // Test support, linked by the tests only: the transcripts of protocol/examples parsed with
     // their JSON comparison (the host's and the daemon's replays) and the bad-line type of the
     // codec's, the host's and the daemon's bad-input corpora.
