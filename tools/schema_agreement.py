@@ -114,6 +114,8 @@ PROBES = [
                                    "rect": [0, 0, v, 1]}),
     ("open fps", lambda v: {"op": "open", "session": "probe", "transition": "snap",
                             "clock": "manual", "fps": v}),
+    ("open bounds", lambda v: {"op": "open", "session": "probe", "transition": "snap",
+                               "clock": "manual", "bounds": [v, 500]}),
 ]
 
 

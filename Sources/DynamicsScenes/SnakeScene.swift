@@ -26,21 +26,25 @@ public final class SnakeScene {
     try! self.init(bounds: Scenes.screen)
   }
 
-  /// The snake laid out from the top-left corner of `bounds`. `resistance` slows the orange and
-  /// blue blocks, moving and turning (1/s; 0 is the seed, whose snake drifts for ever).
+  /// The snake laid out in `bounds` where the seed has it on its 320×568 screen, relative to the
+  /// bounds (the chain centered, its blocks their seed's size and spacing). `resistance` slows
+  /// the orange and blue blocks, moving and turning (1/s; 0 is the seed, whose snake drifts for
+  /// ever).
   public init(
     bounds: Rect, resistance: Double = 0, tailDensity: Double = SnakeScene.tailDensity,
     tailResistance: Double = SnakeScene.tailResistance
   ) throws {
     animator = DynamicAnimator(referenceBounds: bounds)
-    let origin = Vector(dx: bounds.minX, dy: bounds.minY)
+    let middle = bounds.minX + bounds.size.width * 160 / 320
     orange = try DynamicItem(
-      identifier: "orange", center: Point(x: 160, y: 410) + origin,
+      identifier: "orange",
+      center: Point(x: middle, y: bounds.minY + bounds.size.height * 410 / 568),
       size: Size(width: 60, height: 60))
-    blocks = try [("blue1", 58.0), ("blue2", 126), ("blue3", 194), ("green", 262)].map {
+    let chainY = bounds.minY + bounds.size.height * 237 / 568
+    blocks = try [("blue1", -102.0), ("blue2", -34), ("blue3", 34), ("green", 102)].map {
       try DynamicItem(
-        identifier: $0.0, center: Point(x: $0.1, y: 237) + origin, size: Size(width: 60, height: 20)
-      )
+        identifier: $0.0, center: Point(x: middle + $0.1, y: chainY),
+        size: Size(width: 60, height: 20))
     }
     upright = DynamicItemBehavior(items: [orange])
     upright.allowsRotation = false

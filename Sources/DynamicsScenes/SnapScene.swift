@@ -22,12 +22,13 @@ public final class SnapScene {
   }
 
   /// The label near the storyboard's frame (112, 80): its top 80 pt below the top of `bounds`,
-  /// centered on x = 160 from their left so that any width stays centered.
+  /// centered across them (x = 160 on the seed's 320 pt screen).
   public init(bounds: Rect, labelSize: Size = SnapScene.labelSize) throws {
     animator = DynamicAnimator(referenceBounds: bounds)
     label = try DynamicItem(
       identifier: "label",
-      center: Point(x: bounds.minX + 160, y: bounds.minY + 80 + labelSize.height / 2),
+      center: Point(
+        x: bounds.minX + bounds.size.width * 160 / 320, y: bounds.minY + 80 + labelSize.height / 2),
       size: labelSize)
   }
 

@@ -38,7 +38,8 @@ extension HumanFormat {
   }
 
   /// `lock-screen:` and one line per parameter: `  gravity 4, 0.1 … 20 [× 1000 pt/s²]: source`,
-  /// `  complete_rule "velocity", one of velocity, position: source`.
+  /// `  complete_rule "velocity", one of velocity, position: source`; a number of the bounds
+  /// with its expression: `  medium_detent 284 (height * 0.5), 0 … 568 (height) [pt shown]: …`.
   static func parameters(_ tables: [ParameterTable]) -> [String] {
     guard !tables.isEmpty else { return ["the daemon lists no parameters"] }
     var lines: [String] = []
@@ -46,15 +47,21 @@ extension HumanFormat {
       lines.append("\(text(table.transition)):")
       for p in table.parameters {
         let accepted: String
+        let of = p.ofBounds
+        func extent(_ value: String, _ expression: String?) -> String {
+          expression.map { "\(value) (\(text($0)))" } ?? value
+        }
         switch p.kind {
         case .number(let min, let max, let unit):
-          accepted = "\(number(min)) … \(number(max))" + (unit.isEmpty ? "" : " [\(text(unit))]")
+          accepted =
+            "\(extent(number(min), of?.minimum)) … \(extent(number(max), of?.maximum))"
+            + (unit.isEmpty ? "" : " [\(text(unit))]")
         case .choice(let words): accepted = "one of " + words.map(text).joined(separator: ", ")
         case .bool: accepted = "true or false"
         }
         lines.append(
-          "  \(text(p.name)) \(parameterValue(p.defaultValue)), \(accepted): "
-            + text(p.source))
+          "  \(text(p.name)) \(extent(parameterValue(p.defaultValue), of?.defaultValue)), "
+            + "\(accepted): \(text(p.source))")
       }
     }
     return lines

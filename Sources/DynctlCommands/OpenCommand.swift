@@ -11,6 +11,7 @@ struct OpenCommand: ParsableCommand {
       Examples:
         dynctl open lock-screen --session L --clock manual
         dynctl open lock-screen --param gravity=2
+        dynctl open sheet --bounds 412x915
         dynctl open --scene examples/scenes/drop.json --session drop --clock manual
 
       The session is kept (keep: true) so that later dynctl commands can reach it; close it with \
@@ -32,6 +33,7 @@ struct OpenCommand: ParsableCommand {
     name: .customLong("param"),
     help: "A transition parameter NAME=VALUE (VALUE is JSON, or else a string); repeatable.")
   var params: [String] = []
+  @Option(help: transitionBoundsHelp) var bounds: String?
 
   func validate() throws {
     guard (transition == nil) != (scene == nil) else {
@@ -46,6 +48,10 @@ struct OpenCommand: ParsableCommand {
     if scene != nil, !params.isEmpty {
       throw ValidationError("--param applies to transitions, not to scenes")
     }
+    if scene != nil, bounds != nil {
+      throw ValidationError("--bounds applies to transitions; a scene gives its own bounds")
+    }
+    _ = try transitionBounds(bounds)
   }
 
   func run() throws {
@@ -66,7 +72,7 @@ struct OpenCommand: ParsableCommand {
       }
       let open = OpenRequest(
         source: source, session: session, clock: clock.flatMap(Clock.init) ?? .realtime,
-        fps: fps?.asSent ?? Limits.defaultFPS, keep: true)
+        fps: fps?.asSent ?? Limits.defaultFPS, keep: true, bounds: try? transitionBounds(bounds))
       try client.request(Op(open))
     }
   }

@@ -61,6 +61,7 @@ struct RecordCommand: ParsableCommand {
     name: .customLong("param"),
     help: "A transition parameter NAME=VALUE (VALUE is JSON, or else a string); repeatable.")
   var params: [String] = []
+  @Option(help: transitionBoundsHelp) var bounds: String?
   @OptionGroup var drag: PanOptions
   @OptionGroup var other: TapSwipeOptions
   @Option(name: [.short, .long], help: "The trace file to write.") var output: String
@@ -73,6 +74,7 @@ struct RecordCommand: ParsableCommand {
   var plan: GesturePlan { GesturePlan(drag: drag, other: other) }
 
   func validate() throws {
+    _ = try transitionBounds(bounds)
     guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= 600 else {
       throw ValidationError(
         "--max-seconds \(JSONValue.number(maxSeconds).jsonText): must be between 0 and 600")
@@ -140,7 +142,8 @@ struct RecordCommand: ParsableCommand {
     // The daemon's parameter tables (hello's `parameters`): the renderer shows the defaults.
     try client.request(Op(HelloRequest()), quietReply: true)
     let name = try openTransition(
-      transition, session: session, params: params, client, clock: .manual)
+      transition, session: session, params: params, bounds: try? transitionBounds(bounds), client,
+      clock: .manual)
     try client.request(Op(DebugRequest(session: name, enable: true)), quietReply: true)
     let cycle = try plan.follow(name, client, manual: true, maxSeconds: maxSeconds)
     return Recording(

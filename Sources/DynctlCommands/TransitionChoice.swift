@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import JSON
+import Primitives
 import Wire
 
 /// The transition to open (`play`, `record`, `handoff`).
@@ -11,28 +12,52 @@ struct TransitionChoice: ParsableArguments {
     name: .customLong("param"),
     help: "A transition parameter NAME=VALUE (VALUE is JSON, or else a string); repeatable.")
   var params: [String] = []
+  @Option(help: transitionBoundsHelp) var bounds: String?
 
   func validate() throws {
     for param in params where !param.contains("=") {
       throw ValidationError("--param '\(param)' must be NAME=VALUE")
     }
+    _ = try transitionBounds(bounds)
   }
 
   /// Opens the transition on this connection (closed with it) and returns the session name.
   func open(_ client: DaemonClient, clock: Clock) throws(Failure) -> String {
-    try openTransition(transition, session: session, params: params, client, clock: clock)
+    try openTransition(
+      transition, session: session, params: params, bounds: try? transitionBounds(bounds),
+      client, clock: clock)
   }
+}
+
+let transitionBoundsHelp = ArgumentHelp(
+  "The transition's bounds in points: WxH (origin 0, 0) or X,Y,WxH (default 320x568).",
+  valueName: "bounds")
+
+/// `--bounds`: `WxH` or `X,Y,WxH`; nil when not given. The daemon checks the sides' range.
+func transitionBounds(_ text: String?) throws -> Rect? {
+  guard let text else { return nil }
+  let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+  let size = parts.last.map { $0.split(separator: "x", omittingEmptySubsequences: false) }
+  guard parts.count == 1 || parts.count == 3, let size, size.count == 2,
+    let width = Double(size[0]), let height = Double(size[1]),
+    let x = parts.count == 3 ? Double(parts[0]) : 0,
+    let y = parts.count == 3 ? Double(parts[1]) : 0
+  else {
+    throw ValidationError("--bounds '\(text)': must be WxH or X,Y,WxH (e.g. 412x915)")
+  }
+  return Rect(x: x, y: y, width: width, height: height)
 }
 
 /// Opens `transition` with `NAME=VALUE` params on this connection (closed with it) as `session`
 /// (default TRANSITION-PID) and returns the session name.
 func openTransition(
-  _ transition: String, session: String?, params: [String], _ client: DaemonClient, clock: Clock
+  _ transition: String, session: String?, params: [String], bounds: Rect? = nil,
+  _ client: DaemonClient, clock: Clock
 ) throws(Failure) -> String {
   let session = session ?? "\(transition)-\(getpid())"
   let open = OpenRequest(
     source: .transition(name: transition, params: try transitionParams(params)),
-    session: session, clock: clock)
+    session: session, clock: clock, bounds: bounds)
   try client.request(Op(open))
   return session
 }

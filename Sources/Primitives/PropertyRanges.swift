@@ -12,6 +12,9 @@ public enum PropertyRanges {
   /// the tracker estimates may be (samples a nanosecond apart would otherwise estimate 10⁹ pt/s
   /// and more). A finger is far below 1e5 pt/s.
   public static let velocity = -1e6...1e6
+  /// A side of a transition's bounds, in points: from a watch's 100 to a large desktop's 10 000
+  /// (`open`'s `bounds` with a `transition`).
+  public static let transitionSide = 100.0...10_000.0
 
   // MARK: Item properties (UIDynamicItemBehavior)
 

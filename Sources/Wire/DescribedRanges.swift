@@ -51,7 +51,11 @@ extension Limits {
         "coordinate",
         "each coordinate of centers, points, anchors, offsets, positions, targets, boundaries, axes",
         coordinate, unit: "pt"),
-      DescribedRange("side", "each side of an item's `size` and of the bounds", side, unit: "pt"),
+      DescribedRange(
+        "side", "each side of an item's `size` and of a scene's bounds", side, unit: "pt"),
+      DescribedRange(
+        "transition_side", "each side of a transition's `bounds` (`open`)", transitionSide,
+        unit: "pt"),
       DescribedRange("angle", "angles: an item's `angle`, gravity's and push's `angle`", angle),
       DescribedRange(
         "speed", "each component of a linear velocity (`vx`, `vy`, `velocity`, `initial_velocity`)",

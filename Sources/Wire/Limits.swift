@@ -153,6 +153,9 @@ public enum Limits {
   /// Each side of an item and of the scene bounds, in points. Box2D welds vertices closer than a
   /// quarter point and aborts on zero area, so items are at least 1 pt wide.
   public static let side = NumberRange.closed(1, 1e5)
+  /// Each side of a transition's bounds (`open`'s `bounds`): the engine's
+  /// `PropertyRanges.transitionSide`.
+  public static let transitionSide = NumberRange(PropertyRanges.transitionSide)
   /// Angles in radians (item angle, gravity and push angle, pin ranges).
   public static let angle = NumberRange.magnitude(1e6)
   /// Each component of a linear velocity in pt/s (gestures, `add_velocity`): the engine's

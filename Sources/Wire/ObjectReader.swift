@@ -174,7 +174,8 @@ public struct ObjectReader {
   }
 
   /// A rectangle given as `[w, h]` (origin 0, 0) or `[x, y, w, h]`.
-  func rect(_ key: StaticString) throws(ProtocolError) -> Rect? {
+  /// A size `[w, h]` (origin 0, 0) or a rectangle `[x, y, w, h]`, each side in `sides`.
+  func rect(_ key: StaticString, sides: NumberRange = Limits.side) throws(ProtocolError) -> Rect? {
     guard let value = node.member(key) else { return nil }
     let path = fieldPath(key)
     let shape = "a size [w, h] or a rectangle [x, y, w, h]"
@@ -182,13 +183,13 @@ public struct ObjectReader {
       throw wrongType(path, expected: shape, got: value)
     }
     if value.count == 2 {
-      let size = try readNumbers(value, path: path, shape: shape, in: Limits.side)
+      let size = try readNumbers(value, path: path, shape: shape, in: sides)
       return Rect(x: 0, y: 0, width: size[0], height: size[1])
     }
     let x = try readNumber(value[0], path: "\(path)[0]", in: Limits.coordinate)
     let y = try readNumber(value[1], path: "\(path)[1]", in: Limits.coordinate)
-    let width = try readNumber(value[2], path: "\(path)[2]", in: Limits.side)
-    let height = try readNumber(value[3], path: "\(path)[3]", in: Limits.side)
+    let width = try readNumber(value[2], path: "\(path)[2]", in: sides)
+    let height = try readNumber(value[3], path: "\(path)[3]", in: sides)
     return Rect(x: x, y: y, width: width, height: height)
   }
 

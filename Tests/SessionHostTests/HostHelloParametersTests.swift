@@ -31,7 +31,16 @@ struct HostHelloParametersTests {
         #expect(entry["source"] as? String == p.source, "\(type.name).\(p.name)")
         switch (p.defaultValue, p.kind) {
         case (.number(let value), .number(let range)):
-          #expect(Set(entry.keys) == ["name", "default", "min", "max", "unit", "source"])
+          #expect(
+            Set(entry.keys)
+              == Set(["name", "default", "min", "max", "unit", "source"]).union(
+                p.relative == nil ? [] : ["of_bounds"]))
+          if let relative = p.relative {
+            let ofBounds = try #require(entry["of_bounds"] as? [String: String])
+            #expect(ofBounds["default"] == relative.defaultValue.text)
+            #expect(ofBounds["min"] == relative.minimum.text)
+            #expect(ofBounds["max"] == relative.maximum.text)
+          }
           #expect((entry["default"] as? NSNumber)?.doubleValue == value)
           #expect((entry["min"] as? NSNumber)?.doubleValue == range.lowerBound)
           #expect((entry["max"] as? NSNumber)?.doubleValue == range.upperBound)
@@ -112,6 +121,38 @@ struct HostGetDetailsTests {
       }
     }
     #expect(reply.object["bounds"] as? [Double] == [0, 0, 320, 568])
+  }
+
+  /// `open` takes a transition's bounds; its parameters of the bounds resolve in them, and what
+  /// `open` accepts is checked against the resolved ranges.
+  @Test("a transition opened in other bounds lays out and checks its parameters in them")
+  func transitionBounds() throws {
+    let rig = HostRig()
+    let peer = rig.connect()
+    let opened = try peer.expectOK(
+      #"{"op":"open","id":1,"session":"p","transition":"sheet","clock":"manual","#
+        + #""bounds":[412,915]}"#
+    ).reply
+    let items = try #require(opened.object["items"] as? [[String: Any]])
+    #expect(items.first?["size"] as? [Double] == [412, 915])
+    let reply = try peer.expectOK(#"{"op":"get","id":2,"session":"p"}"#).reply
+    #expect(reply.object["bounds"] as? [Double] == [0, 0, 412, 915])
+    let params = try #require(reply.object["params"] as? [String: Any])
+    #expect((params["medium_detent"] as? NSNumber)?.doubleValue == 457.5)
+    #expect((params["large_detent"] as? NSNumber)?.doubleValue == 895)
+    // 900 pt shown is within a 915 pt height, not within 568.
+    try peer.expectOK(
+      #"{"op":"open","id":3,"session":"q","transition":"sheet","clock":"manual","#
+        + #""bounds":[100,-50,412,915],"params":{"large_detent":900}}"#)
+    try peer.expectError(
+      "out_of_range",
+      #"{"op":"open","id":4,"transition":"sheet","params":{"large_detent":900}}"#)
+    let small = try peer.expectError(
+      "out_of_range", #"{"op":"open","id":5,"transition":"sheet","bounds":[99,500]}"#)
+    #expect(small.text.contains("bounds[0]"))
+    try peer.expectError(
+      "unknown_field",
+      #"{"op":"open","id":6,"scene":{"items":[]},"bounds":[400,400]}"#)
   }
 
   @Test("a scene session's get has its bounds and no params")

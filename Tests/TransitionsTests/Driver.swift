@@ -18,11 +18,15 @@ final class Driver<T: Transition> {
   /// One frame of the 60 Hz clock.
   static var frameTime: Double { 1.0 / 60 }
 
-  /// `type` in the 320 × 568 bounds with `overrides` validated as the daemon validates them.
-  init(_ type: T.Type, _ overrides: [String: ParameterValue] = [:]) throws {
+  /// `type` in `bounds` (the standard 320 × 568 unless given) with `overrides` validated as the
+  /// daemon validates them, in those bounds.
+  init(
+    _ type: T.Type, _ overrides: [String: ParameterValue] = [:],
+    bounds: Rect = TransitionBounds.standard
+  ) throws {
     t = try type.init(
-      parameters: ParameterValues(overrides, declared: type.parameters),
-      bounds: Rect(x: 0, y: 0, width: 320, height: 568))
+      parameters: ParameterValues(overrides, declared: type.parameters, in: bounds.size),
+      bounds: bounds)
     t.animator.delegate = recorder
   }
 

@@ -23,8 +23,14 @@ struct TransitionDocsTests {
       let range: String
       switch (p.defaultValue, p.kind) {
       case (.number(let v), .number(let r)):
-        value = format(v)
-        range = "\(format(r.lowerBound)) … \(format(r.upperBound))"
+        // An extent of the bounds is written as its expression, with its value in 320×568.
+        func extent(_ number: Double, _ of: BoundsExtent?) -> String {
+          of?.text.map { "`\($0)` (\(format(number)))" } ?? format(number)
+        }
+        value = extent(v, p.relative?.defaultValue)
+        range =
+          "\(extent(r.lowerBound, p.relative?.minimum)) … "
+          + extent(r.upperBound, p.relative?.maximum)
       case (.string(let s), .choice(let words)):
         value = "`\"\(s)\"`"
         range = words.map { "`\($0)`" }.joined(separator: ", ")

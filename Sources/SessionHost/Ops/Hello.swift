@@ -29,6 +29,10 @@ extension TransitionParameter {
     case .bool: wireKind = .bool
     }
     return ParameterDeclaration(
-      name: name, defaultValue: defaultValue, kind: wireKind, source: source)
+      name: name, defaultValue: defaultValue, kind: wireKind, source: source,
+      ofBounds: relative.map {
+        ParameterDeclaration.OfBounds(
+          defaultValue: $0.defaultValue.text, minimum: $0.minimum.text, maximum: $0.maximum.text)
+      })
   }
 }

@@ -37,7 +37,8 @@ extension SessionHost {
       guard let type = TransitionRegistry.type(named: transitionName) else {
         throw .unknownTransition(transitionName, known: TransitionRegistry.names)
       }
-      let transition = try makeTransition(type, params)
+      let transition = try makeTransition(
+        type, params, bounds: open.bounds ?? TransitionBounds.standard)
       try SceneModel.admitShapes(transition.animator.shapeCount, to: 0, room: shapeRoom)
       content = .transition(transition)
     }
@@ -129,25 +130,28 @@ extension SessionHost {
     deliver()
   }
 
-  /// Every parameter of `transition` in declaration order: the client's value or the default.
+  /// Every parameter of `transition` in declaration order: the client's value or the default
+  /// (in the transition's bounds).
   private static func resolved(_ transition: Transition, _ given: TransitionParams)
     -> TransitionParams
   {
     TransitionParams(
       type(of: transition).parameters.map { declared in
         TransitionParam(
-          name: declared.name, value: given[declared.name] ?? declared.defaultValue)
+          name: declared.name,
+          value: given[declared.name]
+            ?? declared.resolved(in: transition.bounds.size).defaultValue)
       })
   }
 
-  private func makeTransition(_ type: Transition.Type, _ params: TransitionParams)
+  private func makeTransition(_ type: Transition.Type, _ params: TransitionParams, bounds: Rect)
     throws(ProtocolError) -> Transition
   {
     var overrides: [String: ParameterValue] = [:]
     for p in params.entries { overrides[p.name] = p.value }
     do {
-      let values = try ParameterValues(overrides, declared: type.parameters)
-      return try type.init(parameters: values, bounds: SceneModel.defaultBounds)
+      let values = try ParameterValues(overrides, declared: type.parameters, in: bounds.size)
+      return try type.init(parameters: values, bounds: bounds)
     } catch let error as TransitionError {
       switch error.kind {
       case .unknownParameter: throw ProtocolError(.unknownField, error.message)

@@ -14,13 +14,13 @@ extension Sheet {
   /// one field of a set changes only that field of the default spring.
   struct Parameters: ParameterSet {
     let collapsedDetent = Parameter(
-      "collapsed_detent", 88, 0...568, unit: "pt shown",
+      "collapsed_detent", 88, from: 0, to: "height", unit: "pt shown",
       source: "dynd: a 44 pt grabber row over a 44 pt search field")
     let mediumDetent = Parameter(
-      "medium_detent", 284, 0...568, unit: "pt shown",
+      "medium_detent", "height * 0.5", from: 0, to: "height", unit: "pt shown",
       source: "UISheetPresentationController.Detent.medium: half the height")
     let largeDetent = Parameter(
-      "large_detent", 548, 0...568, unit: "pt shown",
+      "large_detent", "height - 20", from: 0, to: "height", unit: "pt shown",
       source: "dynd: the screen below the iOS 7 status bar (20 pt)")
     let initialDetent = Parameter(
       "initial_detent", choice: DetentName.collapsed, source: "dynd")

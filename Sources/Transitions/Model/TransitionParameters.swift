@@ -17,16 +17,46 @@ public struct TransitionParameter: Sendable {
   public let unit: String
   /// The seed or reference the default comes from.
   public let source: String
+  /// The default and range bounds that depend on the size of the bounds (`BoundsExtent`), as
+  /// declared: `defaultValue` and `kind` hold their values in `TransitionBounds.standard`, and
+  /// `resolved(in:)` in other bounds. All fixed: nil.
+  public let relative: Relative?
+
+  /// The expressions of a number parameter's default, minimum and maximum that depend on the
+  /// bounds (nil: fixed).
+  public struct Relative: Sendable, Equatable {
+    public let defaultValue: BoundsExtent
+    public let minimum: BoundsExtent
+    public let maximum: BoundsExtent
+  }
 
   public init(
     _ name: String, _ defaultValue: Double, _ range: ClosedRange<Double>, unit: String,
     source: String
   ) {
+    self.init(
+      name, default: .fixed(defaultValue), from: .fixed(range.lowerBound),
+      to: .fixed(range.upperBound), unit: unit, source: source)
+  }
+
+  /// A number whose default and range may depend on the bounds' size.
+  public init(
+    _ name: String, default defaultValue: BoundsExtent, from minimum: BoundsExtent,
+    to maximum: BoundsExtent, unit: String, source: String
+  ) {
+    let size = TransitionBounds.standard.size
+    // In small bounds a maximum may fall below the minimum, and a default outside the range:
+    // the range is then the minimum alone, and the default is held in the range.
+    let low = minimum.value(in: size)
+    let high = Swift.max(low, maximum.value(in: size))
     self.name = name
-    self.defaultValue = .number(defaultValue)
-    self.kind = .number(range)
+    self.defaultValue = .number(Swift.min(high, Swift.max(low, defaultValue.value(in: size))))
+    self.kind = .number(low...high)
     self.unit = unit
     self.source = source
+    let fixed = [defaultValue, minimum, maximum].allSatisfy { $0.text == nil }
+    self.relative =
+      fixed ? nil : Relative(defaultValue: defaultValue, minimum: minimum, maximum: maximum)
   }
 
   public init(_ name: String, choice defaultValue: String, of choices: [String], source: String) {
@@ -35,6 +65,16 @@ public struct TransitionParameter: Sendable {
     self.kind = .choice(choices)
     self.unit = ""
     self.source = source
+    self.relative = nil
+  }
+
+  /// The declaration in bounds of `size`: its relative default and range evaluated there.
+  public func resolved(in size: Size) -> TransitionParameter {
+    guard let relative else { return self }
+    return TransitionParameter(
+      name, default: .fixed(relative.defaultValue.value(in: size)),
+      from: .fixed(relative.minimum.value(in: size)),
+      to: .fixed(relative.maximum.value(in: size)), unit: unit, source: source)
   }
 }
 
@@ -61,6 +101,20 @@ extension Parameter where Value == Double {
     self.init(
       declaration: TransitionParameter(name, defaultValue, range, unit: unit, source: source),
       defaultValue: defaultValue,
+      read: { if case .number(let v) = $0 { v } else { nil } })
+  }
+
+  /// A number in `minimum…maximum`, `defaultValue` unless a client sets it, any of them an
+  /// expression of the bounds' `width` and `height` (`BoundsExtent`).
+  public init(
+    _ name: String, _ defaultValue: BoundsExtent, from minimum: BoundsExtent,
+    to maximum: BoundsExtent, unit: String, source: String
+  ) {
+    let declaration = TransitionParameter(
+      name, default: defaultValue, from: minimum, to: maximum, unit: unit, source: source)
+    self.init(
+      declaration: declaration,
+      defaultValue: defaultValue.value(in: TransitionBounds.standard.size),
       read: { if case .number(let v) = $0 { v } else { nil } })
   }
 
@@ -150,8 +204,13 @@ public struct ParameterValues: Sendable {
   /// several ways to give one thing a client chose (the sheet's spring).
   public private(set) var given: Set<String> = []
 
-  /// Validates overrides against the declarations; unknown names and bad values throw.
-  public init(_ overrides: [String: ParameterValue], declared: [TransitionParameter]) throws {
+  /// Validates overrides against the declarations, resolved in bounds of `size`
+  /// (`TransitionParameter.resolved(in:)`); unknown names and bad values throw.
+  public init(
+    _ overrides: [String: ParameterValue], declared: [TransitionParameter],
+    in size: Size = TransitionBounds.standard.size
+  ) throws {
+    let declared = declared.map { $0.resolved(in: size) }
     for p in declared { values[p.name] = p.defaultValue }
     for (name, value) in overrides.sorted(by: { $0.key < $1.key }) {
       guard let p = declared.first(where: { $0.name == name }) else {

@@ -25,7 +25,8 @@ public final class NotificationCenterSheet: Transition {
     let openSpeed = Parameter(
       "open_speed", 300, 0...10_000, unit: "pt/s", source: "dynd: a flick up closes")
     let pullZone = Parameter(
-      "pull_zone", 44, 0...568, unit: "pt", source: "dynd: a touch target at the sheet's edge")
+      "pull_zone", 44, from: 0, to: "height", unit: "pt",
+      source: "dynd: a touch target at the sheet's edge")
     let floorMargin = Parameter("floor_margin", 1, 0...100, unit: "pt", source: "as lock-screen")
   }
 

@@ -24,7 +24,8 @@ public final class SidebarMenu: Transition {
   /// What clients may set, in the order they see it.
   struct Parameters: ParameterSet {
     let menuWidth = Parameter(
-      "menu_width", 150, 20...320, unit: "pt", source: "seed 003: #define menuWidth 150.0")
+      "menu_width", 150, from: 20, to: "width", unit: "pt",
+      source: "seed 003: #define menuWidth 150.0")
     let top = Parameter(
       "top", 20, 0...200, unit: "pt", source: "seed 003: menu frame origin y 20 (status bar)")
     let tabBarHeight = Parameter(

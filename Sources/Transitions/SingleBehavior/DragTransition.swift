@@ -32,7 +32,11 @@ public final class DragTransition: Transition {
   public required init(parameters: ParameterValues, bounds: Rect) throws {
     p = ParameterReader(parameters)
     brick = try DynamicItem(
-      identifier: "brick", center: Point(x: bounds.minX + 160, y: bounds.minY + 407.5),
+      // The seed's (160, 407.5) on its 320×568 screen, at the same place relative to the bounds.
+      identifier: "brick",
+      center: Point(
+        x: bounds.minX + bounds.size.width * 160 / 320,
+        y: bounds.minY + bounds.size.height * 407.5 / 568),
       size: Size(width: 140, height: 61))
     material = DynamicItemBehavior(items: [brick])
     material.resistance = p.resistance

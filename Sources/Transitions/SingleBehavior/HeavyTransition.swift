@@ -12,8 +12,10 @@ public final class HeavyTransition: Transition {
     let gravity = Parameter(
       "gravity", 1, 0.1...20, unit: "× 1000 pt/s²", source: "seed 000: UIKit's default gravity")
     let labelWidth = Parameter(
-      "label_width", 135, 1...320, unit: "pt", source: "seed 000: the \"Heavy\" label 135×34")
-    let labelHeight = Parameter("label_height", 34, 1...568, unit: "pt", source: "seed 000")
+      "label_width", 135, from: 1, to: "width", unit: "pt",
+      source: "seed 000: the \"Heavy\" label 135×34")
+    let labelHeight = Parameter(
+      "label_height", 34, from: 1, to: "height", unit: "pt", source: "seed 000")
   }
 
   override public class var parameters: [TransitionParameter] { Parameters.declarations }

@@ -13,10 +13,11 @@ public final class SnapTransition: Transition {
       "damping", SnapScene.defaultDamping, 0...1, unit: "0 most oscillation … 1 least",
       source: "seed 000: the damping slider, UISnapBehavior's default 0.5")
     let labelWidth = Parameter(
-      "label_width", SnapScene.labelSize.width, 1...320, unit: "pt",
+      "label_width", .fixed(SnapScene.labelSize.width), from: 1, to: "width", unit: "pt",
       source: "seed 000: the \"Snappy!\" label 95×47")
     let labelHeight = Parameter(
-      "label_height", SnapScene.labelSize.height, 1...568, unit: "pt", source: "seed 000")
+      "label_height", .fixed(SnapScene.labelSize.height), from: 1, to: "height", unit: "pt",
+      source: "seed 000")
   }
 
   override public class var parameters: [TransitionParameter] { Parameters.declarations }

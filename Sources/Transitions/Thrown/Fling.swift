@@ -21,8 +21,10 @@ public final class Fling: Transition {
     let drag = Parameter(
       "drag", 0.135, 0.0001...0.9999, unit: "per s",
       source: "Flutter FrictionSimulation: the drag of its documentation's example")
-    let cardWidth = Parameter("card_width", 160, 10...320, unit: "pt", source: "dynd")
-    let cardHeight = Parameter("card_height", 100, 10...568, unit: "pt", source: "dynd")
+    let cardWidth = Parameter(
+      "card_width", 160, from: 10, to: "width", unit: "pt", source: "dynd")
+    let cardHeight = Parameter(
+      "card_height", 100, from: 10, to: "height", unit: "pt", source: "dynd")
   }
 
   override public class var parameters: [TransitionParameter] { Parameters.declarations }

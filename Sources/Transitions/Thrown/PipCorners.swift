@@ -30,9 +30,11 @@ public final class PipCorners: Transition {
   /// What clients may set, in the order they see it.
   struct Parameters: ParameterSet {
     let windowWidth = Parameter(
-      "window_width", 160, 10...240, unit: "pt",
-      source: "dynd: a 16:9 video half as wide as the 320 pt screen")
-    let windowHeight = Parameter("window_height", 90, 10...400, unit: "pt", source: "dynd: 16:9")
+      "window_width", 160, from: 10, to: "width - 80", unit: "pt",
+      source: "dynd: a 16:9 video half as wide as the 320 pt screen; at most what the widest "
+        + "margins leave")
+    let windowHeight = Parameter(
+      "window_height", 90, from: 10, to: "height - 168", unit: "pt", source: "dynd: 16:9")
     let margin = Parameter(
       "margin", 28, 0...40, unit: "pt",
       source: "StickyCorners: half of a tenth of the screen's longer side")

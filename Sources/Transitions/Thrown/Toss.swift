@@ -15,8 +15,10 @@ public final class Toss: Transition {
     let tossSpeed = Parameter(
       "toss_speed", 1000, 0...20_000, unit: "pt/s",
       source: "docs/TRANSITIONS.md: faster than 1000 pt/s")
-    let photoWidth = Parameter("photo_width", 200, 10...320, unit: "pt", source: "dynd")
-    let photoHeight = Parameter("photo_height", 150, 10...568, unit: "pt", source: "dynd")
+    let photoWidth = Parameter(
+      "photo_width", 200, from: 10, to: "width", unit: "pt", source: "dynd")
+    let photoHeight = Parameter(
+      "photo_height", 150, from: 10, to: "height", unit: "pt", source: "dynd")
     let snapDamping = Parameter(
       "snap_damping", 0.5, 0...1, unit: "", source: "UISnapBehavior's default damping")
   }

@@ -19,7 +19,10 @@ public struct ParameterTable: Equatable, Sendable {
 ///
 /// On the wire: a number `{"name","default","min","max","unit","source"}` (`unit` is `""` for a
 /// number without one), a choice `{"name","default","choices","source"}`, a boolean
-/// `{"name","default","source"}`.
+/// `{"name","default","source"}`. A number whose default or range depends on the transition's
+/// bounds also has `"of_bounds"`: those of `default`, `min`, `max` as expressions of the bounds'
+/// `width` and `height` (`{"default": "height * 0.5", "max": "height"}`); its numbers are then
+/// their values in the standard 320×568 bounds.
 public struct ParameterDeclaration: Equatable, Sendable {
   /// What a parameter accepts.
   public enum Kind: Equatable, Sendable {
@@ -36,12 +39,31 @@ public struct ParameterDeclaration: Equatable, Sendable {
   public var kind: Kind
   /// The seed, recreation or reason the default comes from.
   public var source: String
+  /// The expressions of the bounds that give the default, min or max (nil: fixed).
+  public var ofBounds: OfBounds?
 
-  public init(name: String, defaultValue: ParameterValue, kind: Kind, source: String) {
+  /// A number parameter's default, min and max as expressions of the bounds, where they are.
+  public struct OfBounds: Equatable, Sendable {
+    public var defaultValue: String?
+    public var minimum: String?
+    public var maximum: String?
+
+    public init(defaultValue: String?, minimum: String?, maximum: String?) {
+      self.defaultValue = defaultValue
+      self.minimum = minimum
+      self.maximum = maximum
+    }
+  }
+
+  public init(
+    name: String, defaultValue: ParameterValue, kind: Kind, source: String,
+    ofBounds: OfBounds? = nil
+  ) {
     self.name = name
     self.defaultValue = defaultValue
     self.kind = kind
     self.source = source
+    self.ofBounds = ofBounds
   }
 }
 
@@ -90,6 +112,13 @@ extension ParameterDeclaration {
       break
     }
     fields.append(.string("source", source))
+    if let ofBounds {
+      var expressions: [ReplyField] = []
+      if let text = ofBounds.defaultValue { expressions.append(.string("default", text)) }
+      if let text = ofBounds.minimum { expressions.append(.string("min", text)) }
+      if let text = ofBounds.maximum { expressions.append(.string("max", text)) }
+      fields.append(ReplyField("of_bounds", .object(expressions)))
+    }
     return fields
   }
 }

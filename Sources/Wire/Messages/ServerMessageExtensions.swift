@@ -207,9 +207,15 @@ extension ServerMessageDecoder {
       throw wrongType(
         p.fieldPath("default"), expected: "a number, a string or a boolean", got: defaultNode)
     }
+    let ofBounds = try p.optionalObject("of_bounds").map {
+      (o) throws(ProtocolError) -> ParameterDeclaration.OfBounds in
+      ParameterDeclaration.OfBounds(
+        defaultValue: try o.optionalString("default"), minimum: try o.optionalString("min"),
+        maximum: try o.optionalString("max"))
+    }
     return ParameterDeclaration(
       name: try p.string("name"), defaultValue: defaultValue, kind: kind,
-      source: try p.string("source"))
+      source: try p.string("source"), ofBounds: ofBounds)
   }
 }
 

@@ -1,3 +1,5 @@
+import Primitives
+
 /// `open`: a named transition with its params, or a scene.
 public struct OpenRequest: Equatable, Sendable {
   /// What the session animates.
@@ -16,11 +18,15 @@ public struct OpenRequest: Equatable, Sendable {
   public var fps: Double
   /// Whether the session outlives the connection that opened it.
   public var keep: Bool
+  /// A transition's bounds (`[w, h]` or `[x, y, w, h]`, each side in `Limits.transitionSide`);
+  /// nil: the standard 320×568. A scene gives its own, in the scene.
+  public var bounds: Rect?
 
   public init(
     source: Source, session: String? = nil, clock: Clock = .realtime,
-    fps: Double = Limits.defaultFPS, keep: Bool = false
+    fps: Double = Limits.defaultFPS, keep: Bool = false, bounds: Rect? = nil
   ) {
+    self.bounds = bounds
     self.source = source
     self.session = session
     self.clock = clock
@@ -40,7 +46,7 @@ public enum Clock: String, CaseIterable, Sendable {
 extension OpenRequest: OpRequest {
   public static let name = "open"
   public static let fields: [StaticString] = [
-    "transition", "scene", "session", "params", "clock", "fps", "keep",
+    "transition", "scene", "session", "params", "clock", "fps", "keep", "bounds",
   ]
   public static let target = OpTarget.daemon
   public static let changesStepCost = false
@@ -58,15 +64,19 @@ extension OpenRequest: OpRequest {
 
   public static func read(_ fields: ObjectReader) throws(ProtocolError) -> Self {
     let source: OpenRequest.Source
+    var bounds: Rect?
     if fields.has("transition") {
       if fields.has("scene") { throw fields.exclusive("scene", with: "transition") }
       let name = try fields.requiredName("transition")
       let params = try fields.object("params", owner: "the transition's params")
       source = .transition(name: name, params: try params.map(TransitionParams.init) ?? .init())
+      bounds = try fields.rect("bounds", sides: Limits.transitionSide)
     } else if let scene = try fields.object("scene", owner: "a scene") {
-      if fields.has("params") {
+      for key: StaticString in ["params", "bounds"] where fields.has(key) {
         throw ProtocolError(
-          .unknownField, "field 'params' is only defined with 'transition', not with 'scene'")
+          .unknownField,
+          "field '\(key)' is only defined with 'transition', not with 'scene'"
+            + ("\(key)" == "bounds" ? " (a scene gives its bounds in the scene)" : ""))
       }
       source = .scene(try SceneSpec(scene))
     } else {
@@ -77,7 +87,7 @@ extension OpenRequest: OpRequest {
       source: source, session: try fields.name("session"),
       clock: try fields.word("clock", as: Clock.self) ?? defaultClock,
       fps: try fields.number("fps", in: Limits.fps) ?? Limits.defaultFPS,
-      keep: try fields.bool("keep") ?? defaultKeep)
+      keep: try fields.bool("keep") ?? defaultKeep, bounds: bounds)
   }
 
   public func write(to encoder: inout RequestEncoder) {
@@ -86,6 +96,7 @@ extension OpenRequest: OpRequest {
     case .transition(let name, let params):
       encoder.word("transition", name)
       if !params.isEmpty { encoder.transitionParams(params) }
+      if let bounds { encoder.rect("bounds", bounds) }
     case .scene(let scene):
       encoder.key("scene")
       encoder.scene(scene)

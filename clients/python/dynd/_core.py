@@ -430,9 +430,11 @@ def open_fields(
     clock: Optional[str] = None,
     fps: Optional[float] = None,
     keep: Optional[bool] = None,
+    bounds: Optional[Sequence[float]] = None,
 ) -> Dict[str, Any]:
     """The fields of an ``open`` request (None: left out, the daemon's default)."""
     return {
+        "bounds": None if bounds is None else [float(v) for v in bounds],
         "session": session,
         "transition": transition,
         "scene": None if scene is None else load_scene(scene),

@@ -518,7 +518,10 @@ class Ack(Reply):
 class Parameter:
     """One parameter of a transition as ``hello`` lists it (and ``open`` checks it): its
     `name`, `default` and `source`; a number has `min`, `max` (both accepted) and `unit` (``""``
-    when it has none), a choice its `choices` (the others are None)."""
+    when it has none), a choice its `choices` (the others are None). A number whose default or
+    range depends on the transition's bounds has `of_bounds`: the expressions of the bounds'
+    ``width`` and ``height`` that give its ``default``, ``min`` or ``max`` (the numbers are their
+    values in the standard 320×568); None when all are fixed."""
 
     name: str
     default: Union[float, str, bool]
@@ -527,7 +530,8 @@ class Parameter:
     unit: Optional[str]
     choices: Optional[List[str]]
     source: str
-    raw: JSON = field(repr=False)
+    of_bounds: Optional[Dict[str, str]] = None
+    raw: JSON = field(repr=False, default_factory=dict)
 
 
 def _parameter(raw: JSON) -> Parameter:
@@ -541,6 +545,8 @@ def _parameter(raw: JSON) -> Parameter:
         unit=None if raw.get("unit") is None else str(raw["unit"]),
         choices=None if choices is None else [str(c) for c in choices],
         source=str(raw["source"]),
+        of_bounds=None if raw.get("of_bounds") is None else {
+            str(k): str(v) for k, v in raw["of_bounds"].items()},
         raw=raw,
     )
 

@@ -297,12 +297,16 @@ class Ops:
         clock: Optional[str] = None,
         fps: Optional[float] = None,
         keep: Optional[bool] = None,
+        bounds: Optional[Sequence[float]] = None,
     ) -> Plan[Opened]:
         """Opens a session of the named `transition` with its `params` (e.g.
-        ``{"open_speed": 800}``); `clock` ``"manual"`` or ``"realtime"`` (the default). The
-        session's name is `session` or one the daemon assigns (``reply.session``)."""
+        ``{"open_speed": 800}``); `clock` ``"manual"`` or ``"realtime"`` (the default); `bounds`
+        ``(w, h)`` or ``(x, y, w, h)`` in points (default 320×568: the transition lays itself
+        out in them). The session's name is `session` or one the daemon assigns
+        (``reply.session``)."""
         fields = _core.open_fields(
-            transition=transition, params=params, session=session, clock=clock, fps=fps, keep=keep
+            transition=transition, params=params, session=session, clock=clock, fps=fps,
+            keep=keep, bounds=bounds,
         )
         return self._open(fields, clock)
 

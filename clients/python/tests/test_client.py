@@ -332,3 +332,14 @@ def test_the_daemon_stops_cleanly(dynd_binary: str) -> None:
     assert status == 0
     assert not os.path.exists(daemon.directory)
     assert daemon.stop()[0] == 0  # twice is harmless
+
+
+def test_a_transition_opens_in_the_bounds_given(dynd_client: Client) -> None:
+    phone = dynd_client.open_transition("sheet", clock="manual", bounds=(412, 915)).session
+    state = dynd_client.get(phone)
+    assert state.raw["bounds"] == [0, 0, 412, 915]
+    assert state.raw["params"]["medium_detent"] == 457.5
+    assert state.items[0].size == (412, 915)
+    tables = {p.name: p for p in dynd_client.hello().parameters["sheet"]}
+    assert tables["medium_detent"].of_bounds == {"default": "height * 0.5", "max": "height"}
+    assert tables["initial_detent"].of_bounds is None
