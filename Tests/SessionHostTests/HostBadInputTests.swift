@@ -171,7 +171,7 @@ let badLines: [BadLine] = [
     "an item id that is taken", addItem(#"{"id":"a","center":[1,1],"size":[2,2]}"#),
     "invalid_scene"),
   BadLine(
-    "a gesture on a scene session", #"{"op":"gesture","session":"s","phase":"began","x":1,"y":1}"#,
+    "a tap on a scene session", #"{"op":"tap","session":"s","x":1,"y":1}"#,
     "invalid_scene"),
   BadLine(
     "a scene with duplicate item ids",

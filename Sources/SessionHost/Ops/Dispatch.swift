@@ -48,13 +48,14 @@ struct OpContext {
     return session
   }
 
-  /// The named session's transition; `invalid_scene` for a scripted scene.
+  /// The named session's transition (for a tap or a swipe); `invalid_scene` for a scene.
   func transition(_ name: String) throws(ProtocolError) -> (Session, Transition) {
     let s = try session(name)
     guard case .transition(let t) = s.content else {
       throw ProtocolError(
         .invalidScene,
-        "session '\(name)' is a scripted scene; gestures drive named transitions")
+        "session '\(name)' is a scene; taps and swipes drive named transitions (a scene's "
+          + "gesture grips the item under the finger)")
     }
     return (s, t)
   }

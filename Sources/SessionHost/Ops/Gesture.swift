@@ -2,12 +2,18 @@ import Primitives
 import Transitions
 import Wire
 
-/// `gesture`: one pan sample for the transition; a release hands the finger's velocity over
-/// (`handoff`, before the reply).
-extension GestureRequest: TransitionOp {
-  func run(on s: Session, _ t: Transition, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+/// `gesture`: one pan sample, for the transition or the scene (whose pan grips the item under
+/// the finger: `ScenePan`); a release hands the finger's velocity over (`handoff`, before the
+/// reply).
+extension GestureRequest: AnySessionOp {
+  func run(on s: Session, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
+    let driver: Transition
+    switch s.content {
+    case .transition(let t): driver = t
+    case .scene(let scene): driver = scene.pan
+    }
     if sample.phase == .began { s.outcome = nil }
-    s.queue(t.handle(sample, now: s.inputTime))
+    s.queue(driver.handle(sample, now: s.inputTime))
     return .empty
   }
 }

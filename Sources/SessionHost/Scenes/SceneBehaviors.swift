@@ -129,6 +129,8 @@ extension SceneModel {
   }
 
   func removeAllBehaviors() {
+    pan.letGo()
+    carriers = [:]
     animator.removeAllBehaviors()
     for entry in behaviorsByID.values { entry.behavior.action = nil }
     behaviors = []
@@ -205,6 +207,7 @@ extension SceneModel {
   /// Takes `item` (an item or a group) out of every behavior; attachments and snaps that
   /// cannot exist without it are removed.
   func detach(_ item: DynamicItem, session: String) {
+    releaseDynd(item)
     for entry in behaviorsByID.values.sorted(by: { $0.order > $1.order }) {
       guard behaviorsByID[entry.id] != nil else { continue }  // gone with its composite
       switch entry.behavior {

@@ -1,6 +1,7 @@
 import Dynamics
 import Primitives
 import SceneBuilding
+import Transitions
 import Wire
 
 /// A scripted scene: items, groups and behaviors by id, built from wire specs onto an animator.
@@ -30,6 +31,13 @@ final class SceneModel {
   /// steps not yet published (`takeActionEvents`).
   var actions: [String: [ActionRuleState]] = [:]
   var emitted: [EmittedAction] = []
+  /// The `dynamic_item` behaviors dynd made to carry a velocity to an item no behavior of the
+  /// scene's holds (`add_velocity`, a release), one per item, by the item.
+  var carriers: [ObjectIdentifier: DynamicItemBehavior] = [:]
+  /// What a `gesture` does to the scene (`ScenePanning.swift`).
+  private(set) lazy var pan = ScenePan(
+    animator: animator, hitTest: { [unowned self] in itemUnder($0) },
+    carrier: { [unowned self] in velocityCarrier(for: $0) })
   /// Box2D shapes the scene holds or will hold: every item's pieces (animated or not), every
   /// group's pieces, and the boundaries of its collision behaviors. Checked against
   /// `Limits.maxShapesPerSession` and `shapeRoom` before anything is built.
@@ -223,22 +231,8 @@ final class SceneModel {
         .invalidScene,
         "item '\(request.item)' is in no behavior, so nothing animates it; add a behavior first")
     }
-    // The last item behavior holding it, in one pass over the behaviors (no sort).
-    var last: (order: Int, behavior: DynamicItemBehavior)?
-    for entry in behaviorsByID.values where entry.order > (last?.order ?? -1) {
-      if let d = entry.behavior as? DynamicItemBehavior, d.items.contains(where: { $0 === item }) {
-        last = (entry.order, d)
-      }
-    }
-    let carrier = last?.behavior ?? velocityCarrier(for: item)
+    let carrier = velocityCarrier(for: item)
     if let v = request.velocity { carrier.addLinearVelocity(v, for: item) }
     if let w = request.angular { carrier.addAngularVelocity(w, for: item) }
-  }
-
-  /// An item behavior with default properties that only carries velocity.
-  private func velocityCarrier(for item: DynamicItem) -> DynamicItemBehavior {
-    let carrier = DynamicItemBehavior(items: [item])
-    animator.addBehavior(carrier)
-    return carrier
   }
 }

@@ -28,7 +28,7 @@ extension GestureRequest: SessionOpRequest {
   public static let fields: [StaticString] = [
     "session", "phase", "x", "y", "t", "vx", "vy", "estimator",
   ]
-  public static let target = OpTarget.transition
+  public static let target = OpTarget.session
   public static let changesStepCost = false
 
   public static let defaultEstimator = VelocityEstimator.platform

@@ -1,0 +1,64 @@
+import Dynamics
+import Primitives
+
+/// The pan of a scene session (issue 37): what a `gesture` does to a scene a client built. The
+/// finger grips the topmost item under it (the last in the scene's order whose shape's frame,
+/// turned with the item, holds the touch; an item of a group grips its group) rigidly, 1:1, as
+/// a transition's grip does (`Transition.grab`); the release hands the finger's velocity to it
+/// exactly, through the last `dynamic_item` behavior holding it (or one made to carry it), and
+/// reports the `handoff`; a cancel lets go without one. A touch on no item grips nothing, and
+/// its release reports nothing.
+public final class ScenePan: Transition {
+  override public class var name: String { "scene" }
+
+  /// The item a touch at a point grips, nil for none (the scene's hit test).
+  public typealias HitTest = (Point) -> DynamicItem?
+  /// The `dynamic_item` behavior a released item's velocity goes through.
+  public typealias Carrier = (DynamicItem) -> DynamicItemBehavior
+
+  private let hitTest: HitTest
+  private let carrier: Carrier
+  private var grip: (item: DynamicItem, attachment: AttachmentBehavior)?
+
+  public init(animator: DynamicAnimator, hitTest: @escaping HitTest, carrier: @escaping Carrier) {
+    self.hitTest = hitTest
+    self.carrier = carrier
+    super.init(animator: animator, bounds: animator.referenceBounds ?? TransitionBounds.standard)
+  }
+
+  /// Not opened by name: a scene pan is made over a scene's animator.
+  public required init(parameters: ParameterValues, bounds: Rect) throws {
+    hitTest = { _ in nil }
+    carrier = { DynamicItemBehavior(items: [$0]) }
+    try super.init(parameters: parameters, bounds: bounds)
+  }
+
+  /// The item held now, if any.
+  public var heldItem: DynamicItem? { grip?.item }
+
+  override public func panBegan(at point: Point) {
+    letGo()
+    guard let item = hitTest(point) else { return }
+    grip = (item, grab(item, at: point))
+  }
+
+  override public func panChanged(at point: Point, velocity: Vector) {
+    grip?.attachment.anchorPoint = point
+  }
+
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    guard let item = grip?.item else { return [] }
+    letGo()
+    return [handOff(item, velocity: velocity, via: carrier(item))]
+  }
+
+  override public func panCancelled() {
+    letGo()
+  }
+
+  /// Removes the grip, if any (also when the scene lost the item: its behaviors went with it).
+  public func letGo() {
+    if let grip { animator.removeBehavior(grip.attachment) }
+    grip = nil
+  }
+}
