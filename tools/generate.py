@@ -88,9 +88,11 @@ def range_lines(ranges, pairs):
 
 def reported_ranges(described):
     """Ranges of values the daemon reports rather than reads: `still_ms`, how long the pointer
-    was still before a release the estimator calls stopped (at least its `stopped_after`)."""
-    return [{"name": "still_ms", "integral": False,
-             "minimum": described["estimator"]["stopped_after"] * 1000}]
+    was still before a release the estimator calls stopped, and `gap_ms`, the gap between two
+    moves that made it start afresh (each at least its `stopped_after`)."""
+    least = described["estimator"]["stopped_after"] * 1000
+    return [{"name": name, "integral": False, "minimum": least}
+            for name in ("still_ms", "gap_ms")]
 
 
 def count_lines(counts, used):

@@ -85,7 +85,8 @@ struct HandoffReport {
 func releaseVelocitySentence(_ estimate: ReleaseEstimate?) -> String? {
   guard let estimate,
     let why = HandoffWords.reasonSentence(
-      estimate.reason.rawValue, stillMilliseconds: estimate.stillMilliseconds)
+      estimate.reason.rawValue, stillMilliseconds: estimate.stillMilliseconds,
+      gapMilliseconds: estimate.gapMilliseconds)
   else { return nil }
   return "release velocity " + why
 }

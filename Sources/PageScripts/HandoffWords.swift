@@ -28,6 +28,13 @@ public enum HandoffWords {
       "0 pt/s: the estimator had fewer than two samples (a velocity needs two)"
     ),
     (
+      "sparse_samples",
+      "0 pt/s: the samples came {gap_ms} ms apart, more than the estimator's "
+        + "\(number(VelocityEstimator.stoppedAfter * 1000)) ms, so each began the estimate afresh "
+        + "(send one at least every \(number(VelocityEstimator.stoppedAfter * 1000)) ms: a 60 Hz "
+        + "display sends one every 16.7 ms)"
+    ),
+    (
       "stale_samples",
       "0 pt/s: at lift-off the samples were older than the estimator's "
         + "\(number(VelocityEstimator.horizon * 1000)) ms horizon"
@@ -40,6 +47,11 @@ public enum HandoffWords {
       "limited",
       "limited: the estimate was faster than \(number(VelocityEstimator.maxSpeed)) pt/s and was "
         + "scaled down to that speed in its direction"
+    ),
+    (
+      "reversed",
+      "reversed: the velocity points back against the pan, because its last samples reversed "
+        + "the motion and the fit follows them"
     ),
   ]
 
@@ -54,11 +66,18 @@ public enum HandoffWords {
   }
 
   /// The reason's sentence, filled, or nil for `estimated` and unknown reasons.
-  public static func reasonSentence(_ reason: String, stillMilliseconds: Double?) -> String? {
+  public static func reasonSentence(
+    _ reason: String, stillMilliseconds: Double?, gapMilliseconds: Double? = nil
+  ) -> String? {
     guard let template = reasons.first(where: { $0.reason == reason })?.sentence else {
       return nil
     }
-    return fill(template, ["still_ms": stillMilliseconds.map(Self.number) ?? "?"])
+    return fill(
+      template,
+      [
+        "still_ms": stillMilliseconds.map(Self.number) ?? "?",
+        "gap_ms": gapMilliseconds.map(Self.number) ?? "?",
+      ])
   }
 
   /// A number as the sentences write it: at most 3 decimals, no trailing zeros.

@@ -22,8 +22,8 @@ function dyndHandoffWords(h) {
     } else constraints.push(String(c.kind));
   }
   const e = h.estimate, template = e && DYND_HANDOFF_REASONS[e.reason];
-  // still_ms: a member of the estimate (or of the event itself).
-  const still = e && typeof e.still_ms === "number" ? e.still_ms : h.still_ms;
-  const reason = template ? fill(template, { still_ms: typeof still === "number" ? n(still) : "?" }) : null;
+  // still_ms, gap_ms: members of the estimate (or of the event itself).
+  const ms = key => { const v = e && typeof e[key] === "number" ? e[key] : h[key]; return typeof v === "number" ? n(v) : "?"; };
+  const reason = template ? fill(template, { still_ms: ms("still_ms"), gap_ms: ms("gap_ms") }) : null;
   return { constraints, reason, after: v };
 }

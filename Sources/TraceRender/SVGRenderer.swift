@@ -54,7 +54,9 @@ public enum SVGRenderer {
     if let h = trace.handoff {
       // Why an estimated velocity is 0 or limited, as the HTML page says it (`HandoffWords`).
       let why = h.estimate.flatMap {
-        HandoffWords.reasonSentence($0.reason.rawValue, stillMilliseconds: $0.stillMilliseconds)
+        HandoffWords.reasonSentence(
+          $0.reason.rawValue, stillMilliseconds: $0.stillMilliseconds,
+          gapMilliseconds: $0.gapMilliseconds)
       }
       lines.append(
         "handoff \(h.item): gesture_velocity \(pair(h.gesture)) pt/s"

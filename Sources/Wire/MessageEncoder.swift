@@ -211,6 +211,10 @@ public struct MessageEncoder: Sendable {
         writer.raw(#","still_ms":"#)
         writer.number(still, decimals: WireProtocol.linearDecimals)
       }
+      if let gap = estimate.gapMilliseconds {
+        writer.raw(#","gap_ms":"#)
+        writer.number(gap, decimals: WireProtocol.linearDecimals)
+      }
       writer.byte("}")
     }
     if let projection {

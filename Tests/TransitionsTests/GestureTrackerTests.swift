@@ -318,8 +318,9 @@ struct GestureTrackerTests {
     #expect(abs(still - 55) < 1e-9, "\(still)")
   }
 
-  /// A pan without a move has one sample; a move after a pause of more than 40 ms forgets the
-  /// samples before it.
+  /// A pan without a move has one sample: too few. A move after a pause of more than 40 ms
+  /// forgets the samples before it, and the estimate says the samples were too sparse, with the
+  /// gap.
   @Test func fewerThanTwoSamples() {
     var tapped = GestureTracker()
     tapped.record(.began, Point(x: 10, y: 10), at: 0)
@@ -330,8 +331,45 @@ struct GestureTrackerTests {
     paused.record(.ended, Point(x: 160, y: 150), at: 0.21)
     let forgotten = paused.estimate(.platform)
     #expect(forgotten.velocity == .zero)
-    #expect(forgotten.estimate == ReleaseEstimate(.tooFewSamples, samples: 1))
+    #expect(forgotten.estimate.reason == .sparseSamples)
+    #expect(abs((forgotten.estimate.gapMilliseconds ?? 0) - 100) < 1e-9)
     #expect(GestureTracker().estimate(.platform).estimate.samples == 0)
+  }
+
+  /// Issue 38's flick: samples 50 ms apart. Lifted at once, the samples were too sparse; held
+  /// 100 ms before lifting, the pointer was still, which is said first.
+  @Test func samplesFiftyMillisecondsApart() {
+    func drag() -> GestureTracker {
+      var tracker = GestureTracker()
+      tracker.record(.began, Point(x: 160, y: 500), at: 0)
+      for i in 1...4 {
+        tracker.record(.changed, Point(x: 160, y: 500 - 60 * Double(i)), at: 0.05 * Double(i))
+      }
+      return tracker
+    }
+    var atOnce = drag()
+    atOnce.record(.ended, Point(x: 160, y: 260), at: 0.21)
+    let sparse = atOnce.estimate(.platform).estimate
+    #expect(sparse.reason == .sparseSamples && sparse.samples == 1)
+    #expect(abs((sparse.gapMilliseconds ?? 0) - 50) < 1e-9)
+    var held = drag()
+    held.record(.ended, Point(x: 160, y: 260), at: 0.3)
+    let still = held.estimate(.platform).estimate
+    #expect(still.reason == .pointerStopped && still.samples == 1)
+    #expect(abs((still.stillMilliseconds ?? 0) - 100) < 1e-9)
+  }
+
+  /// A pan upward whose last samples come back down: the fit points down, and says why.
+  @Test func aReversalAtTheEndIsSaid() {
+    var tracker = GestureTracker()
+    let ys: [Double] = [500, 450, 400, 350, 300, 310, 330]
+    for (i, y) in ys.enumerated() {
+      tracker.record(i == 0 ? .began : .changed, Point(x: 160, y: y), at: Double(i) / 60)
+    }
+    tracker.record(.ended, Point(x: 160, y: 330), at: 6.0 / 60)
+    let (velocity, estimate) = tracker.estimate(.platform)
+    #expect(velocity.dy > 0, "the fit follows the last samples down")
+    #expect(estimate.reason == .reversed)
   }
 
   /// `linear` counts the lift-off as a sample: lifted 150 ms after the last move, it is the
@@ -360,7 +398,8 @@ struct GestureTrackerTests {
     let apart = Self.drag([
       (0, Point(x: 0, y: 0)), (0.03, Point(x: 30, y: 0)), (0.03 + 1e-9, Point(x: 30, y: 0)),
     ])
-    #expect(apart.estimate(.platform).estimate.reason == .estimated)
+    // (The parabola through them turns back at the end: a fit, said to be reversed.)
+    #expect(apart.estimate(.platform).estimate.reason == .reversed)
   }
 
   /// Through a transition: an estimate faster than 10⁶ pt/s is scaled down in its direction

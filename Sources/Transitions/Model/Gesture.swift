@@ -41,6 +41,8 @@ public struct GestureTracker: Sendable {
   private var movesTimedByClient = true
   /// When the finger lifted, if it did, on the same clock as `moves`.
   private var liftOff: Double?
+  /// The last gap between two moves that was long enough to empty `moves` (seconds).
+  private var lastGap: Double?
   /// The `linear` estimate's samples, oldest first.
   private var stroke: [Sample] = []
   /// Whether the `linear` window has let samples of this pan go (they were too old).
@@ -67,6 +69,7 @@ public struct GestureTracker: Sendable {
       stroke = []
       strokeLostOldSamples = false
       liftOff = nil
+      lastGap = nil
     }
     last = point
     recordStroke(point, at: t)
@@ -99,6 +102,7 @@ public struct GestureTracker: Sendable {
         moves.removeLast()
       } else if t - newest.t > VelocityEstimator.stoppedAfter + VelocityEstimator.slack {
         moves = []  // the pointer had stopped: what came before says nothing about now
+        lastGap = t - newest.t
       }
     }
     moves.append(Sample(t: t, p: point))
@@ -125,20 +129,33 @@ public struct GestureTracker: Sendable {
   public func estimate(_ estimator: VelocityEstimator) -> (
     velocity: Vector, estimate: ReleaseEstimate
   ) {
-    switch estimator {
-    case .platform: return platformEstimate
-    case .linear: return linearEstimate
+    var (velocity, estimate) = estimator == .platform ? platformEstimate : linearEstimate
+    // A fit against the pan's travel is kept, and said to be one.
+    if estimate.reason == .estimated, let start, let last {
+      let travel = last - start
+      if travel.length >= 1, velocity.dx * travel.dx + velocity.dy * travel.dy < 0 {
+        estimate.reason = .reversed
+      }
     }
+    return (velocity, estimate)
   }
 
   private var platformEstimate: (velocity: Vector, estimate: ReleaseEstimate) {
     let held = moves.count
-    guard let newest = moves.last, held >= 2 else {
-      return (.zero, ReleaseEstimate(.tooFewSamples, samples: held))
-    }
-    if let liftOff, liftOff - newest.t > VelocityEstimator.stoppedAfter + VelocityEstimator.slack {
+    // The pointer still before lift-off comes first: then no sample says anything about now.
+    if let newest = moves.last, let liftOff,
+      liftOff - newest.t > VelocityEstimator.stoppedAfter + VelocityEstimator.slack
+    {
       let still = (liftOff - newest.t) * 1000
       return (.zero, ReleaseEstimate(.pointerStopped, samples: held, stillMilliseconds: still))
+    }
+    guard let newest = moves.last, held >= 2 else {
+      if let lastGap {
+        return (
+          .zero, ReleaseEstimate(.sparseSamples, samples: held, gapMilliseconds: lastGap * 1000)
+        )
+      }
+      return (.zero, ReleaseEstimate(.tooFewSamples, samples: held))
     }
     // Time in seconds from the newest sample, positions from the newest one: the slope at 0 is
     // the velocity there, and neither a large clock reading nor a far position costs precision.
@@ -181,6 +198,7 @@ public struct GestureTracker: Sendable {
     moves = []
     movesTimedByClient = true
     liftOff = nil
+    lastGap = nil
     stroke = []
     strokeLostOldSamples = false
   }

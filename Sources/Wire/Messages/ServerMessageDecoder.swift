@@ -212,7 +212,8 @@ public final class ServerMessageDecoder {
     else { return nil }
     return ReleaseEstimate(
       reason, samples: try estimate.integer("samples"),
-      stillMilliseconds: try estimate.optionalNumber("still_ms"))
+      stillMilliseconds: try estimate.optionalNumber("still_ms"),
+      gapMilliseconds: try estimate.optionalNumber("gap_ms"))
   }
 
   /// A handoff's `decay`: the model of its one field (nil when absent, or of a field or value

@@ -33,6 +33,8 @@ REASON_SENTENCES: Dict[str, str] = {
     "degenerate_fit": "0 pt/s: the samples' times were too close together to fit a velocity through them",
     "limited": "limited: the estimate was faster than 1000000 pt/s and was scaled down to that speed in its direction",
     "pointer_stopped": "0 pt/s: the pointer was still for {still_ms} ms before lift-off (Android's and Flutter's 40 ms rule)",
+    "reversed": "reversed: the velocity points back against the pan, because its last samples reversed the motion and the fit follows them",
+    "sparse_samples": "0 pt/s: the samples came {gap_ms} ms apart, more than the estimator's 40 ms, so each began the estimate afresh (send one at least every 40 ms: a 60 Hz display sends one every 16.7 ms)",
     "stale_samples": "0 pt/s: at lift-off the samples were older than the estimator's 100 ms horizon",
     "too_few_samples": "0 pt/s: the estimator had fewer than two samples (a velocity needs two)",
 }

@@ -158,13 +158,16 @@ class ReleaseEstimate:
     """How dynd estimated a release velocity from the pan's samples (a `HandoffEvent`'s
     `estimate`, None when the client gave the velocity): `reason` is ``estimated`` (the fit),
     ``pointer_stopped`` (0: the pointer was still `still_ms` ms, more than 40, before lift-off),
-    ``too_few_samples``, ``stale_samples``, ``degenerate_fit`` (all 0) or ``limited`` (scaled
-    down to 10**6 pt/s); `samples` how many samples the estimator held within its horizon."""
+    ``too_few_samples``, ``sparse_samples`` (0: the moves came `gap_ms` ms apart, more than 40),
+    ``stale_samples``, ``degenerate_fit`` (all 0), ``limited`` (scaled down to 10**6 pt/s) or
+    ``reversed`` (the fit, pointing back against the pan); `samples` how many samples the
+    estimator held within its horizon."""
 
     reason: str
     samples: int
     still_ms: Optional[float]
     raw: JSON = field(repr=False)
+    gap_ms: Optional[float] = None
 
     @property
     def explanation(self) -> Optional[str]:
@@ -175,7 +178,8 @@ class ReleaseEstimate:
         if template is None:
             return None
         still = "?" if self.still_ms is None else _sentence_number(self.still_ms)
-        return "release velocity " + template.replace("{still_ms}", still)
+        gap = "?" if self.gap_ms is None else _sentence_number(self.gap_ms)
+        return "release velocity " + template.replace("{still_ms}", still).replace("{gap_ms}", gap)
 
 
 @dataclass
@@ -388,6 +392,7 @@ def _estimate(raw: Any) -> Optional[ReleaseEstimate]:
         samples=int(raw.get("samples", 0)),
         still_ms=_opt_float(raw.get("still_ms")),
         raw=raw,
+        gap_ms=_opt_float(raw.get("gap_ms")),
     )
 
 

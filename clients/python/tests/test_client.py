@@ -343,3 +343,18 @@ def test_a_transition_opens_in_the_bounds_given(dynd_client: Client) -> None:
     tables = {p.name: p for p in dynd_client.hello().parameters["sheet"]}
     assert tables["medium_detent"].of_bounds == {"default": "height * 0.5", "max": "height"}
     assert tables["initial_detent"].of_bounds is None
+
+
+def test_samples_too_far_apart_are_named_with_their_gap(dynd_client: Client) -> None:
+    lock = dynd_client.open_transition("lock-screen", clock="manual").session
+    for i in range(5):
+        dynd_client.gesture(lock, "began" if i == 0 else "changed", 160, 500 - 60 * i, t=0.05 * i)
+    handoff = dynd_client.gesture(lock, "ended", 160, 260, t=0.21).handoff
+    assert handoff is not None and handoff.estimate is not None
+    assert handoff.estimate.reason == "sparse_samples"
+    assert handoff.estimate.gap_ms == 50
+    assert handoff.estimate.explanation == (
+        "release velocity 0 pt/s: the samples came 50 ms apart, more than the estimator's 40 ms, "
+        "so each began the estimate afresh (send one at least every 40 ms: a 60 Hz display "
+        "sends one every 16.7 ms)"
+    )
