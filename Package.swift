@@ -57,6 +57,10 @@ let package = Package(
     // Sessions and ops, with no socket: what the daemon, the tests and the fuzzer drive.
     // A scene spec onto the engine: the one builder of SessionHost, dynbench and the tests.
     .target(name: "SceneBuilding", dependencies: ["Dynamics", "Primitives", "Wire"]),
+    // Transitions written as documents: read, checked with every error at once, and built.
+    .target(
+      name: "TransitionDocuments",
+      dependencies: ["Expressions", "JSON", "Primitives", "Transitions", "Wire"]),
     .target(
       name: "SessionHost",
       dependencies: ["Dynamics", "Primitives", "SceneBuilding", "Transitions", "Wire"]),
@@ -110,7 +114,8 @@ let package = Package(
       name: "DynctlCommands",
       dependencies: [
         "JSON", "Wire", "Primitives", "DaemonSocket", "PageScripts", "Strokes", "TraceRender",
-        "ReleaseInfo", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "ReleaseInfo", "TransitionDocuments",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(name: "dynctl", dependencies: ["DynctlCommands"]),
@@ -154,6 +159,9 @@ let package = Package(
       dependencies: ["BenchFixtures", "Transitions", "Dynamics", "Primitives"]),
     .testTarget(name: "WireTests", dependencies: ["JSON", "Wire", "Primitives", "TestSupport"]),
     .testTarget(name: "ExpressionsTests", dependencies: ["Expressions"]),
+    .testTarget(
+      name: "TransitionDocumentsTests",
+      dependencies: ["JSON", "Primitives", "TransitionDocuments", "Transitions", "Wire"]),
     // Test support, linked by the tests only: the transcripts of protocol/examples parsed with
     // their JSON comparison (the host's and the daemon's replays) and the bad-line type of the
     // codec's, the host's and the daemon's bad-input corpora.

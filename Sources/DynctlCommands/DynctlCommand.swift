@@ -40,7 +40,7 @@ struct DynctlCommand: ParsableCommand {
       SwipeCommand.self, PlayCommand.self, HandoffCommand.self, RecordCommand.self,
       RenderCommand.self, RunCommand.self,
       SendCommand.self, ItemsInRectCommand.self, SetBoundsCommand.self, AddGroupCommand.self,
-      RemoveGroupCommand.self, DescribeProtocolCommand.self,
+      RemoveGroupCommand.self, DescribeProtocolCommand.self, CheckCommand.self,
     ])
 
   /// Runs one command line, `Dynctl.run`'s, with `Console.current` bound: connection options

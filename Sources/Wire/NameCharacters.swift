@@ -71,3 +71,17 @@ enum NameCharacters {
       + "formatting characters"
   }
 }
+
+extension Limits {
+  /// Why `name` cannot be a name on the wire (a session's, an item's, a transition's): its
+  /// length or a forbidden character, as `open` would say; nil when it can.
+  public static func nameProblem(_ name: String) -> String? {
+    let bytes = Array(name.utf8)
+    guard nameBytes.contains(bytes.count) else {
+      return "must be a name of \(nameBytes.lowerBound) to \(nameBytes.upperBound) bytes (got "
+        + "\(bytes.count))"
+    }
+    let forbidden = bytes.withUnsafeBytes { NameCharacters.firstForbidden($0) }
+    return forbidden.map(NameCharacters.fault)
+  }
+}

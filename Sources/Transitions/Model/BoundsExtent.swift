@@ -18,7 +18,7 @@ public enum BoundsExtent: Sendable, Equatable, ExpressibleByFloatLiteral,
   public init(stringLiteral text: String) { self = .ofBounds(text) }
 
   /// The names an extent may use, and the sizes they range over (`Limits` of `open`'s bounds).
-  static let names: ExpressionNames = {
+  public static let names: ExpressionNames = {
     var names = ExpressionNames()
     names.add("width", in: TransitionBounds.sides)
     names.add("height", in: TransitionBounds.sides)
@@ -27,7 +27,7 @@ public enum BoundsExtent: Sendable, Equatable, ExpressibleByFloatLiteral,
 
   /// The expression of an `ofBounds` extent; nil for a fixed one, or one that does not read
   /// (which `TransitionParameterTests` refuses for every built-in declaration).
-  var expression: Expression? {
+  public var expression: Expression? {
     guard case .ofBounds(let text) = self else { return nil }
     return try? ExpressionParser.parse(text, names: Self.names, as: .number)
   }

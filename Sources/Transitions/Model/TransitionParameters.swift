@@ -258,7 +258,7 @@ public struct ParameterValues: Sendable {
   subscript(name: String) -> ParameterValue? { values[name] }
 
   /// The number called `name`, if it is a declared number.
-  func number(_ name: String) -> Double? {
+  public func number(_ name: String) -> Double? {
     if case .number(let v)? = values[name] { v } else { nil }
   }
 }

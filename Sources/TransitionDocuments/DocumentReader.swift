@@ -1,0 +1,295 @@
+import Expressions
+import JSON
+import Primitives
+import Transitions
+import Wire
+
+extension TransitionDocument {
+  /// Reads a document from its text: over `maxBytes` or not JSON is one error.
+  public static func read(text: [UInt8]) throws(DocumentErrors) -> TransitionDocument {
+    guard text.count <= maxBytes else {
+      throw DocumentErrors(errors: [
+        DocumentError(
+          "", "a document is at most \(maxBytes) bytes (1 MiB); this one has \(text.count)")
+      ])
+    }
+    let json: JSONValue
+    do {
+      json = try JSONParser(maxDepth: Limits.maxNestingDepth).parse(text)
+    } catch {
+      throw DocumentErrors(errors: [DocumentError("", "not JSON: \(error.message)")])
+    }
+    return try read(json)
+  }
+
+  /// Reads and checks a document; every error at once.
+  public static func read(_ json: JSONValue) throws(DocumentErrors) -> TransitionDocument {
+    var reader = DocumentReader()
+    let document = reader.read(json)
+    guard reader.errors.isEmpty, let document else {
+      throw DocumentErrors(errors: Array(reader.errors.prefix(DocumentErrors.maxListed)))
+    }
+    return document
+  }
+}
+
+/// The checks of `TransitionDocument.read`, gathering errors instead of stopping at the first.
+struct DocumentReader {
+  var errors: [DocumentError] = []
+
+  mutating func fail(_ pointer: String, _ message: String) {
+    let error = DocumentError(pointer, message)
+    if !errors.contains(error) { errors.append(error) }
+  }
+
+  mutating func read(_ json: JSONValue) -> TransitionDocument? {
+    guard case .object(let members) = json else {
+      fail(
+        "", "a document is an object {\"transition\", \"description\", \"parameters\", \"scene\"}")
+      return nil
+    }
+    for member in members where !TransitionDocument.fields.contains(member.name) {
+      fail(
+        pointer([member.name]),
+        "unknown field (a document has: \(TransitionDocument.fields.joined(separator: ", ")))")
+    }
+    let name = transitionName(json["transition"])
+    var description = ""
+    switch json["description"] {
+    case .string(let text)?: description = text
+    case nil: break
+    default: fail("/description", "a description is a string")
+    }
+    let parameters = self.parameters(json["parameters"])
+    let names = DocumentNames(parameters: parameters)
+    guard let scene = json["scene"] else {
+      fail("/scene", "missing: a document needs a scene (its items and behaviors)")
+      return nil
+    }
+    let expressions = self.expressions(in: scene, names: names)
+    guard let name, errors.isEmpty else { return nil }
+    let document = TransitionDocument(
+      name: name, description: description, parameters: parameters, scene: scene,
+      expressions: expressions, names: names)
+    checkCorners(document)
+    return errors.isEmpty ? document : nil
+  }
+
+  // MARK: Name and parameters
+
+  private mutating func transitionName(_ value: JSONValue?) -> String? {
+    guard case .string(let name)? = value else {
+      fail("/transition", value == nil ? "missing: the transition's name" : "a name is a string")
+      return nil
+    }
+    if let problem = Limits.nameProblem(name) {
+      fail("/transition", "the name \(problem)")
+      return nil
+    }
+    return name
+  }
+
+  private mutating func parameters(_ value: JSONValue?) -> [TransitionParameter] {
+    guard let value else { return [] }
+    guard case .array(let entries) = value else {
+      fail("/parameters", "parameters are an array of {name, default, min, max, unit, source}")
+      return []
+    }
+    if entries.count > Limits.maxParams {
+      fail(
+        "/parameters",
+        "a transition has at most \(Limits.maxParams) parameters, not \(entries.count)")
+    }
+    var declared: [TransitionParameter] = []
+    for (index, entry) in entries.prefix(Limits.maxParams).enumerated() {
+      let at = "/parameters/\(index)"
+      guard let p = parameter(entry, at: at) else { continue }
+      if declared.contains(where: { $0.name == p.name }) {
+        fail(at + "/name", "'\(p.name)' is declared twice")
+      } else {
+        declared.append(p)
+      }
+    }
+    return declared
+  }
+
+  private static let parameterFields = ["name", "default", "min", "max", "unit", "source"]
+
+  private mutating func parameter(_ entry: JSONValue, at: String) -> TransitionParameter? {
+    guard case .object(let members) = entry else {
+      fail(at, "a parameter is an object {name, default, min, max, unit, source}")
+      return nil
+    }
+    for member in members where !Self.parameterFields.contains(member.name) {
+      fail(
+        at + pointer([member.name]),
+        "unknown field (a parameter has: \(Self.parameterFields.joined(separator: ", ")))")
+    }
+    guard case .string(let name)? = entry["name"] else {
+      fail(at + "/name", "missing: a parameter's name (snake_case)")
+      return nil
+    }
+    if !isSnakeCase(name) || name.utf8.count > 64 {
+      fail(at + "/name", "'\(name)' is not a snake_case name of at most 64 bytes")
+    }
+    if DocumentNames.bounds.contains(name) {
+      fail(at + "/name", "'\(name)' names the bounds; call the parameter something else")
+    }
+    let low = extent(entry["min"], at: at + "/min")
+    let high = extent(entry["max"], at: at + "/max")
+    let preset = extent(entry["default"], at: at + "/default")
+    var unit = ""
+    var source = "document"
+    if case .string(let text)? = entry["unit"] {
+      unit = text
+    } else if entry["unit"] != nil {
+      fail(at + "/unit", "a unit is a string")
+    }
+    if case .string(let text)? = entry["source"] {
+      source = text
+    } else if entry["source"] != nil {
+      fail(at + "/source", "a source is a string")
+    }
+    guard let low, let high, let preset else { return nil }
+    let standard = TransitionBounds.standard.size
+    let (l, h, d) = (low.value(in: standard), high.value(in: standard), preset.value(in: standard))
+    if l > h { fail(at + "/min", "min (\(l)) is above max (\(h)) in the standard 320×568 bounds") }
+    if d < l || d > h {
+      fail(
+        at + "/default", "the default (\(d)) is outside \(l)…\(h) in the standard 320×568 bounds")
+    }
+    return TransitionParameter(
+      name, default: preset, from: low, to: high, unit: unit, source: source)
+  }
+
+  /// A number, or an `=` expression of the bounds' `width` and `height`.
+  private mutating func extent(_ value: JSONValue?, at: String) -> BoundsExtent? {
+    switch value {
+    case .number(let number)?: return .fixed(number)
+    case .string(let text)? where text.hasPrefix("="):
+      let source = String(text.dropFirst())
+      do throws(ExpressionError) {
+        let e = try ExpressionParser.parse(source, names: BoundsExtent.names, as: .number)
+        _ = try e.interval([TransitionBounds.sides, TransitionBounds.sides])
+        return .ofBounds(source)
+      } catch {
+        fail(at, error.message + (error.offset.map { " (at \($0 + 1) in the expression)" } ?? ""))
+        return nil
+      }
+    case nil:
+      fail(at, "missing: a number, or an expression of width and height (\"=height / 2\")")
+      return nil
+    default:
+      fail(at, "a number, or an expression of width and height (\"=height / 2\")")
+      return nil
+    }
+  }
+
+  private func isSnakeCase(_ name: String) -> Bool {
+    guard let first = name.utf8.first, (97...122).contains(first) else { return false }
+    return name.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 }
+  }
+
+  // MARK: The scene
+
+  /// Every `=` string of the scene, read as a number expression and proved never to fail.
+  private mutating func expressions(in scene: JSONValue, names: DocumentNames) -> [String:
+    Expression]
+  {
+    guard case .object(let members) = scene else {
+      fail("/scene", "a scene is an object {items, groups, behaviors}")
+      return [:]
+    }
+    if members.contains(where: { $0.name == "bounds" }) {
+      fail(
+        "/scene/bounds",
+        "a transition's scene lives in the bounds open gives it (\"bounds\" of open); write positions as expressions of width, height, min_x, …"
+      )
+    }
+    var found: [String: Expression] = [:]
+    let ranges = names.names.entries.map(\.range)
+    func walk(_ value: JSONValue, _ tokens: [String]) {
+      switch value {
+      case .string(let text) where text.hasPrefix("="):
+        let at = pointer(tokens)
+        do throws(ExpressionError) {
+          let e = try ExpressionParser.parse(
+            String(text.dropFirst()), names: names.names, as: .number)
+          _ = try e.interval(ranges)
+          found[at] = e
+        } catch {
+          fail(at, error.message + (error.offset.map { " (at \($0 + 1) in the expression)" } ?? ""))
+        }
+      case .array(let elements):
+        for (index, element) in elements.enumerated() { walk(element, tokens + [String(index)]) }
+      case .object(let members):
+        for member in members { walk(member.value, tokens + [member.name]) }
+      default:
+        break
+      }
+    }
+    walk(scene, ["scene"])
+    return found
+  }
+
+  /// Builds the scene at the corners of the parameter box in the standard, the smallest and the
+  /// largest bounds, and reads each as `open` reads a scene.
+  private mutating func checkCorners(_ document: TransitionDocument) {
+    let standard = TransitionBounds.standard
+    let (small, large) = (TransitionBounds.sides.lowerBound, TransitionBounds.sides.upperBound)
+    let boundsSet =
+      [standard]
+      + [(small, small), (large, large), (small, large), (large, small)].map {
+        Rect(x: 0, y: 0, width: $0.0, height: $0.1)
+      }
+    for bounds in boundsSet {
+      let resolved = document.parameters.map { $0.resolved(in: bounds.size) }
+      for point in corners(resolved) {
+        do throws(DocumentError) {
+          _ = try document.sceneSpec(document.names.values(point, in: bounds), bounds: bounds)
+        } catch {
+          // One error a field: the first corner that breaks it says enough.
+          guard !errors.contains(where: { $0.pointer == error.pointer }) else { continue }
+          let at = zip(resolved, point).map { "\($0.name) \(short($1))" }
+          fail(
+            error.pointer,
+            error.message + " (in \(short(bounds.size.width))×\(short(bounds.size.height)) bounds"
+              + (at.isEmpty ? ")" : ", with \(at.joined(separator: ", ")))"))
+        }
+        if errors.count >= DocumentErrors.maxListed { return }
+      }
+    }
+  }
+
+  /// The parameter values to try: the defaults, all at their minimum, all at their maximum,
+  /// and every corner of the box up to six parameters (each alone at either end beyond).
+  private func corners(_ parameters: [TransitionParameter]) -> [[Double]] {
+    let ends: [(Double, Double, Double)] = parameters.map {
+      guard case .number(let r) = $0.kind, case .number(let d) = $0.defaultValue else {
+        return (0, 0, 0)
+      }
+      return (r.lowerBound, r.upperBound, d)
+    }
+    var points = [ends.map(\.2), ends.map(\.0), ends.map(\.1)]
+    if ends.count <= 6 {
+      for mask in 0..<(1 << ends.count) {
+        points.append(
+          ends.enumerated().map { mask & (1 << $0.offset) == 0 ? $0.element.0 : $0.element.1 })
+      }
+    } else {
+      for index in ends.indices {
+        for end in [ends[index].0, ends[index].1] {
+          var point = ends.map(\.2)
+          point[index] = end
+          points.append(point)
+        }
+      }
+    }
+    return points
+  }
+}
+
+/// A number as a message writes it.
+func short(_ value: Double) -> String {
+  value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+}

@@ -1,0 +1,87 @@
+import Expressions
+import JSON
+import Primitives
+import Transitions
+import Wire
+
+/// A transition written as a document (JSON), not in Swift: a name, a description, parameters
+/// and a scene in the protocol's own vocabulary (section 6), any number of which may be an
+/// expression of the parameters and the bounds, written as a string that starts with `=`
+/// (`"=width / 2"`, `"=height - drawer_height"`). docs/TRANSITION-DOCUMENTS.md gives the form.
+///
+/// `read` checks everything that can be checked before a session opens, and reports every
+/// error at once, each with its JSON pointer: the fields, each parameter's declaration, every
+/// expression (it must read, and be proved never to fail for any value of its names:
+/// `Expression.interval`), and the scene itself, built at the corners of the parameter box in
+/// the smallest, the largest and the standard bounds and read as `open` reads a scene.
+public struct TransitionDocument: Sendable {
+  public let name: String
+  public let description: String
+  public let parameters: [TransitionParameter]
+  /// The scene as written (`=` strings still expressions), and its expressions by pointer.
+  let scene: JSONValue
+  let expressions: [String: Expression]
+  let names: DocumentNames
+
+  /// The largest document, in bytes (a document over it is refused before it is read).
+  public static let maxBytes = 1 << 20
+  /// The fields of a document.
+  static let fields = ["transition", "description", "parameters", "scene"]
+
+  /// The scene `open` builds in `bounds` for `values` (validated against `parameters`).
+  public func scene(_ values: ParameterValues, in bounds: Rect) throws(DocumentError) -> SceneSpec {
+    let numbers = parameters.map { values.number($0.name) ?? 0 }
+    return try sceneSpec(names.values(numbers, in: bounds), bounds: bounds)
+  }
+
+  /// The scene with every expression evaluated at `values`, read as `open` reads a scene.
+  func sceneSpec(_ values: [Double], bounds: Rect) throws(DocumentError) -> SceneSpec {
+    var failure: DocumentError?
+    let evaluated = substitute(scene, tokens: ["scene"]) { pointer, expression in
+      do throws(ExpressionError) {
+        return try expression.number(values)
+      } catch {
+        if failure == nil { failure = DocumentError(pointer, error.message) }
+        return 0
+      }
+    }
+    if let failure { throw failure }
+    guard case .object(var members) = evaluated else {
+      throw DocumentError("/scene", "a scene is an object")
+    }
+    members.insert(
+      JSONMember(
+        name: "bounds",
+        value: .array(
+          [bounds.minX, bounds.minY, bounds.size.width, bounds.size.height].map(JSONValue.number))),
+      at: 0)
+    do throws(ProtocolError) {
+      return try SceneSpec(json: .object(members))
+    } catch {
+      throw DocumentError(pointer(ofFieldIn: error.message) ?? "/scene", error.message)
+    }
+  }
+
+  /// `value` with each `=` string replaced by `evaluate(pointer, its expression)`.
+  func substitute(
+    _ value: JSONValue, tokens: [String], _ evaluate: (String, Expression) -> Double
+  ) -> JSONValue {
+    switch value {
+    case .string(let text) where text.hasPrefix("="):
+      let at = pointer(tokens)
+      guard let expression = expressions[at] else { return value }
+      return .number(evaluate(at, expression))
+    case .array(let elements):
+      return .array(
+        elements.enumerated().map { substitute($1, tokens: tokens + [String($0)], evaluate) })
+    case .object(let members):
+      return .object(
+        members.map {
+          JSONMember(
+            name: $0.name, value: substitute($0.value, tokens: tokens + [$0.name], evaluate))
+        })
+    default:
+      return value
+    }
+  }
+}

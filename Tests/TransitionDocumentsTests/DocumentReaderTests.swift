@@ -1,0 +1,120 @@
+import JSON
+import Primitives
+import Testing
+import TransitionDocuments
+import Transitions
+import Wire
+
+/// A card across the screen, a parameter of the bounds and one in points.
+let cardDocument = #"""
+  {
+    "transition": "card",
+    "description": "A card in the middle of the screen.",
+    "parameters": [
+      {"name": "card_height", "default": 200, "min": 40, "max": "=height", "unit": "pt", "source": "a test"},
+      {"name": "inset", "default": 20, "min": 0, "max": 100, "unit": "pt"}
+    ],
+    "scene": {
+      "items": [{"id": "card", "center": ["=mid_x", "=mid_y"], "size": ["=max(width - 2 * inset, 10)", "=card_height"]}],
+      "behaviors": [{"type": "dynamic_item", "id": "material", "items": ["card"], "allows_rotation": false}]
+    }
+  }
+  """#
+
+func read(_ text: String) throws(DocumentErrors) -> TransitionDocument {
+  try TransitionDocument.read(text: Array(text.utf8))
+}
+
+func errors(_ text: String) -> [DocumentError] {
+  do {
+    _ = try read(text)
+    return []
+  } catch {
+    return error.errors
+  }
+}
+
+/// The card document with `old` replaced by `new`.
+func card(_ old: String, _ new: String) -> String {
+  cardDocument.split(separator: old, omittingEmptySubsequences: false).joined(separator: new)
+}
+
+@Suite("Transition documents: reading and checking")
+struct DocumentReaderTests {
+  @Test("a document reads, and its scene is laid out in the bounds it opens in")
+  func reads() throws {
+    let document = try read(cardDocument)
+    #expect(document.name == "card")
+    #expect(document.parameters.map(\.name) == ["card_height", "inset"])
+    #expect(document.parameters[0].relative?.maximum == .ofBounds("height"))
+    let phone = Rect(x: 0, y: 0, width: 412, height: 915)
+    let values = try ParameterValues(
+      ["card_height": .number(300)], declared: document.parameters, in: phone.size)
+    let scene = try document.scene(values, in: phone)
+    #expect(scene.bounds == phone)
+    #expect(scene.items.first?.center == Point(x: 206, y: 457.5))
+    #expect(scene.items.first?.size == Size(width: 372, height: 300))
+    #expect(scene.behaviors.count == 1)
+  }
+
+  /// Each bad document gives each of its errors at once, with its pointer.
+  @Test("every error at once, each with its JSON pointer")
+  func badDocuments() {
+    #expect(
+      errors(card(#""description""#, #""colour": 1, "description""#))
+        == [
+          DocumentError(
+            "/colour", "unknown field (a document has: transition, description, parameters, scene)")
+        ])
+    let two = errors(
+      card(#""=mid_x""#, #""=mid_z""#).split(separator: #""=card_height""#).joined(
+        separator: #""=card_height / (inset - 20)""#))
+    #expect(two.map(\.pointer) == ["/scene/items/0/center/0", "/scene/items/0/size/1"])
+    #expect(two[0].message.hasPrefix("unknown name 'mid_z' (did you mean 'mid_x', 'mid_y'"))
+    #expect(two[1].message.contains("may divide by zero"))
+    #expect(
+      errors(card(#""default": 200"#, #""default": 900"#)).first
+        == DocumentError(
+          "/parameters/0/default",
+          "the default (900.0) is outside 40.0…568.0 in the standard 320×568 bounds"))
+    #expect(
+      errors(card(#""name": "inset""#, #""name": "width""#)).map(\.pointer).contains(
+        "/parameters/1/name"))
+    #expect(
+      errors(card(#""items": [{"#, #""bounds": [320, 568], "items": [{"#)).first?.pointer
+        == "/scene/bounds")
+    #expect(
+      errors(card(#""max": "=height""#, #""max": "=height / (width - 100)""#)).first?.pointer
+        == "/parameters/0/max")
+    #expect(errors("[1]").first?.message.hasPrefix("a document is an object") == true)
+    #expect(errors("{").first?.message.hasPrefix("not JSON") == true)
+    let huge = String(repeating: " ", count: TransitionDocument.maxBytes) + "{}"
+    #expect(errors(huge).first?.message.hasPrefix("a document is at most 1048576 bytes") == true)
+  }
+
+  /// A size that is fine at the defaults but not at a corner of the box is found there.
+  @Test("the scene is read at the corners of the parameter box and of the bounds")
+  func corners() {
+    // At the smallest bounds (100 wide) and inset 100, the card is 100 − 200 = −100 wide: one
+    // error for the field, at the first corner that breaks it.
+    let found = errors(card(#""=max(width - 2 * inset, 10)""#, #""=width - 2 * inset""#))
+    #expect(found.count == 1)
+    #expect(found.first?.pointer == "/scene/items/0/size/0")
+    #expect(
+      found.first?.message
+        == "field 'scene.items[0].size[0]' must be between 1 and 100000 (got -100) (in 100×100 "
+        + "bounds, with card_height 100, inset 100)")
+    // Held above 1 pt, it reads everywhere.
+    #expect(errors(cardDocument).isEmpty)
+  }
+
+  @Test("a scene the daemon would refuse is refused with the field's pointer")
+  func sceneErrors() {
+    let unknownItem = errors(
+      card(#""items": ["card"], "allows_rotation""#, #""items": ["cart"], "allows_rotation""#))
+    #expect(unknownItem.first?.pointer == "/scene/behaviors/0")
+    #expect(unknownItem.first?.message.contains("'cart'") == true)
+    let elasticity = errors(card(#""allows_rotation": false"#, #""elasticity": 20"#))
+    #expect(elasticity.first?.pointer == "/scene/behaviors/0/elasticity")
+  }
+}
