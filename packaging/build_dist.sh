@@ -3,8 +3,8 @@
 # dist/dynd-<version>-py3-none-any.whl. Built from a copy of clients/python with its links
 # followed (dynd/VERSION links to the checkout's VERSION), by `python3 -m build`: the sdist first,
 # then the wheel from the sdist, which shows the sdist is complete. No build isolation: the
-# build backend is the setuptools of the venv of `tools/python_env.sh package`, which holds only
-# what `tools/deps.sh package` installs (build and wheel), as on a freshly started machine.
+# build backend is the hatchling of the venv of `tools/python_env.sh package`, which holds only
+# what `tools/deps.sh package` installs (build and hatchling), as on a freshly started machine.
 # Usage: packaging/build_dist.sh OUT_DIR
 set -eu
 

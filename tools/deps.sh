@@ -2,13 +2,15 @@
 # Installs what a make target needs and is missing, and nothing else:
 #   tools/deps.sh build     Debian packages the Swift build links against
 #   tools/deps.sh test      the tools of make test: Python's (jsonschema, pytest, mypy < 2, and
-#                           setuptools and wheel, which build the Python client's wheel in make
+#                           hatchling, which builds the Python client's wheel in make
 #                           python-test) and Debian's eslint (make lint's page scripts)
 #   tools/deps.sh browser   Debian's Chromium and Playwright for Python (which drives that
 #                           Chromium; no browser download), for the browser checks of make test
 #   tools/deps.sh package   what make deb, make dist and make package-test use: Debian's
 #                           packaging tools (dpkg-dev, lintian), man-db, the shells whose
-#                           completions are checked (zsh, fish), and Python's build and wheel
+#                           completions are checked (zsh, fish), and Python's build and
+#                           hatchling (the client's build backend: make dist builds without
+#                           isolation)
 # Several kinds may be given. Packages already installed are never upgraded (apt-get
 # --no-upgrade); apt's and pip's output goes to a log, and one line says what is installed.
 # Python's modules are looked for in, and installed into, $PYTHON (default python3):
@@ -20,10 +22,10 @@ PYTHON=${PYTHON:-python3}
 build_packages="libbox2d-dev libevent-dev libjson-c-dev pkg-config"
 test_packages="eslint"
 browser_packages="chromium"
-python_modules="jsonschema pytest setuptools wheel"
+python_modules="jsonschema pytest hatchling"
 browser_modules="playwright"
 package_packages="dpkg-dev lintian man-db groff-base zsh fish"
-package_modules="build wheel"
+package_modules="build hatchling"
 
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"

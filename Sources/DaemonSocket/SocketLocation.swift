@@ -7,9 +7,10 @@ import Glibc
 /// resolve through it, and `Tests/Shared/socket-location-cases.json` holds the cases it and the
 /// Python client's copy must pass.
 ///
-/// Resolution touches no file. The daemon then creates and checks the private directory
-/// (`SocketPath`); a client creates nothing — a directory that is not there just means no daemon
-/// — and checks that one of the last two rules is private to the user (`SocketTrust`).
+/// Resolution touches no file. The daemon then creates and checks the private directory, and
+/// creates a missing directory of a path the user gave (`SocketPath`); a client creates nothing
+/// — a directory that is not there just means no daemon — and checks that one of the last two
+/// rules is private to the user (`SocketTrust`).
 public struct SocketLocation: Equatable, Sendable {
   /// Which rule chose the path.
   public enum Rule: String, Sendable {
@@ -39,6 +40,9 @@ public struct SocketLocation: Equatable, Sendable {
   public let path: String
   /// Which rule chose it.
   public let rule: Rule
+  /// The directory the socket is in (`parent(of: path)`), whichever rule chose the path.
+  public var directory: String { Self.parent(of: path) }
+
   /// The per-user directory the path is in, when the rule chose it (rules 3 and 4); nil for a
   /// path the user gave.
   public var privateDirectory: String? {
@@ -46,8 +50,7 @@ public struct SocketLocation: Equatable, Sendable {
     case .flag, .environment:
       return nil
     case .runtimeDirectory, .temporaryDirectory:
-      guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-      return String(path[..<slash])
+      return directory
     }
   }
 
@@ -97,6 +100,19 @@ public struct SocketLocation: Equatable, Sendable {
       if let value = getenv(name) { result[name] = String(cString: value) }
     }
     return result
+  }
+
+  /// The directory `path` names an entry of, as `dirname(3)` gives it: "." for a bare name,
+  /// "/" for an entry of the root; repeated and trailing slashes do not count.
+  public static func parent(of path: String) -> String {
+    func trimmed(_ text: Substring) -> Substring {
+      var text = text
+      while text.count > 1 && text.hasSuffix("/") { text = text.dropLast() }
+      return text
+    }
+    let entry = trimmed(Substring(path))
+    guard let slash = entry.lastIndex(of: "/") else { return "." }
+    return String(trimmed(entry[...slash]))
   }
 
   private static func join(_ directory: String, _ name: String) -> String {

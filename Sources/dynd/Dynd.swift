@@ -13,14 +13,16 @@ struct Dynd: ParsableCommand {
     abstract: "Serve UIKit Dynamics animators over a Unix socket (JSON lines).",
     discussion: """
       The socket is --socket PATH, else $DYND_SOCKET, else $XDG_RUNTIME_DIR/dynd/dynd.sock \
-      (directory 0700), else /tmp/dynd-$UID/dynd.sock; a socket passed by systemd socket \
-      activation (LISTEN_FDS) is served instead. The protocol is in protocol/PROTOCOL.md. \
+      (directory 0700), else /tmp/dynd-$UID/dynd.sock; a missing directory of the socket is \
+      created 0700 (not its parents); a socket passed by systemd socket activation (LISTEN_FDS) \
+      is served instead. The protocol is in protocol/PROTOCOL.md. \
       SIGTERM, SIGINT or SIGQUIT tells clients, drains at most 50 ms, removes the socket and \
       exits 0; SIGHUP or SIGUSR1 re-creates a removed socket file; other stray signals are ignored.
 
       Exit status: 0 stopped by SIGTERM, SIGINT or SIGQUIT; 64 usage (a bad option or value); \
-      71 cannot serve (the socket cannot be created or bound, its directory is not private, \
-      --systemd without a passed socket); 75 another dynd already serves the socket.
+      71 cannot serve (the socket or its directory cannot be created, the socket cannot be \
+      bound, its directory is not private, --systemd without a passed socket); 75 another dynd \
+      already serves the socket.
 
       Environment: DYND_SOCKET the socket path when --socket is not given; XDG_RUNTIME_DIR the \
       per-user runtime directory the default socket is in (when it is an absolute path); \

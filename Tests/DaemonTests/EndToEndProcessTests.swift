@@ -134,6 +134,32 @@ struct EndToEndProcessTests {
     #expect(dynd.exitStatus() == 0)
   }
 
+  @Test("--socket DIR/dynd.sock: a missing DIR is created 0700; a missing parent of it is named")
+  func socketInMissingDirectory() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let socketPath = root + "/new/dynd.sock"
+    let dynd = try DyndProcess(
+      arguments: ["--socket", socketPath], errorFile: root + "/stderr")
+    #expect(waitForListener(socketPath), "dynd did not listen: \(dynd.standardError)")
+    let directory = try #require(fileStatus(root + "/new"))
+    #expect(directory.st_mode & S_IFMT == S_IFDIR)
+    #expect(directory.st_mode & 0o7777 == 0o700)
+    #expect(directory.st_uid == getuid())
+    kill(dynd.pid, SIGTERM)
+    #expect(dynd.exitStatus() == 0)
+
+    let deep = root + "/a/b/dynd.sock"
+    let refused = try DyndProcess(
+      arguments: ["--socket", deep], errorFile: root + "/stderr-deep")
+    #expect(refused.exitStatus() == 71, "stderr: \(refused.standardError)")
+    #expect(
+      refused.standardError.contains(
+        "cannot create the socket directory \(root)/a/b: its parent \(root)/a does not exist"),
+      "stderr: \(refused.standardError)")
+    #expect(fileStatus(root + "/a") == nil, "only the socket's own directory is ever created")
+  }
+
   @Test("systemd socket activation: dynd serves the socket it was given and leaves it in place")
   func socketActivation() throws {
     let directory = try makeTemporaryDirectory()

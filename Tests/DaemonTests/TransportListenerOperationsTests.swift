@@ -75,7 +75,7 @@ struct TransportListenerOperationsTests {
     let outcomes: Shared<[Listener.SocketFileRecreation]>
     let accepted: Shared<Int>
 
-    init(path: String, privateDirectory: String? = nil) throws {
+    init(path: String, location: SocketPath? = nil) throws {
       let outcomes = Shared<[Listener.SocketFileRecreation]>([])
       let accepted = Shared(0)
       let trigger = Shared<Wakeup.Trigger?>(nil)
@@ -85,7 +85,7 @@ struct TransportListenerOperationsTests {
           close(fd)
         }
         let wakeup = try onLoop(loop) {
-          let outcome = listener.recreateSocketFile(privateDirectory: privateDirectory)
+          let outcome = listener.recreateSocketFile(location: location)
           outcomes.update { $0.append(outcome) }
         }
         trigger.set(wakeup.trigger)
@@ -139,14 +139,16 @@ struct TransportListenerOperationsTests {
     #expect(fileStatus(path) == nil, "the re-created socket is unlinked on close")
   }
 
-  @Test("a removed private directory is created again (0700) when the listener is told which")
-  func recreateDirectory() throws {
+  @Test(
+    "a removed socket directory is created again (0700) when the listener is told the location",
+    arguments: [SocketPath.Source.runtimeDirectory, .flag])
+  func recreateDirectory(source: SocketPath.Source) throws {
     let root = try makeTemporaryDirectory()
     defer { removeTemporaryDirectory(root) }
     let directory = root + "/dynd"
     #expect(mkdir(directory, 0o700) == 0)
     let path = directory + "/dynd.sock"
-    let server = try Recreating(path: path, privateDirectory: directory)
+    let server = try Recreating(path: path, location: SocketPath(path: path, source: source))
     #expect(unlink(path) == 0)
     #expect(rmdir(directory) == 0)
     #expect(server.run() == .recreated)

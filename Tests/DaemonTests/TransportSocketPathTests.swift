@@ -11,11 +11,11 @@ struct TransportSocketPathTests {
     let root = try makeTemporaryDirectory()
     defer { removeTemporaryDirectory(root) }
     let resolved = try SocketPath.resolve(
-      flag: "/x/flag.sock",
-      environment: ["DYND_SOCKET": "/x/env.sock", "XDG_RUNTIME_DIR": root],
+      flag: root + "/flag.sock",
+      environment: ["DYND_SOCKET": root + "/env.sock", "XDG_RUNTIME_DIR": root],
       temporaryRoot: root)
-    #expect(resolved == SocketPath(path: "/x/flag.sock", source: .flag))
-    #expect(fileStatus(root + "/dynd") == nil, "no directory is created for an explicit path")
+    #expect(resolved == SocketPath(path: root + "/flag.sock", source: .flag))
+    #expect(fileStatus(root + "/dynd") == nil, "the default directory is not created")
   }
 
   @Test("$DYND_SOCKET comes next")
@@ -23,9 +23,64 @@ struct TransportSocketPathTests {
     let root = try makeTemporaryDirectory()
     defer { removeTemporaryDirectory(root) }
     let resolved = try SocketPath.resolve(
-      flag: nil, environment: ["DYND_SOCKET": "/x/env.sock", "XDG_RUNTIME_DIR": root],
+      flag: nil, environment: ["DYND_SOCKET": root + "/env.sock", "XDG_RUNTIME_DIR": root],
       temporaryRoot: root)
-    #expect(resolved == SocketPath(path: "/x/env.sock", source: .environment))
+    #expect(resolved == SocketPath(path: root + "/env.sock", source: .environment))
+  }
+
+  @Test("a missing directory of --socket or $DYND_SOCKET is created 0700, and checked")
+  func givenDirectoryCreated() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let flag = try SocketPath.resolve(
+      flag: root + "/flag/dynd.sock", environment: [:], temporaryRoot: root)
+    #expect(flag == SocketPath(path: root + "/flag/dynd.sock", source: .flag))
+    let environment = try SocketPath.resolve(
+      flag: nil, environment: ["DYND_SOCKET": root + "/env/dynd.sock"], temporaryRoot: root)
+    #expect(environment.source == .environment)
+    for directory in [root + "/flag", root + "/env"] {
+      let info = try #require(fileStatus(directory))
+      #expect(info.st_mode & S_IFMT == S_IFDIR)
+      #expect(info.st_mode & 0o7777 == 0o700)
+      #expect(info.st_uid == uid)
+    }
+    // Resolving again uses the directory it made.
+    #expect(try SocketPath.resolve(flag: root + "/flag/dynd.sock") == flag)
+    // A dangling link in its place is not a missing directory: refused as the default's is.
+    #expect(symlink(root + "/nowhere", root + "/link") == 0)
+    let error = try #require(throws: TransportError.self) {
+      try SocketPath.resolve(flag: root + "/link/dynd.sock")
+    }
+    #expect(error.code == .unsafeDirectory)
+    #expect(error.message.contains("symbolic link"))
+  }
+
+  @Test("an existing directory of --socket is the user's choice: used as it is, unchecked")
+  func givenDirectoryUsedAsItIs() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let shared = root + "/shared"
+    #expect(mkdir(shared, 0o700) == 0)
+    #expect(chmod(shared, 0o1777) == 0)
+    #expect(symlink(shared, root + "/link") == 0)
+    for path in [shared + "/dynd.sock", root + "/link/dynd.sock"] {
+      #expect(try SocketPath.resolve(flag: path).path == path)
+    }
+    #expect(fileStatus(shared)!.st_mode & 0o7777 == 0o1777, "never changed")
+  }
+
+  @Test("a --socket directory whose parent is missing is refused, naming the parent")
+  func givenDirectoryWithoutParent() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let error = try #require(throws: TransportError.self) {
+      try SocketPath.resolve(flag: root + "/a/b/dynd.sock")
+    }
+    #expect(error.code == .missingDirectory)
+    #expect(
+      error.message.hasPrefix(
+        "cannot create the socket directory \(root)/a/b: its parent \(root)/a does not exist"))
+    #expect(fileStatus(root + "/a") == nil, "only the socket's own directory is created")
   }
 
   @Test("$XDG_RUNTIME_DIR/dynd is created with mode 0700")

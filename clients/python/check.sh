@@ -3,19 +3,21 @@
 #   1. mypy --strict on the package, for Python 3.9 (pytest from a small stub, as pytest 9 itself
 #      needs Python >= 3.10) and for this Python (the real pytest);
 #   2. the package's own tests (clients/python/tests) against BIN_DIR/dynd;
-#   3. the install check: a wheel built from a copy of clients/python, installed with pytest into
-#      a fresh venv that sees none of this Python's packages, and that venv's pytest (the plugin
-#      registered by the wheel's entry point) on examples/test_lock_screen_handoff.py with
-#      --dynd-binary BIN_DIR/dynd. The venv gets no pip of its own (this Python's pip installs
-#      into it with --python), and the wheel is built without build isolation, by the setuptools
-#      and wheel of $PYTHON, so only pytest is fetched;
+#   3. the install check: a wheel built from clients/python itself, as `pip install
+#      ./clients/python` builds it, which must write nothing into clients/python (bytecode
+#      writing on: PYTHONDONTWRITEBYTECODE unset); then installed with pytest into a fresh venv
+#      that sees none of this Python's packages, and that venv's pytest (the plugin registered
+#      by the wheel's entry point) on examples/test_lock_screen_handoff.py with --dynd-binary
+#      BIN_DIR/dynd. The venv gets no pip of its own (this Python's pip installs into it with
+#      --python), and the wheel is built without build isolation, by the hatchling of $PYTHON,
+#      so only pytest is fetched;
 #   4. a short run of the fake-server fuzz (tools/client_fuzz.py, 10 s, seed 1) of both Python
 #      clients and BIN_DIR/dynctl.
 # Usage: clients/python/check.sh BIN_DIR     (BIN_DIR: the directory with the built dynd)
 # $PYTHON picks the interpreter. By default it is the venv of `tools/python_env.sh test`, which
 # holds only what `tools/deps.sh test` installs (mypy < 2, as mypy 2 cannot target 3.9; pytest;
-# setuptools and wheel for the wheel), so a module the stages need and deps.sh does not install
-# fails here on every machine. Exits 1 if any stage fails (its output is shown).
+# hatchling for the wheel), so a module the stages need and deps.sh does not install fails here
+# on every machine. Exits 1 if any stage fails (its output is shown).
 set -u
 
 if [ $# -ne 1 ] || [ ! -x "$1/dynd" ]; then
@@ -67,12 +69,20 @@ stage "pytest clients/python/tests" \
   -p no:cacheprovider -p dynd.pytest_plugin -p pytester "$HERE/tests" \
   --dynd-binary "$BIN_DIR/dynd"
 
-# The install check runs from a copy (pip builds in the source tree) and outside the checkout,
-# so that the tests import the installed package.
+# The wheel is built in the source tree, as pip builds it, and anything the build created or
+# changed there fails the stage. The tests run outside the checkout, so that they import the
+# installed package.
 install_check() {
-  local pip=("$PYTHON" -m pip --disable-pip-version-check)
-  cp -rL "$HERE" "$WORK/source" && rm -rf "$WORK/source/build" "$WORK/source"/*.egg-info &&
-    "${pip[@]}" wheel -q --no-deps --no-build-isolation -w "$WORK/wheel" "$WORK/source" &&
+  local pip=("$PYTHON" -m pip --disable-pip-version-check) written
+  touch "$WORK/before-build" &&
+    env -u PYTHONDONTWRITEBYTECODE "${pip[@]}" wheel -q --no-deps --no-build-isolation \
+      -w "$WORK/wheel" "$HERE" &&
+    written=$(find "$HERE" -newer "$WORK/before-build") &&
+    if [ -n "$written" ]; then
+      echo "building the wheel wrote into the source tree $HERE:"
+      echo "$written"
+      return 1
+    fi &&
     if "${pip[@]}" --help | grep -q -- '--python <python>'; then
       "$PYTHON" -m venv --without-pip "$WORK/venv" &&
         "${pip[@]}" --python "$WORK/venv/bin/python" install -q "$WORK/wheel"/*.whl pytest
@@ -86,7 +96,7 @@ install_check() {
     "$WORK/venv/bin/pytest" -q -p no:cacheprovider "$HERE/examples/test_lock_screen_handoff.py" \
       --dynd-binary "$BIN_DIR/dynd"
 }
-stage "venv: pip install (wheel of ./clients/python) pytest; pytest examples/test_lock_screen_handoff.py" \
+stage "venv: pip install (wheel of ./clients/python, nothing written there) pytest; pytest examples/test_lock_screen_handoff.py" \
   install_check
 
 stage "tools/client_fuzz.py --seconds 10 --seed 1 (Client, AsyncClient, dynctl)" \

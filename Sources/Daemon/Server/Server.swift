@@ -69,8 +69,9 @@ public final class Server: Client.Owner {
   private var trimPending = false
   private var closesSinceTrim = 0
   private var shuttingDown = false
-  /// The socket's private directory, re-created with the socket on SIGHUP/SIGUSR1.
-  private var socketDirectory: String?
+  /// The socket path as resolved (nil: systemd's socket), whose directory is prepared again when
+  /// the socket file is re-created on SIGHUP/SIGUSR1.
+  private var socketLocation: SocketPath?
   /// `Limits.maxConnections`, or fewer when the open-file limit is lower.
   private var maxConnections = Limits.maxConnections
 
@@ -95,7 +96,7 @@ public final class Server: Client.Owner {
         loop: loop, adoptingListeningSocket: fd, logger: logger, onAccept: accept)
     } else {
       let path = try SocketPath.resolve(flag: options.socketPath)
-      socketDirectory = path.privateDirectory
+      socketLocation = path
       listener = try Listener(loop: loop, path: path.path, logger: logger, onAccept: accept)
     }
     maxConnections = min(Limits.maxConnections, ResourceLimits.connectionCapacity())
@@ -105,7 +106,7 @@ public final class Server: Client.Owner {
         signals: SignalHandling.shutdownSignals + SignalHandling.socketRecreationSignals
       ) { [unowned self] signal in
         if SignalHandling.socketRecreationSignals.contains(signal) {
-          _ = self.listener?.recreateSocketFile(privateDirectory: self.socketDirectory)
+          _ = self.listener?.recreateSocketFile(location: self.socketLocation)
         } else {
           self.shutdown(signal: signal)
         }

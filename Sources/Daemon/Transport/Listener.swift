@@ -242,10 +242,11 @@ public final class Listener {
   /// a socket is never deleted. Connections waiting in the old socket's queue are accepted before
   /// it is closed. An adopted socket (systemd's) is left alone: its unit re-creates it.
   ///
-  /// - Parameter privateDirectory: the socket's private directory (`SocketPath.privateDirectory`)
-  ///   when dynd chose it itself; it is created again (mode 0700) and checked if it was removed.
+  /// - Parameter location: the socket path as resolution gave it, whose directory is prepared
+  ///   again as at the start (`SocketPath.prepareDirectory(userID:)`: a removed directory is
+  ///   created again, mode 0700, and checked); nil leaves the directory as it is.
   @discardableResult
-  public func recreateSocketFile(privateDirectory: String? = nil) -> SocketFileRecreation {
+  public func recreateSocketFile(location: SocketPath? = nil) -> SocketFileRecreation {
     loop.assertOnLoopThread()
     guard let path, let boundFile else {
       logger.info("the socket came from the service manager; it re-creates the file, not dynd")
@@ -259,9 +260,7 @@ public final class Listener {
     }
     let bound: (fd: Int32, identity: FileIdentity)
     do throws(TransportError) {
-      if let privateDirectory {
-        try SocketPath.preparePrivateDirectory(privateDirectory, userID: getuid())
-      }
+      try location?.prepareDirectory(userID: getuid())
       bound = try Self.bind(path: path, backlog: backlog, logger: logger)
     } catch {
       logger.warning(

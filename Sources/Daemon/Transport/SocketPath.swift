@@ -13,8 +13,10 @@ import Glibc
 /// A directory of the last two kinds, new or pre-existing, is accepted only if `lstat` shows a real
 /// directory (not a symlink), owned by our uid, with no group or other permission bits. Otherwise
 /// resolution fails with a sentence naming the directory and what is wrong; it never repairs a
-/// directory it did not create, as tmux does not. Paths from the flag or the environment are the
-/// user's choice and are used as given (their directories are not created or checked).
+/// directory it did not create, as tmux does not. The directory of a path from the flag or the
+/// environment is the user's choice: used as it is when it exists (not checked), and when it is
+/// missing created and checked as the private directory is, its last component only (a missing
+/// parent is an error naming it: a mistyped path does not become a tree of directories).
 ///
 /// Empty environment values count as unset; a relative `$XDG_RUNTIME_DIR` is ignored, as the XDG
 /// base directory specification asks.
@@ -32,10 +34,9 @@ public struct SocketPath: Equatable, Sendable {
   /// Which rule produced it.
   public let source: Source
 
-  /// The private directory resolution created and checked for this path (rules 3 and 4), to be
-  /// created and checked again when the socket file is re-created
-  /// (`Listener.recreateSocketFile(privateDirectory:)`); nil for a path from the flag or the
-  /// environment, whose directory is the user's business.
+  /// The private directory of this path (rules 3 and 4), which `prepareDirectory(userID:)`
+  /// creates if missing and always checks; nil for a path from the flag or the environment,
+  /// whose directory is the user's business unless it is missing.
   public var privateDirectory: String? {
     SocketLocation(path: path, rule: source).privateDirectory
   }
@@ -47,7 +48,7 @@ public struct SocketPath: Equatable, Sendable {
   }
 
   /// Resolves the socket path by the rule every program shares (`SocketLocation`), then checks
-  /// it and creates and checks the private directory when it comes from rule 3 or 4.
+  /// it and prepares its directory (`prepareDirectory(userID:)`).
   ///
   /// - Parameters:
   ///   - flag: the `--socket` value, if given.
@@ -64,10 +65,22 @@ public struct SocketPath: Equatable, Sendable {
       flag: flag, environment: environment, userID: userID, temporaryRoot: temporaryRoot)
     // Before creating anything: a path that cannot be bound must not leave a directory behind.
     try checkLength(location.path)
-    if let directory = location.privateDirectory {
-      try preparePrivateDirectory(directory, userID: userID)
+    let resolved = SocketPath(path: location.path, source: location.rule)
+    try resolved.prepareDirectory(userID: userID)
+    return resolved
+  }
+
+  /// Creates and checks the socket's directory as the rule that chose the path asks: the private
+  /// directory of rules 3 and 4 is created if missing and always checked
+  /// (`preparePrivateDirectory`); the directory of a path the user gave is created and checked
+  /// the same way only when it is missing (`prepareGivenDirectory`). Resolution runs it, and
+  /// `Listener.recreateSocketFile(location:)` again before it binds a removed socket anew.
+  public func prepareDirectory(userID: uid_t = getuid()) throws(TransportError) {
+    if let privateDirectory {
+      try Self.preparePrivateDirectory(privateDirectory, userID: userID)
+    } else {
+      try Self.prepareGivenDirectory(SocketLocation.parent(of: path), userID: userID)
     }
-    return SocketPath(path: location.path, source: location.rule)
   }
 
   /// The variables resolution reads, taken from the process environment.
@@ -82,14 +95,36 @@ public struct SocketPath: Equatable, Sendable {
     }
   }
 
-  /// Creates `directory` with mode 0700 if it is missing, then checks it with `lstat`: a real
-  /// directory, owned by `userID`, with no group or other permission bits.
+  /// Creates the directory of a socket path the user gave (`--socket`, `$DYND_SOCKET`) when it
+  /// is missing, as the private directory is created and checked (`preparePrivateDirectory`).
+  /// An existing one is the user's choice (`/tmp`, a shared runtime directory) and is used as it
+  /// is, unchecked; a symbolic link to a directory counts as one.
+  public static func prepareGivenDirectory(
+    _ directory: String, userID: uid_t
+  ) throws(TransportError) {
+    var info = stat()
+    if stat(directory, &info) == 0 { return }
+    // A dangling symbolic link is not a missing directory: the check below refuses it.
+    guard errno == ENOENT else { throw .system("cannot inspect the socket directory \(directory)") }
+    try preparePrivateDirectory(directory, userID: userID)
+  }
+
+  /// Creates `directory` with mode 0700 if it is missing (its last component only: its parent
+  /// must exist), then checks it with `lstat`: a real directory, owned by `userID`, with no group
+  /// or other permission bits.
   public static func preparePrivateDirectory(
     _ directory: String, userID: uid_t
   ) throws(TransportError) {
     if mkdir(directory, 0o700) == 0 {
       // The umask may have cleared owner bits; the directory is new and ours, so set them exactly.
       _ = chmod(directory, 0o700)
+    } else if errno == ENOENT {
+      let parent = SocketLocation.parent(of: directory)
+      throw TransportError(
+        .missingDirectory,
+        "cannot create the socket directory \(directory): its parent \(parent) does not exist "
+          + "(dynd creates the socket's own directory, not its parents; create \(parent) or "
+          + "choose another path)")
     } else if errno != EEXIST {
       throw .system("cannot create the socket directory \(directory)")
     }

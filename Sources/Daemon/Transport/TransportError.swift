@@ -14,6 +14,8 @@ public struct TransportError: Error, Equatable, Sendable, CustomStringConvertibl
     case invalidPath = "invalid_path"
     /// The socket directory is not a real directory owned by us with mode 0700 (or stricter).
     case unsafeDirectory = "unsafe_directory"
+    /// The socket directory is missing and cannot be created: its parent is missing too.
+    case missingDirectory = "missing_directory"
     /// Another daemon answers on the socket path (or is starting up on it right now).
     case alreadyRunning = "already_running"
     /// Something that is not a socket sits at the socket path; it is never deleted.

@@ -2,7 +2,9 @@
 
 With the package installed (``pip install ./clients/python pytest``) the `dynd` pytest plugin
 is on: the ``dynd_client`` fixture starts a private dynd (found with ``--dynd-binary PATH``,
-``$DYND_BINARY``, ``dynd`` on PATH, or a dynd checkout's ``.build``) and connects to it.
+``$DYND_BINARY``, ``dynd`` on PATH, or a dynd checkout's ``.build``) and connects to it. When
+none is found the tests are skipped, or fail where dynd is required (``--dynd-required``, the
+ini option ``dynd_required = true``, or ``CI=true`` in the environment).
 
     pytest clients/python/examples/test_lock_screen_handoff.py --dynd-binary .build/debug/dynd
 

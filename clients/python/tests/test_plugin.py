@@ -233,6 +233,7 @@ def test_the_plugin_in_a_pytest_run(pytester: pytest.Pytester, dynd_binary: str)
 def test_a_missing_explicit_binary_fails_and_none_found_skips(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("CI", raising=False)
     pytester.makepyfile(test_inner="def test_it(dynd_client):\n    pass\n")
     result = pytester.runpytest_subprocess(
         "-p", "dynd.pytest_plugin", "--dynd-binary", "/no/such/dynd"
@@ -248,6 +249,118 @@ def test_a_missing_explicit_binary_fails_and_none_found_skips(
     monkeypatch.setenv("PATH", str(pytester.path))
     result = pytester.runpytest_subprocess("-p", "dynd.pytest_plugin")
     result.assert_outcomes(skipped=1)
+    assert result.ret == 0
     result.stdout.fnmatch_lines(
-        ["dynd: tests that need dynd were skipped: no dynd binary found; looked at: --dynd-binary*"]
+        [
+            "dynd: tests that need dynd were skipped (dynd not required: no --dynd-required, "
+            "dynd_required or CI=true): no dynd binary found; looked at: --dynd-binary*"
+        ]
+    )
+
+
+def test_what_makes_dynd_required() -> None:
+    from dynd.pytest_plugin import Requirement, dynd_requirement
+
+    ci = {"CI": "true"}
+    assert dynd_requirement(True, False, {}) == Requirement(True, "--dynd-required")
+    assert dynd_requirement(False, True, ci) == Requirement(False, "--dynd-optional")
+    assert dynd_requirement(None, False, ci) == Requirement(False, "dynd_required = false")
+    assert dynd_requirement(None, True, {}) == Requirement(True, "dynd_required = true")
+    # An unset ini option is None (pytest >= 8) or [] (pytest 7): $CI decides.
+    unset_values: tuple[object, ...] = (None, [])
+    for unset in unset_values:
+        assert dynd_requirement(None, unset, {"CI": "TRUE"}) == Requirement(True, "CI=TRUE")
+        assert dynd_requirement(None, unset, {"CI": "1"}).required
+        assert dynd_requirement(None, unset, {"CI": "yes"}).required
+        for value in ("false", "0", "", "no"):
+            assert not dynd_requirement(None, unset, {"CI": value}).required
+        assert dynd_requirement(None, unset, {}) == Requirement(
+            False, "no --dynd-required, dynd_required or CI=true"
+        )
+
+
+#: What the plugin says when it finds no dynd in an empty directory, with `$PATH` that
+#: directory: every place it looked.
+NOT_FOUND = (
+    "no dynd binary found; looked at: --dynd-binary (not given); $DYND_BINARY (not set); "
+    "dynd on $PATH (%s); a dynd checkout (Package.swift and Sources/dynd) at or above %s (none)"
+)
+
+
+@pytest.mark.usefixtures("importable")
+@pytest.mark.parametrize(
+    "ci, arguments, ini, why",
+    [
+        (None, ["--dynd-required"], None, "--dynd-required"),
+        ("true", [], None, "CI=true"),
+        ("1", [], None, "CI=1"),
+        (None, [], "true", "dynd_required = true"),
+        ("false", [], "true", "dynd_required = true"),
+    ],
+)
+def test_a_required_dynd_that_is_not_found_fails_naming_where_it_looked(
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    ci: str | None,
+    arguments: list[str],
+    ini: str | None,
+    why: str,
+) -> None:
+    if ci is None:
+        monkeypatch.delenv("CI", raising=False)
+    else:
+        monkeypatch.setenv("CI", ci)
+    monkeypatch.delenv("DYND_BINARY", raising=False)
+    monkeypatch.setenv("PATH", str(pytester.path))
+    if ini is not None:
+        pytester.makeini("[pytest]\ndynd_required = %s\n" % ini)
+    pytester.makepyfile(
+        test_inner="def test_it(dynd_client):\n    pass\n\ndef test_other():\n    pass\n"
+    )
+    result = pytester.runpytest_subprocess("-p", "dynd.pytest_plugin", *arguments)
+    result.assert_outcomes(passed=1, errors=1)
+    assert result.ret == 1
+    not_found = NOT_FOUND % (pytester.path, pytester.path)
+    result.stdout.fnmatch_lines(
+        [
+            "%s*dynd is required here (%s), so the tests that need it fail instead of being "
+            "skipped; --dynd-optional skips them" % (not_found, why),
+            "dynd: tests that need dynd failed: %s*" % not_found,
+        ]
+    )
+
+
+@pytest.mark.usefixtures("importable")
+@pytest.mark.parametrize(
+    "ci, arguments, ini, why",
+    [
+        ("true", ["--dynd-optional"], None, "--dynd-optional"),
+        ("true", [], "false", "dynd_required = false"),
+        (None, ["--dynd-optional"], "true", "--dynd-optional"),
+        ("false", [], None, "no --dynd-required, dynd_required or CI=true"),
+        ("", [], None, "no --dynd-required, dynd_required or CI=true"),
+    ],
+)
+def test_an_optional_dynd_that_is_not_found_skips(
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    ci: str | None,
+    arguments: list[str],
+    ini: str | None,
+    why: str,
+) -> None:
+    if ci is None:
+        monkeypatch.delenv("CI", raising=False)
+    else:
+        monkeypatch.setenv("CI", ci)
+    monkeypatch.delenv("DYND_BINARY", raising=False)
+    monkeypatch.setenv("PATH", str(pytester.path))
+    if ini is not None:
+        pytester.makeini("[pytest]\ndynd_required = %s\n" % ini)
+    pytester.makepyfile(test_inner="def test_it(dynd_client):\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "dynd.pytest_plugin", *arguments)
+    result.assert_outcomes(skipped=1)
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(
+        ["dynd: tests that need dynd were skipped (dynd not required: %s): no dynd*" % why]
     )
