@@ -60,10 +60,14 @@ let package = Package(
     // Transitions written as documents: read, checked with every error at once, and built.
     .target(
       name: "TransitionDocuments",
-      dependencies: ["Expressions", "JSON", "Primitives", "Transitions", "Wire"]),
+      dependencies: [
+        "Dynamics", "Expressions", "JSON", "Primitives", "SceneBuilding", "Transitions", "Wire",
+      ]),
     .target(
       name: "SessionHost",
-      dependencies: ["Dynamics", "Primitives", "SceneBuilding", "Transitions", "Wire"]),
+      dependencies: [
+        "Dynamics", "Primitives", "SceneBuilding", "TransitionDocuments", "Transitions", "Wire",
+      ]),
     // The host with line-speaking peers and an environment that waits to be told: for tests
     // and the fuzzer (as swift-nio's EmbeddedChannel).
     .target(name: "EmbeddedHost", dependencies: ["Primitives", "SessionHost", "Wire"]),
@@ -71,7 +75,7 @@ let package = Package(
     .target(
       name: "Daemon",
       dependencies: [
-        "DaemonSocket", "Primitives", "SessionHost", "Wire", "CLibevent",
+        "DaemonSocket", "Primitives", "SessionHost", "TransitionDocuments", "Wire", "CLibevent",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

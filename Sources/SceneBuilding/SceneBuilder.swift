@@ -44,9 +44,12 @@ public enum SceneBuilder {
       items.append(made)
       byID[itemSpec.id] = made
     }
+    var groups: [DynamicItem] = []
     for groupSpec in spec.groups {
       let members = try BehaviorFactory { byID[$0] }.items(groupSpec.items)
-      byID[groupSpec.id] = try group(groupSpec, members: members)
+      let made = try group(groupSpec, members: members)
+      groups.append(made)
+      byID[groupSpec.id] = made
     }
     let factory = BehaviorFactory { byID[$0] }
     func make(_ spec: BehaviorSpec) throws(ProtocolError) -> DynamicBehavior {
@@ -57,7 +60,7 @@ public enum SceneBuilder {
       return behavior
     }
     for behaviorSpec in spec.behaviors { animator.addBehavior(try make(behaviorSpec)) }
-    return BuiltScene(animator: animator, items: items)
+    return BuiltScene(animator: animator, items: items, groups: groups)
   }
 }
 
@@ -66,6 +69,8 @@ public struct BuiltScene {
   public let animator: DynamicAnimator
   /// The scene's items, in the spec's order (the order of `items` in frames).
   public let items: [DynamicItem]
+  /// Its groups, in the spec's order.
+  public let groups: [DynamicItem]
 }
 
 /// Runs an engine call, turning its refusal into the protocol's error.

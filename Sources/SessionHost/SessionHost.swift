@@ -34,6 +34,8 @@ public final class SessionHost {
   }
 
   public let configuration: Configuration
+  /// The transitions it offers: the built-ins and the documents it was given.
+  var transitions = TransitionCatalog()
   let environment: any HostEnvironment
   /// Where messages caused by work that ends later go (set by the transport).
   public var output: ([Outgoing]) -> Void = { _ in }

@@ -65,6 +65,14 @@ struct Dynd: ParsableCommand {
   @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
   var logLevel: String = "info"
 
+  @Option(
+    name: .customLong("transitions"),
+    help: ArgumentHelp(
+      "A directory of transition documents (*.json), read at start and on SIGHUP; repeatable. "
+        + "Default: dynd/transitions in $XDG_DATA_HOME, then in each of $XDG_DATA_DIRS.",
+      valueName: "dir"))
+  var transitionDirectories: [String] = []
+
   @Flag(
     help: "Require a socket from systemd socket activation (LISTEN_FDS; used even without this).")
   var systemd = false
@@ -129,6 +137,7 @@ struct Dynd: ParsableCommand {
     options.version = releaseVersion
     options.workers = workers
     options.memoryBudget = memoryBudget.map { $0 << 20 }
+    options.transitionDirectories = transitionDirectories.isEmpty ? nil : transitionDirectories
     do {
       let server = try Server(options: options, logger: logger)
       try server.run()

@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import SessionHost
+import TransitionDocuments
 import Wire
 
 /// The daemon: one libevent loop, the listening socket and the connected clients, serving a
@@ -30,6 +31,9 @@ public final class Server: Client.Owner {
     /// Stop on SIGTERM and SIGINT. Off for daemons embedded in a test process (libevent lets
     /// only one event base handle signals).
     public var handleSignals = true
+    /// Where transition documents are read from (`--transitions`, in order); nil: the XDG data
+    /// directories (`DocumentDirectories.defaults`). Read at start and again on SIGHUP.
+    public var transitionDirectories: [String]?
     public init() {}
   }
 
@@ -107,6 +111,7 @@ public final class Server: Client.Owner {
       ) { [unowned self] signal in
         if SignalHandling.socketRecreationSignals.contains(signal) {
           _ = self.listener?.recreateSocketFile(location: self.socketLocation)
+          if signal == SIGHUP { self.loadTransitions() }
         } else {
           self.shutdown(signal: signal)
         }
@@ -126,6 +131,7 @@ public final class Server: Client.Owner {
     if let budget = options.memoryBudget { configuration.memoryBudget = budget }
     host = SessionHost(configuration: configuration, environment: environment)
     host.output = { [unowned self] messages in self.send(messages) }
+    loadTransitions()
     environment.client = { [unowned self] peer in self.clients[peer] }
     trimmer = OneShotTimer(loop: loop) { [unowned self] _ in
       self.trimPending = false
@@ -135,6 +141,26 @@ public final class Server: Client.Owner {
       if self.closesSinceTrim > 0 { self.scheduleMemoryTrim() }
       self.closesSinceTrim = 0
     }
+  }
+
+  /// Reads the transition documents of the directories anew (at start, and on SIGHUP):
+  /// sessions keep the definitions they were opened with. What is refused is logged, each
+  /// error with its file and JSON pointer.
+  func loadTransitions() {
+    let explicit = options.transitionDirectories
+    var variables: [String: String] = [:]
+    for name in ["XDG_DATA_HOME", "HOME", "XDG_DATA_DIRS"] {
+      if let value = getenv(name) { variables[name] = String(cString: value) }
+    }
+    let directories = explicit ?? DocumentDirectories.defaults(variables)
+    var (documents, problems) = DocumentDirectories.load(
+      directories, missingIsFine: explicit == nil)
+    problems += host.replaceDocuments(documents)
+    for problem in problems { logger.warning("transition documents: \(problem)") }
+    let names = host.documentNames
+    let listed = names.isEmpty ? "" : ": " + names.joined(separator: ", ")
+    logger.info(
+      "\(names.count) transition documents\(listed) (from \(directories.joined(separator: ", ")))")
   }
 
   /// Runs until SIGTERM or SIGINT.

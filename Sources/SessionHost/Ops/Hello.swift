@@ -6,14 +6,14 @@ import Wire
 extension HelloRequest: DaemonOp {
   func run(_ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     .hello(
-      version: c.host.configuration.version, transitions: TransitionRegistry.names,
-      parameters: SessionHost.parameterTables)
+      version: c.host.configuration.version, transitions: c.host.transitions.names,
+      parameters: c.host.transitions.parameterTables)
   }
 }
 
 extension SessionHost {
-  /// Every transition's parameters as `hello` lists them, built once.
-  static let parameterTables: [ParameterTable] = TransitionRegistry.all.map { type in
+  /// The built-in transitions' parameters as `hello` lists them, built once.
+  static let builtInParameterTables: [ParameterTable] = TransitionRegistry.all.map { type in
     ParameterTable(transition: type.name, parameters: type.parameters.map(\.wireDeclaration))
   }
 }

@@ -1,4 +1,5 @@
 import Primitives
+import TransitionDocuments
 import Transitions
 import Wire
 
@@ -34,11 +35,15 @@ extension SessionHost {
       }
       content = .scene(try SceneModel(spec, checked: footprint))
     case .transition(let transitionName, let params):
-      guard let type = TransitionRegistry.type(named: transitionName) else {
-        throw .unknownTransition(transitionName, known: TransitionRegistry.names)
+      let bounds = open.bounds ?? TransitionBounds.standard
+      let transition: Transition
+      if let type = TransitionRegistry.type(named: transitionName) {
+        transition = try makeTransition(type, params, bounds: bounds)
+      } else if let document = transitions.document(named: transitionName) {
+        transition = try makeDocumentTransition(document, params, bounds: bounds)
+      } else {
+        throw .unknownTransition(transitionName, known: transitions.names)
       }
-      let transition = try makeTransition(
-        type, params, bounds: open.bounds ?? TransitionBounds.standard)
       try SceneModel.admitShapes(transition.animator.shapeCount, to: 0, room: shapeRoom)
       content = .transition(transition)
     }
@@ -136,7 +141,7 @@ extension SessionHost {
     -> TransitionParams
   {
     TransitionParams(
-      type(of: transition).parameters.map { declared in
+      transition.declaredParameters.map { declared in
         TransitionParam(
           name: declared.name,
           value: given[declared.name]
@@ -144,22 +149,56 @@ extension SessionHost {
       })
   }
 
-  private func makeTransition(_ type: Transition.Type, _ params: TransitionParams, bounds: Rect)
-    throws(ProtocolError) -> Transition
-  {
+  /// A document's transition: its scene laid out for the parameters in `bounds`, checked and
+  /// charged as a scene's (`SceneModel.check`, the memory budget) before it is built.
+  private func makeDocumentTransition(
+    _ document: TransitionDocument, _ params: TransitionParams, bounds: Rect
+  ) throws(ProtocolError) -> Transition {
+    let values = try parameterValues(params, declared: document.parameters, in: bounds)
+    let spec: SceneSpec
+    do throws(DocumentError) {
+      spec = try document.scene(values, in: bounds)
+    } catch {
+      throw ProtocolError(.invalidScene, "transition '\(document.name)': \(error)")
+    }
+    let footprint = try SceneModel.check(spec, shapeRoom: shapeRoom)
+    try admitMemory(MemoryCost.session + footprint.bytes)
+    return try DocumentTransition(document, scene: spec)
+  }
+
+  /// `params` checked against `declared` in `bounds`, as the protocol's errors.
+  private func parameterValues(
+    _ params: TransitionParams, declared: [TransitionParameter], in bounds: Rect
+  ) throws(ProtocolError) -> ParameterValues {
     var overrides: [String: ParameterValue] = [:]
     for p in params.entries { overrides[p.name] = p.value }
     do {
-      let values = try ParameterValues(overrides, declared: type.parameters, in: bounds.size)
-      return try type.init(parameters: values, bounds: bounds)
-    } catch let error as TransitionError {
-      switch error.kind {
-      case .unknownParameter: throw ProtocolError(.unknownField, error.message)
-      case .wrongType: throw ProtocolError(.wrongType, error.message)
-      case .outOfRange: throw ProtocolError(.outOfRange, error.message)
-      }
+      return try ParameterValues(overrides, declared: declared, in: bounds.size)
     } catch {
-      throw ProtocolError(.invalidScene, "\(error)")
+      throw Self.protocolError(error)
+    }
+  }
+
+  /// A transition's refusal of its parameters as the protocol's error.
+  private static func protocolError(_ error: any Error) -> ProtocolError {
+    guard let error = error as? TransitionError else {
+      return ProtocolError(.invalidScene, "\(error)")
+    }
+    switch error.kind {
+    case .unknownParameter: return ProtocolError(.unknownField, error.message)
+    case .wrongType: return ProtocolError(.wrongType, error.message)
+    case .outOfRange: return ProtocolError(.outOfRange, error.message)
+    }
+  }
+
+  private func makeTransition(_ type: Transition.Type, _ params: TransitionParams, bounds: Rect)
+    throws(ProtocolError) -> Transition
+  {
+    let values = try parameterValues(params, declared: type.parameters, in: bounds)
+    do {
+      return try type.init(parameters: values, bounds: bounds)
+    } catch {
+      throw Self.protocolError(error)
     }
   }
 }

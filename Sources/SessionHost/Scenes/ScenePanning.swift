@@ -8,19 +8,10 @@ extension SceneModel {
   /// point (a rectangle or a path by its frame, an ellipse by itself, each turned with the
   /// item); a member of a group grips its group. Nil when none does.
   func itemUnder(_ point: Point) -> DynamicItem? {
-    for item in items.reversed() where Self.holds(item, point) {
+    for item in items.reversed() where ScenePan.holds(item, point) {
       return groupOfItem[item.identifier] ?? item
     }
     return nil
-  }
-
-  private static func holds(_ item: DynamicItem, _ point: Point) -> Bool {
-    let local = (point - item.center).rotated(by: -item.angle)
-    let (a, b) = (item.size.width / 2, item.size.height / 2)
-    if case .ellipse = item.shape {
-      return (local.dx * local.dx) / (a * a) + (local.dy * local.dy) / (b * b) <= 1
-    }
-    return abs(local.dx) <= a && abs(local.dy) <= b
   }
 
   /// The `dynamic_item` behavior a velocity given to `item` goes through: the last of the

@@ -155,7 +155,7 @@ final class Session: DynamicAnimatorDelegate {
   }
 
   var transitionName: String? {
-    if case .transition(let t) = content { return type(of: t).name }
+    if case .transition(let t) = content { return t.openedName }
     return nil
   }
 

@@ -8,8 +8,8 @@ import Primitives
 /// exactly, through the last `dynamic_item` behavior holding it (or one made to carry it), and
 /// reports the `handoff`; a cancel lets go without one. A touch on no item grips nothing, and
 /// its release reports nothing.
-public final class ScenePan: Transition {
-  override public class var name: String { "scene" }
+open class ScenePan: Transition {
+  override open class var name: String { "scene" }
 
   /// The item a touch at a point grips, nil for none (the scene's hit test).
   public typealias HitTest = (Point) -> DynamicItem?
@@ -20,10 +20,26 @@ public final class ScenePan: Transition {
   private let carrier: Carrier
   private var grip: (item: DynamicItem, attachment: AttachmentBehavior)?
 
-  public init(animator: DynamicAnimator, hitTest: @escaping HitTest, carrier: @escaping Carrier) {
+  /// A pan over `animator`; `items` are what frames report, when it drives a transition.
+  public init(
+    animator: DynamicAnimator, items: [DynamicItem] = [], hitTest: @escaping HitTest,
+    carrier: @escaping Carrier
+  ) {
     self.hitTest = hitTest
     self.carrier = carrier
     super.init(animator: animator, bounds: animator.referenceBounds ?? TransitionBounds.standard)
+    self.items = items
+  }
+
+  /// Whether `item`'s shape, turned with it, holds `point` (a rectangle or a path by its frame,
+  /// an ellipse by itself): the hit test of a scene's pan.
+  public static func holds(_ item: DynamicItem, _ point: Point) -> Bool {
+    let local = (point - item.center).rotated(by: -item.angle)
+    let (a, b) = (item.size.width / 2, item.size.height / 2)
+    if case .ellipse = item.shape {
+      return (local.dx * local.dx) / (a * a) + (local.dy * local.dy) / (b * b) <= 1
+    }
+    return abs(local.dx) <= a && abs(local.dy) <= b
   }
 
   /// Not opened by name: a scene pan is made over a scene's animator.
@@ -36,23 +52,23 @@ public final class ScenePan: Transition {
   /// The item held now, if any.
   public var heldItem: DynamicItem? { grip?.item }
 
-  override public func panBegan(at point: Point) {
+  override open func panBegan(at point: Point) {
     letGo()
     guard let item = hitTest(point) else { return }
     grip = (item, grab(item, at: point))
   }
 
-  override public func panChanged(at point: Point, velocity: Vector) {
+  override open func panChanged(at point: Point, velocity: Vector) {
     grip?.attachment.anchorPoint = point
   }
 
-  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+  override open func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
     guard let item = grip?.item else { return [] }
     letGo()
     return [handOff(item, velocity: velocity, via: carrier(item))]
   }
 
-  override public func panCancelled() {
+  override open func panCancelled() {
     letGo()
   }
 

@@ -22,6 +22,11 @@ open class Transition {
   /// `ParameterSet`'s `declarations`, and reads the values through a `ParameterReader` of it.
   open class var parameters: [TransitionParameter] { [] }
 
+  /// The name this one was opened by: its class's, or a document's (`DocumentTransition`).
+  open var openedName: String { type(of: self).name }
+  /// Its parameters' declarations: its class's, or a document's.
+  open var declaredParameters: [TransitionParameter] { type(of: self).parameters }
+
   public let animator: DynamicAnimator
   public let bounds: Rect
   /// The items reported on the wire, in this order.

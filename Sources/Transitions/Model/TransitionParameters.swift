@@ -195,6 +195,11 @@ public struct TransitionError: Error, Equatable, Sendable {
   }
   public let kind: Kind
   public let message: String
+
+  public init(kind: Kind, message: String) {
+    self.kind = kind
+    self.message = message
+  }
 }
 
 /// A transition's parameters after validation: every declared one, overridden or default.
