@@ -279,6 +279,8 @@ VALID = [
     ("request", '{"op":"items_in_rect","session":"s","rect":[0,0,160,0]}'),
     ("request", '{"op":"set_bounds","session":"s","bounds":[320,568]}'),
     ("request", '{"op":"set_bounds","session":"s","bounds":[-10,0,300,500]}'),
+    ("request", '{"op":"define","document":{"transition":"card","scene":{"items":[]}}}'),
+    ("request", '{"op":"open","transition":"sheet","bounds":[412,915]}'),
     ("reply", '{"ok":true,"id":5,"items":["a","b"]}'),
     ("reply", '{"ok":true,"items":[]}'),
     ("reply", '{"ok":true,"t":0,"running":false,"items":[' + S_A_SIZED + '],"groups":[{"id":"g","items":["screen"]}]}'),
@@ -610,6 +612,9 @@ INVALID = [
     ("request", '{"op":"items_in_rect","session":"s","rect":[0,0,-1,1]}', "items_in_rect negative width"),
     ("request", '{"op":"set_bounds","session":"s","bounds":[0,1]}', "set_bounds of zero width"),
     ("request", '{"op":"set_bounds","session":"s"}', "set_bounds without bounds"),
+    ("request", '{"op":"define","document":[]}', "define of a non-object"),
+    ("request", '{"op":"open","transition":"sheet","bounds":[50,915]}', "transition bounds of 50"),
+    ("request", '{"op":"open","scene":{},"bounds":[400,400]}', "bounds with a scene"),
     ("reply", '{"ok":true,"items":["a",{"id":"b"}]}', "items of names and states"),
     ("reply", '{"ok":true,"groups":[{"id":"g","items":["a"]}]}', "groups without the rest of get"),
     (

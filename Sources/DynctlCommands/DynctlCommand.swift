@@ -41,6 +41,7 @@ struct DynctlCommand: ParsableCommand {
       RenderCommand.self, RunCommand.self,
       SendCommand.self, ItemsInRectCommand.self, SetBoundsCommand.self, AddGroupCommand.self,
       RemoveGroupCommand.self, DescribeProtocolCommand.self, CheckCommand.self,
+      DefineCommand.self,
     ])
 
   /// Runs one command line, `Dynctl.run`'s, with `Console.current` bound: connection options

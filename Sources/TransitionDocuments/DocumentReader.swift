@@ -232,37 +232,59 @@ struct DocumentReader {
     return found
   }
 
-  /// Builds the scene at the corners of the parameter box in the standard, the smallest and the
-  /// largest bounds, and reads each as `open` reads a scene.
+  /// The most JSON values the corner checks of one document read in all (its scene's values
+  /// times the corners tried): what keeps `define` of a large document within tens of
+  /// milliseconds. The defaults and both ends of the box in the standard bounds are always tried.
+  static let cornerBudget = 60_000
+
+  /// Builds the scene at the corners of the parameter box in the standard, the smallest, the
+  /// largest and two elongated bounds, most telling first, and reads each as `open` reads a
+  /// scene, as many as `cornerBudget` allows.
   private mutating func checkCorners(_ document: TransitionDocument) {
     let standard = TransitionBounds.standard
     let (small, large) = (TransitionBounds.sides.lowerBound, TransitionBounds.sides.upperBound)
-    let boundsSet =
-      [standard]
-      + [(small, small), (large, large), (small, large), (large, small)].map {
-        Rect(x: 0, y: 0, width: $0.0, height: $0.1)
-      }
-    for bounds in boundsSet {
+    let others = [(small, small), (large, large), (small, large), (large, small)].map {
+      Rect(x: 0, y: 0, width: $0.0, height: $0.1)
+    }
+    let size = max(1, count(document.scene))
+    var tries: [(Rect, [Double])] = []
+    for bounds in [standard] + others {
       let resolved = document.parameters.map { $0.resolved(in: bounds.size) }
-      for point in corners(resolved) {
-        do throws(DocumentError) {
-          _ = try document.sceneSpec(document.names.values(point, in: bounds), bounds: bounds)
-        } catch {
-          // One error a field: the first corner that breaks it says enough.
-          guard !errors.contains(where: { $0.pointer == error.pointer }) else { continue }
-          let at = zip(resolved, point).map { "\($0.name) \(short($1))" }
-          fail(
-            error.pointer,
-            error.message + " (in \(short(bounds.size.width))×\(short(bounds.size.height)) bounds"
-              + (at.isEmpty ? ")" : ", with \(at.joined(separator: ", ")))"))
-        }
-        if errors.count >= DocumentErrors.maxListed { return }
+      tries += corners(resolved).prefix(3).map { (bounds, $0) }
+    }
+    for bounds in [standard] + others {
+      let resolved = document.parameters.map { $0.resolved(in: bounds.size) }
+      tries += corners(resolved).dropFirst(3).map { (bounds, $0) }
+    }
+    let allowed = max(3, Self.cornerBudget / size)
+    for (bounds, point) in tries.prefix(allowed) {
+      do throws(DocumentError) {
+        _ = try document.sceneSpec(document.names.values(point, in: bounds), bounds: bounds)
+      } catch {
+        // One error a field: the first corner that breaks it says enough.
+        guard !errors.contains(where: { $0.pointer == error.pointer }) else { continue }
+        let at = zip(document.parameters, point).map { "\($0.name) \(short($1))" }
+        fail(
+          error.pointer,
+          error.message + " (in \(short(bounds.size.width))×\(short(bounds.size.height)) bounds"
+            + (at.isEmpty ? ")" : ", with \(at.joined(separator: ", ")))"))
       }
+      if errors.count >= DocumentErrors.maxListed { return }
     }
   }
 
-  /// The parameter values to try: the defaults, all at their minimum, all at their maximum,
-  /// and every corner of the box up to six parameters (each alone at either end beyond).
+  /// How many JSON values `value` holds, itself included.
+  private func count(_ value: JSONValue) -> Int {
+    switch value {
+    case .array(let elements): return 1 + elements.reduce(0) { $0 + count($1) }
+    case .object(let members): return 1 + members.reduce(0) { $0 + count($1.value) }
+    default: return 1
+    }
+  }
+
+  /// The parameter values to try, most telling first: the defaults, all at their minimum, all
+  /// at their maximum, then every corner of the box up to six parameters (each alone at either
+  /// end beyond).
   private func corners(_ parameters: [TransitionParameter]) -> [[Double]] {
     let ends: [(Double, Double, Double)] = parameters.map {
       guard case .number(let r) = $0.kind, case .number(let d) = $0.defaultValue else {

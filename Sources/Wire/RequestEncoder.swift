@@ -298,6 +298,12 @@ public struct RequestEncoder: Sendable {
     }
   }
 
+  /// A member whose value is JSON text written before (`define`'s document, as sent).
+  mutating func raw(_ name: StaticString, _ json: String) {
+    key(name)
+    writer.bytes.append(contentsOf: json.utf8)
+  }
+
   /// The members of `fields`' object, as the request gave them.
   mutating func members(of fields: BehaviorFields) {
     let members = fields.text.utf8.dropFirst().dropLast()

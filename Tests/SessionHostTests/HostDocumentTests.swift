@@ -80,4 +80,26 @@ struct HostDocumentTests {
     let sessions = try #require(list.object["sessions"] as? [[String: Any]])
     #expect(sessions.first?["transition"] as? String == "card")
   }
+
+  @Test("define: a document for new sessions, refused with every error and its pointer")
+  func define() throws {
+    let rig = HostRig()
+    let client = rig.connect()
+    let document = Self.card.split(separator: "\n").joined(separator: " ")
+    try client.expectOK(#"{"op":"define","id":1,"document":"# + document + "}")
+    try client.expectOK(#"{"op":"open","session":"c","transition":"card","clock":"manual"}"#)
+    let taken = try client.expectError(
+      "invalid_scene", #"{"op":"define","id":2,"document":"# + document + "}")
+    #expect(
+      taken.errorMessage?.contains("the name is taken by the document of define by pid") == true)
+    let bad = try client.expectError(
+      "invalid_scene",
+      #"{"op":"define","id":3,"document":{"transition":"x","colour":1,"scene":{"items":[]}}}"#)
+    #expect(
+      bad.errorMessage
+        == "the document has 1 error: /colour: unknown field (a document has: transition, "
+        + "description, parameters, scene)")
+    try client.expectError("wrong_type", #"{"op":"define","id":4,"document":[]}"#)
+    try client.expectError("missing_field", #"{"op":"define","id":5}"#)
+  }
 }

@@ -205,6 +205,7 @@ private let requests: [Request] = {
     Op(ItemsInRectRequest(session: "m", rect: Rect(x: 0, y: 0, width: 10, height: 10))),
     Op(SetBoundsRequest(session: "m", bounds: Rect(x: 0, y: 0, width: 320, height: 568))),
     Op(SetBoundsRequest(session: "m", bounds: Rect(x: -10, y: 20, width: 1, height: 1e5))),
+    Op(DefineRequest(document: #"{"transition":"card","scene":{"items":[]}}"#)),
     Op(
       OpenRequest(
         source: .scene(

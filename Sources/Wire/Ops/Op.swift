@@ -158,7 +158,7 @@ public struct Op: Equatable, Sendable {
     AddBehaviorRequest.self, RemoveBehaviorRequest.self, RemoveAllBehaviorsRequest.self,
     SetBehaviorRequest.self, SetItemRequest.self, AddVelocityRequest.self,
     BehaviorsRequest.self, AddGroupRequest.self, RemoveGroupRequest.self,
-    ItemsInRectRequest.self, SetBoundsRequest.self,
+    ItemsInRectRequest.self, SetBoundsRequest.self, DefineRequest.self,
   ]
 
   /// What the decoder needs of an op: its fields with `op` and `id`, and its reader.

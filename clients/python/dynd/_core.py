@@ -417,7 +417,7 @@ def load_scene(scene: SceneSource) -> Dict[str, Any]:
     with open(os.fspath(scene), encoding="utf-8") as handle:
         loaded = json.load(handle)
     if not isinstance(loaded, dict):
-        raise ValueError("%s does not hold a JSON object (a scene)" % os.fspath(scene))
+        raise ValueError("%s does not hold a JSON object" % os.fspath(scene))
     return loaded
 
 

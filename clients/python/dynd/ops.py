@@ -256,6 +256,12 @@ class Ops:
         box = _core.numbers(rect, (4,), "a rectangle (x, y, w, h)")
         return Request("items_in_rect", {"session": session, "rect": box}, _items)
 
+    def define(self, document: SceneSource) -> Request[Ack]:
+        """Defines a transition from a document (docs/TRANSITION-DOCUMENTS.md), for new
+        sessions: a dict, or the path of a JSON file holding one. The daemon checks it whole;
+        a document with errors is refused (``invalid_scene``), every error with its pointer."""
+        return Request("define", {"document": _core.load_scene(document)}, _as(Ack))
+
     def set_bounds(self, session: str, bounds: Sequence[float]) -> Request[Ack]:
         """Changes a scene's reference bounds: ``(w, h)`` (origin 0, 0) or ``(x, y, w, h)``."""
         box = _core.numbers(bounds, (2, 4), "bounds (w, h) or (x, y, w, h)")
@@ -506,6 +512,7 @@ class OpMethods:
     remove_group = OpMethod(Ops.remove_group)
     items_in_rect = OpMethod(Ops.items_in_rect)
     set_bounds = OpMethod(Ops.set_bounds)
+    define = OpMethod(Ops.define)
     set_item = OpMethod(Ops.set_item)
     add_velocity = OpMethod(Ops.add_velocity)
     open_transition = OpMethod(Ops.open_transition)

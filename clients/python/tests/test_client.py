@@ -358,3 +358,20 @@ def test_samples_too_far_apart_are_named_with_their_gap(dynd_client: Client) -> 
         "so each began the estimate afresh (send one at least every 40 ms: a 60 Hz display "
         "sends one every 16.7 ms)"
     )
+
+
+def test_a_transition_defined_by_a_document_opens_by_its_name(dynd_client: Client) -> None:
+    card = {
+        "transition": "py-card",
+        "parameters": [{"name": "inset", "default": 20, "min": 0, "max": 40}],
+        "scene": {"items": [{"id": "card", "center": ["=mid_x", "=mid_y"],
+                             "size": ["=width - 2 * inset", 100]}]},
+    }
+    dynd_client.define(card)
+    assert "py-card" in dynd_client.hello().transitions
+    opened = dynd_client.open_transition("py-card", {"inset": 6}, clock="manual", bounds=(412, 915))
+    assert opened.items[0].size == (400, 100)
+    with pytest.raises(dynd.DyndError) as refused:
+        dynd_client.define(dict(card, colour=1))
+    assert refused.value.code == "invalid_scene"
+    assert "/colour: unknown field" in str(refused.value)
