@@ -52,15 +52,18 @@ public enum SceneBuilder {
       byID[groupSpec.id] = made
     }
     let factory = BehaviorFactory { byID[$0] }
+    var behaviorsByID: [String: DynamicBehavior] = [:]
     func make(_ spec: BehaviorSpec) throws(ProtocolError) -> DynamicBehavior {
       let behavior = try factory.make(spec)
+      if let id = spec.id { behaviorsByID[id] = behavior }
       if case .composite(let composite) = spec {
         for child in composite.children { behavior.addChildBehavior(try make(child)) }
       }
       return behavior
     }
     for behaviorSpec in spec.behaviors { animator.addBehavior(try make(behaviorSpec)) }
-    return BuiltScene(animator: animator, items: items, groups: groups)
+    return BuiltScene(
+      animator: animator, items: items, groups: groups, behaviorsByID: behaviorsByID)
   }
 }
 
@@ -71,6 +74,8 @@ public struct BuiltScene {
   public let items: [DynamicItem]
   /// Its groups, in the spec's order.
   public let groups: [DynamicItem]
+  /// Its behaviors that have an id (composites' children included).
+  public let behaviorsByID: [String: DynamicBehavior]
 }
 
 /// Runs an engine call, turning its refusal into the protocol's error.

@@ -68,10 +68,38 @@ struct DocumentReader {
     }
     let expressions = self.expressions(in: scene, names: names)
     guard let name, errors.isEmpty else { return nil }
-    let document = TransitionDocument(
+    var document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
-      expressions: expressions, names: names)
+      expressions: expressions, names: names, rules: DocumentRules(),
+      runtime: RuntimeNames(names, items: []), ruleExpressions: [:])
     checkCorners(document)
+    guard errors.isEmpty else { return nil }
+    // The rules, read against the names of the release and of the scene's items, each behavior
+    // they add read at a sample: a release at the defaults, in the standard bounds.
+    let standard = TransitionBounds.standard
+    let defaults = parameters.map { p -> Double in
+      if case .number(let value) = p.resolved(in: standard.size).defaultValue { return value }
+      return 0
+    }
+    let base = names.values(defaults, in: standard)
+    guard let laidOut = try? document.sceneSpec(base, bounds: standard) else { return nil }
+    let runtime = RuntimeNames(names, items: laidOut.items.map(\.id))
+    let sample =
+      base + Array(repeating: 0, count: RuntimeNames.release.count)
+      + runtime.items.flatMap { id -> [Double] in
+        let item = laidOut.items.first { $0.id == id }!
+        let (c, s) = (item.center, item.size)
+        return [
+          c.x, c.y, 0, 0, c.x - s.width / 2, c.x + s.width / 2, c.y - s.height / 2,
+          c.y + s.height / 2,
+        ]
+      }
+    let (rules, compiled) = self.rules(
+      json, runtime: runtime, items: laidOut.items.map(\.id), sample: sample)
+    document = TransitionDocument(
+      name: name, description: description, parameters: parameters, scene: scene,
+      expressions: expressions, names: names, rules: rules, runtime: runtime,
+      ruleExpressions: compiled)
     return errors.isEmpty ? document : nil
   }
 

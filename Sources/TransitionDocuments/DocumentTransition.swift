@@ -1,4 +1,5 @@
 import Dynamics
+import Expressions
 import Primitives
 import SceneBuilding
 import Transitions
@@ -6,29 +7,54 @@ import Wire
 
 /// A transition made from a document (`TransitionDocument`): its scene laid out in the
 /// session's bounds for the parameters it was opened with, driven by a scene's pan (the finger
-/// grips the topmost item under it; the release hands the velocity over exactly: `ScenePan`).
-/// It keeps the document it was opened with, whatever is defined later under its name.
+/// grips the topmost item under it, of the pan's items when the document names them, along its
+/// axis when it locks one; the release hands the velocity over exactly: `ScenePan`). At the
+/// release the first `release` rule that holds adds and removes behaviors (a spring or a decay
+/// added then starts from the velocity handed over); after it, the first `done` rule that holds
+/// at the end of a frame ends the cycle with its outcome. It keeps the document it was opened
+/// with, whatever is defined later under its name.
 public final class DocumentTransition: ScenePan {
   public let document: TransitionDocument
+  /// The parameters' and the bounds' values, then room for the release's and the items'.
+  private let base: [Double]
+  private var behaviors: [String: DynamicBehavior]
+  private let lookup: (String) -> DynamicItem?
+  private var named: [DynamicItem] = []
+  /// The release's values (`release.x` …), kept for the done rules and the values.
+  private var release = Array(repeating: 0.0, count: RuntimeNames.release.count)
+  private var awaitingDone = false
 
   override public var openedName: String { document.name }
   override public var declaredParameters: [TransitionParameter] { document.parameters }
 
-  /// Builds `spec`, `document`'s scene laid out for a session (`TransitionDocument.scene`).
-  public init(_ document: TransitionDocument, scene spec: SceneSpec) throws(ProtocolError) {
+  /// Builds `spec`, `document`'s scene laid out for a session (`TransitionDocument.scene`) at
+  /// `values` (the parameters') in `bounds`.
+  public init(
+    _ document: TransitionDocument, scene spec: SceneSpec, values: ParameterValues, bounds: Rect
+  ) throws(ProtocolError) {
     let built = try SceneBuilder.build(spec)
     var groupOf: [ObjectIdentifier: DynamicItem] = [:]
+    var byID: [String: DynamicItem] = [:]
+    for item in built.items { byID[item.identifier] = item }
     for group in built.groups {
+      byID[group.identifier] = group
       for member in group.groupMembers { groupOf[ObjectIdentifier(member)] = group }
     }
     let items = built.items
     let animator = built.animator
+    let grippable = document.rules.panItems.map { Set($0) }
     var carriers: [ObjectIdentifier: DynamicItemBehavior] = [:]
     self.document = document
+    base = document.names.values(
+      document.parameters.map { values.number($0.name) ?? 0 }, in: bounds)
+    behaviors = built.behaviorsByID
+    lookup = { byID[$0] }
     super.init(
       animator: animator, items: items,
       hitTest: { point in
-        items.last { ScenePan.holds($0, point) }.map { groupOf[ObjectIdentifier($0)] ?? $0 }
+        items.last { item in
+          ScenePan.holds(item, point) && grippable.map { $0.contains(item.identifier) } != false
+        }.map { groupOf[ObjectIdentifier($0)] ?? $0 }
       },
       carrier: { item in
         // The last item behavior holding it, else one made to carry velocity to it.
@@ -48,11 +74,103 @@ public final class DocumentTransition: ScenePan {
         carriers[ObjectIdentifier(item)] = carrier
         return carrier
       })
+    named = document.runtime.items.compactMap { byID[$0] }
   }
 
   /// Not opened by a class name: a document transition is made from its document.
   public required init(parameters: ParameterValues, bounds: Rect) throws {
     throw TransitionError(
       kind: .unknownParameter, message: "a document transition is made from its document")
+  }
+
+  override public func anchor(for point: Point) -> Point {
+    guard let start = startPoint else { return point }
+    switch document.rules.panAxis {
+    case .x?: return Point(x: point.x, y: start.y)
+    case .y?: return Point(x: start.x, y: point.y)
+    case nil: return point
+    }
+  }
+
+  override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
+    let start = startPoint ?? point
+    let held = heldItem
+    let events = super.panEnded(at: point, velocity: velocity)
+    guard let item = held else { return events }
+    let projection = DecayMotion(
+      .scrollView(decelerationRate: DecayModel.normalDecelerationRate), from: item.center,
+      velocity: item.velocity
+    ).restingPoint
+    release = [
+      point.x, point.y, velocity.dx, velocity.dy, start.x, start.y, projection.x, projection.y,
+    ]
+    let values = currentValues()
+    if let rule = document.rules.release.first(where: { holds($0.when, values) }) {
+      apply(rule.then, values)
+    }
+    awaitingDone = true
+    return events
+  }
+
+  override public func afterStep() -> [TransitionEvent] {
+    guard awaitingDone else { return [] }
+    let values = currentValues()
+    for rule in document.rules.done {
+      let now = (!rule.atRest || !animator.isRunning) && holds(rule.when, values)
+      guard now else { continue }
+      awaitingDone = false
+      apply(rule.then, values)
+      return [.done(outcome: rule.outcome)]
+    }
+    return []
+  }
+
+  override public var values: [(name: String, value: Double)] {
+    let values = currentValues()
+    return document.rules.values.compactMap { rule in
+      (try? rule.value.number(values)).map { (rule.name, $0) }
+    }.sorted { $0.name < $1.name }
+  }
+
+  /// The values of every name the rules may use, now.
+  private func currentValues() -> [Double] {
+    var values = base + release
+    for item in named {
+      let (c, v, s) = (item.center, item.velocity, item.size)
+      values += [
+        c.x, c.y, v.dx, v.dy, c.x - s.width / 2, c.x + s.width / 2, c.y - s.height / 2,
+        c.y + s.height / 2,
+      ]
+    }
+    return values
+  }
+
+  /// Whether `condition` holds (no condition always does; one that cannot be evaluated does not).
+  private func holds(_ condition: Expression?, _ values: [Double]) -> Bool {
+    guard let condition else { return true }
+    return (try? condition.condition(values)) ?? false
+  }
+
+  /// Adds and removes behaviors as `effects` say. A behavior whose numbers fall outside the
+  /// protocol's ranges for these values is not added (the document's check proved its
+  /// expressions finite, not every value in range).
+  private func apply(_ effects: [DocumentRules.Effect], _ values: [Double]) {
+    for effect in effects {
+      switch effect {
+      case .addBehavior(let json, let at):
+        guard
+          let spec = try? TransitionDocument.behaviorSpec(
+            json, at: at, expressions: document.ruleExpressions, values: values),
+          let behavior = try? BehaviorFactory(lookup: lookup).make(spec)
+        else { continue }
+        if let id = spec.id {
+          if let old = behaviors[id] { animator.removeBehavior(old) }
+          behaviors[id] = behavior
+        }
+        animator.addBehavior(behavior)
+      case .removeBehavior(let id):
+        if let old = behaviors.removeValue(forKey: id) { animator.removeBehavior(old) }
+      }
+    }
   }
 }

@@ -22,11 +22,18 @@ public struct TransitionDocument: Sendable {
   let scene: JSONValue
   let expressions: [String: Expression]
   let names: DocumentNames
+  /// Its pan, release, done and values rules, the names they may use, and the expressions of
+  /// the behaviors their effects add, by pointer.
+  let rules: DocumentRules
+  let runtime: RuntimeNames
+  let ruleExpressions: [String: Expression]
 
   /// The largest document, in bytes (a document over it is refused before it is read).
   public static let maxBytes = 1 << 20
   /// The fields of a document.
-  static let fields = ["transition", "description", "parameters", "scene"]
+  static let fields = [
+    "transition", "description", "parameters", "scene", "pan", "release", "done", "values",
+  ]
 
   /// The scene `open` builds in `bounds` for `values` (validated against `parameters`).
   public func scene(_ values: ParameterValues, in bounds: Rect) throws(DocumentError) -> SceneSpec {
@@ -37,7 +44,8 @@ public struct TransitionDocument: Sendable {
   /// The scene with every expression evaluated at `values`, read as `open` reads a scene.
   func sceneSpec(_ values: [Double], bounds: Rect) throws(DocumentError) -> SceneSpec {
     var failure: DocumentError?
-    let evaluated = substitute(scene, tokens: ["scene"]) { pointer, expression in
+    let evaluated = Self.substituteExpressions(scene, tokens: ["scene"], expressions: expressions) {
+      pointer, expression in
       do throws(ExpressionError) {
         return try expression.number(values)
       } catch {
@@ -63,25 +71,25 @@ public struct TransitionDocument: Sendable {
   }
 
   /// `value` with each `=` string replaced by `evaluate(pointer, its expression)`.
-  func substitute(
-    _ value: JSONValue, tokens: [String], _ evaluate: (String, Expression) -> Double
+  static func substituteExpressions(
+    _ value: JSONValue, tokens: [String], expressions: [String: Expression],
+    _ evaluate: (String, Expression) -> Double
   ) -> JSONValue {
-    switch value {
-    case .string(let text) where text.hasPrefix("="):
-      let at = pointer(tokens)
-      guard let expression = expressions[at] else { return value }
-      return .number(evaluate(at, expression))
-    case .array(let elements):
-      return .array(
-        elements.enumerated().map { substitute($1, tokens: tokens + [String($0)], evaluate) })
-    case .object(let members):
-      return .object(
-        members.map {
-          JSONMember(
-            name: $0.name, value: substitute($0.value, tokens: tokens + [$0.name], evaluate))
-        })
-    default:
-      return value
+    func walk(_ value: JSONValue, _ tokens: [String]) -> JSONValue {
+      switch value {
+      case .string(let text) where text.hasPrefix("="):
+        let at = pointer(tokens)
+        guard let expression = expressions[at] else { return value }
+        return .number(evaluate(at, expression))
+      case .array(let elements):
+        return .array(elements.enumerated().map { walk($1, tokens + [String($0)]) })
+      case .object(let members):
+        return .object(
+          members.map { JSONMember(name: $0.name, value: walk($0.value, tokens + [$0.name])) })
+      default:
+        return value
+      }
     }
+    return walk(value, tokens)
   }
 }

@@ -21,3 +21,12 @@ extension TransitionParams {
     }
   }
 }
+
+extension BehaviorSpec {
+  /// Reads a behavior object: the checks `add_behavior` applies to its `behavior`.
+  public init(json: JSONValue, path: String = "behavior") throws(ProtocolError) {
+    self = try JSONParser().withRoot(Array(json.jsonText.utf8)) { root throws(ProtocolError) in
+      try BehaviorSpec(ObjectReader(root, path: path, owner: "a behavior"))
+    }
+  }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import Primitives
 import Testing
@@ -64,7 +65,9 @@ struct DocumentReaderTests {
       errors(card(#""description""#, #""colour": 1, "description""#))
         == [
           DocumentError(
-            "/colour", "unknown field (a document has: transition, description, parameters, scene)")
+            "/colour",
+            "unknown field (a document has: transition, description, parameters, scene, pan, "
+              + "release, done, values)")
         ])
     let two = errors(
       card(#""=mid_x""#, #""=mid_z""#).split(separator: #""=card_height""#).joined(
@@ -116,5 +119,37 @@ struct DocumentReaderTests {
     #expect(unknownItem.first?.message.contains("'cart'") == true)
     let elasticity = errors(card(#""allows_rotation": false"#, #""elasticity": 20"#))
     #expect(elasticity.first?.pointer == "/scene/behaviors/0/elasticity")
+  }
+
+  /// The rules' errors, each with its pointer: an item the scene lacks, a condition that does
+  /// not read or is a number, a behavior an effect adds that `add_behavior` would refuse.
+  @Test("pan, release, done and values are checked with their pointers")
+  func ruleErrors() {
+    func with(_ rules: String) -> [DocumentError] {
+      let end = cardDocument.lastIndex(of: "}")!
+      return errors(String(cardDocument[..<end]) + ", " + rules + "}")
+    }
+    #expect(
+      with(#""pan": {"items": ["cart"], "axis": "z"}"#).map(\.pointer) == [
+        "/pan/items/0", "/pan/axis",
+      ])
+    let release = with(
+      #""release": [{"when": "release.vx", "then": [{"add_behavior": {"type": "spring", "items": ["card"], "target": [0, 0]}}]}]"#
+    )
+    #expect(release.map(\.pointer) == ["/release/0/when", "/release/0/then/0/add_behavior"])
+    #expect(release[0].message == "this is a number, where a condition is needed")
+    let done = with(#""done": [{"outcome": 7}, {"at_rest": true, "outcome": "ok", "colour": 1}]"#)
+    #expect(done.map(\.pointer) == ["/done/0", "/done/0/outcome", "/done/1/colour"])
+    #expect(
+      with(#""values": [{"name": "alpha", "value": "card.x / release.vx"}]"#).first?.message
+        .contains("may divide by zero") == true)
+    #expect(with(#""values": [{"name": "alpha", "value": "clamp(card.x / width, 0, 1)"}]"#).isEmpty)
+  }
+}
+
+extension String {
+  fileprivate func replacingFirst(_ old: String, with new: String) -> String {
+    guard let range = range(of: old) else { return self }
+    return replacingCharacters(in: range, with: new)
   }
 }

@@ -163,7 +163,7 @@ extension SessionHost {
     }
     let footprint = try SceneModel.check(spec, shapeRoom: shapeRoom)
     try admitMemory(MemoryCost.session + footprint.bytes)
-    return try DocumentTransition(document, scene: spec)
+    return try DocumentTransition(document, scene: spec, values: values, bounds: bounds)
   }
 
   /// `params` checked against `declared` in `bounds`, as the protocol's errors.

@@ -51,16 +51,23 @@ open class ScenePan: Transition {
 
   /// The item held now, if any.
   public var heldItem: DynamicItem? { grip?.item }
+  /// Where the pan that holds it began.
+  public private(set) var startPoint: Point?
 
   override open func panBegan(at point: Point) {
     letGo()
     guard let item = hitTest(point) else { return }
     grip = (item, grab(item, at: point))
+    startPoint = point
   }
 
   override open func panChanged(at point: Point, velocity: Vector) {
-    grip?.attachment.anchorPoint = point
+    grip?.attachment.anchorPoint = anchor(for: point)
   }
+
+  /// Where the grip's anchor goes for the finger at `point`: there (a subclass may lock it to
+  /// an axis).
+  open func anchor(for point: Point) -> Point { point }
 
   override open func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
     guard let item = grip?.item else { return [] }
