@@ -5,8 +5,9 @@ paths the documents cite exist.
     python3 tools/test_readme.py BIN_DIR [--only FILE]
 
 BIN_DIR holds the built dynd and dynctl. Documents, in this order: README.md,
-examples/README.md, clients/python/README.md (when present); the last runs at the same time as
-the first two, with a private dynd and a scratch directory of its own.
+examples/README.md, docs/TUTORIAL.md ("Write your own transition"), clients/python/README.md
+(when present); the last runs at the same time as the first three, with a private dynd and a
+scratch directory of its own.
 
 - A ```sh block is a list of commands (a trailing `# comment` is not part of one): each must
   exit 0 within its time limit. `make test` is not run (it is what runs this) and `make run`
@@ -36,12 +37,13 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOCUMENTS = ["README.md", "examples/README.md", "clients/python/README.md"]
+DOCUMENTS = ["README.md", "examples/README.md", "docs/TUTORIAL.md", "clients/python/README.md"]
 # Documents whose commands run beside the others', against a private dynd and in a scratch
 # directory of their own: clients/python/README.md's are mostly pip installs, which wait.
 APART = ["clients/python/README.md"]
 CITING = DOCUMENTS + ["protocol/PROTOCOL.md", "BENCHMARKS.md", "docs/DESIGN.md",
-                      "docs/TRANSITIONS.md", "protocol/examples/README.md",
+                      "docs/TRANSITIONS.md", "docs/TRANSITION-DOCUMENTS.md",
+                      "protocol/examples/README.md",
                       "protocol/schema/README.md"]
 TOP_DIRECTORIES = ("Sources/", "Tests/", "tools/", "docs/", "protocol/", "examples/",
                    "clients/", "out/")
