@@ -181,10 +181,16 @@ struct DocumentReader {
     guard let low, let high, let preset else { return nil }
     let standard = TransitionBounds.standard.size
     let (l, h, d) = (low.value(in: standard), high.value(in: standard), preset.value(in: standard))
-    if l > h { fail(at + "/min", "min (\(l)) is above max (\(h)) in the standard 320×568 bounds") }
+    if l > h {
+      fail(
+        at + "/min",
+        "min (\(short(l))) is above max (\(short(h))) in the standard 320×568 bounds")
+    }
     if d < l || d > h {
       fail(
-        at + "/default", "the default (\(d)) is outside \(l)…\(h) in the standard 320×568 bounds")
+        at + "/default",
+        "the default (\(short(d))) is outside \(short(l)) … \(short(h)) in the standard "
+          + "320×568 bounds")
     }
     return TransitionParameter(
       name, default: preset, from: low, to: high, unit: unit, source: source)

@@ -79,7 +79,7 @@ struct DocumentReaderTests {
       errors(card(#""default": 200"#, #""default": 900"#)).first
         == DocumentError(
           "/parameters/0/default",
-          "the default (900.0) is outside 40.0…568.0 in the standard 320×568 bounds"))
+          "the default (900) is outside 40 … 568 in the standard 320×568 bounds"))
     #expect(
       errors(card(#""name": "inset""#, #""name": "width""#)).map(\.pointer).contains(
         "/parameters/1/name"))
