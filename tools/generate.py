@@ -9,7 +9,7 @@ fields are checked against (`Limits.describedRanges`), the framing limits, the c
 behavior, effects a rule, …), the velocity estimator's constants and the sentences that explain
 a `handoff`. From it:
 
-1. protocol/schema/{request,reply,event}.json: the range definitions `r_<name>` (a number in
+1. protocol/schema/{request,reply,event,transition}.json: the range definitions `r_<name>` (a number in
    the range; request.json has every one, the others those they refer to), `r_<name>_vec2` (two
    of them) and the counts `n_<name>` (an array of at most that many), one line each at the
    start of `$defs`; the hand-written rest of a schema refers to them, and states no limit of
@@ -39,6 +39,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REQUEST_SCHEMA = os.path.join(ROOT, "protocol", "schema", "request.json")
 REPLY_SCHEMA = os.path.join(ROOT, "protocol", "schema", "reply.json")
 EVENT_SCHEMA = os.path.join(ROOT, "protocol", "schema", "event.json")
+DOCUMENT_SCHEMA = os.path.join(ROOT, "protocol", "schema", "transition.json")
 PROTOCOL = os.path.join(ROOT, "protocol", "PROTOCOL.md")
 PYTHON_CONSTANTS = os.path.join(ROOT, "clients", "python", "dynd", "_protocol.py")
 BEGIN_TABLE = "<!-- generated: field ranges (tools/generate.py from dynctl describe-protocol) -->"
@@ -290,6 +291,7 @@ def main():
         REQUEST_SCHEMA: schema(read(REQUEST_SCHEMA), described, every_range=True),
         REPLY_SCHEMA: schema(read(REPLY_SCHEMA), described, every_range=False),
         EVENT_SCHEMA: schema(read(EVENT_SCHEMA), described, every_range=False),
+        DOCUMENT_SCHEMA: schema(read(DOCUMENT_SCHEMA), described, every_range=False),
         PROTOCOL: protocol_document(open(PROTOCOL, encoding="utf-8").read(), ranges),
         PYTHON_CONSTANTS: python_constants(described),
     }
@@ -303,7 +305,8 @@ def main():
             with open(path, "w", encoding="utf-8") as out:
                 out.write(text)
     problems = disagreements(
-        described, {path: outputs[path] for path in (REQUEST_SCHEMA, REPLY_SCHEMA, EVENT_SCHEMA)})
+        described,
+        {path: outputs[path] for path in (REQUEST_SCHEMA, REPLY_SCHEMA, EVENT_SCHEMA, DOCUMENT_SCHEMA)})
     for problem in problems:
         print("generate: %s" % problem, file=sys.stderr)
     if arguments.check:

@@ -25,6 +25,7 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # leave no __pycache__ in tools/
 
 import schema_check  # noqa: E402  (exits 2 with an install hint if jsonschema is missing)
+from jsonschema import Draft202012Validator  # noqa: E402
 
 # Item states used by the samples below.
 S_A = '{"id":"screen","center":[160,284],"angle":0,"velocity":[0,-512.5],"angular_velocity":0}'
@@ -813,6 +814,39 @@ class Samples(unittest.TestCase):
                 _, problems = schema_check.check_line(line, "auto", self.validators)
                 for needle in needles:
                     self.assertIn(needle, problems[0])
+
+
+class DocumentSchema(unittest.TestCase):
+    """protocol/schema/transition.json: the example documents pass; broken shapes fail."""
+
+    @classmethod
+    def setUpClass(cls):
+        with open(os.path.join(SCHEMA_DIR, "transition.json"), encoding="utf-8") as f:
+            schema = json.load(f)
+        Draft202012Validator.check_schema(schema)
+        cls.validator = Draft202012Validator(schema)
+        cls.examples = os.path.join(os.path.dirname(SCHEMA_DIR), "..", "examples", "transitions")
+
+    def test_the_example_documents_pass(self):
+        names = sorted(n for n in os.listdir(self.examples) if n.endswith(".json"))
+        self.assertGreaterEqual(len(names), 2)
+        for name in names:
+            with open(os.path.join(self.examples, name), encoding="utf-8") as f:
+                errors = list(self.validator.iter_errors(json.load(f)))
+            self.assertEqual(errors, [], name)
+
+    def test_broken_shapes_fail(self):
+        scene = {"items": []}
+        for document in [
+                {"transition": "t", "scene": scene, "colour": 1},
+                {"transition": "t", "scene": {"bounds": [320, 568], "items": []}},
+                {"transition": "t", "scene": scene, "parameters": [{"name": "Speed", "default": 1, "min": 0, "max": 2}]},
+                {"transition": "t", "scene": scene, "parameters": [{"name": "s", "default": "width", "min": 0, "max": 2}]},
+                {"transition": "t", "scene": scene, "release": [{"then": [{"add_behavior": {}, "remove_behavior": "a"}]}]},
+                {"transition": "t", "scene": scene, "done": [{"outcome": "x"}]},
+                {"transition": "t", "scene": scene, "pan": {"axis": "z"}},
+                {"transition": "t", "scene": scene, "release": [{"then": []}] * 33}]:
+            self.assertNotEqual(list(self.validator.iter_errors(document)), [], document)
 
 
 class CommandLine(unittest.TestCase):

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PageScripts
 import Primitives
+import TransitionDocuments
 import Wire
 
 /// `dynctl describe-protocol`: the protocol this dynctl speaks, as one JSON document, read from
@@ -51,6 +52,8 @@ struct DescribeProtocolCommand: ParsableCommand {
         "behaviors": Limits.maxBehaviorsPerScene, "groups": Limits.maxGroupsPerScene,
         "composite_depth": Limits.maxCompositeDepth,
         "rules_per_scene": Limits.maxActionRulesPerScene,
+        "params": Limits.maxParams, "document_rules": DocumentLimits.maxRules,
+        "document_effects": DocumentLimits.maxEffects,
       ],
       "estimator": [
         "horizon": VelocityEstimator.horizon, "history_size": VelocityEstimator.historySize,

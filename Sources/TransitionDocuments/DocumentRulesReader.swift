@@ -5,9 +5,9 @@ import Transitions
 import Wire
 
 /// The most rules of each kind (`release`, `done`, `values`) and effects a rule has.
-enum DocumentLimits {
-  static let maxRules = 32
-  static let maxEffects = 8
+public enum DocumentLimits {
+  public static let maxRules = 32
+  public static let maxEffects = 8
 }
 
 extension DocumentReader {
