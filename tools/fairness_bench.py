@@ -20,6 +20,10 @@ another), runs the heavy client from this process, stops the probe and reports i
   motion       the worst valid spring and decay scenes: 1 000 items under one spring (ζ 0.05,
                so it runs the whole time) and, in a second session, 1 000 items under one decay
                (Flutter's drag 0.135, so none stops in 2 s); one `step` dt 2 on each at once
+  document     `define` of the costliest valid document (near 1 MiB: 1 000 items placed by
+               expressions of six parameters, 32 release rules (the most) of 4 effects each
+               adding a spring over all of them) again and again for 3 s, then a session of it
+               stepped dt 1 in 1920×1080
   attachments  opens of 2 items + 996 rigid attachments, one after another, for 3 s
   add-group    150 failing `add_group` lines in one write on a 1 000-behavior × 1 000-item scene;
                then 150 more and SIGINT: how long dynd takes to exit
@@ -494,6 +498,57 @@ class Motion(Case):
             else:
                 shown[f"{session} step"] = f"{took * 1000:.0f} ms"
         return shown, fails
+
+
+class Document(Case):
+    name = "document"
+    title = "`define` of the costliest valid document, again and again for 3 s, then its session stepped"
+    seconds = 3
+
+    @staticmethod
+    def document(name):
+        """Near 1 MiB: 1 000 items placed by expressions of six parameters, gravity and walls
+        over all, and the most release rules, whose effects add springs over all of them."""
+        params = [{"name": f"p{k}", "default": 5, "min": 1, "max": 10} for k in range(6)]
+        items = [{"id": f"i{k}", "center": [f"=min_x + 10 + {k % 40} * 8 * p0 / 10",
+                                            f"=min_y + 10 + {k // 40} * 8 * p1 / 10"],
+                  "size": ["=p2 / 2 + 1", "=p3 / 2 + 1"]} for k in range(1000)]
+        ids = [i["id"] for i in items]
+        spring = {"add_behavior": {"type": "spring", "id": "s", "items": ids,
+                                   "target": ["=release.x", "=release.y"],
+                                   "response": "=p4 / 10", "damping_ratio": "=p5 / 5"}}
+        document = {"transition": name, "parameters": params,
+                    "scene": {"items": items, "behaviors": [
+                        {"type": "gravity", "id": "g", "items": ids},
+                        {"type": "collision", "id": "c", "items": ids, "reference_bounds": True}]},
+                    "release": [{"when": f"release.vx > {k}", "then": [spring] * 4}
+                                for k in range(32)],
+                    "done": [{"at_rest": True, "outcome": "rested"}]}
+        return document
+
+    def heavy(self, run, _):
+        c = Client(run.daemon.path)
+        times, n = [], 0
+        end = time.monotonic() + self.seconds
+        while time.monotonic() < end and run.time_left() > 5:
+            n += 1
+            start = time.monotonic()
+            reply = c.request({"op": "define", "id": n, "document": self.document(f"doc{n}")},
+                              run.time_left() - 3)
+            if not reply or not reply.get("ok"):
+                return {"defines": n - 1}, [f"define {n} failed: {reply}"]
+            times.append(time.monotonic() - start)
+        reply = c.request({"op": "open", "session": "d", "transition": "doc1", "clock": "manual",
+                           "bounds": [1920, 1080]}, run.time_left() - 3)
+        if not reply or not reply.get("ok"):
+            return {"defines": n}, [f"the document's open failed: {reply}"]
+        start = time.monotonic()
+        reply = c.request({"op": "step", "session": "d", "dt": 1}, run.time_left() - 2)
+        stepped = time.monotonic() - start
+        if not reply or not reply.get("ok"):
+            return {"defines": n}, [f"the document's step got no reply: {reply}"]
+        return {"defines": n, "define, slowest": f"{max(times) * 1000:.0f} ms",
+                "step dt 1": f"{stepped * 1000:.0f} ms"}, []
 
 
 class Attachments(Case):
@@ -1005,7 +1060,7 @@ class Sigterm(Case):
                 "socket removed": "yes" if removed else "no"}, fails
 
 
-CASES = [Rules(), Workers1(), Motion(), Attachments(), AddGroup(), Behaviors(), PathOpen(), NonReaders(),
+CASES = [Rules(), Workers1(), Motion(), Document(), Attachments(), AddGroup(), Behaviors(), PathOpen(), NonReaders(),
          Debug(), Contacts(), Pipelined(), Memory(), PileRealtime(), PileStep(),
          BoundaryStorm(), ChainStep(), ManySessions(), HeldOutput(), Sigterm()]
 

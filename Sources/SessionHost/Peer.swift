@@ -8,8 +8,8 @@ final class Peer {
   let pid: Int32
   /// Sessions this peer watches, so that leaving costs O(its own sessions).
   private(set) var watched: [ObjectIdentifier: Session] = [:]
-  /// The request being carried out: waiting for its session's job, a `step` in batches, or an
-  /// `open` whose scene a worker builds.
+  /// The request being carried out: waiting for its session's job, a `step` in batches, an
+  /// `open` whose scene a worker builds, or a `define` whose document a worker checks.
   var inProgress: InProgress?
   /// Requests that came while one was in progress (a transport that pauses reading, as the
   /// daemon does, never lets more than a line or two wait here).
@@ -23,6 +23,8 @@ final class Peer {
     case step(ManualStep)
     /// An `open` whose scene is being built on a worker (`SessionHost.buildOnWorker`).
     case opening(Request)
+    /// A `define` whose document is being checked on a worker (`SessionHost.defineOnWorker`).
+    case defining(Request)
   }
 
   struct ManualStep {

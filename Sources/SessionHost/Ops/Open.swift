@@ -30,7 +30,9 @@ extension SessionHost {
       let footprint = try SceneModel.check(spec, shapeRoom: shapeRoom)
       try admitMemory(MemoryCost.session + footprint.bytes)
       if footprint.buildCost > Self.openOnLoopCost {
-        buildOnWorker(spec, footprint, name: name, open, request: c.request, for: c.peer)
+        buildOnWorker(name: name, open, request: c.request, for: c.peer, bytes: footprint.bytes) {
+          () throws(ProtocolError) in .scene(try SceneModel(spec, checked: footprint))
+        }
         return nil
       }
       content = .scene(try SceneModel(spec, checked: footprint))
@@ -40,7 +42,18 @@ extension SessionHost {
       if let type = TransitionRegistry.type(named: transitionName) {
         transition = try makeTransition(type, params, bounds: bounds)
       } else if let document = transitions.document(named: transitionName) {
-        transition = try makeDocumentTransition(document, params, bounds: bounds)
+        let (spec, values, footprint) = try documentScene(document, params, bounds: bounds)
+        let build = { () throws(ProtocolError) -> Session.Content in
+          .transition(
+            try DocumentTransition(document, scene: spec, values: values, bounds: bounds))
+        }
+        if footprint.buildCost > Self.openOnLoopCost {
+          buildOnWorker(
+            name: name, open, request: c.request, for: c.peer, bytes: footprint.bytes, build)
+          return nil
+        }
+        guard case .transition(let made) = try build() else { return nil }
+        transition = made
       } else {
         throw .unknownTransition(transitionName, known: transitions.names)
       }
@@ -77,56 +90,58 @@ extension SessionHost {
     return .open(session: name, items: session.states())
   }
 
-  /// Builds the scene on a worker (the engine objects are made there and handed over once),
-  /// then, on the host's thread, checks again what may have changed meanwhile (the name, the
-  /// session quotas, the shape total, the memory budget), opens the session and replies. A
-  /// requester gone meanwhile gets nothing and the scene is dropped.
+  /// Builds a scene's or a document's session on a worker (the engine objects are made there
+  /// and handed over once), then, on the host's thread, checks again what may have changed
+  /// meanwhile (the name, the session quotas, the shape total, the memory budget: `bytes`),
+  /// opens the session and replies. A requester gone meanwhile gets nothing and it is dropped.
   private func buildOnWorker(
-    _ spec: SceneSpec, _ footprint: SceneFootprint, name: String, _ open: OpenRequest,
-    request: Request, for peer: Peer
+    name: String, _ open: OpenRequest, request: Request, for peer: Peer, bytes: Int,
+    _ build: @escaping () throws(ProtocolError) -> Session.Content
   ) {
+    let build = UncheckedBox(build)
     peer.inProgress = .opening(request)
     jobStarted()
     let environment = self.environment
     let host = UncheckedBox(self)
     // Behind due frames: a scene being built must not make anyone's frame late.
     environment.runOnWorker(.continuing) {
-      let built: Result<SceneModel, ProtocolError>
+      let built: Result<Session.Content, ProtocolError>
       do throws(ProtocolError) {
-        let scene = try SceneModel(spec, checked: footprint)
+        let content = try build.value()
         // The animator makes its Box2D bodies and joints when first asked for its items: here,
         // rather than on the loop at the session's first request.
-        _ = scene.animator.items
-        built = .success(scene)
+        _ = content.animator.items
+        built = .success(content)
       } catch {
         built = .failure(error)
       }
       let result = UncheckedBox(built)
       environment.post {
-        host.value.finishBuild(result.value, name: name, open, request: request, for: peer)
+        host.value.finishBuild(
+          result.value, name: name, open, request: request, for: peer, bytes: bytes)
       }
     }
   }
 
   private func finishBuild(
-    _ built: Result<SceneModel, ProtocolError>, name: String, _ open: OpenRequest,
-    request: Request, for peer: Peer
+    _ built: Result<Session.Content, ProtocolError>, name: String, _ open: OpenRequest,
+    request: Request, for peer: Peer, bytes: Int
   ) {
     jobFinished()
     guard !peer.isGone, case .opening = peer.inProgress else { return }
     peer.inProgress = nil
     let reply: Reply
     do throws(ProtocolError) {
-      let scene = try built.get()
+      let content = try built.get()
       var name = name
       if sessions[name] != nil {
         guard open.session == nil else { throw .sessionExists(name) }
         name = freshSessionName()
       }
       try admitSession(owner: peer)
-      try SceneModel.admitShapes(scene.shapeCount, to: 0, room: shapeRoom)
-      try admitMemory(MemoryCost.session + scene.footprint.bytes)
-      reply = Reply(id: request.id, makeSession(name, open, .scene(scene), owner: peer))
+      try SceneModel.admitShapes(content.animator.shapeCount, to: 0, room: shapeRoom)
+      try admitMemory(MemoryCost.session + bytes)
+      reply = Reply(id: request.id, makeSession(name, open, content, owner: peer))
     } catch {
       reply = Reply(id: request.id, error: error)
     }
@@ -149,11 +164,11 @@ extension SessionHost {
       })
   }
 
-  /// A document's transition: its scene laid out for the parameters in `bounds`, checked and
-  /// charged as a scene's (`SceneModel.check`, the memory budget) before it is built.
-  private func makeDocumentTransition(
+  /// A document's scene laid out for the parameters in `bounds`, checked and charged as a
+  /// scene's (`SceneModel.check`, the memory budget) before it is built.
+  private func documentScene(
     _ document: TransitionDocument, _ params: TransitionParams, bounds: Rect
-  ) throws(ProtocolError) -> Transition {
+  ) throws(ProtocolError) -> (SceneSpec, ParameterValues, SceneFootprint) {
     let values = try parameterValues(params, declared: document.parameters, in: bounds)
     let spec: SceneSpec
     do throws(DocumentError) {
@@ -163,7 +178,7 @@ extension SessionHost {
     }
     let footprint = try SceneModel.check(spec, shapeRoom: shapeRoom)
     try admitMemory(MemoryCost.session + footprint.bytes)
-    return try DocumentTransition(document, scene: spec, values: values, bounds: bounds)
+    return (spec, values, footprint)
   }
 
   /// `params` checked against `declared` in `bounds`, as the protocol's errors.

@@ -24,6 +24,13 @@ final class Session: DynamicAnimatorDelegate {
   enum Content {
     case scene(SceneModel)
     case transition(Transition)
+
+    var animator: DynamicAnimator {
+      switch self {
+      case .scene(let scene): return scene.animator
+      case .transition(let transition): return transition.animator
+      }
+    }
   }
 
   /// What the last published frame showed (or the opening state).
@@ -147,12 +154,7 @@ final class Session: DynamicAnimatorDelegate {
     published = currentState()
   }
 
-  var animator: DynamicAnimator {
-    switch content {
-    case .scene(let scene): return scene.animator
-    case .transition(let transition): return transition.animator
-    }
-  }
+  var animator: DynamicAnimator { content.animator }
 
   var transitionName: String? {
     if case .transition(let t) = content { return t.openedName }
