@@ -190,11 +190,13 @@ struct HandoffCommand: ParsableCommand {
       failures += detents?.checkRelease(h, client.output) ?? []
       let decay = try DecayCheck.atRelease(h, session: session, client)
       failures += decay?.checkRelease(h, client.output) ?? []
+      let spring = try SpringCheck.atRelease(h, session: session, client)
       let motion = try Motion.measure(item: h.item, session: session, client)
       let (motionFailures, verified) = check(motion, h, client.output)
       failures += motionFailures
       var landing = try detents?.checkLanding(h, session: session, client)
       if landing == nil { landing = try decay?.checkLanding(h, session: session, client) }
+      if landing == nil { landing = try spring?.checkLanding(h, session: session, client) }
       failures += landing?.failures ?? []
       if !failures.isEmpty {
         throw verdict("FAIL: " + failures.joined(separator: "; "), client)

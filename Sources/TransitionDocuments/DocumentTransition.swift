@@ -23,6 +23,8 @@ public final class DocumentTransition: ScenePan {
   /// The release's values (`release.x` …), kept for the done rules and the values.
   private var release = Array(repeating: 0.0, count: RuntimeNames.release.count)
   private var awaitingDone = false
+  /// The spring a release rule handed the released item to, for the `handoff`.
+  private var releasedTo: SpringBehavior?
 
   override public var openedName: String { document.name }
   override public var declaredParameters: [TransitionParameter] { document.parameters }
@@ -105,11 +107,23 @@ public final class DocumentTransition: ScenePan {
       point.x, point.y, velocity.dx, velocity.dy, start.x, start.y, projection.x, projection.y,
     ]
     let values = currentValues()
+    releasedTo = nil
     if let rule = document.rules.release.first(where: { holds($0.when, values) }) {
-      apply(rule.then, values)
+      let added = apply(rule.then, values)
+      releasedTo = added.compactMap { $0 as? SpringBehavior }.last {
+        $0.items.contains { $0 === item }
+      }
     }
     awaitingDone = true
     return events
+  }
+
+  /// A spring a release rule gave the released item: the `handoff` names it and its target,
+  /// which `dynctl handoff` checks every frame against (a decay needs nothing: the handoff names
+  /// the decay that moves the item by itself).
+  override public func landing(after handoff: Handoff) -> Landing? {
+    guard let spring = releasedTo else { return nil }
+    return Landing(projection: spring.target, spring: spring.parameters)
   }
 
   override public func afterStep() -> [TransitionEvent] {
@@ -119,7 +133,7 @@ public final class DocumentTransition: ScenePan {
       let now = (!rule.atRest || !animator.isRunning) && holds(rule.when, values)
       guard now else { continue }
       awaitingDone = false
-      apply(rule.then, values)
+      _ = apply(rule.then, values)
       return [.done(outcome: rule.outcome)]
     }
     return []
@@ -154,7 +168,9 @@ public final class DocumentTransition: ScenePan {
   /// Adds and removes behaviors as `effects` say. A behavior whose numbers fall outside the
   /// protocol's ranges for these values is not added (the document's check proved its
   /// expressions finite, not every value in range).
-  private func apply(_ effects: [DocumentRules.Effect], _ values: [Double]) {
+  @discardableResult
+  private func apply(_ effects: [DocumentRules.Effect], _ values: [Double]) -> [DynamicBehavior] {
+    var added: [DynamicBehavior] = []
     for effect in effects {
       switch effect {
       case .addBehavior(let json, let at):
@@ -168,9 +184,11 @@ public final class DocumentTransition: ScenePan {
           behaviors[id] = behavior
         }
         animator.addBehavior(behavior)
+        added.append(behavior)
       case .removeBehavior(let id):
         if let old = behaviors.removeValue(forKey: id) { animator.removeBehavior(old) }
       }
     }
+    return added
   }
 }
