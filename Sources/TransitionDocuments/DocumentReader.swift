@@ -95,7 +95,7 @@ struct DocumentReader {
         ]
       }
     let (rules, compiled) = self.rules(
-      json, runtime: runtime, items: laidOut.items.map(\.id), sample: sample)
+      json, runtime: runtime, base: names, items: laidOut.items.map(\.id), sample: sample)
     document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
       expressions: expressions, names: names, rules: rules, runtime: runtime,

@@ -10,6 +10,13 @@ struct DocumentRules: Sendable {
   /// The items a pan may grip (nil: any), and the axis it is locked to (nil: none).
   var panItems: [String]?
   var panAxis: Axis?
+  /// Past these limits of the gripped item's center along the axis, the finger's travel is
+  /// shown by UIScrollView's rubber band (`RubberBand`, c = 0.55) over `dimension`: expressions
+  /// of the parameters and the bounds.
+  var rubberBand: (from: Expression, to: Expression, dimension: Expression)?
+  /// Checked in order at a tap; the first whose `when` holds applies its `then` (the tap is
+  /// taken), and the done rules are checked again after it.
+  var tap: [ReleaseRule] = []
   /// Checked in order at the release; the first whose `when` holds (or has none) is applied.
   var release: [ReleaseRule] = []
   /// Checked in order after every frame that follows a release, until one holds.
@@ -53,7 +60,7 @@ struct RuntimeNames: Sendable {
 
   static let release = [
     "release.x", "release.y", "release.vx", "release.vy", "start.x", "start.y", "projection.x",
-    "projection.y",
+    "projection.y", "tap.x", "tap.y",
   ]
   static let itemFields = ["x", "y", "vx", "vy", "min_x", "max_x", "min_y", "max_y"]
 

@@ -15,7 +15,8 @@ extension DocumentReader {
   /// and proved safe, and each behavior an effect adds is read as `add_behavior` reads one at
   /// `sample` (the values of a release at the defaults in the standard bounds).
   mutating func rules(
-    _ json: JSONValue, runtime: RuntimeNames, items: [String], sample: [Double]
+    _ json: JSONValue, runtime: RuntimeNames, base: DocumentNames, items: [String],
+    sample: [Double]
   ) -> (DocumentRules, [String: Expression]) {
     var rules = DocumentRules()
     var compiled: [String: Expression] = [:]
@@ -25,8 +26,12 @@ extension DocumentReader {
         fail("/pan", "pan is an object {items, axis}")
         return (rules, compiled)
       }
-      for member in members where !["items", "axis"].contains(member.name) {
-        fail("/pan" + pointer([member.name]), "unknown field (pan has: items, axis)")
+      for member in members where !["items", "axis", "rubber_band"].contains(member.name) {
+        fail("/pan" + pointer([member.name]), "unknown field (pan has: items, axis, rubber_band)")
+      }
+      if let band = pan["rubber_band"] {
+        rules.rubberBand = rubberBand(band, names: base)
+        if pan["axis"] == nil { fail("/pan/rubber_band", "a rubber band needs the pan's axis") }
       }
       if let list = pan["items"] {
         guard case .array(let ids) = list else {
@@ -102,6 +107,14 @@ extension DocumentReader {
           when: condition(rule["when"], at: at + "/when"),
           then: effects(rule["then"], at: at + "/then")))
     }
+    for (index, rule) in list(json["tap"], at: "/tap").enumerated() {
+      let at = "/tap/\(index)"
+      unknownFields(rule, at: at, known: ["when", "then"])
+      rules.tap.append(
+        .init(
+          when: condition(rule["when"], at: at + "/when"),
+          then: effects(rule["then"], at: at + "/then")))
+    }
     for (index, rule) in list(json["done"], at: "/done").enumerated() {
       let at = "/done/\(index)"
       unknownFields(rule, at: at, known: ["when", "at_rest", "outcome", "then"])
@@ -156,6 +169,53 @@ extension DocumentReader {
       }
     }
     return (rules, compiled)
+  }
+
+  /// `{"from", "to", "dimension"}`: `=` expressions of the parameters and the bounds (the
+  /// dimension `=height` when left out).
+  private mutating func rubberBand(_ value: JSONValue, names: DocumentNames)
+    -> (from: Expression, to: Expression, dimension: Expression)?
+  {
+    guard case .object(let members) = value else {
+      fail("/pan/rubber_band", "a rubber band is an object {from, to, dimension}")
+      return nil
+    }
+    for member in members where !["from", "to", "dimension"].contains(member.name) {
+      fail("/pan/rubber_band" + pointer([member.name]), "unknown field (from, to, dimension)")
+    }
+    let ranges = names.names.entries.map(\.range)
+    func read(_ key: String, default preset: String?) -> Expression? {
+      let at = "/pan/rubber_band/" + key
+      var text = preset
+      switch value[key] {
+      case .string(let written)? where written.hasPrefix("="): text = String(written.dropFirst())
+      case .number(let number)?: text = "\(number)"
+      case nil: break
+      default:
+        fail(at, "a number, or an expression of the parameters and the bounds (\"=mid_y\")")
+        return nil
+      }
+      guard let text else {
+        fail(at, "missing: where the free travel ends (\"=mid_y\")")
+        return nil
+      }
+      do throws(ExpressionError) {
+        let e = try ExpressionParser.parse(text, names: names.names, as: .number)
+        let interval = try e.interval(ranges)
+        if key == "dimension", interval.lowerBound <= 0 {
+          fail(
+            at, "the dimension may be 0 or less (it takes values in \(interval)); keep it above 0")
+        }
+        return e
+      } catch {
+        fail(at, error.message)
+        return nil
+      }
+    }
+    guard let from = read("from", default: nil), let to = read("to", default: nil),
+      let dimension = read("dimension", default: "height")
+    else { return nil }
+    return (from, to, dimension)
   }
 
   private mutating func list(_ value: JSONValue?, at: String) -> [JSONValue] {

@@ -85,13 +85,47 @@ public final class DocumentTransition: ScenePan {
       kind: .unknownParameter, message: "a document transition is made from its document")
   }
 
+  /// Where the gripped item's center was when the pan began.
+  private var centerAtStart: Point?
+
+  override public func panBegan(at point: Point) {
+    super.panBegan(at: point)
+    centerAtStart = heldItem?.center
+  }
+
+  /// The finger's point, locked to the pan's axis and, past the rubber band's limits of the
+  /// item's center, shown by the rubber band (the grip keeps the touched point under it).
   override public func anchor(for point: Point) -> Point {
     guard let start = startPoint else { return point }
+    var along = document.rules.panAxis == .x ? point.x : point.y
+    if let band = document.rules.rubberBand, let center = centerAtStart {
+      let values = currentValues()
+      let from = (try? band.from.number(values)) ?? 0
+      let to = (try? band.to.number(values)) ?? 0
+      let dimension = (try? band.dimension.number(values)) ?? 1
+      let (c0, s0) = document.rules.panAxis == .x ? (center.x, start.x) : (center.y, start.y)
+      let banded = RubberBand.clamp(
+        c0 + (along - s0), to: min(from, to)...max(from, to), dimension: max(dimension, 1))
+      along = s0 + (banded - c0)
+    }
     switch document.rules.panAxis {
-    case .x?: return Point(x: point.x, y: start.y)
-    case .y?: return Point(x: start.x, y: point.y)
+    case .x?: return Point(x: along, y: start.y)
+    case .y?: return Point(x: start.x, y: along)
     case nil: return point
     }
+  }
+
+  /// A tap: the first tap rule that holds applies its effects, and the done rules are checked
+  /// again after the frames that follow.
+  override public func tap(at point: Point) -> Bool {
+    release.replaceSubrange(8..<10, with: [point.x, point.y])
+    let values = currentValues()
+    guard let rule = document.rules.tap.first(where: { holds($0.when, values) }) else {
+      return false
+    }
+    apply(rule.then, values)
+    awaitingDone = true
+    return true
   }
 
   override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
@@ -103,9 +137,11 @@ public final class DocumentTransition: ScenePan {
       .scrollView(decelerationRate: DecayModel.normalDecelerationRate), from: item.center,
       velocity: item.velocity
     ).restingPoint
-    release = [
-      point.x, point.y, velocity.dx, velocity.dy, start.x, start.y, projection.x, projection.y,
-    ]
+    release.replaceSubrange(
+      0..<8,
+      with: [
+        point.x, point.y, velocity.dx, velocity.dy, start.x, start.y, projection.x, projection.y,
+      ])
     let values = currentValues()
     releasedTo = nil
     if let rule = document.rules.release.first(where: { holds($0.when, values) }) {

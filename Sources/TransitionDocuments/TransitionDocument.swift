@@ -32,7 +32,8 @@ public struct TransitionDocument: Sendable {
   public static let maxBytes = 1 << 20
   /// The fields of a document.
   static let fields = [
-    "transition", "description", "parameters", "scene", "pan", "release", "done", "values",
+    "transition", "description", "parameters", "scene", "pan", "release", "tap", "done",
+    "values",
   ]
 
   /// The scene `open` builds in `bounds` for `values` (validated against `parameters`).

@@ -81,4 +81,40 @@ struct HostDocumentExamplesTests {
     let closed = try client.expectOK(#"{"op":"get","session":"d"}"#).reply
     #expect(abs((closed.vector("center", of: "drawer")?[0] ?? 0) - (20 - drawerWidth / 2)) < 0.01)
   }
+
+  @Test(
+    "pull-to-refresh: a long pull is rubber-banded and held at the refresh detent until a tap",
+    arguments: sizes)
+  func pullToRefresh(width: Double, height: Double) throws {
+    let rig = try Self.rig()
+    let client = rig.connect()
+    let open =
+      #"{"op":"open","transition":"pull-to-refresh","clock":"manual","bounds":[\#(width),\#(height)],"session":"#
+    try client.expectOK(open + #""p"}"#)
+    let (x, y) = (width / 2, height / 2)
+    // The rubber band: a 200 pt pull moves the list (1 − 1/(200·0.55/h + 1))·h.
+    try client.expectOK(#"{"op":"gesture","session":"p","phase":"began","x":\#(x),"y":100,"t":0}"#)
+    try client.expectOK(#"{"op":"step","session":"p"}"#)
+    try client.expectOK(
+      #"{"op":"gesture","session":"p","phase":"changed","x":\#(x),"y":300,"t":0.2}"#)
+    try client.expectOK(#"{"op":"step","session":"p"}"#)
+    let pulled = try client.expectOK(#"{"op":"get","session":"p"}"#).reply
+    let banded = (1 - 1 / (200 * 0.55 / height + 1)) * height
+    #expect(abs((pulled.vector("center", of: "content")?[1] ?? 0) - (y + banded)) < 0.01)
+    try client.expectOK(
+      #"{"op":"gesture","session":"p","phase":"ended","x":\#(x),"y":300,"t":0.3,"vx":0,"vy":0}"#)
+    let held = try client.expectOK(#"{"op":"step","session":"p","count":300}"#)
+    #expect(held.events("done").first?.string("outcome") == "refreshing")
+    let detent = try client.expectOK(#"{"op":"get","session":"p"}"#).reply
+    #expect(abs((detent.vector("center", of: "content")?[1] ?? 0) - (y + 60)) < 0.01)
+    let tap = try client.expectOK(#"{"op":"tap","session":"p","x":\#(x),"y":\#(y)}"#).reply
+    #expect(tap.bool("taken") == true)
+    let idle = try client.expectOK(#"{"op":"step","session":"p","count":300}"#)
+    #expect(idle.events("done").first?.string("outcome") == "idle")
+    // A short pull springs back: idle, and a tap then does nothing.
+    try client.expectOK(open + #""q"}"#)
+    #expect(try drag(client, "q", from: (x, 100), by: (0, 40), release: (0, 0)) == "idle")
+    let ignored = try client.expectOK(#"{"op":"tap","session":"q","x":\#(x),"y":\#(y)}"#).reply
+    #expect(ignored.bool("taken") == false)
+  }
 }

@@ -98,7 +98,7 @@ struct HostDocumentTests {
     #expect(
       bad.errorMessage
         == "the document has 1 error: /colour: unknown field (a document has: transition, "
-        + "description, parameters, scene, pan, release, done, values)")
+        + "description, parameters, scene, pan, release, tap, done, values)")
     try client.expectError("wrong_type", #"{"op":"define","id":4,"document":[]}"#)
     try client.expectError("missing_field", #"{"op":"define","id":5}"#)
   }

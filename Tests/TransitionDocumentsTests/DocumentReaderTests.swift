@@ -67,7 +67,7 @@ struct DocumentReaderTests {
           DocumentError(
             "/colour",
             "unknown field (a document has: transition, description, parameters, scene, pan, "
-              + "release, done, values)")
+              + "release, tap, done, values)")
         ])
     let two = errors(
       card(#""=mid_x""#, #""=mid_z""#).split(separator: #""=card_height""#).joined(

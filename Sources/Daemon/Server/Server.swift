@@ -89,6 +89,21 @@ public final class Server: Client.Owner {
     SignalHandling.ignoreSIGPIPE()
     loop = try EventLoop()
     let accept: Listener.AcceptHandler = { [unowned self] fd, peer in self.accept(fd, peer) }
+    // Signals are handled before anyone can connect: a client that saw the socket listening and
+    // sent SIGTERM gets the orderly shutdown, never the default action.
+    if options.handleSignals {
+      signals = SignalHandler(
+        loop: loop,
+        signals: SignalHandling.shutdownSignals + SignalHandling.socketRecreationSignals
+      ) { [unowned self] signal in
+        if SignalHandling.socketRecreationSignals.contains(signal) {
+          _ = self.listener?.recreateSocketFile(location: self.socketLocation)
+          if signal == SIGHUP { self.loadTransitions() }
+        } else {
+          self.shutdown(signal: signal)
+        }
+      }
+    }
     // dynd sets `systemd` when it was socket-activated (flag or not); embedded servers (tests)
     // never read the process's LISTEN_* variables.
     if options.systemd {
@@ -104,19 +119,6 @@ public final class Server: Client.Owner {
       listener = try Listener(loop: loop, path: path.path, logger: logger, onAccept: accept)
     }
     maxConnections = min(Limits.maxConnections, ResourceLimits.connectionCapacity())
-    if options.handleSignals {
-      signals = SignalHandler(
-        loop: loop,
-        signals: SignalHandling.shutdownSignals + SignalHandling.socketRecreationSignals
-      ) { [unowned self] signal in
-        if SignalHandling.socketRecreationSignals.contains(signal) {
-          _ = self.listener?.recreateSocketFile(location: self.socketLocation)
-          if signal == SIGHUP { self.loadTransitions() }
-        } else {
-          self.shutdown(signal: signal)
-        }
-      }
-    }
     stopper = try Wakeup(loop: loop) { [unowned self] in self.shutdown(signal: SIGTERM) }
     var posted: LoopInbox?
     inboxWakeup = try Wakeup(loop: loop) { posted?.runPending() }
