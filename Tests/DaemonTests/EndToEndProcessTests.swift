@@ -182,3 +182,50 @@ struct EndToEndProcessTests {
     recorder.expectValid()
   }
 }
+
+/// Transition documents read from `--transitions` directories at start and again on SIGHUP
+/// (issue 37): what is added shows up in `hello`, a broken document is left out and logged with
+/// its pointer, and a session keeps the document it was opened with.
+@Suite("End to end: dynd --transitions")
+struct EndToEndTransitionDirectoriesTests {
+  static let card =
+    #"{"transition":"card","scene":{"items":[{"id":"card","center":["=mid_x","=mid_y"],"#
+    + #""size":[200,100]}]}}"#
+
+  @Test("documents are read at start and again on SIGHUP; sessions keep theirs")
+  func reload() throws {
+    let root = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(root) }
+    let documents = root + "/transitions"
+    mkdir(documents, 0o700)
+    try Self.card.write(toFile: documents + "/card.json", atomically: true, encoding: .utf8)
+    let socketPath = root + "/dynd.sock"
+    let dynd = try DyndProcess(
+      arguments: ["--socket", socketPath, "--transitions", documents],
+      errorFile: root + "/stderr")
+    defer {
+      kill(dynd.pid, SIGTERM)
+      _ = dynd.exitStatus()
+    }
+    #expect(waitForListener(socketPath), "dynd did not listen: \(dynd.standardError)")
+    let client = try WireClient(path: socketPath, name: "documents", recorder: nil)
+    let hello = try client.expectOK(#"{"op":"hello"}"#).reply
+    #expect((hello.object["transitions"] as? [String])?.last == "card")
+    try client.expectOK(#"{"op":"open","session":"c","transition":"card","clock":"manual"}"#)
+    // Replaced by a broken one and a new one, then SIGHUP.
+    try #"{"transition":"card","colour":1,"scene":{"items":[]}}"#.write(
+      toFile: documents + "/card.json", atomically: true, encoding: .utf8)
+    try Self.card.replacingOccurrences(of: #""card""#, with: #""card-two""#).write(
+      toFile: documents + "/two.json", atomically: true, encoding: .utf8)
+    kill(dynd.pid, SIGHUP)
+    let reloaded = eventually(timeout: .seconds(10)) {
+      let names =
+        (try? client.expectOK(#"{"op":"hello"}"#).reply.object["transitions"])
+        as? [String]
+      return names?.last == "card-two" && names?.contains("card") == false
+    }
+    #expect(reloaded, "hello did not list card-two alone after SIGHUP")
+    #expect(dynd.standardError.contains("/card.json: /colour: unknown field"))
+    try client.expectOK(#"{"op":"step","session":"c"}"#)
+  }
+}
