@@ -36,6 +36,10 @@ struct CheckCommand: ParsableCommand {
           for problem in error.errors {
             Console.current.write(.standardOutput, "\(file): \(problem)\n")
           }
+          if error.total > error.errors.count {
+            Console.current.write(
+              .standardOutput, "\(file): and \(error.total - error.errors.count) more errors\n")
+          }
         }
       }
       if failed > 0 {

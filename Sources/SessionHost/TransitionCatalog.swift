@@ -16,6 +16,10 @@ struct TransitionCatalog {
 
   private(set) var documents: [Defined] = []
 
+  /// The most documents a daemon holds (each up to 1 MiB): a client that defines more is told
+  /// `busy` rather than let the daemon grow without bound.
+  static let maxDocuments = 256
+
   /// Every name, the built-ins' first, in `hello`'s order.
   var names: [String] { TransitionRegistry.names + documents.map(\.document.name) }
 
@@ -46,6 +50,12 @@ struct TransitionCatalog {
         .invalidScene,
         "transition '\(document.name)' of \(source) is refused: the name is taken by the "
           + "document of \(holder.source)")
+    }
+    guard documents.count < Self.maxDocuments else {
+      throw ProtocolError(
+        .busy,
+        "transition '\(document.name)' of \(source) is refused: dynd holds \(Self.maxDocuments) "
+          + "transition documents, its most (a reload, SIGHUP, forgets those defined)")
     }
     documents.append(Defined(document: document, source: source))
   }

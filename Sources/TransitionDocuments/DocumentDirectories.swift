@@ -6,6 +6,9 @@ import Glibc
 /// `$XDG_DATA_HOME` (default `~/.local/share`), then each of `$XDG_DATA_DIRS` (default
 /// `/usr/local/share:/usr/share`, where the package puts its own).
 public enum DocumentDirectories {
+  /// The most files read in one load: as many documents as a daemon holds.
+  public static let maxFiles = 256
+
   /// The default directories for `environment` (the XDG Base Directory rules).
   public static func defaults(_ environment: [String: String]) -> [String] {
     var bases: [String] = []
@@ -29,6 +32,7 @@ public enum DocumentDirectories {
   {
     var documents: [(TransitionDocument, String)] = []
     var problems: [String] = []
+    var read = 0
     for directory in directories {
       guard let names = jsonFiles(in: directory) else {
         if !missingIsFine { problems.append("\(directory): cannot read the directory") }
@@ -36,6 +40,12 @@ public enum DocumentDirectories {
       }
       for name in names {
         let path = directory + "/" + name
+        // No more than a daemon holds (`TransitionCatalog.maxDocuments`).
+        guard read < maxFiles else {
+          problems.append("\(path): not read: \(maxFiles) documents were read already, the most")
+          continue
+        }
+        read += 1
         guard let bytes = readFile(path, limit: TransitionDocument.maxBytes + 1) else {
           problems.append("\(path): cannot be read")
           continue
@@ -66,7 +76,8 @@ public enum DocumentDirectories {
 
   /// The first `limit` bytes of a regular file; nil when it cannot be opened or read.
   static func readFile(_ path: String, limit: Int) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    // Not blocking: a FIFO named `*.json` is refused at once (not a regular file), not waited on.
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var status = stat()

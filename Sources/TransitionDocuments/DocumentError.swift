@@ -1,6 +1,6 @@
 /// One thing wrong with a transition document: where (a JSON pointer, RFC 6901:
 /// `/scene/items/0/size/1`) and which rule it breaks.
-public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct DocumentError: Error, Hashable, Sendable, CustomStringConvertible {
   public let pointer: String
   public let message: String
 
@@ -15,7 +15,15 @@ public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible
 /// Every error of a document at once (`TransitionDocument.read`): what `dynctl check` prints
 /// and what `define` refuses with.
 public struct DocumentErrors: Error, Equatable, Sendable {
+  /// The first `maxListed` errors, in the order found.
   public let errors: [DocumentError]
+  /// How many there were in all.
+  public let total: Int
+
+  public init(errors: [DocumentError], total: Int? = nil) {
+    self.errors = errors
+    self.total = total ?? errors.count
+  }
 
   /// The most errors one document reports: past them the rest are counted, not listed.
   public static let maxListed = 50
@@ -47,19 +55,19 @@ func pointer(ofFieldIn message: String) -> String? {
   var end = start
   while end < characters.count, isPath(characters[end]) { end += 1 }
   while end > start, characters[end - 1] == "." { end -= 1 }
-  let path = String(characters[start..<end])
+  // `name[0][1]` parts; anything else (a key the client wrote with brackets in it) is a token
+  // as it stands.
   var tokens: [String] = []
-  for part in path.split(separator: ".") {
-    var rest = Substring(part)
-    if let bracket = rest.firstIndex(of: "[") {
-      if bracket > rest.startIndex { tokens.append(String(rest[..<bracket])) }
-      rest = rest[bracket...]
-      while let open = rest.firstIndex(of: "["), let close = rest.firstIndex(of: "]") {
-        tokens.append(String(rest[rest.index(after: open)..<close]))
-        rest = rest[rest.index(after: close)...]
-      }
+  for part in String(characters[start..<end]).split(separator: ".") {
+    let pieces = part.split(separator: "[", omittingEmptySubsequences: false)
+    let indices = pieces.dropFirst()
+    if indices.allSatisfy({
+      $0.hasSuffix("]") && $0.dropLast().allSatisfy(\.isNumber) && $0.count > 1
+    }) {
+      if !pieces[0].isEmpty { tokens.append(String(pieces[0])) }
+      tokens += indices.map { String($0.dropLast()) }
     } else {
-      tokens.append(String(rest))
+      tokens.append(String(part))
     }
   }
   return pointer(tokens)

@@ -27,7 +27,7 @@ extension TransitionDocument {
     var reader = DocumentReader()
     let document = reader.read(json)
     guard reader.errors.isEmpty, let document else {
-      throw DocumentErrors(errors: Array(reader.errors.prefix(DocumentErrors.maxListed)))
+      throw DocumentErrors(errors: reader.errors, total: reader.errors.count + reader.unlisted)
     }
     return document
   }
@@ -35,11 +35,16 @@ extension TransitionDocument {
 
 /// The checks of `TransitionDocument.read`, gathering errors instead of stopping at the first.
 struct DocumentReader {
+  /// The errors listed (at most `DocumentErrors.maxListed`), and how many more were found.
   var errors: [DocumentError] = []
+  var unlisted = 0
+  private var seen: Set<DocumentError> = []
 
+  /// Records an error once, in O(1): past `maxListed` it is only counted.
   mutating func fail(_ pointer: String, _ message: String) {
     let error = DocumentError(pointer, message)
-    if !errors.contains(error) { errors.append(error) }
+    guard seen.insert(error).inserted else { return }
+    if errors.count < DocumentErrors.maxListed { errors.append(error) } else { unlisted += 1 }
   }
 
   mutating func read(_ json: JSONValue) -> TransitionDocument? {

@@ -72,7 +72,10 @@ struct RuntimeNames: Sendable {
       names.add(name, in: name.contains(".v") ? speed : coordinate)
     }
     var named: [String] = []
-    for id in items where Self.isName(id) {
+    // An item named like a release's values (`tap`, …) would share their names: it is not
+    // named in expressions.
+    let taken = Set(Self.release.map { String($0.prefix { $0 != "." }) })
+    for id in items where Self.isName(id) && !taken.contains(id) {
       named.append(id)
       for field in Self.itemFields {
         names.add("\(id).\(field)", in: field.hasPrefix("v") ? speed : coordinate)

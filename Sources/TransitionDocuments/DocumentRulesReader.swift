@@ -84,6 +84,12 @@ extension DocumentReader {
         case .object(let members) where members.count == 1 && members[0].name == "add_behavior":
           let spec = members[0].value
           let specAt = here + "/add_behavior"
+          // An id, so that the next one added replaces it: a session's behaviors stay bounded
+          // however many gestures it takes.
+          guard case .string(let id)? = spec["id"], !id.hasPrefix("=") else {
+            fail(specAt + "/id", "a behavior an effect adds has an id (the next one replaces it)")
+            continue
+          }
           compile(
             spec, tokens: pathTokens(specAt), runtime: runtime, ranges: ranges, into: &compiled)
           made.append(.addBehavior(spec, pointer: specAt))
@@ -158,7 +164,7 @@ extension DocumentReader {
       }
     }
     // Each behavior an effect adds, read at the sample values.
-    for rule in rules.release.map(\.then) + rules.done.map(\.then) {
+    for rule in rules.release.map(\.then) + rules.tap.map(\.then) + rules.done.map(\.then) {
       for case .addBehavior(let spec, let at) in rule {
         do throws(DocumentError) {
           _ = try TransitionDocument.behaviorSpec(

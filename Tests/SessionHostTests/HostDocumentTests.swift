@@ -102,4 +102,22 @@ struct HostDocumentTests {
     try client.expectError("wrong_type", #"{"op":"define","id":4,"document":[]}"#)
     try client.expectError("missing_field", #"{"op":"define","id":5}"#)
   }
+
+  @Test("a daemon holds at most 256 documents: the next is busy")
+  func bounded() throws {
+    let rig = HostRig()
+    for n in 0..<TransitionCatalog.maxDocuments {
+      try rig.host.define(
+        try Self.document(
+          Self.card.replacingOccurrences(
+            of: #""transition": "card""#, with: #""transition": "c\#(n)""#)),
+        source: "a test")
+    }
+    do {
+      try rig.host.define(try Self.document(), source: "a test")
+      Issue.record("a document beyond the most was accepted")
+    } catch let error as ProtocolError {
+      #expect(error.code == .busy)
+    }
+  }
 }

@@ -134,7 +134,7 @@ struct DocumentReaderTests {
         "/pan/items/0", "/pan/axis",
       ])
     let release = with(
-      #""release": [{"when": "release.vx", "then": [{"add_behavior": {"type": "spring", "items": ["card"], "target": [0, 0]}}]}]"#
+      #""release": [{"when": "release.vx", "then": [{"add_behavior": {"type": "spring", "id": "s", "items": ["card"], "target": [0, 0]}}]}]"#
     )
     #expect(release.map(\.pointer) == ["/release/0/when", "/release/0/then/0/add_behavior"])
     #expect(release[0].message == "this is a number, where a condition is needed")
@@ -144,6 +144,26 @@ struct DocumentReaderTests {
       with(#""values": [{"name": "alpha", "value": "card.x / release.vx"}]"#).first?.message
         .contains("may divide by zero") == true)
     #expect(with(#""values": [{"name": "alpha", "value": "clamp(card.x / width, 0, 1)"}]"#).isEmpty)
+  }
+
+  /// Many errors are counted past the first 50, each found once, in time linear in the
+  /// document; a key with brackets of its own is a pointer token as it stands.
+  @Test("errors past the first 50 are counted; odd keys do not break the pointers")
+  func manyErrors() throws {
+    let centers = (0..<5_000).map { _ in #"{"id":"a","center":["=q",1],"size":[1,1]}"# }
+    let text = #"{"transition":"t","scene":{"items":["# + centers.joined(separator: ",") + "]}}"
+    let started = ContinuousClock.now
+    do {
+      _ = try read(text)
+      Issue.record("accepted")
+    } catch {
+      #expect(error.errors.count == DocumentErrors.maxListed)
+      #expect(error.total == 5_000)
+    }
+    #expect(ContinuousClock.now - started < .seconds(5))
+    let odd = errors(
+      #"{"transition":"t","scene":{"items":[],"a[0]]x[":1,"b[1]":2}}"#)
+    #expect(odd.first?.pointer == "/scene/a[0]]x[")
   }
 }
 

@@ -29,8 +29,10 @@ extension SessionHost {
         read = .failure(
           ProtocolError(
             .invalidScene,
-            "the document has \(error.errors.count) error\(error.errors.count == 1 ? "" : "s"): "
-              + error.errors.map(\.description).joined(separator: "; ")))
+            "the document has \(error.total) error\(error.total == 1 ? "" : "s"): "
+              + error.errors.map(\.description).joined(separator: "; ")
+              + (error.total > error.errors.count
+                ? "; and \(error.total - error.errors.count) more" : "")))
       }
       environment.post { host.value.finishDefine(read, request: request, for: peer) }
     }
