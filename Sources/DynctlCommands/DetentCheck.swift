@@ -97,25 +97,20 @@ struct DetentCheck {
     guard let target = detents.first(where: { $0.name == detent }) else {
       return (["the session has no detent \(detent)"], false)
     }
-    let spring = h.spring.map {
-      SpringMotion(
-        $0, from: release, velocity: Vector(dx: h.itemVelocity.0, dy: h.itemVelocity.1),
-        to: Point(x: release.x, y: target.centerY))
-    }
-    let landing = try FollowedLanding.follow(
-      h.item, session: session, releaseTime: releaseTime, limit: limit,
-      closedForm: spring.map { spring in { spring.position(at: $0) } }, client)
-    let (worst, measured) = (landing.worst, landing.measured)
+    // The spring's closed form toward the detent, followed as any named spring's.
+    let landing: FollowedLanding
     var failures: [String] = []
-    if spring != nil {
-      client.output.note(
-        "  on the way: \(measured) frames, each within \(format(worst)) pt of the spring's "
-          + "closed form (tolerance \(Self.springSlack))")
-      if worst > Self.springSlack {
-        failures.append("the item strays \(format(worst)) pt from its spring's closed form")
-      }
+    var verified = false
+    if let spring = h.spring {
+      let check = SpringCheck(
+        spring: spring, target: Point(x: release.x, y: target.centerY), release: release,
+        releaseTime: releaseTime)
+      let followed = try check.follow(h, session: session, client, limit: limit, toward: false)
+      (landing, failures, verified) = (followed.landing, followed.failures, followed.verified)
+    } else {
+      landing = try FollowedLanding.follow(
+        h.item, session: session, releaseTime: releaseTime, limit: limit, closedForm: nil, client)
     }
-    let verified = measured > 0 && worst <= Self.springSlack
     guard let outcome = landing.outcome else {
       return (failures + ["no done within \(format(limit)) s"], verified)
     }

@@ -31,21 +31,9 @@ struct SpringCheck {
   func checkLanding(
     _ h: HandoffReport, session: String, _ client: DaemonClient, limit: Double = 20
   ) throws(Failure) -> (failures: [String], verified: Bool) {
-    let exact = SpringMotion(
-      spring, from: release, velocity: Vector(dx: h.itemVelocity.0, dy: h.itemVelocity.1),
-      to: target)
-    let landing = try FollowedLanding.follow(
-      h.item, session: session, releaseTime: releaseTime, limit: limit,
-      closedForm: { exact.position(at: $0) }, client)
-    let (worst, measured) = (landing.worst, landing.measured)
-    var failures: [String] = []
-    client.output.note(
-      "  on the way: \(measured) frames, each within \(format(worst)) pt of the spring's closed "
-        + "form toward \(pair((target.x, target.y))) (tolerance \(DetentCheck.springSlack))")
-    if worst > DetentCheck.springSlack {
-      failures.append("the item strays \(format(worst)) pt from its spring's closed form")
-    }
-    let verified = measured > 0 && worst <= DetentCheck.springSlack
+    let followed = try follow(h, session: session, client, limit: limit)
+    let (landing, verified) = (followed.landing, followed.verified)
+    var failures = followed.failures
     guard let outcome = landing.outcome else {
       return (failures + ["no done within \(format(limit)) s"], verified)
     }
@@ -61,5 +49,32 @@ struct SpringCheck {
       failures.append("it rests \(format(gap)) pt off its spring's target")
     }
     return (failures, verified)
+  }
+
+  /// Steps the session until `done` (at most `limit` s), measuring every frame against the
+  /// spring's closed form from the release (position and item velocity then): the frames
+  /// followed, the failures, and whether frames were measured within the tolerance. Shared
+  /// with `DetentCheck`, whose spring's target is its detent (which it names itself: `toward`
+  /// false leaves the target out of the line).
+  func follow(
+    _ h: HandoffReport, session: String, _ client: DaemonClient, limit: Double,
+    toward: Bool = true
+  ) throws(Failure) -> (landing: FollowedLanding, failures: [String], verified: Bool) {
+    let exact = SpringMotion(
+      spring, from: release, velocity: Vector(dx: h.itemVelocity.0, dy: h.itemVelocity.1),
+      to: target)
+    let landing = try FollowedLanding.follow(
+      h.item, session: session, releaseTime: releaseTime, limit: limit,
+      closedForm: { exact.position(at: $0) }, client)
+    let (worst, measured) = (landing.worst, landing.measured)
+    var failures: [String] = []
+    client.output.note(
+      "  on the way: \(measured) frames, each within \(format(worst)) pt of the spring's closed "
+        + "form" + (toward ? " toward \(pair((target.x, target.y)))" : "")
+        + " (tolerance \(DetentCheck.springSlack))")
+    if worst > DetentCheck.springSlack {
+      failures.append("the item strays \(format(worst)) pt from its spring's closed form")
+    }
+    return (landing, failures, measured > 0 && worst <= DetentCheck.springSlack)
   }
 }

@@ -105,22 +105,18 @@ extension DocumentReader {
       }
       return made
     }
-    for (index, rule) in list(json["release"], at: "/release").enumerated() {
-      let at = "/release/\(index)"
-      unknownFields(rule, at: at, known: ["when", "then"])
-      rules.release.append(
-        .init(
+    // `release` and `tap` rules have one form: {when, then}.
+    func whenThen(_ key: String) -> [DocumentRules.ReleaseRule] {
+      list(json[key], at: "/" + key).enumerated().map { index, rule in
+        let at = "/\(key)/\(index)"
+        unknownFields(rule, at: at, known: ["when", "then"])
+        return .init(
           when: condition(rule["when"], at: at + "/when"),
-          then: effects(rule["then"], at: at + "/then")))
+          then: effects(rule["then"], at: at + "/then"))
+      }
     }
-    for (index, rule) in list(json["tap"], at: "/tap").enumerated() {
-      let at = "/tap/\(index)"
-      unknownFields(rule, at: at, known: ["when", "then"])
-      rules.tap.append(
-        .init(
-          when: condition(rule["when"], at: at + "/when"),
-          then: effects(rule["then"], at: at + "/then")))
-    }
+    rules.release = whenThen("release")
+    rules.tap = whenThen("tap")
     for (index, rule) in list(json["done"], at: "/done").enumerated() {
       let at = "/done/\(index)"
       unknownFields(rule, at: at, known: ["when", "at_rest", "outcome", "then"])
@@ -291,18 +287,8 @@ extension TransitionDocument {
   static func behaviorSpec(
     _ spec: JSONValue, at: String, expressions: [String: Expression], values: [Double]
   ) throws(DocumentError) -> BehaviorSpec {
-    var failure: DocumentError?
     let tokens = at.split(separator: "/").map(String.init)
-    let evaluated = substituteExpressions(spec, tokens: tokens, expressions: expressions) {
-      pointer, expression in
-      do throws(ExpressionError) {
-        return try expression.number(values)
-      } catch {
-        if failure == nil { failure = DocumentError(pointer, error.message) }
-        return 0
-      }
-    }
-    if let failure { throw failure }
+    let evaluated = try evaluate(spec, tokens: tokens, expressions: expressions, at: values)
     do throws(ProtocolError) {
       return try BehaviorSpec(json: evaluated)
     } catch {

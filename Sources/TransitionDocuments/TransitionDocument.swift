@@ -44,17 +44,8 @@ public struct TransitionDocument: Sendable {
 
   /// The scene with every expression evaluated at `values`, read as `open` reads a scene.
   func sceneSpec(_ values: [Double], bounds: Rect) throws(DocumentError) -> SceneSpec {
-    var failure: DocumentError?
-    let evaluated = Self.substituteExpressions(scene, tokens: ["scene"], expressions: expressions) {
-      pointer, expression in
-      do throws(ExpressionError) {
-        return try expression.number(values)
-      } catch {
-        if failure == nil { failure = DocumentError(pointer, error.message) }
-        return 0
-      }
-    }
-    if let failure { throw failure }
+    let evaluated = try Self.evaluate(
+      scene, tokens: ["scene"], expressions: expressions, at: values)
     guard case .object(var members) = evaluated else {
       throw DocumentError("/scene", "a scene is an object")
     }
@@ -69,6 +60,25 @@ public struct TransitionDocument: Sendable {
     } catch {
       throw DocumentError(pointer(ofFieldIn: error.message) ?? "/scene", error.message)
     }
+  }
+
+  /// `value` with each `=` string replaced by its expression's value at `values`; the first
+  /// expression that cannot be evaluated there is the error, at its pointer.
+  static func evaluate(
+    _ value: JSONValue, tokens: [String], expressions: [String: Expression], at values: [Double]
+  ) throws(DocumentError) -> JSONValue {
+    var failure: DocumentError?
+    let evaluated = substituteExpressions(value, tokens: tokens, expressions: expressions) {
+      pointer, expression in
+      do throws(ExpressionError) {
+        return try expression.number(values)
+      } catch {
+        if failure == nil { failure = DocumentError(pointer, error.message) }
+        return 0
+      }
+    }
+    if let failure { throw failure }
+    return evaluated
   }
 
   /// `value` with each `=` string replaced by `evaluate(pointer, its expression)`.
