@@ -828,12 +828,14 @@ class DocumentSchema(unittest.TestCase):
         cls.examples = os.path.join(os.path.dirname(SCHEMA_DIR), "..", "examples", "transitions")
 
     def test_the_example_documents_pass(self):
-        names = sorted(n for n in os.listdir(self.examples) if n.endswith(".json"))
-        self.assertGreaterEqual(len(names), 2)
-        for name in names:
-            with open(os.path.join(self.examples, name), encoding="utf-8") as f:
+        built_ins = os.path.join(self.examples, "built-ins")
+        paths = sorted(os.path.join(folder, n) for folder in (self.examples, built_ins)
+                       for n in os.listdir(folder) if n.endswith(".json"))
+        self.assertGreaterEqual(len(paths), 8)
+        for path in paths:
+            with open(path, encoding="utf-8") as f:
                 errors = list(self.validator.iter_errors(json.load(f)))
-            self.assertEqual(errors, [], name)
+            self.assertEqual(errors, [], path)
 
     def test_broken_shapes_fail(self):
         scene = {"items": []}
@@ -844,6 +846,10 @@ class DocumentSchema(unittest.TestCase):
                 {"transition": "t", "scene": scene, "parameters": [{"name": "s", "default": "width", "min": 0, "max": 2}]},
                 {"transition": "t", "scene": scene, "release": [{"then": [{"add_behavior": {}, "remove_behavior": "a"}]}]},
                 {"transition": "t", "scene": scene, "done": [{"outcome": "x"}]},
+                {"transition": "t", "scene": scene, "phases": []},
+                {"transition": "t", "scene": scene, "projection": {"drag": 0.1, "friction": 1}},
+                {"transition": "t", "scene": scene, "release": [{"then": [{"let": {}}]}]},
+                {"transition": "t", "scene": scene, "swipe": [{"handoff": {"detent": "x"}}]},
                 {"transition": "t", "scene": scene, "pan": {"axis": "z"}},
                 {"transition": "t", "scene": scene, "release": [{"then": []}] * 33}]:
             self.assertNotEqual(list(self.validator.iter_errors(document)), [], document)

@@ -54,6 +54,7 @@ struct DescribeProtocolCommand: ParsableCommand {
         "rules_per_scene": Limits.maxActionRulesPerScene,
         "params": Limits.maxParams, "document_rules": DocumentLimits.maxRules,
         "document_effects": DocumentLimits.maxEffects,
+        "document_phases": DocumentLimits.maxPhases, "document_names": DocumentLimits.maxState,
       ],
       "estimator": [
         "horizon": VelocityEstimator.horizon, "history_size": VelocityEstimator.historySize,

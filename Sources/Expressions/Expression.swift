@@ -8,13 +8,16 @@
 /// ```
 ///
 /// Numbers, names (`snake_case`, dotted for runtime values: `release.vy`), `+ - * /`, unary `-`,
-/// the comparisons `< <= > >= == !=` (not chained), `and`, `or`, `not`, parentheses, and the
+/// the comparisons `< <= > >= == !=` (not chained), `and`, `or`, `not`, `true`, `false`,
+/// parentheses, and the
 /// functions of `ExpressionFunction`. There are no loops, no recursion and no user functions, so
 /// every expression ends, in time linear in its size. Every value is a finite double or a
 /// boolean: a division by zero or a result that is not finite is an error, never a NaN, and
 /// `ExpressionIntervals` proves before use that none can happen for any value the names may take.
 public indirect enum Expression: Equatable, Sendable {
   case number(Double)
+  /// `true` or `false`: a condition that always holds, or never does.
+  case truth(Bool)
   /// A name, resolved to its slot in the `ExpressionNames` it was parsed against.
   case name(String, slot: Int)
   case negate(Expression)
@@ -28,7 +31,7 @@ public indirect enum Expression: Equatable, Sendable {
   public var kind: ExpressionKind {
     switch self {
     case .number, .name, .negate, .arithmetic: return .number
-    case .comparison, .logical, .not: return .condition
+    case .truth, .comparison, .logical, .not: return .condition
     case .call(let function, let arguments):
       return function == .if ? arguments[1].kind : .number
     }
@@ -78,6 +81,9 @@ public enum ExpressionFunction: String, CaseIterable, Sendable {
   case abs, sign, floor, ceil, round, sqrt
   /// `lerp(a, b, t)`: a + (b − a)·t.
   case lerp
+  /// `nearest(x, a, b, …)`: of a, b, …, the one nearest to x (the least of those as near):
+  /// the detent a projection lands on.
+  case nearest
   /// `if(condition, then, else)`: either branch's kind, both the same.
   case `if`
 
@@ -85,6 +91,7 @@ public enum ExpressionFunction: String, CaseIterable, Sendable {
   var arity: ClosedRange<Int> {
     switch self {
     case .min, .max: return 2...16
+    case .nearest: return 2...17
     case .clamp, .lerp, .if: return 3...3
     case .abs, .sign, .floor, .ceil, .round, .sqrt: return 1...1
     }

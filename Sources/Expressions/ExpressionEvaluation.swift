@@ -28,13 +28,15 @@ extension Expression {
       return try finite(result)
     case .call(let function, let arguments):
       return try call(function, arguments, values)
-    case .comparison, .logical, .not:
+    case .truth, .comparison, .logical, .not:
       return try condition(values) ? 1 : 0  // not reached: kinds are checked when parsed
     }
   }
 
   public func condition(_ values: [Double]) throws(ExpressionError) -> Bool {
     switch self {
+    case .truth(let value):
+      return value
     case .comparison(let op, let left, let right):
       let a = try left.number(values)
       let b = try right.number(values)
@@ -87,6 +89,12 @@ extension Expression {
       }
       return numbers[0].squareRoot()
     case .lerp: return try finite(numbers[0] + (numbers[1] - numbers[0]) * numbers[2])
+    case .nearest:
+      let x = numbers[0]
+      return numbers.dropFirst().min {
+        let (da, db) = (Swift.abs($0 - x), Swift.abs($1 - x))
+        return da < db || (da == db && $0 < $1)
+      }!
     case .if: return 0  // handled above
     }
   }
@@ -104,6 +112,7 @@ extension Expression: CustomStringConvertible {
     case .number(let value):
       return value == value.rounded() && Swift.abs(value) < 1e15
         ? String(Int64(value)) : "\(value)"
+    case .truth(let value): return value ? "true" : "false"
     case .name(let name, _): return name
     case .negate(let operand): return "-\(operand.parenthesized)"
     case .arithmetic(let op, let left, let right):
@@ -121,7 +130,7 @@ extension Expression: CustomStringConvertible {
   private var parenthesized: String {
     switch self {
     case .number(let value) where value < 0: return "(\(description))"
-    case .number, .name, .call: return description
+    case .number, .truth, .name, .call: return description
     default: return "(\(description))"
     }
   }

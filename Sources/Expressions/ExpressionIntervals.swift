@@ -36,7 +36,7 @@ extension Expression {
       }
     case .call(let function, let arguments):
       return try call(function, arguments, ranges)
-    case .comparison, .logical, .not:
+    case .truth, .comparison, .logical, .not:
       let (canHold, canFail) = try possible(ranges)
       return (canFail ? 0 : 1)...(canHold ? 1 : 0)
     }
@@ -47,6 +47,8 @@ extension Expression {
     -> (canHold: Bool, canFail: Bool)
   {
     switch self {
+    case .truth(let value):
+      return (value, !value)
     case .comparison(let op, let left, let right):
       let a = try left.interval(ranges)
       let b = try right.interval(ranges)
@@ -113,6 +115,9 @@ extension Expression {
     switch function {
     case .min: return xs.map(\.lowerBound).min()!...xs.map(\.upperBound).min()!
     case .max: return xs.map(\.lowerBound).max()!...xs.map(\.upperBound).max()!
+    case .nearest:
+      let candidates = xs.dropFirst()
+      return candidates.map(\.lowerBound).min()!...candidates.map(\.upperBound).max()!
     case .clamp:
       let (low, high) = (xs[1], xs[2])
       return Swift.max(

@@ -9,7 +9,8 @@
 /// sum        := product (("+" | "-") product)*
 /// product    := unary (("*" | "/") unary)*
 /// unary      := "-" unary | atom
-/// atom       := number | name | function "(" expression ("," expression)* ")" | "(" expression ")"
+/// atom       := number | "true" | "false" | "pi" | name
+///             | function "(" expression ("," expression)* ")" | "(" expression ")"
 /// ```
 /// Kinds are checked as it reads: arithmetic and comparisons take numbers, `and`/`or`/`not` take
 /// conditions, `if` takes a condition and two branches of one kind.
@@ -152,6 +153,8 @@ public struct ExpressionParser {
       throw ExpressionError("unexpected '\(rest)' where a value is expected", at: position)
     }
     let name = self.name()
+    if name == "true" || name == "false" { return try node(.truth(name == "true")) }
+    if name == "pi" { return try node(.number(Double.pi)) }
     if ["and", "or", "not"].contains(name) {
       throw ExpressionError("'\(name)' is a keyword where a value is expected", at: start)
     }

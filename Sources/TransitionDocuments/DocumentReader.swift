@@ -66,12 +66,14 @@ struct DocumentReader {
     default: fail("/description", "a description is a string")
     }
     let parameters = self.parameters(json["parameters"])
-    let names = DocumentNames(parameters: parameters)
+    var names = DocumentNames(parameters: parameters)
+    if let constants = json["constants"] { self.constants(constants, into: &names) }
     guard let scene = json["scene"] else {
       fail("/scene", "missing: a document needs a scene (its items and behaviors)")
       return nil
     }
     let expressions = self.expressions(in: scene, names: names)
+    let (phases, state) = phasesAndState(json, names: names)
     guard let name, errors.isEmpty else { return nil }
     var document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
@@ -79,28 +81,41 @@ struct DocumentReader {
       runtime: RuntimeNames(names, items: []), ruleExpressions: [:])
     checkCorners(document)
     guard errors.isEmpty else { return nil }
-    // The rules, read against the names of the release and of the scene's items, each behavior
-    // they add read at a sample: a release at the defaults, in the standard bounds.
+    // The rules, read against the names of the events, the state and the scene's items, each
+    // behavior they add read at a sample: at the defaults, in the standard bounds.
     let standard = TransitionBounds.standard
     let defaults = parameters.map { p -> Double in
-      if case .number(let value) = p.resolved(in: standard.size).defaultValue { return value }
-      return 0
+      switch p.resolved(in: standard.size).defaultValue {
+      case .number(let value): return value
+      case .string(let word):
+        if case .choice(let words) = p.kind { return Double(words.firstIndex(of: word) ?? 0) }
+        return 0
+      default: return 0
+      }
     }
     let base = names.values(defaults, in: standard)
     guard let laidOut = try? document.sceneSpec(base, bounds: standard) else { return nil }
-    let runtime = RuntimeNames(names, items: laidOut.items.map(\.id))
-    let sample =
-      base + Array(repeating: 0, count: RuntimeNames.release.count)
-      + runtime.items.flatMap { id -> [Double] in
-        let item = laidOut.items.first { $0.id == id }!
-        let (c, s) = (item.center, item.size)
-        return [
-          c.x, c.y, 0, 0, c.x - s.width / 2, c.x + s.width / 2, c.y - s.height / 2,
-          c.y + s.height / 2,
-        ]
-      }
-    let (rules, compiled) = self.rules(
-      json, runtime: runtime, base: names, items: laidOut.items.map(\.id), sample: sample)
+    let runtime = RuntimeNames(
+      names, items: laidOut.items.map(\.id), phases: phases, state: state.map(\.name))
+    let initial = state.map { (try? $0.initial.number(base)) ?? 0 }
+    let sample = runtime.values(
+      base: base, event: Array(repeating: 0, count: RuntimeNames.event.count),
+      state: [0] + initial,
+      items: runtime.items.map { id in
+        laidOut.items.first { $0.id == id }.map { ($0.center, Vector.zero, $0.size) }
+      })
+    var behaviors = Self.addedBehaviors(json)
+    for behavior in laidOut.behaviors.flatMap(\.allSpecs) {
+      if let id = behavior.id { behaviors[id] = behavior.type }
+    }
+    var rules = DocumentRules()
+    rules.phases = phases
+    rules.state = state
+    let compiled = self.rules(
+      json, into: &rules,
+      context: RulesContext(
+        runtime: runtime, base: names, items: laidOut.items.map(\.id), behaviors: behaviors,
+        parameters: parameters, sample: sample))
     document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
       expressions: expressions, names: names, rules: rules, runtime: runtime,
@@ -108,7 +123,29 @@ struct DocumentReader {
     return errors.isEmpty ? document : nil
   }
 
-  // MARK: Name and parameters
+  // MARK: Name, parameters and constants
+
+  /// `constants`: named numbers of the parameters, the bounds and the constants before them,
+  /// each proved safe, usable in every expression of the document.
+  private mutating func constants(_ value: JSONValue, into names: inout DocumentNames) {
+    guard case .object(let members) = value, members.count <= DocumentLimits.maxState else {
+      fail("/constants", "constants are an object of at most \(DocumentLimits.maxState) names")
+      return
+    }
+    for member in members {
+      let at = "/constants" + pointer([member.name])
+      guard isSnakeCase(member.name), !Self.keywords.contains(member.name),
+        names.names.slot(of: member.name) == nil
+      else {
+        fail(at, "'\(member.name)' is not a snake_case name of its own")
+        continue
+      }
+      guard let e = baseExpression(member.value, names, at: at),
+        let range = try? e.interval(names.names.entries.map(\.range))
+      else { continue }
+      names.addConstant(member.name, e, in: range)
+    }
+  }
 
   private mutating func transitionName(_ value: JSONValue?) -> String? {
     guard case .string(let name)? = value else {
@@ -146,7 +183,38 @@ struct DocumentReader {
     return declared
   }
 
-  private static let parameterFields = ["name", "default", "min", "max", "unit", "source"]
+  private static let parameterFields = [
+    "name", "default", "min", "max", "unit", "source", "choices",
+  ]
+
+  /// A choice: `{name, choices: [word, …], default: word, source}`; in expressions its value
+  /// is the index of its word, and `name.word` each word's.
+  private mutating func choice(_ entry: JSONValue, name: String, choices: JSONValue, at: String)
+    -> TransitionParameter?
+  {
+    for key in ["min", "max", "unit"] where entry[key] != nil {
+      fail(at + "/" + key, "a choice has no \(key)")
+    }
+    var words: [String] = []
+    if case .array(let list) = choices, !list.isEmpty, list.count <= 32 {
+      for (index, word) in list.enumerated() {
+        guard case .string(let text) = word, isSnakeCase(text), !words.contains(text) else {
+          fail(at + "/choices/\(index)", "a choice is a snake_case word, each once")
+          continue
+        }
+        words.append(text)
+      }
+    } else {
+      fail(at + "/choices", "the choices are an array of 1 to 32 words")
+    }
+    guard case .string(let preset)? = entry["default"], words.contains(preset) else {
+      fail(at + "/default", "the default is one of the choices")
+      return nil
+    }
+    var source = "document"
+    if case .string(let text)? = entry["source"] { source = text }
+    return TransitionParameter(name, choice: preset, of: words, source: source)
+  }
 
   private mutating func parameter(_ entry: JSONValue, at: String) -> TransitionParameter? {
     guard case .object(let members) = entry else {
@@ -162,11 +230,14 @@ struct DocumentReader {
       fail(at + "/name", "missing: a parameter's name (snake_case)")
       return nil
     }
-    if !isSnakeCase(name) || name.utf8.count > 64 {
+    if !isSnakeCase(name) || name.utf8.count > 64 || Self.keywords.contains(name) {
       fail(at + "/name", "'\(name)' is not a snake_case name of at most 64 bytes")
     }
     if DocumentNames.bounds.contains(name) {
       fail(at + "/name", "'\(name)' names the bounds; call the parameter something else")
+    }
+    if let choices = entry["choices"] {
+      return choice(entry, name: name, choices: choices, at: at)
     }
     let low = extent(entry["min"], at: at + "/min")
     let high = extent(entry["max"], at: at + "/max")
@@ -224,7 +295,7 @@ struct DocumentReader {
     }
   }
 
-  private func isSnakeCase(_ name: String) -> Bool {
+  func isSnakeCase(_ name: String) -> Bool {
     guard let first = name.utf8.first, (97...122).contains(first) else { return false }
     return name.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 }
   }

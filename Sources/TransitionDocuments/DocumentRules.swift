@@ -2,39 +2,75 @@ import Expressions
 import JSON
 import Primitives
 import Transitions
+import Wire
 
-/// What a document says about gestures and outcomes (docs/TRANSITION-DOCUMENTS.md): which items
-/// a pan grips and along which axis, the rules that choose what the release starts, the rules
-/// that end a cycle with a `done`, and the values reported with frames.
+/// What a document says about gestures and outcomes (docs/TRANSITION-DOCUMENTS.md): its phases
+/// and state, which items a pan grips and how, the rules that choose what a release, a cancel,
+/// a tap or a swipe does, the rules checked at the end of every frame (a `done` among them),
+/// and the values reported with frames.
 struct DocumentRules: Sendable {
-  /// The items a pan may grip (nil: any), and the axis it is locked to (nil: none).
-  var panItems: [String]?
-  var panAxis: Axis?
-  /// Past these limits of the gripped item's center along the axis, the finger's travel is
-  /// shown by UIScrollView's rubber band (`RubberBand`, c = 0.55) over `dimension`: expressions
-  /// of the parameters and the bounds.
-  var rubberBand: (from: Expression, to: Expression, dimension: Expression)?
-  /// Checked in order at a tap; the first whose `when` holds applies its `then` (the tap is
-  /// taken), and the done rules are checked again after it.
-  var tap: [ReleaseRule] = []
-  /// Checked in order at the release; the first whose `when` holds (or has none) is applied.
-  var release: [ReleaseRule] = []
-  /// Checked in order after every frame that follows a release, until one holds.
+  var pan = Pan()
+  /// The phases' names (the first is where a session starts): constants in expressions, and
+  /// `phase` the current one.
+  var phases: [String] = []
+  /// The state's names and initial values (expressions of the parameters and the bounds).
+  var state: [(name: String, initial: Expression)] = []
+  /// The decay whose resting point is the release's `projection` (UIScrollView's normal rate
+  /// when the document names none): a decay's model field and its value.
+  var projection: (field: DecayField, value: Expression)?
+  /// Checked in order; the first whose `when` holds (one without `when` always does) applies.
+  var release: [Rule] = []
+  var cancel: [Rule] = []
+  var tap: [Rule] = []
+  var swipe: [Rule] = []
+  /// Checked in order at the end of every frame after a rule was applied: each that holds
+  /// applies its effects; the first with an outcome ends the cycle with a `done`.
   var done: [DoneRule] = []
   var values: [ValueRule] = []
+  /// The motions (`spring`, `decay`) an effect adds `from_parameters`.
+  var givenMotions: Set<BehaviorType> = []
 
   enum Axis: String, Sendable { case x, y }
 
-  struct ReleaseRule: Sendable {
+  struct Pan: Sendable {
+    /// The items a pan may grip (nil: any), and the axis it is locked to (nil: none).
+    var items: [String]?
+    var axis: Axis?
+    /// Instead of the hit test: the pan grips the first of `items` whenever this holds.
+    var when: Expression?
+    /// Applied when a pan grips, before the grip.
+    var began: [Effect] = []
+    /// A spring grip (`Transition.grabBySpring`): its frequency (Hz) and damping ratio,
+    /// expressions of the parameters and the bounds; nil: the rigid 1:1 grip.
+    var spring: (frequency: Expression, damping: Expression)?
+    /// The finger's travel times this moves the grip (MotionLayout's `dragScale`).
+    var dragScale: Expression?
+    /// Past these limits of the gripped item's center along the axis, the finger's travel is
+    /// shown by UIScrollView's rubber band (`RubberBand`, c = 0.55) over `dimension`:
+    /// expressions of the parameters and the bounds.
+    var rubberBand: (from: Expression, to: Expression, dimension: Expression)?
+  }
+
+  struct Rule: Sendable {
     var when: Expression?
     var then: [Effect]
+    /// A release rule's word on its `handoff`: the projection it reports and the detent chosen.
+    var handoff: Handoff?
+  }
+
+  struct Handoff: Sendable {
+    var projection: (x: Expression, y: Expression)?
+    var detent: String?
   }
 
   struct DoneRule: Sendable {
-    /// The condition, if any; with `atRest` the animator must also have come to rest.
+    /// The condition, if any; with `atRest` the animator must also have come to rest, with
+    /// `ended` the spring or decay of that id must have brought its items to rest.
     var when: Expression?
     var atRest: Bool
-    var outcome: String
+    var ended: String?
+    /// The `done` it ends the cycle with; nil: it applies its effects and checking goes on.
+    var outcome: String?
     var then: [Effect]
   }
 
@@ -48,41 +84,86 @@ struct DocumentRules: Sendable {
     /// `pointer` in the document.
     case addBehavior(JSONValue, pointer: String)
     case removeBehavior(String)
+    /// New values for fields of a behavior (`set_behavior`'s), `=` strings expressions.
+    case setBehavior(String, fields: JSONValue, pointer: String)
+    /// A velocity added to an item through the item behavior that carries it.
+    case addVelocity(String, dx: Expression, dy: Expression)
+    /// New values of the phase and the state (by their index in `RuntimeNames.stateNames`).
+    case assign([(index: Int, value: Expression)])
   }
 }
 
-/// The names a document's rules may use besides the parameters and the bounds: the release,
-/// and each item whose id is a name, after them in this order.
+/// The names a document's rules may use besides the parameters and the bounds, after them in
+/// this order: the event's values (`release.x` …), the phases (constants), `phase` and the
+/// state, then each item whose id is a name. `values(…)` lays the values out in that order.
 struct RuntimeNames: Sendable {
   let names: ExpressionNames
   /// The items named, in slot order.
   let items: [String]
+  /// `phase`, then the state's names: what `let` sets.
+  let stateNames: [String]
+  let phaseCount: Int
 
-  static let release = [
+  static let event = [
     "release.x", "release.y", "release.vx", "release.vy", "start.x", "start.y", "projection.x",
-    "projection.y", "tap.x", "tap.y",
+    "projection.y", "tap.x", "tap.y", "swipe.dx", "swipe.dy",
   ]
   static let itemFields = ["x", "y", "vx", "vy", "min_x", "max_x", "min_y", "max_y"]
+  /// What a state's value is held in.
+  static let stateRange = -2e6...2e6
 
-  init(_ base: DocumentNames, items: [String]) {
+  init(_ base: DocumentNames, items: [String], phases: [String] = [], state: [String] = []) {
     var names = base.names
-    let coordinate = -2e6...2e6
     let speed = -1e6...1e6
-    for name in Self.release {
-      names.add(name, in: name.contains(".v") ? speed : coordinate)
+    for name in Self.event {
+      names.add(
+        name,
+        in: name.hasPrefix("swipe.") ? -1...1 : name.contains(".v") ? speed : Self.stateRange)
     }
+    for (index, phase) in phases.enumerated() {
+      names.add(phase, in: Double(index)...Double(index))
+    }
+    names.add("phase", in: 0...Double(max(phases.count - 1, 0)))
+    for name in state { names.add(name, in: Self.stateRange) }
     var named: [String] = []
-    // An item named like a release's values (`tap`, …) would share their names: it is not
+    // An item named like an event's values (`tap`, …) would share their names: it is not
     // named in expressions.
-    let taken = Set(Self.release.map { String($0.prefix { $0 != "." }) })
+    let taken = Set(Self.event.map { String($0.prefix { $0 != "." }) })
     for id in items where Self.isName(id) && !taken.contains(id) {
       named.append(id)
       for field in Self.itemFields {
-        names.add("\(id).\(field)", in: field.hasPrefix("v") ? speed : coordinate)
+        names.add("\(id).\(field)", in: field.hasPrefix("v") ? speed : Self.stateRange)
       }
     }
     self.names = names
     self.items = named
+    stateNames = ["phase"] + state
+    phaseCount = phases.count
+  }
+
+  /// The values of every name, in slot order: `base` (the parameters' and the bounds'), the
+  /// event's, the phases' constants, `state` (the phase first), then `items`' (in `items`'
+  /// order: nil for one the scene no longer has).
+  func values(
+    base: [Double], event: [Double], state: [Double],
+    items: [(center: Point, velocity: Vector, size: Size)?]
+  ) -> [Double] {
+    var values = base + event
+    values.reserveCapacity(names.entries.count)
+    for index in 0..<phaseCount { values.append(Double(index)) }
+    values += state
+    for item in items {
+      guard let item else {
+        values += Array(repeating: 0, count: Self.itemFields.count)
+        continue
+      }
+      let (c, v, s) = (item.center, item.velocity, item.size)
+      values += [
+        c.x, c.y, v.dx, v.dy, c.x - s.width / 2, c.x + s.width / 2, c.y - s.height / 2,
+        c.y + s.height / 2,
+      ]
+    }
+    return values
   }
 
   /// Whether an item id can be written in an expression (`card.x`).

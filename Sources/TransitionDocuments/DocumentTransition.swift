@@ -7,24 +7,34 @@ import Wire
 
 /// A transition made from a document (`TransitionDocument`): its scene laid out in the
 /// session's bounds for the parameters it was opened with, driven by a scene's pan (the finger
-/// grips the topmost item under it, of the pan's items when the document names them, along its
-/// axis when it locks one; the release hands the velocity over exactly: `ScenePan`). At the
-/// release the first `release` rule that holds adds and removes behaviors (a spring or a decay
-/// added then starts from the velocity handed over); after it, the first `done` rule that holds
-/// at the end of a frame ends the cycle with its outcome. It keeps the document it was opened
-/// with, whatever is defined later under its name.
+/// grips the topmost item under it, of the pan's items when the document names them, or the
+/// first of them when the pan's condition holds; along its axis when it locks one; the release
+/// hands the velocity over exactly: `ScenePan`). A release, a cancel, a tap and a swipe each
+/// apply the first of their rules that holds; after one, the rules of `done` are checked at
+/// the end of every frame, and the first with an outcome that holds ends the cycle with a
+/// `done`. It keeps the document it was opened with, whatever is defined later under its name.
 public final class DocumentTransition: ScenePan {
   public let document: TransitionDocument
-  /// The parameters' and the bounds' values, then room for the release's and the items'.
+  /// The parameters', the bounds' and the choices' values.
   private let base: [Double]
+  /// The last event's values (`release.x` …, in `RuntimeNames.event`'s order).
+  private var event = Array(repeating: 0.0, count: RuntimeNames.event.count)
+  /// The phase, then the state's values.
+  private var state: [Double]
   private var behaviors: [String: DynamicBehavior]
+  /// The type of each behavior by id (what a `set` reads its fields for).
+  private var types: [String: BehaviorType]
   private let lookup: (String) -> DynamicItem?
-  private var named: [DynamicItem] = []
-  /// The release's values (`release.x` …), kept for the done rules and the values.
-  private var release = Array(repeating: 0.0, count: RuntimeNames.release.count)
+  private let carrier: (DynamicItem) -> DynamicItemBehavior
+  private var named: [DynamicItem?] = []
+  private let given: GivenMotions
   private var awaitingDone = false
-  /// The spring a release rule handed the released item to, for the `handoff`.
+  /// What the rule applied at the last release said of its handoff: the spring it handed the
+  /// released item to, and the rule's own word (a projection, a detent).
   private var releasedTo: SpringBehavior?
+  private var releaseHandoff: DocumentRules.Handoff?
+  /// Where the gripped item's center was along the pan's axis when the pan began, unbanded.
+  private var unbandedStart: Double?
 
   override public var openedName: String { document.name }
   override public var declaredParameters: [TransitionParameter] { document.parameters }
@@ -34,6 +44,14 @@ public final class DocumentTransition: ScenePan {
   public init(
     _ document: TransitionDocument, scene spec: SceneSpec, values: ParameterValues, bounds: Rect
   ) throws(ProtocolError) {
+    do throws(TransitionError) {
+      given = try GivenMotions(given: values.given, uses: document.rules.givenMotions) {
+        values.number($0)
+      }
+    } catch {
+      throw ProtocolError(
+        error.kind == .outOfRange ? .outOfRange : .unknownField, error.message)
+    }
     let built = try SceneBuilder.build(spec)
     var groupOf: [ObjectIdentifier: DynamicItem] = [:]
     var byID: [String: DynamicItem] = [:]
@@ -44,12 +62,37 @@ public final class DocumentTransition: ScenePan {
     }
     let items = built.items
     let animator = built.animator
-    let grippable = document.rules.panItems.map { Set($0) }
+    let grippable = document.rules.pan.items.map { Set($0) }
     var carriers: [ObjectIdentifier: DynamicItemBehavior] = [:]
+    let carrier = { (item: DynamicItem) -> DynamicItemBehavior in
+      // The last item behavior holding it, else one made to carry velocity to it.
+      func holding(_ behaviors: [DynamicBehavior]) -> DynamicItemBehavior? {
+        for behavior in behaviors.reversed() {
+          if let found = holding(behavior.childBehaviors) { return found }
+          if let d = behavior as? DynamicItemBehavior, d.items.contains(where: { $0 === item }) {
+            return d
+          }
+        }
+        return nil
+      }
+      if let held = holding(animator.behaviors) { return held }
+      if let carrier = carriers[ObjectIdentifier(item)] { return carrier }
+      let carrier = DynamicItemBehavior(items: [item])
+      animator.addBehavior(carrier)
+      carriers[ObjectIdentifier(item)] = carrier
+      return carrier
+    }
     self.document = document
+    self.carrier = carrier
     base = document.names.values(
-      document.parameters.map { values.number($0.name) ?? 0 }, in: bounds)
+      DocumentNames.numbers(values, document.parameters), in: bounds)
+    let base = self.base
+    state = [0] + document.rules.state.map { (try? $0.initial.number(base)) ?? 0 }
     behaviors = built.behaviorsByID
+    types = [:]
+    for behavior in spec.behaviors.flatMap(\.allSpecs) {
+      if let id = behavior.id { types[id] = behavior.type }
+    }
     lookup = { byID[$0] }
     super.init(
       animator: animator, items: items,
@@ -58,25 +101,8 @@ public final class DocumentTransition: ScenePan {
           ScenePan.holds(item, point) && grippable.map { $0.contains(item.identifier) } != false
         }.map { groupOf[ObjectIdentifier($0)] ?? $0 }
       },
-      carrier: { item in
-        // The last item behavior holding it, else one made to carry velocity to it.
-        func holding(_ behaviors: [DynamicBehavior]) -> DynamicItemBehavior? {
-          for behavior in behaviors.reversed() {
-            if let found = holding(behavior.childBehaviors) { return found }
-            if let d = behavior as? DynamicItemBehavior, d.items.contains(where: { $0 === item }) {
-              return d
-            }
-          }
-          return nil
-        }
-        if let held = holding(animator.behaviors) { return held }
-        if let carrier = carriers[ObjectIdentifier(item)] { return carrier }
-        let carrier = DynamicItemBehavior(items: [item])
-        animator.addBehavior(carrier)
-        carriers[ObjectIdentifier(item)] = carrier
-        return carrier
-      })
-    named = document.runtime.items.compactMap { byID[$0] }
+      carrier: carrier)
+    named = document.runtime.items.map { byID[$0] }
   }
 
   /// Not opened by a class name: a document transition is made from its document.
@@ -85,47 +111,76 @@ public final class DocumentTransition: ScenePan {
       kind: .unknownParameter, message: "a document transition is made from its document")
   }
 
-  /// Where the gripped item's center was when the pan began.
-  private var centerAtStart: Point?
+  // MARK: The pan
 
-  override public func panBegan(at point: Point) {
-    super.panBegan(at: point)
-    centerAtStart = heldItem?.center
+  /// With a condition, the pan grips the first of its items whenever it holds.
+  override public func item(grippedAt point: Point) -> DynamicItem? {
+    guard let condition = document.rules.pan.when else { return super.item(grippedAt: point) }
+    setEvent(4, [point.x, point.y])
+    guard holds(condition, currentValues()), let first = document.rules.pan.items?.first else {
+      return nil
+    }
+    return lookup(first)
   }
 
-  /// The finger's point, locked to the pan's axis and, past the rubber band's limits of the
-  /// item's center, shown by the rubber band (the grip keeps the touched point under it).
-  override public func anchor(for point: Point) -> Point {
-    guard let start = startPoint else { return point }
-    var along = document.rules.panAxis == .x ? point.x : point.y
-    if let band = document.rules.rubberBand, let center = centerAtStart {
-      let values = currentValues()
-      let from = (try? band.from.number(values)) ?? 0
-      let to = (try? band.to.number(values)) ?? 0
-      let dimension = (try? band.dimension.number(values)) ?? 1
-      let (c0, s0) = document.rules.panAxis == .x ? (center.x, start.x) : (center.y, start.y)
-      let banded = RubberBand.clamp(
-        c0 + (along - s0), to: min(from, to)...max(from, to), dimension: max(dimension, 1))
-      along = s0 + (banded - c0)
-    }
-    switch document.rules.panAxis {
-    case .x?: return Point(x: along, y: start.y)
-    case .y?: return Point(x: start.x, y: along)
-    case nil: return point
+  override public func willGrip(_ item: DynamicItem, at point: Point) {
+    setEvent(4, [point.x, point.y])
+    apply(document.rules.pan.began)
+    unbandedStart = nil
+    if let band = bandLimits(), let axis = document.rules.pan.axis {
+      let along = axis == .x ? item.center.x : item.center.y
+      unbandedStart = RubberBand.unclamp(along, from: band.range, dimension: band.dimension)
     }
   }
 
-  /// A tap: the first tap rule that holds applies its effects, and the done rules are checked
-  /// again after the frames that follow.
-  override public func tap(at point: Point) -> Bool {
-    release.replaceSubrange(8..<10, with: [point.x, point.y])
-    let values = currentValues()
-    guard let rule = document.rules.tap.first(where: { holds($0.when, values) }) else {
-      return false
+  /// A pan locked to an axis grips the item on its center line along the axis, through the
+  /// touch (so the grip pulls only along the axis: a seed's drawer holds its menu by the middle).
+  override public func gripPoint(of item: DynamicItem, touchedAt point: Point) -> Point {
+    switch document.rules.pan.axis {
+    case .x?: Point(x: point.x, y: item.center.y)
+    case .y?: Point(x: item.center.x, y: point.y)
+    case nil: point
     }
-    apply(rule.then, values)
-    awaitingDone = true
-    return true
+  }
+
+  /// The pan's spring grip, if it has one, else the rigid 1:1 grip.
+  override public func attach(_ item: DynamicItem, at point: Point) -> AttachmentBehavior {
+    guard let (f, d) = document.rules.pan.spring,
+      let frequency = try? f.number(base), let damping = try? d.number(base)
+    else { return super.attach(item, at: point) }
+    return grabBySpring(item, at: point, frequency: frequency, damping: damping)
+  }
+
+  /// The finger's point (its travel times the drag scale) along the pan's axis (across it, the
+  /// grip stays where it took hold) and, past the rubber band's limits of the item's center,
+  /// shown by the rubber band.
+  override public func anchor(for touch: Point) -> Point {
+    var point = touch
+    if let start = startPoint, let scale = document.rules.pan.dragScale,
+      let k = try? scale.number(base)
+    {
+      point = start + (touch - start) * k
+    }
+    guard let start = startPoint, let held = heldAnchor, let axis = document.rules.pan.axis
+    else { return point }
+    var along = axis == .x ? point.x : point.y
+    if let band = bandLimits(), let unbanded = unbandedStart {
+      let s0 = axis == .x ? start.x : start.y
+      let shownAtStart = RubberBand.clamp(unbanded, to: band.range, dimension: band.dimension)
+      let shown = RubberBand.clamp(
+        unbanded + (along - s0), to: band.range, dimension: band.dimension)
+      along = s0 + (shown - shownAtStart)
+    }
+    return axis == .x ? Point(x: along, y: held.y) : Point(x: held.x, y: along)
+  }
+
+  /// The rubber band's limits and dimension, now.
+  private func bandLimits() -> (range: ClosedRange<Double>, dimension: Double)? {
+    guard let band = document.rules.pan.rubberBand else { return nil }
+    let from = (try? band.from.number(base)) ?? 0
+    let to = (try? band.to.number(base)) ?? 0
+    let dimension = (try? band.dimension.number(base)) ?? 1
+    return (min(from, to)...max(from, to), max(dimension, 1))
   }
 
   override public func panEnded(at point: Point, velocity: Vector) -> [TransitionEvent] {
@@ -133,19 +188,16 @@ public final class DocumentTransition: ScenePan {
     let held = heldItem
     let events = super.panEnded(at: point, velocity: velocity)
     guard let item = held else { return events }
-    let projection = DecayMotion(
-      .scrollView(decelerationRate: DecayModel.normalDecelerationRate), from: item.center,
-      velocity: item.velocity
-    ).restingPoint
-    release.replaceSubrange(
-      0..<8,
-      with: [
-        point.x, point.y, velocity.dx, velocity.dy, start.x, start.y, projection.x, projection.y,
-      ])
-    let values = currentValues()
+    let projection = DecayMotion(projectionModel(), from: item.center, velocity: item.velocity)
+      .restingPoint
+    setEvent(
+      0,
+      [point.x, point.y, velocity.dx, velocity.dy, start.x, start.y, projection.x, projection.y])
     releasedTo = nil
-    if let rule = document.rules.release.first(where: { holds($0.when, values) }) {
-      let added = apply(rule.then, values)
+    releaseHandoff = nil
+    if let rule = firstHolding(document.rules.release) {
+      let added = apply(rule.then)
+      releaseHandoff = rule.handoff
       releasedTo = added.compactMap { $0 as? SpringBehavior }.last {
         $0.items.contains { $0 === item }
       }
@@ -154,23 +206,83 @@ public final class DocumentTransition: ScenePan {
     return events
   }
 
-  /// A spring a release rule gave the released item: the `handoff` names it and its target,
-  /// which `dynctl handoff` checks every frame against (a decay needs nothing: the handoff names
-  /// the decay that moves the item by itself).
+  override public func panCancelled() {
+    guard let item = heldItem else { return }
+    let start = startPoint ?? item.center
+    let anchor = heldAnchor ?? item.center
+    super.panCancelled()
+    setEvent(0, [anchor.x, anchor.y, 0, 0, start.x, start.y, item.center.x, item.center.y])
+    if let rule = firstHolding(document.rules.cancel) { apply(rule.then) }
+    awaitingDone = true
+  }
+
+  /// The release's projection's decay: the document's, else UIScrollView's normal rate.
+  private func projectionModel() -> DecayModel {
+    if let (field, value) = document.rules.projection,
+      let number = try? value.number(base), let model = try? field.model(number)
+    {
+      return model
+    }
+    return .scrollView(decelerationRate: DecayModel.normalDecelerationRate)
+  }
+
+  /// The spring a release rule gave the released item, and the rule's own word: the `handoff`
+  /// names them (a projection of its own, else the spring's target; a detent), which
+  /// `dynctl handoff` checks every frame against. A decay needs nothing: the handoff names the
+  /// decay that moves the item by itself.
   override public func landing(after handoff: Handoff) -> Landing? {
-    guard let spring = releasedTo else { return nil }
-    return Landing(projection: spring.target, spring: spring.parameters)
+    guard releasedTo != nil || releaseHandoff != nil else { return nil }
+    let values = currentValues()
+    var projection = releasedTo?.target ?? Point(x: event[6], y: event[7])
+    if let said = releaseHandoff {
+      projection = Point(x: event[6], y: event[7])
+      if let (x, y) = said.projection, let px = try? x.number(values),
+        let py = try? y.number(values)
+      {
+        projection = Point(x: px, y: py)
+      }
+    }
+    return Landing(
+      projection: projection, detent: releaseHandoff?.detent, spring: releasedTo?.parameters)
+  }
+
+  // MARK: Taps, swipes and frames
+
+  override public func tap(at point: Point) -> Bool {
+    setEvent(8, [point.x, point.y])
+    guard let rule = firstHolding(document.rules.tap) else { return false }
+    apply(rule.then)
+    awaitingDone = true
+    return true
+  }
+
+  override public func swipe(_ direction: SwipeDirection, at point: Point?, velocity: Vector?)
+    -> Bool
+  {
+    let unit: [Double] =
+      switch direction {
+      case .left: [-1, 0]
+      case .right: [1, 0]
+      case .up: [0, -1]
+      case .down: [0, 1]
+      }
+    setEvent(10, unit)
+    guard let rule = firstHolding(document.rules.swipe) else { return false }
+    apply(rule.then)
+    awaitingDone = true
+    return true
   }
 
   override public func afterStep() -> [TransitionEvent] {
     guard awaitingDone else { return [] }
-    let values = currentValues()
     for rule in document.rules.done {
-      let now = (!rule.atRest || !animator.isRunning) && holds(rule.when, values)
-      guard now else { continue }
+      guard !rule.atRest || !animator.isRunning, ended(rule.ended),
+        holds(rule.when, currentValues())
+      else { continue }
+      apply(rule.then)
+      guard let outcome = rule.outcome else { continue }
       awaitingDone = false
-      _ = apply(rule.then, values)
-      return [.done(outcome: rule.outcome)]
+      return [.done(outcome: outcome)]
     }
     return []
   }
@@ -182,17 +294,32 @@ public final class DocumentTransition: ScenePan {
     }.sorted { $0.name < $1.name }
   }
 
+  // MARK: Rules and effects
+
+  /// Whether the spring or decay `id` (if any) has brought every item it holds to rest.
+  private func ended(_ id: String?) -> Bool {
+    guard let id else { return true }
+    switch behaviors[id] {
+    case let spring as SpringBehavior: return spring.items.allSatisfy { spring.isAtRest($0) }
+    case let decay as DecayBehavior: return decay.items.allSatisfy { decay.isAtRest($0) }
+    default: return false
+    }
+  }
+
+  private func setEvent(_ from: Int, _ values: [Double]) {
+    event.replaceSubrange(from..<(from + values.count), with: values)
+  }
+
   /// The values of every name the rules may use, now.
   private func currentValues() -> [Double] {
-    var values = base + release
-    for item in named {
-      let (c, v, s) = (item.center, item.velocity, item.size)
-      values += [
-        c.x, c.y, v.dx, v.dy, c.x - s.width / 2, c.x + s.width / 2, c.y - s.height / 2,
-        c.y + s.height / 2,
-      ]
-    }
-    return values
+    document.runtime.values(
+      base: base, event: event, state: state,
+      items: named.map { $0.map { ($0.center, $0.velocity, $0.size) } })
+  }
+
+  private func firstHolding(_ rules: [DocumentRules.Rule]) -> DocumentRules.Rule? {
+    let values = currentValues()
+    return rules.first { holds($0.when, values) }
   }
 
   /// Whether `condition` holds (no condition always does; one that cannot be evaluated does not).
@@ -201,28 +328,49 @@ public final class DocumentTransition: ScenePan {
     return (try? condition.condition(values)) ?? false
   }
 
-  /// Adds and removes behaviors as `effects` say. A behavior whose numbers fall outside the
-  /// protocol's ranges for these values is not added (the document's check proved its
-  /// expressions finite, not every value in range).
+  /// Applies `effects` in order, each seeing the values the ones before it left. A behavior
+  /// whose numbers fall outside the protocol's ranges for these values is not added or set
+  /// (the document's check proved its expressions finite, not every value in range).
   @discardableResult
-  private func apply(_ effects: [DocumentRules.Effect], _ values: [Double]) -> [DynamicBehavior] {
+  private func apply(_ effects: [DocumentRules.Effect]) -> [DynamicBehavior] {
     var added: [DynamicBehavior] = []
     for effect in effects {
+      let values = currentValues()
       switch effect {
       case .addBehavior(let json, let at):
         guard
           let spec = try? TransitionDocument.behaviorSpec(
-            json, at: at, expressions: document.ruleExpressions, values: values),
+            json, at: at, expressions: document.ruleExpressions, values: values, given: given),
           let behavior = try? BehaviorFactory(lookup: lookup).make(spec)
         else { continue }
         if let id = spec.id {
           if let old = behaviors[id] { animator.removeBehavior(old) }
           behaviors[id] = behavior
+          types[id] = spec.type
         }
         animator.addBehavior(behavior)
         added.append(behavior)
       case .removeBehavior(let id):
         if let old = behaviors.removeValue(forKey: id) { animator.removeBehavior(old) }
+      case .setBehavior(let id, let fields, let at):
+        guard let behavior = behaviors[id], let type = types[id],
+          let update = try? TransitionDocument.update(
+            fields, for: type, at: at, expressions: document.ruleExpressions, values: values)
+        else { continue }
+        try? BehaviorFactory(lookup: lookup).apply(update, to: behavior)
+      case .addVelocity(let id, let dx, let dy):
+        guard let item = lookup(id), let vx = try? dx.number(values),
+          let vy = try? dy.number(values)
+        else { continue }
+        carrier(item).addLinearVelocity(Vector(dx: vx, dy: vy), for: item)
+      case .assign(let assignments):
+        for (index, value) in assignments {
+          guard let number = try? value.number(values) else { continue }
+          let range =
+            index == 0
+            ? 0...Double(max(document.rules.phases.count - 1, 0)) : RuntimeNames.stateRange
+          state[index] = min(max(number, range.lowerBound), range.upperBound)
+        }
       }
     }
     return added

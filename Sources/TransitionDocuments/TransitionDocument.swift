@@ -31,15 +31,16 @@ public struct TransitionDocument: Sendable {
   /// The largest document, in bytes (a document over it is refused before it is read).
   public static let maxBytes = 1 << 20
   /// The fields of a document.
-  static let fields = [
-    "transition", "description", "parameters", "scene", "pan", "release", "tap", "done",
-    "values",
+  public static let fields = [
+    "transition", "description", "parameters", "constants", "phases", "state", "scene",
+    "actions", "pan",
+    "projection", "release", "cancel", "tap", "swipe", "done", "values",
   ]
 
   /// The scene `open` builds in `bounds` for `values` (validated against `parameters`).
   public func scene(_ values: ParameterValues, in bounds: Rect) throws(DocumentError) -> SceneSpec {
-    let numbers = parameters.map { values.number($0.name) ?? 0 }
-    return try sceneSpec(names.values(numbers, in: bounds), bounds: bounds)
+    try sceneSpec(
+      names.values(DocumentNames.numbers(values, parameters), in: bounds), bounds: bounds)
   }
 
   /// The scene with every expression evaluated at `values`, read as `open` reads a scene.

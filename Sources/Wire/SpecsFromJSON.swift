@@ -30,3 +30,19 @@ extension BehaviorSpec {
     }
   }
 }
+
+extension BehaviorUpdate {
+  /// Reads the fields of an object (without `behavior`) as `set_behavior` reads them for a
+  /// behavior of `type`.
+  public init(json: JSONValue, for type: BehaviorType, path: String = "")
+    throws(ProtocolError)
+  {
+    let fields = try JSONParser().withRoot(Array(json.jsonText.utf8)) {
+      root throws(ProtocolError) in
+      try BehaviorFields(
+        ObjectReader(root, path: path, owner: "a behavior's fields"), excluding: [],
+        what: "a set")
+    }
+    self = try fields.update(for: type)
+  }
+}

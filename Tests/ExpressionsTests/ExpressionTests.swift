@@ -62,6 +62,10 @@ struct ExpressionTests {
     #expect(try number("sqrt(width * 5)") == 40)
     #expect(try number("lerp(0, 10, fraction)") == 5)
     #expect(try number("if(release.vy < -speed, 1, 0)") == 1)
+    #expect(try number("pi * 2") == Double.pi * 2)
+    #expect(try number("nearest(300, 88, 284, 548)") == 284)
+    #expect(try number("nearest(186, 284, 88, 548)") == 88, "a tie goes to the least")
+    #expect(try number("nearest(width, height)") == 568)
   }
 
   @Test("comparisons and logic give conditions")
@@ -73,6 +77,9 @@ struct ExpressionTests {
     #expect(try condition("width != height and width == 320"))
     #expect(try condition("if(width > 100, height > 500, speed < 0)"))
     #expect(try !condition("if(width < 100, height > 500, speed < 0)"))
+    #expect(try condition("true") && !condition("false"))
+    #expect(try condition("true and not false"))
+    #expect(parseError("true + 1")?.message == "'+' takes a number, not a condition")
   }
 
   @Test("what cannot be read is refused with a message and an offset")
@@ -151,6 +158,7 @@ struct ExpressionTests {
       "height * 0.5 - width / 4", "clamp((release.vy + speed) / max(height, 1), -2, 2)",
       "lerp(width, height, fraction) * sign(release.vy)", "min(abs(release.vy), speed) / width",
       "if(release.vy < -speed, height - 20, round(height * fraction))",
+      "nearest(release.vy, -speed, speed * fraction, height)",
     ]
     var generator = SystemRandomNumberGenerator()
     for text in texts {
@@ -168,7 +176,7 @@ struct ExpressionTests {
   func description() throws {
     for text in [
       "height * 0.5", "-(width - 3) / 2", "clamp(release.vy, -1, 1) + max(1, 2, 3)",
-      "if(width > 3, 1, 2)",
+      "if(width > 3, 1, 2)", "nearest(width, 1, height) + pi", "if(true, 1, 0)",
     ] {
       let e = try ExpressionParser.parse(text, names: names, as: .number)
       #expect(try ExpressionParser.parse(e.description, names: names, as: .number) == e)

@@ -66,8 +66,8 @@ struct DocumentReaderTests {
         == [
           DocumentError(
             "/colour",
-            "unknown field (a document has: transition, description, parameters, scene, pan, "
-              + "release, tap, done, values)")
+            "unknown field (a document has: "
+              + TransitionDocument.fields.joined(separator: ", ") + ")")
         ])
     let two = errors(
       card(#""=mid_x""#, #""=mid_z""#).split(separator: #""=card_height""#).joined(

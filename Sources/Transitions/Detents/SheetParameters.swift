@@ -62,31 +62,10 @@ extension Sheet {
     return detents
   }
 
-  /// The spring the client gave: the first of `SpringParameterSet.allCases` whose fields hold
-  /// every spring parameter given (a field left out takes its default), SwiftUI's default
-  /// spring when none is given. Throws when the fields given belong to no one set.
+  /// The spring the client gave (`GivenMotion.spring`): SwiftUI's default spring when none is
+  /// given. Throws when the fields given belong to no one set.
   static func spring(_ p: ParameterReader<Parameters>) throws -> SpringParameters {
-    let given = Set(SpringField.allCases.filter { isGiven($0, p) })
-    guard !given.isEmpty else { return .swiftUIDefault }
-    let fits = SpringParameterSet.allCases.first {
-      given.isSubset(of: Set($0.requiredFields + $0.optionalFields))
-    }
-    guard let set = fits else {
-      throw TransitionError(
-        kind: .unknownParameter,
-        message: "the spring is given by one parameter set, not "
-          + given.map(\.rawValue).sorted().joined(separator: " with ") + " (the sets: "
-          + SpringParameterSet.allCases.map {
-            ($0.requiredFields + $0.optionalFields).map(\.rawValue).joined(separator: "+")
-          }.joined(separator: ", ") + ")")
-    }
-    do {
-      return try set.parameters { value($0, p) }
-    } catch {
-      // Not reached: each declared range lies within its field's (SheetParameterTests).
-      throw TransitionError(
-        kind: .outOfRange, message: "parameter '\(error.field)' is outside a spring's range")
-    }
+    try GivenMotion.spring(given: p.given) { value($0, p) }
   }
 
   private static func value(_ field: SpringField, _ p: ParameterReader<Parameters>) -> Double {
@@ -100,20 +79,6 @@ extension Sheet {
     case .mass: p.mass
     case .tension: p.tension
     case .friction: p.friction
-    }
-  }
-
-  private static func isGiven(_ field: SpringField, _ p: ParameterReader<Parameters>) -> Bool {
-    switch field {
-    case .response: p.isGiven(\.response)
-    case .dampingRatio: p.isGiven(\.dampingRatio)
-    case .duration: p.isGiven(\.duration)
-    case .bounce: p.isGiven(\.bounce)
-    case .stiffness: p.isGiven(\.stiffness)
-    case .damping: p.isGiven(\.damping)
-    case .mass: p.isGiven(\.mass)
-    case .tension: p.isGiven(\.tension)
-    case .friction: p.isGiven(\.friction)
     }
   }
 }

@@ -49,17 +49,36 @@ open class ScenePan: Transition {
     try super.init(parameters: parameters, bounds: bounds)
   }
 
-  /// The item held now, if any.
+  /// The item held now, if any, and where the grip holds it.
   public var heldItem: DynamicItem? { grip?.item }
+  public var heldAnchor: Point? { grip?.attachment.anchorPoint }
   /// Where the pan that holds it began.
   public private(set) var startPoint: Point?
 
   override open func panBegan(at point: Point) {
     letGo()
-    guard let item = hitTest(point) else { return }
-    grip = (item, grab(item, at: point))
+    guard let item = item(grippedAt: point) else { return }
     startPoint = point
+    willGrip(item, at: point)
+    grip = (item, attach(item, at: gripPoint(of: item, touchedAt: point)))
   }
+
+  /// Attaches the finger to `item` at `point`: the rigid 1:1 grip (`grab`; a subclass may hang
+  /// it from a spring instead: `grabBySpring`).
+  open func attach(_ item: DynamicItem, at point: Point) -> AttachmentBehavior {
+    grab(item, at: point)
+  }
+
+  /// The point of `item` a touch at `point` grips: that point (a subclass may choose another,
+  /// as a pan locked to an axis grips the item on its center line).
+  open func gripPoint(of item: DynamicItem, touchedAt point: Point) -> Point { point }
+
+  /// The item a pan that begins at `point` grips: the hit test's (a subclass may choose
+  /// otherwise).
+  open func item(grippedAt point: Point) -> DynamicItem? { hitTest(point) }
+
+  /// Called when a pan that begins at `point` grips `item`, before the grip is added.
+  open func willGrip(_ item: DynamicItem, at point: Point) {}
 
   override open func panChanged(at point: Point, velocity: Vector) {
     grip?.attachment.anchorPoint = anchor(for: point)

@@ -180,6 +180,9 @@ public struct ParameterReader<Declared: ParameterSet>: Sendable {
     return values[parameter.declaration.name].flatMap(parameter.read) ?? parameter.defaultValue
   }
 
+  /// The names of the parameters the client set.
+  public var given: Set<String> { values.given }
+
   /// Whether the client set the parameter `key` (to any value, its default included).
   public func isGiven<Value>(_ key: KeyPath<Declared, Parameter<Value>>) -> Bool {
     values.given.contains(declared[keyPath: key].declaration.name)
@@ -260,7 +263,7 @@ public struct ParameterValues: Sendable {
 
   /// The value of the parameter called `name`, if it is declared. Transitions read theirs through
   /// a `ParameterReader`; this is for what looks at parameters by name (tests).
-  subscript(name: String) -> ParameterValue? { values[name] }
+  public subscript(name: String) -> ParameterValue? { values[name] }
 
   /// The number called `name`, if it is a declared number.
   public func number(_ name: String) -> Double? {

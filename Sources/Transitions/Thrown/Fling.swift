@@ -49,20 +49,10 @@ public final class Fling: Transition {
     animator.addBehavior(material)
   }
 
-  /// The decay the client chose: the model of the one decay field given (`DecayField`),
-  /// UIScrollView's default rate when none is; throws when more than one is.
+  /// The decay the client chose (`GivenMotion.decay`): UIScrollView's default rate when none
+  /// is given; throws when more than one is.
   static func model(_ p: ParameterReader<Parameters>) throws -> DecayModel {
-    let given = DecayField.allCases.filter { p.isGiven(parameter($0)) }
-    guard given.count <= 1 else {
-      throw TransitionError(
-        kind: .unknownParameter,
-        message: "the decay is given by one of "
-          + DecayField.allCases.map(\.rawValue).joined(separator: ", ") + ", not "
-          + given.map(\.rawValue).joined(separator: " with "))
-    }
-    let field = given.first ?? .decelerationRate
-    // Each parameter's range lies within its field's (FlingTests), so the model is valid.
-    return try! field.model(p[dynamicMember: parameter(field)])
+    try GivenMotion.decay(given: p.given) { p[dynamicMember: parameter($0)] }
   }
 
   private static func parameter(_ field: DecayField) -> KeyPath<Parameters, Parameter<Double>> {
