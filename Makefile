@@ -184,6 +184,7 @@ bench: release
 	  I=$$($(SWIFT) build --package-path $(INSPECTOR) -c release --show-bin-path); \
 	  $$B/dynbench step --markdown --items 1,10,100 --runs 5 && \
 	  $$B/dynbench motion && $$B/dynbench motion-cost --runs 20 && \
+	  $$B/dynbench document-cost --runs 500 --markdown && \
 	  $$B/dynbench encode --markdown && \
 	  for p in same split free; do $$B/dynbench latency --markdown --placement $$p || exit 1; done && \
 	  $$B/dynbench gesture-latency --markdown && \

@@ -139,8 +139,8 @@ let package = Package(
     .executableTarget(
       name: "dynbench",
       dependencies: [
-        "BenchFixtures", "Dynamics", "DynamicsScenes", "Primitives", "SceneBuilding",
-        "Transitions", "Wire", "CEpoll",
+        "BenchFixtures", "Dynamics", "DynamicsScenes", "EmbeddedHost", "Primitives",
+        "SceneBuilding", "SessionHost", "TransitionDocuments", "Transitions", "Wire", "CEpoll",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),
       ]

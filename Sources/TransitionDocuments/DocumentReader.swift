@@ -78,7 +78,8 @@ struct DocumentReader {
     var document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
       expressions: expressions, names: names, rules: DocumentRules(),
-      runtime: RuntimeNames(names, items: []), ruleExpressions: [:])
+      runtime: RuntimeNames(names, items: []), ruleExpressions: [:],
+      effects: EffectCache(pointers: [], compiled: [:]))
     checkCorners(document)
     guard errors.isEmpty else { return nil }
     // The rules, read against the names of the events, the state and the scene's items, each
@@ -119,7 +120,8 @@ struct DocumentReader {
     document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
       expressions: expressions, names: names, rules: rules, runtime: runtime,
-      ruleExpressions: compiled)
+      ruleExpressions: compiled,
+      effects: EffectCache(pointers: rules.effectPointers, compiled: compiled))
     return errors.isEmpty ? document : nil
   }
 

@@ -32,6 +32,19 @@ struct DocumentRules: Sendable {
 
   enum Axis: String, Sendable { case x, y }
 
+  /// The pointers of every effect that adds or sets a behavior.
+  var effectPointers: [String] {
+    let lists =
+      [pan.began] + release.map(\.then) + cancel.map(\.then) + tap.map(\.then)
+      + swipe.map(\.then) + done.map(\.then)
+    return lists.flatMap { $0 }.compactMap { effect in
+      switch effect {
+      case .addBehavior(_, let at), .setBehavior(_, _, let at): at
+      default: nil
+      }
+    }
+  }
+
   struct Pan: Sendable {
     /// The items a pan may grip (nil: any), and the axis it is locked to (nil: none).
     var items: [String]?
@@ -51,11 +64,18 @@ struct DocumentRules: Sendable {
     var rubberBand: (from: Expression, to: Expression, dimension: Expression)?
   }
 
-  struct Rule: Sendable {
-    var when: Expression?
-    var then: [Effect]
+  /// A rule (a class: a frame's checks go through the rules without copying their parts).
+  final class Rule: Sendable {
+    let when: Expression?
+    let then: [Effect]
     /// A release rule's word on its `handoff`: the projection it reports and the detent chosen.
-    var handoff: Handoff?
+    let handoff: Handoff?
+
+    init(when: Expression?, then: [Effect], handoff: Handoff?) {
+      self.when = when
+      self.then = then
+      self.handoff = handoff
+    }
   }
 
   struct Handoff: Sendable {
@@ -63,15 +83,23 @@ struct DocumentRules: Sendable {
     var detent: String?
   }
 
-  struct DoneRule: Sendable {
+  final class DoneRule: Sendable {
     /// The condition, if any; with `atRest` the animator must also have come to rest, with
     /// `ended` the spring or decay of that id must have brought its items to rest.
-    var when: Expression?
-    var atRest: Bool
-    var ended: String?
+    let when: Expression?
+    let atRest: Bool
+    let ended: String?
     /// The `done` it ends the cycle with; nil: it applies its effects and checking goes on.
-    var outcome: String?
-    var then: [Effect]
+    let outcome: String?
+    let then: [Effect]
+
+    init(when: Expression?, atRest: Bool, ended: String?, outcome: String?, then: [Effect]) {
+      self.when = when
+      self.atRest = atRest
+      self.ended = ended
+      self.outcome = outcome
+      self.then = then
+    }
   }
 
   struct ValueRule: Sendable {

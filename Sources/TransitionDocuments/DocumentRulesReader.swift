@@ -164,6 +164,8 @@ extension DocumentReader {
         rules.values.append(.init(name: name, value: e))
       }
     }
+    // Reported by name, as a built-in's values are.
+    rules.values.sort { $0.name < $1.name }
     rules.givenMotions = checkEffects(rules, context: context, compiled: compiled)
     return compiled
   }

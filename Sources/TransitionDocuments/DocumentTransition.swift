@@ -1,5 +1,6 @@
 import Dynamics
 import Expressions
+import JSON
 import Primitives
 import SceneBuilding
 import Transitions
@@ -17,10 +18,16 @@ public final class DocumentTransition: ScenePan {
   public let document: TransitionDocument
   /// The parameters', the bounds' and the choices' values.
   private let base: [Double]
-  /// The last event's values (`release.x` …, in `RuntimeNames.event`'s order).
-  private var event = Array(repeating: 0.0, count: RuntimeNames.event.count)
-  /// The phase, then the state's values.
-  private var state: [Double]
+  /// The values of every name the rules may use, in slot order (`RuntimeNames.values`): the
+  /// base, the last event's (`release.x` …), the phases', the phase and the state, the items'
+  /// (brought up to date by `currentValues`). One array, written in place: a frame's rules
+  /// allocate nothing.
+  private var scratch: [Double]
+  private let eventOffset: Int
+  private let stateOffset: Int
+  private let itemsOffset: Int
+  private let band: (range: ClosedRange<Double>, dimension: Double)?
+  private let dragScale: Double?
   private var behaviors: [String: DynamicBehavior]
   /// The type of each behavior by id (what a `set` reads its fields for).
   private var types: [String: BehaviorType]
@@ -87,7 +94,15 @@ public final class DocumentTransition: ScenePan {
     base = document.names.values(
       DocumentNames.numbers(values, document.parameters), in: bounds)
     let base = self.base
-    state = [0] + document.rules.state.map { (try? $0.initial.number(base)) ?? 0 }
+    let state = [0] + document.rules.state.map { (try? $0.initial.number(base)) ?? 0 }
+    eventOffset = base.count
+    band = Self.band(document, base)
+    dragScale = document.rules.pan.dragScale.flatMap { try? $0.number(base) }
+    stateOffset = base.count + RuntimeNames.event.count + document.rules.phases.count
+    itemsOffset = stateOffset + state.count
+    scratch = document.runtime.values(
+      base: base, event: Array(repeating: 0, count: RuntimeNames.event.count), state: state,
+      items: document.runtime.items.map { _ in nil })
     behaviors = built.behaviorsByID
     types = [:]
     for behavior in spec.behaviors.flatMap(\.allSpecs) {
@@ -156,9 +171,7 @@ public final class DocumentTransition: ScenePan {
   /// shown by the rubber band.
   override public func anchor(for touch: Point) -> Point {
     var point = touch
-    if let start = startPoint, let scale = document.rules.pan.dragScale,
-      let k = try? scale.number(base)
-    {
+    if let start = startPoint, let k = dragScale {
       point = start + (touch - start) * k
     }
     guard let start = startPoint, let held = heldAnchor, let axis = document.rules.pan.axis
@@ -174,8 +187,12 @@ public final class DocumentTransition: ScenePan {
     return axis == .x ? Point(x: along, y: held.y) : Point(x: held.x, y: along)
   }
 
-  /// The rubber band's limits and dimension, now.
-  private func bandLimits() -> (range: ClosedRange<Double>, dimension: Double)? {
+  /// The rubber band's limits and dimension (expressions of the parameters and the bounds).
+  private func bandLimits() -> (range: ClosedRange<Double>, dimension: Double)? { band }
+
+  private static func band(_ document: TransitionDocument, _ base: [Double]) -> (
+    range: ClosedRange<Double>, dimension: Double
+  )? {
     guard let band = document.rules.pan.rubberBand else { return nil }
     let from = (try? band.from.number(base)) ?? 0
     let to = (try? band.to.number(base)) ?? 0
@@ -233,9 +250,10 @@ public final class DocumentTransition: ScenePan {
   override public func landing(after handoff: Handoff) -> Landing? {
     guard releasedTo != nil || releaseHandoff != nil else { return nil }
     let values = currentValues()
-    var projection = releasedTo?.target ?? Point(x: event[6], y: event[7])
+    let projected = Point(x: scratch[eventOffset + 6], y: scratch[eventOffset + 7])
+    var projection = releasedTo?.target ?? projected
     if let said = releaseHandoff {
-      projection = Point(x: event[6], y: event[7])
+      projection = projected
       if let (x, y) = said.projection, let px = try? x.number(values),
         let py = try? y.number(values)
       {
@@ -275,11 +293,13 @@ public final class DocumentTransition: ScenePan {
 
   override public func afterStep() -> [TransitionEvent] {
     guard awaitingDone else { return [] }
+    var values = currentValues()
     for rule in document.rules.done {
-      guard !rule.atRest || !animator.isRunning, ended(rule.ended),
-        holds(rule.when, currentValues())
+      guard holds(rule.when, values), !rule.atRest || !animator.isRunning, ended(rule.ended)
       else { continue }
+      values = []
       apply(rule.then)
+      values = currentValues()
       guard let outcome = rule.outcome else { continue }
       awaitingDone = false
       return [.done(outcome: outcome)]
@@ -287,11 +307,13 @@ public final class DocumentTransition: ScenePan {
     return []
   }
 
+  /// The values rules' values, by name (the reader keeps them sorted so).
   override public var values: [(name: String, value: Double)] {
+    guard !document.rules.values.isEmpty else { return [] }
     let values = currentValues()
     return document.rules.values.compactMap { rule in
       (try? rule.value.number(values)).map { (rule.name, $0) }
-    }.sorted { $0.name < $1.name }
+    }
   }
 
   // MARK: Rules and effects
@@ -307,19 +329,68 @@ public final class DocumentTransition: ScenePan {
   }
 
   private func setEvent(_ from: Int, _ values: [Double]) {
-    event.replaceSubrange(from..<(from + values.count), with: values)
+    for (index, value) in values.enumerated() { scratch[eventOffset + from + index] = value }
   }
 
-  /// The values of every name the rules may use, now.
+  /// The values of every name the rules may use, now: the items' brought up to date.
   private func currentValues() -> [Double] {
-    document.runtime.values(
-      base: base, event: event, state: state,
-      items: named.map { $0.map { ($0.center, $0.velocity, $0.size) } })
+    var at = itemsOffset
+    for item in named {
+      if let item {
+        let (c, v, s) = (item.center, item.velocity, item.size)
+        scratch[at] = c.x
+        scratch[at + 1] = c.y
+        scratch[at + 2] = v.dx
+        scratch[at + 3] = v.dy
+        scratch[at + 4] = c.x - s.width / 2
+        scratch[at + 5] = c.x + s.width / 2
+        scratch[at + 6] = c.y - s.height / 2
+        scratch[at + 7] = c.y + s.height / 2
+      }
+      at += RuntimeNames.itemFields.count
+    }
+    return scratch
   }
 
   private func firstHolding(_ rules: [DocumentRules.Rule]) -> DocumentRules.Rule? {
     let values = currentValues()
     return rules.first { holds($0.when, values) }
+  }
+
+  /// The behavior the effect at `at` adds for `values`: read from its JSON, or what the
+  /// document's sessions last read for the same values (`EffectCache`; a motion from the
+  /// parameters is keyed by the motion too).
+  private func spec(_ json: JSONValue, at: String, _ values: [Double]) -> BehaviorSpec? {
+    guard var key = document.effects.key(at, values) else { return nil }
+    if json["from_parameters"] != nil {
+      if let p = given.spring { key += [p.mass, p.stiffness, p.damping] }
+      if let d = given.decay {
+        key += [
+          Double(DecayField.allCases.firstIndex(of: d.parameter.field) ?? 0), d.parameter.value,
+        ]
+      }
+    }
+    if let known = document.effects.spec(at, key: key) { return known }
+    guard
+      let spec = try? TransitionDocument.behaviorSpec(
+        json, at: at, expressions: document.ruleExpressions, values: values, given: given)
+    else { return nil }
+    document.effects.keep(at, key: key, spec: spec)
+    return spec
+  }
+
+  /// The fields the `set` at `at` gives for `values`, read or as last read for them.
+  private func update(_ fields: JSONValue, for type: BehaviorType, at: String, _ values: [Double])
+    -> BehaviorUpdate?
+  {
+    guard let key = document.effects.key(at, values) else { return nil }
+    if let known = document.effects.update(at, key: key) { return known }
+    guard
+      let update = try? TransitionDocument.update(
+        fields, for: type, at: at, expressions: document.ruleExpressions, values: values)
+    else { return nil }
+    document.effects.keep(at, key: key, update: update)
+    return update
   }
 
   /// Whether `condition` holds (no condition always does; one that cannot be evaluated does not).
@@ -338,9 +409,7 @@ public final class DocumentTransition: ScenePan {
       let values = currentValues()
       switch effect {
       case .addBehavior(let json, let at):
-        guard
-          let spec = try? TransitionDocument.behaviorSpec(
-            json, at: at, expressions: document.ruleExpressions, values: values, given: given),
+        guard let spec = spec(json, at: at, values),
           let behavior = try? BehaviorFactory(lookup: lookup).make(spec)
         else { continue }
         if let id = spec.id {
@@ -354,8 +423,7 @@ public final class DocumentTransition: ScenePan {
         if let old = behaviors.removeValue(forKey: id) { animator.removeBehavior(old) }
       case .setBehavior(let id, let fields, let at):
         guard let behavior = behaviors[id], let type = types[id],
-          let update = try? TransitionDocument.update(
-            fields, for: type, at: at, expressions: document.ruleExpressions, values: values)
+          let update = update(fields, for: type, at: at, values)
         else { continue }
         try? BehaviorFactory(lookup: lookup).apply(update, to: behavior)
       case .addVelocity(let id, let dx, let dy):
@@ -369,7 +437,7 @@ public final class DocumentTransition: ScenePan {
           let range =
             index == 0
             ? 0...Double(max(document.rules.phases.count - 1, 0)) : RuntimeNames.stateRange
-          state[index] = min(max(number, range.lowerBound), range.upperBound)
+          scratch[stateOffset + index] = min(max(number, range.lowerBound), range.upperBound)
         }
       }
     }

@@ -27,6 +27,8 @@ public struct TransitionDocument: Sendable {
   let rules: DocumentRules
   let runtime: RuntimeNames
   let ruleExpressions: [String: Expression]
+  /// What its effects last added or set, shared by its sessions.
+  let effects: EffectCache
 
   /// The largest document, in bytes (a document over it is refused before it is read).
   public static let maxBytes = 1 << 20
