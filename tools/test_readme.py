@@ -15,7 +15,10 @@ scratch directory of its own.
   inspect`, which serves until stopped (tools/test_inspector.py drives the inspector).
 - A ```console block is a transcript: each `$ command` is run, and the lines up to the next `$`
   are its output (standard output and standard error, in order), matched line by line; a line
-  `…` stands for any number of lines. The command must exit 0.
+  `…` stands for any number of lines. The command must exit 0, or N where its output ends with
+  a line `[exit N]` (as the golden transcripts of Tests/DynctlTests write it).
+- A sh block's `dynd … &` (dynd started in the background) is not run: the private dynd stands
+  in for it.
 
 Commands run in a scratch directory holding links to the checkout's examples/, clients/,
 protocol/, Tests/ and .build/ (so that files they write stay out of the checkout), with a fresh
@@ -43,6 +46,7 @@ DOCUMENTS = ["README.md", "examples/README.md", "docs/TUTORIAL.md", "clients/pyt
 APART = ["clients/python/README.md"]
 CITING = DOCUMENTS + ["protocol/PROTOCOL.md", "BENCHMARKS.md", "docs/DESIGN.md",
                       "docs/TRANSITIONS.md", "docs/TRANSITION-DOCUMENTS.md",
+                      "docs/RUNNING.md", "docs/INSTALL.md", "docs/TESTING.md",
                       "protocol/examples/README.md",
                       "protocol/schema/README.md"]
 TOP_DIRECTORIES = ("Sources/", "Tests/", "tools/", "docs/", "protocol/", "examples/",
@@ -52,6 +56,9 @@ NOT_RUN = {"make test": "it is what runs this test",
            "make run &": "the private dynd stands in for it",
            "make inspect": "it serves until stopped; tools/test_inspector.py (make test) drives "
                            "the inspector in Chromium"}
+# dynd started in the background, as a document shows it: the private dynd stands in for it.
+BACKGROUND_DYND = re.compile(r"^dynd( [^&;|]*)? &$")
+EXIT_LINE = re.compile(r"^\[exit (\d+)\]$")
 LINKED = ["examples", "clients", "protocol", "Tests", ".build"]
 
 
@@ -192,9 +199,10 @@ def run_document(workspace, document):
     for language, start, lines in blocks(path):
         if language == "sh":
             for number, command in shell_commands(lines, start):
-                if command in NOT_RUN:
-                    print("%s:%d: not run: %s (%s)" % (document, number, command,
-                                                       NOT_RUN[command]))
+                if command in NOT_RUN or BACKGROUND_DYND.match(command):
+                    print("%s:%d: not run: %s (%s)" % (
+                        document, number, command,
+                        NOT_RUN.get(command, "the private dynd stands in for it")))
                     continue
                 status, output = workspace.run(command, limit_for(command))
                 if status != 0:
@@ -203,8 +211,12 @@ def run_document(workspace, document):
                 ran += 1
         elif language == "console":
             for number, command, expected in console_commands(lines, start):
+                expected_status = 0
+                if expected and EXIT_LINE.match(expected[-1]):
+                    expected_status = int(EXIT_LINE.match(expected[-1]).group(1))
+                    expected = expected[:-1]
                 status, output = workspace.run(command, limit_for(command))
-                if status != 0 or not matches(expected, output):
+                if status != expected_status or not matches(expected, output):
                     raise Failure(
                         "%s:%d: `%s` (exit %d) printed:\n%s\nwhere the document shows:\n%s"
                         % (document, number, command, status, "\n".join(output),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import JSON
+import Primitives
 import Strokes
 import Wire
 
@@ -146,6 +147,16 @@ struct PanOptions: ParsableArguments {
       samples: SentGesture.straight(from: pan.from, to: pan.to, duration: duration ?? 0.25),
       releaseVelocity: releaseVelocity, estimator: estimator
     ).perform(on: session, client, pacing: pacing)
+  }
+
+  /// Where the drag began and ended: the --pan's points, or the recorded stroke's first and
+  /// last samples (nil when there is neither, or the file cannot be read again).
+  var endpoints: (from: Point, to: Point)? {
+    if let pan { return (Point(x: pan.from.x, y: pan.from.y), Point(x: pan.to.x, y: pan.to.y)) }
+    guard let (stroke, _) = try? recorded.read(), let first = stroke.samples.first,
+      let last = stroke.samples.last
+    else { return nil }
+    return (first.point, last.point)
   }
 }
 

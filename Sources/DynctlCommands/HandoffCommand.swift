@@ -1,5 +1,6 @@
 import ArgumentParser
 import JSON
+import Primitives
 import Wire
 
 /// `dynctl handoff`: performs a pan on a transition and checks that the item leaves the finger
@@ -29,8 +30,7 @@ struct HandoffCommand: ParsableCommand {
       meanwhile), must be the item velocity within --motion-tolerance. That last check is \
       judged only when two- and three-frame extrapolations agree within 0.05 pt/s (forces \
       that change fast, a snap or a stiff spring, cannot be removed that way) and the item \
-      touched nothing; otherwise it says why it was not judged, and PASS says that the motion \
-      was not verified.
+      touched nothing; otherwise it says why it was not judged.
 
       3. A handoff that names a detent (sheet): its projection must be where UIScrollView's \
       deceleration at the session's deceleration_rate stops the item from its center and \
@@ -46,13 +46,18 @@ struct HandoffCommand: ParsableCommand {
 
       With --expect VX,VY the item velocity must also be that one, within --tolerance (and the       wire's rounding of 0.001 pt/s).
 
-      Ends with a PASS or FAIL line on standard output (standard error with --json); exit       status 1 on FAIL or when no handoff happened.
+      Ends with one verdict line on standard output (standard error with --json): PASS when \
+      every check held and the motion after the release was verified (2., or the landing of 3. \
+      or 4., or a document's spring); PARTIAL when the handoff held (1.) but the motion after \
+      the release could not be judged, saying why (exit status 0, or 1 with \
+      --require-motion); FAIL otherwise, or when no handoff happened (then saying where the \
+      pan began and ended and where the transition's items were).
 
       Example: dynctl handoff lock-screen --pan 160,500:160,380 --duration 0.2 \
       --release-velocity 1234,-1400
       """ + "\n\n"
         + ExitStatus.help(
-          "1 FAIL, or no handoff happened",
+          "1 FAIL, or no handoff happened, or PARTIAL with --require-motion",
           ExitStatus.errorReply + ", or the samples file is not valid",
           "66 the samples file cannot be read"))
 
@@ -71,6 +76,8 @@ struct HandoffCommand: ParsableCommand {
       "The item velocity expected at the handoff, in pt/s (checked within --tolerance).",
       valueName: "vx,vy"))
   var expect: PairArgument?
+  @Flag(help: "A motion after the release that cannot be judged fails (PARTIAL is then FAIL).")
+  var requireMotion = false
 
   func validate() throws {
     guard drag.given else {
@@ -91,10 +98,11 @@ struct HandoffCommand: ParsableCommand {
   /// after the release to count as removed: gravity gives 0.002 (the wire's rounding).
   static let smoothEnough = 0.05
 
-  /// Returns the failures, and whether the motion was measured and judged.
-  func check(_ motion: Motion, _ h: HandoffReport, _ output: Output) -> ([String], Bool) {
+  /// Returns the failures, and why the motion was not judged (nil when it was measured and
+  /// judged).
+  func check(_ motion: Motion, _ h: HandoffReport, _ output: Output) -> ([String], String?) {
     var failures: [String] = []
-    var verified = false
+    var notJudged: String?
     if let held = motion.held {
       let gap = distance(held, h.itemVelocity)
       output.note("  held at the release: \(pair(held)) pt/s (get, before any step)")
@@ -103,8 +111,9 @@ struct HandoffCommand: ParsableCommand {
       }
     }
     guard let first = motion.first else {
-      output.note("  moving: no frame to measure (\(motion.stopped ?? "none came"))")
-      return (failures, false)
+      let why = "no frame to measure (\(motion.stopped ?? "none came"))"
+      output.note("  moving: \(why)")
+      return (failures, why)
     }
     output.note("  first frame after the release: \(pair(first)) pt/s")
     for c in h.constraints {
@@ -125,17 +134,17 @@ struct HandoffCommand: ParsableCommand {
           failures.append(
             "the frames after the release move at \(pair(three)) pt/s, not \(pair(h.itemVelocity))")
         }
-        verified = true
       } else {
+        notJudged = "the forces after the release change too fast"
         output.note(
-          "  extrapolated back to the release: not judged: the forces after the release change "
-            + "too fast (two frames give \(pair(two)), three \(pair(three)))")
+          "  extrapolated back to the release: not judged: \(notJudged ?? "") (two frames give "
+            + "\(pair(two)), three \(pair(three)))")
       }
     } else {
-      output.note(
-        "  extrapolated back to the release: not judged: \(motion.stopped ?? "too few frames")")
+      notJudged = motion.stopped ?? "too few frames"
+      output.note("  extrapolated back to the release: not judged: \(notJudged ?? "")")
     }
-    return (failures, verified)
+    return (failures, notJudged)
   }
 
   func run() throws {
@@ -146,7 +155,12 @@ struct HandoffCommand: ParsableCommand {
       let handoffs = try drag.perform(on: session, client, pacing: .step).compactMap(
         HandoffReport.init)
       guard let h = handoffs.last else {
-        throw verdict("FAIL: no handoff: \(choice.transition) took no drag from this pan", client)
+        let items = try? client.request(Op(GetRequest(session: session)), quietReply: true)
+        var states: [ItemState] = []
+        if case .get(_, _, let found, _) = items { states = found }
+        throw verdict(
+          "FAIL: no handoff: \(choice.transition) took no drag from this pan"
+            + Self.whereItWas(drag.endpoints, states), client)
       }
       var failures: [String] = []
       client.output.note(
@@ -192,30 +206,73 @@ struct HandoffCommand: ParsableCommand {
       failures += decay?.checkRelease(h, client.output) ?? []
       let spring = try SpringCheck.atRelease(h, session: session, client)
       let motion = try Motion.measure(item: h.item, session: session, client)
-      let (motionFailures, verified) = check(motion, h, client.output)
+      let (motionFailures, notJudged) = check(motion, h, client.output)
       failures += motionFailures
       var landing = try detents?.checkLanding(h, session: session, client)
       if landing == nil { landing = try decay?.checkLanding(h, session: session, client) }
       if landing == nil { landing = try spring?.checkLanding(h, session: session, client) }
       failures += landing?.failures ?? []
+      let how = h.constraints.isEmpty ? "exactly" : "as far as its constraints allow"
+      // The motion is verified by the extrapolation or by a landing followed frame by frame.
+      let unverified = landing?.verified == true ? nil : notJudged
+      if let unverified, requireMotion, failures.isEmpty {
+        failures.append("its motion after the release was not verified: \(unverified)")
+      }
       if !failures.isEmpty {
         throw verdict("FAIL: " + failures.joined(separator: "; "), client)
       }
-      let how = h.constraints.isEmpty ? "exactly" : "as far as its constraints allow"
-      _ = verdict(
-        "PASS: \(h.item) moves with the finger's release velocity, \(how)"
-          + (verified || landing?.verified == true
-            ? "" : " (its motion after the release was not verified: see above)"),
-        client)
+      if let unverified {
+        _ = verdict(
+          "PARTIAL: \(h.item) took the finger's release velocity \(how) at the handoff; its "
+            + "motion after the release was not verified: \(unverified)", client)
+      } else {
+        _ = verdict("PASS: \(h.item) moves with the finger's release velocity, \(how)", client)
+      }
     }
   }
 
-  /// Writes the PASS or FAIL line where every verdict goes — standard output, or standard error
-  /// with --json (whose standard output is JSON lines) — and returns the failure that sets the
-  /// exit status (used for FAIL; its text is not written again).
+  /// Writes the verdict line (PASS, PARTIAL or FAIL) where every verdict goes — standard
+  /// output, or standard error with --json (whose standard output is JSON lines) — and returns
+  /// the failure that sets the exit status (used for FAIL; its text is not written again).
   func verdict(_ line: String, _ client: DaemonClient) -> Failure {
     if connection.json { printToStandardError(line) } else { client.output.note(line) }
     return .verdictWritten(line)
+  }
+
+  /// Where a pan that started no drag went, whether it began on an item, and where the
+  /// transition's items were at its end: each of up to three, those nearest the pan's start
+  /// first, with its center and frame.
+  static func whereItWas(_ pan: (from: Point, to: Point)?, _ items: [ItemState]) -> String {
+    let start = pan?.from ?? Point(x: 0, y: 0)
+    func frame(_ s: ItemState) -> Rect {
+      Rect(
+        x: s.center.x - s.size.width / 2, y: s.center.y - s.size.height / 2,
+        width: s.size.width, height: s.size.height)
+    }
+    func gap(_ s: ItemState) -> Double {
+      let f = frame(s)
+      let dx = max(f.minX - start.x, 0, start.x - f.maxX)
+      let dy = max(f.minY - start.y, 0, start.y - f.maxY)
+      return (dx * dx + dy * dy).squareRoot()
+    }
+    let nearest = items.sorted { gap($0) < gap($1) }
+    var parts: [String] = []
+    if let pan {
+      let on = nearest.first.flatMap { gap($0) == 0 ? $0.id : nil }
+      parts.append(
+        "the pan went from \(pair((pan.from.x, pan.from.y))) to \(pair((pan.to.x, pan.to.y))) "
+          + (on.map { "and began on \($0)" } ?? "and began outside every item"))
+    }
+    let described = nearest.prefix(3).map { s -> String in
+      let f = frame(s)
+      return "\(s.id) at center \(pair((s.center.x, s.center.y))), frame x \(format(f.minX)) … "
+        + "\(format(f.maxX)), y \(format(f.minY)) … \(format(f.maxY))"
+    }
+    if !described.isEmpty {
+      let more = items.count > 3 ? " (and \(items.count - 3) more)" : ""
+      parts.append("at its end " + described.joined(separator: "; ") + more)
+    }
+    return parts.isEmpty ? "" : ": " + parts.joined(separator: "; ")
   }
 }
 

@@ -154,6 +154,22 @@ enum HumanFormat {
 
   /// `screen  center (160, 284)  angle 0  velocity (0, 0)  angular 0  size 320×568`, then
   /// `  ellipse` or `  path (0, -20) (20, 20) (-20, 20)` when the reply gives a shape (`get`).
+  /// How many items an `open` reply lists one by one in `play` and `handoff` (without `--items`).
+  static let listedItems = 4
+
+  /// An `open` reply as `play` and `handoff` show it: each item when there are at most
+  /// `listedItems`, else one line with their count and their first and last names (wave-pop's
+  /// twenty cells would bury the handoff).
+  static func openSummary(session: String, items: [ItemState]) -> [String] {
+    guard items.count > listedItems else { return reply(.open(session: session, items: items)) }
+    let names = items.map { text($0.id) }
+    return [
+      "session \(text(session))",
+      "  \(items.count) items: \(names.prefix(3).joined(separator: ", ")), …, \(names.last ?? "") "
+        + "(--items lists each)",
+    ]
+  }
+
   static func item(_ state: ItemState, sized: Bool) -> String {
     var line = "  \(text(state.id))  center \(pair(state.center))"
     line += "  angle \(number(state.angle))  velocity \(pair(state.velocity))"

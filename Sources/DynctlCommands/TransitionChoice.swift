@@ -13,6 +13,12 @@ struct TransitionChoice: ParsableArguments {
     help: "A transition parameter NAME=VALUE (VALUE is JSON, or else a string); repeatable.")
   var params: [String] = []
   @Option(help: transitionBoundsHelp) var bounds: String?
+  @Flag(
+    help: """
+      List every item the transition opens with (without it: each of up to \
+      \(HumanFormat.listedItems), else how many there are and their first and last names).
+      """)
+  var items = false
 
   func validate() throws {
     for param in params where !param.contains("=") {
@@ -25,7 +31,7 @@ struct TransitionChoice: ParsableArguments {
   func open(_ client: DaemonClient, clock: Clock) throws(Failure) -> String {
     try openTransition(
       transition, session: session, params: params, bounds: try? transitionBounds(bounds),
-      client, clock: clock)
+      client, clock: clock, listItems: items)
   }
 }
 
@@ -49,16 +55,20 @@ func transitionBounds(_ text: String?) throws -> Rect? {
 }
 
 /// Opens `transition` with `NAME=VALUE` params on this connection (closed with it) as `session`
-/// (default TRANSITION-PID) and returns the session name.
+/// (default TRANSITION-PID) and returns the session name. The reply lists every item with
+/// `listItems`, else each of up to `HumanFormat.listedItems` and a count beyond that.
 func openTransition(
   _ transition: String, session: String?, params: [String], bounds: Rect? = nil,
-  _ client: DaemonClient, clock: Clock
+  _ client: DaemonClient, clock: Clock, listItems: Bool = true
 ) throws(Failure) -> String {
   let session = session ?? "\(transition)-\(getpid())"
   let open = OpenRequest(
     source: .transition(name: transition, params: try transitionParams(params)),
     session: session, clock: clock, bounds: bounds)
-  try client.request(Op(open))
+  let reply = try client.request(Op(open), quietReply: !listItems)
+  if !listItems, case .open(let name, let states) = reply {
+    for line in HumanFormat.openSummary(session: name, items: states) { client.output.note(line) }
+  }
   return session
 }
 

@@ -30,8 +30,57 @@ struct PlayTests {
       #expect(first.output.contains(#""ev":"done""#))
       let check = daemon.dynctl(["handoff", transition] + gesture)
       #expect(check.status == 0, "\(transition): \(check.output) \(check.error)")
-      #expect(check.output.contains("\nPASS: "), "\(check.output)")
+      // wave-pop's springs change too fast for the motion to be judged: PARTIAL (below).
+      let verdict = transition == "wave-pop" ? "\nPARTIAL: " : "\nPASS: "
+      #expect(check.output.contains(verdict), "\(check.output)")
     }
+  }
+
+  /// Issue 38, point 9: wave-pop's handoff holds, but its springs cannot be extrapolated, so its
+  /// verdict is PARTIAL, not PASS (FAIL with --require-motion); `play` sums up its twenty
+  /// cells in one line (`--items` lists them); a pan that starts no drag says where it went and
+  /// where the items were.
+  @Test("PARTIAL, never PASS, for a motion not verified; play sums up many items")
+  func partialAndSummary() throws {
+    let daemon = try PrivateDaemon()
+    defer { daemon.stop() }
+    let gesture = Self.gestures[1].1
+    let handoff = daemon.dynctl(["handoff", "wave-pop"] + gesture)
+    #expect(handoff.status == 0, "\(handoff.output) \(handoff.error)")
+    #expect(!handoff.output.contains("PASS"), "\(handoff.output)")
+    #expect(
+      handoff.output.contains(
+        "\nPARTIAL: from-4 took the finger's release velocity exactly at the handoff; its motion "
+          + "after the release was not verified: the forces after the release change too fast\n"),
+      "\(handoff.output)")
+    let strict = daemon.dynctl(["handoff", "wave-pop", "--require-motion"] + gesture)
+    #expect(strict.status == 1, "\(strict.output) \(strict.error)")
+    #expect(
+      strict.output.contains(
+        "\nFAIL: its motion after the release was not verified: the forces after the release "
+          + "change too fast\n"), "\(strict.output)")
+
+    let play = daemon.dynctl(["play", "wave-pop", "--session", "w"] + gesture)
+    #expect(play.status == 0, "\(play.output) \(play.error)")
+    #expect(
+      play.output.hasPrefix(
+        "session w\n  20 items: from-0, from-1, from-2, …, to-9 (--items lists each)\n"),
+      "\(play.output)")
+    #expect(play.output.split(separator: "\n").count <= 8, "\(play.output)")
+    let listed = daemon.dynctl(["play", "wave-pop", "--session", "w", "--items"] + gesture)
+    #expect(listed.output.contains("\n  to-9  center (-180, 539)"), "\(listed.output)")
+    let one = daemon.dynctl(["play", "lock-screen", "--session", "l"] + Self.gestures[0].1)
+    #expect(one.output.hasPrefix("session l\n  screen  center (160, 284)"), "\(one.output)")
+
+    let missed = daemon.dynctl([
+      "handoff", "sheet", "--pan", "160,200:160,100", "--duration", "0.2",
+    ])
+    #expect(missed.status == 1, "\(missed.output) \(missed.error)")
+    #expect(
+      missed.output.contains(
+        "FAIL: no handoff: sheet took no drag from this pan: the pan went from (160, 200) to "
+          + "(160, 100) and began outside every item; at its end sheet at center (160, 764), "
+          + "frame x 0 … 320, y 480 … 1048\n"), "\(missed.output)")
   }
 
   /// The issue's reproducers: a release across lock-screen's rail, a toss beyond the engine's
@@ -59,7 +108,8 @@ struct PlayTests {
     #expect(fast.output.contains("item (24000, 0) pt/s"), "\(fast.output)")
     #expect(fast.output.contains("first frame after the release: (24000, 0)"), "\(fast.output)")
     #expect(fast.output.contains("faster than 24000 pt/s: (50000, 0) is scaled down to (24000, 0)"))
-    #expect(fast.output.contains("\nPASS: "), "\(fast.output)")
+    // The toss leaves the screen at once: its motion is not judged, so not a PASS.
+    #expect(fast.output.contains("\nPARTIAL: photo took "), "\(fast.output)")
 
     // The motion check can fail: extrapolating the rounded frames back lands 0.002 pt/s off.
     let strict = daemon.dynctl([

@@ -71,9 +71,39 @@ struct HostSpringTests {
     #expect(
       Array(second.keys).sorted()
         == [
-          "bounce", "damping", "damping_ratio", "duration", "id", "items", "mass", "response",
-          "stiffness", "target", "type",
+          "bounce", "damping", "damping_ratio", "duration", "friction", "id", "items", "mass",
+          "response", "stiffness", "target", "tension", "type",
         ])
+  }
+
+  /// Issue 38: the README promises the spring "in every other platform's terms"; Origami's are
+  /// tension and friction (Rebound's conversion inverted, for the spring of mass 1 that moves
+  /// the same way), which open back into the same spring.
+  @Test("behaviors gives Origami's tension and friction, which give the same spring back")
+  func origami() throws {
+    let rig = HostRig()
+    let client = rig.connect()
+    try openScene(
+      client, #"{"type":"spring","id":"s","items":["a"],"target":[0,0],"tension":40,"friction":10}"#
+    )
+    try client.expectOK(
+      #"{"op":"add_behavior","session":"m","behavior":{"type":"spring","id":"t","items":[],"#
+        + #""target":[0,0],"stiffness":400,"damping":40,"mass":2}}"#)
+    let given = try entry(client, 0)
+    #expect(number(given, "tension") == 40)
+    #expect(number(given, "friction") == 10)
+    #expect(abs(number(given, "stiffness")! - 230.2) < 1e-9)
+    #expect(number(given, "damping") == 31)
+    let heavy = try entry(client, 1)
+    // k/m = 200, c/m = 20: tension (200 − 194) / 3.62 + 30, friction (20 − 25) / 3 + 8.
+    #expect(number(heavy, "tension") == 31.657459)
+    #expect(number(heavy, "friction") == 6.333333)
+    try client.expectOK(
+      #"{"op":"set_behavior","session":"m","behavior":"t","tension":31.657459,"#
+        + #""friction":6.333333}"#)
+    let back = try entry(client, 1)
+    #expect(abs(number(back, "damping_ratio")! - number(heavy, "damping_ratio")!) < 1e-6)
+    #expect(abs(number(back, "response")! - number(heavy, "response")!) < 1e-6)
   }
 
   @Test("a retarget in flight continues from the item's position and velocity")

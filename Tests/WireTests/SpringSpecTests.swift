@@ -237,8 +237,9 @@ struct SpringSpecTests {
       SpringSpec(items: ["a"], target: .zero, parameters: SpringParameterValues(stiff))
     ).stateFields.map(\.name)
     #expect(
-      names.suffix(7) == [
+      names.suffix(9) == [
         "mass", "stiffness", "damping", "damping_ratio", "response", "duration", "bounce",
+        "tension", "friction",
       ])
   }
 }

@@ -147,6 +147,19 @@ extension SpringParameters {
   }
 }
 
+extension SpringParameters {
+  /// Origami's `tension` and `friction` of the same motion, as `behaviors` reports them after
+  /// `reportedValues`: Rebound's `OrigamiValueConverter` inverted (tension = (k − 194) / 3.62 +
+  /// 30, friction = (c − 25) / 3 + 8) for the spring of mass 1 that moves as this one does
+  /// (k/m, c/m). Below k/m = 85.4 or c/m = 1 they are 0 or less, which no Origami patch sends.
+  public var origamiValues: [(name: String, value: Double)] {
+    [
+      ("tension", (stiffness / mass - 194) / 3.62 + 30),
+      ("friction", (damping / mass - 25) / 3 + 8),
+    ]
+  }
+}
+
 extension SpringParameterValues {
   /// The spring as its three constants (`stiffness`, `damping`, `mass`), the set every other
   /// converts to: how `behaviors` holds a running spring.

@@ -15,7 +15,7 @@ import Primitives
 /// | push | `type`, `id`, `items`, `mode`, `direction`, `angle`, `magnitude`, `offset`, `active` |
 /// | dynamic_item | `type`, `id`, `items`, `elasticity`, `friction`, `density`, `resistance`, `angular_resistance`, `allows_rotation`, `anchored`, `charge` |
 /// | field | `type`, `id`, `kind`, `items`, `position`, `region`, `strength`, `falloff`, `minimum_radius`, `direction`, `smoothness`, `animation_speed`, `seed` |
-/// | spring | `type`, `id`, `items`, `target`, `initial_velocity`, `mass`, `stiffness`, `damping`, `damping_ratio`, `response`, `duration`, `bounce` |
+/// | spring | `type`, `id`, `items`, `target`, `initial_velocity`, `mass`, `stiffness`, `damping`, `damping_ratio`, `response`, `duration`, `bounce`, `tension`, `friction` |
 /// | decay | `type`, `id`, `items`, `deceleration_rate` or `friction` or `drag`, `initial_velocity` |
 /// | composite | `type`, `id`, `children` (each child's entry, recursively) |
 ///
@@ -162,7 +162,7 @@ private struct BehaviorStateFields {
   /// reported constants (a readable `dynctl behaviors`) shows what the daemon sent, not the
   /// noise of the constants' rounding (a ratio of 0.499999994 for 0.5).
   mutating func spring(_ p: SpringParameters) {
-    for (name, value) in p.reportedValues {
+    for (name, value) in p.reportedValues + p.origamiValues {
       number(name, (value * 1e6).rounded() / 1e6)
     }
   }

@@ -242,9 +242,12 @@ class HandoffCheck:
             tail = ["failures:"] + ["  - " + failure for failure in self.failures]
         else:
             how = "exactly" if not self.handoff.constraints else "as far as its constraints allow"
-            head += "PASS: %s moves with the finger's release velocity, %s" % (item, how)
-            if not self.verified:
-                head += " (its motion after the release was not verified: see above)"
+            if self.verified:
+                head += "PASS: %s moves with the finger's release velocity, %s" % (item, how)
+            else:
+                # The handoff held but the motion was not judged: not a PASS (dynctl's verdict).
+                head += ("PARTIAL: %s took the finger's release velocity %s at the handoff; its "
+                         "motion after the release was not verified (see above)" % (item, how))
             tail = []
         return "\n".join([head] + self.lines + tail)
 

@@ -136,8 +136,8 @@ def test_motion_that_cannot_be_judged_fails_only_when_required(dynd_client: Clie
         check.report()
         .splitlines()[0]
         .endswith(
-            "PASS: photo moves with the finger's release velocity, exactly (its motion after the "
-            "release was not verified: see above)"
+            "PARTIAL: photo took the finger's release velocity exactly at the handoff; its motion "
+            "after the release was not verified (see above)"
         )
     )
     again = dynd_client.open_transition("toss", clock="manual").session
