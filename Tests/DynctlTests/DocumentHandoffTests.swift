@@ -35,4 +35,31 @@ struct DocumentHandoffTests {
       #expect(!check.output.contains("not verified"), "\(check.output)")
     }
   }
+
+  /// The sheet written as a document, defined under another name: `dynctl handoff` gives the
+  /// report it gives for the built-in sheet, line for line but the session's name (the
+  /// projection, the detent it chose, the spring, every frame against its closed form).
+  @Test("the sheet as a document: the same report as the built-in sheet's")
+  func sheetDocument() throws {
+    let daemon = try PrivateDaemon()
+    defer { daemon.stop() }
+    let text = try String(
+      contentsOf: Self.examples.appendingPathComponent("built-ins/sheet.json"), encoding: .utf8)
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("sheet-doc-\(getpid()).json")
+    try text.replacingOccurrences(of: #""transition": "sheet""#, with: #""transition": "sheet-doc""#)
+      .write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    #expect(daemon.dynctl(["define", file.path]).status == 0)
+    let gesture = ["--pan", "160,540:160,300", "--duration", "0.2", "--release-velocity", "0,-900"]
+    let document = daemon.dynctl(["handoff", "sheet-doc"] + gesture)
+    let builtIn = daemon.dynctl(["handoff", "sheet"] + gesture)
+    #expect(document.status == 0 && builtIn.status == 0, "\(document.output) \(document.error)")
+    // Every line but those that name the session (`sheet-doc-12 done: large`).
+    func lines(_ output: String, _ session: String) -> [String] {
+      output.split(separator: "\n").map(String.init).filter { !$0.contains(session + "-") }
+    }
+    #expect(lines(document.output, "sheet-doc") == lines(builtIn.output, "sheet"))
+    #expect(document.output.contains("detent") && document.output.contains("\nPASS: "))
+  }
 }
