@@ -47,8 +47,10 @@ struct DocumentHandoffTests {
       contentsOf: Self.examples.appendingPathComponent("built-ins/sheet.json"), encoding: .utf8)
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("sheet-doc-\(getpid()).json")
-    try text.replacingOccurrences(of: #""transition": "sheet""#, with: #""transition": "sheet-doc""#)
-      .write(to: file, atomically: true, encoding: .utf8)
+    try text.replacingOccurrences(
+      of: #""transition": "sheet""#, with: #""transition": "sheet-doc""#
+    )
+    .write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
     #expect(daemon.dynctl(["define", file.path]).status == 0)
     let gesture = ["--pan", "160,540:160,300", "--duration", "0.2", "--release-velocity", "0,-900"]
