@@ -59,9 +59,11 @@ extension HumanFormat {
         case .choice(let words): accepted = "one of " + words.map(text).joined(separator: ", ")
         case .bool: accepted = "true or false"
         }
+        // A field of the spring or decay the parameters give: one set is given at a time.
+        let motion = p.motion.map { " (\(text($0)): one set)" } ?? ""
         lines.append(
           "  \(text(p.name)) \(extent(parameterValue(p.defaultValue), of?.defaultValue)), "
-            + "\(accepted): \(text(p.source))")
+            + "\(accepted)\(motion): \(text(p.source))")
       }
     }
     return lines

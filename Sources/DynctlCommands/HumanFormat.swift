@@ -127,6 +127,9 @@ enum HumanFormat {
     "t \(number(t)) s, \(running ? "running" : "at rest")"
   }
 
+  /// `value` to the 6 decimals the wire gives a spring's values.
+  private static func rounded(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
+
   /// `bounds (0, 0) 320×568`, `params gravity 4, elasticity 0.4, …` and `group pair: a, b`, when
   /// the reply has them.
   static func detailLines(_ details: SessionDetails) -> [String] {
@@ -136,8 +139,15 @@ enum HumanFormat {
         "bounds (\(number(b.minX)), \(number(b.minY))) \(number(b.size.width))×\(number(b.size.height))"
       )
     }
+    // The fields of the spring or decay in force are shown once, as that set, below.
+    var motionFields: Set<String> = []
+    if details.motion?.spring != nil {
+      motionFields.formUnion(SpringField.allCases.map(\.rawValue))
+    }
+    if details.motion?.decay != nil { motionFields.formUnion(DecayField.allCases.map(\.rawValue)) }
     if let params = details.params, !params.isEmpty {
-      let values = params.entries.map { entry -> String in
+      let values = params.entries.filter { !motionFields.contains($0.name) }.map {
+        entry -> String in
         switch entry.value {
         case .number(let v): "\(text(entry.name)) \(number(v))"
         case .bool(let flag): "\(text(entry.name)) \(flag)"
@@ -145,6 +155,24 @@ enum HumanFormat {
         }
       }
       lines.append("params " + values.joined(separator: ", "))
+    }
+    if let (set, p) = details.motion?.spring {
+      let values = Dictionary(
+        p.reportedValues + p.origamiValues, uniquingKeysWith: { first, _ in first })
+      let given = (set.requiredFields + set.optionalFields).map { field in
+        "\(field.rawValue) \(number(rounded(values[field.rawValue] ?? .nan)))"
+      }
+      let derived = [
+        ("mass", p.mass), ("stiffness", p.stiffness), ("damping", p.damping),
+        ("damping ratio", p.dampingRatio), ("response", p.response), ("bounce", p.bounce),
+      ].map { "\($0.0) \(number(rounded($0.1)))" }
+      lines.append(
+        "spring in force: " + given.joined(separator: ", ") + " ("
+          + derived.joined(separator: ", ") + ")")
+    }
+    if let decay = details.motion?.decay {
+      let (field, value) = decay.parameter
+      lines.append("decay in force: \(field.rawValue) \(number(value))")
     }
     for group in details.groups {
       lines.append("group \(text(group.id)): " + group.items.map(text).joined(separator: ", "))

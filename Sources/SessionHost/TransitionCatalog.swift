@@ -29,7 +29,7 @@ struct TransitionCatalog {
       + documents.map {
         ParameterTable(
           transition: $0.document.name,
-          parameters: $0.document.parameters.map(\.wireDeclaration))
+          parameters: $0.document.parameters.wireDeclarations)
       }
   }
 

@@ -8,7 +8,7 @@ import Wire
 /// decay an effect adds with `"from_parameters": true` moves by (each nil when the document
 /// adds none: `friction` is a decay's field and an Origami spring's).
 struct GivenMotions: Sendable {
-  var spring: SpringParameters?
+  var spring: GivenMotion.Spring?
   var decay: DecayModel?
 
   /// For the parameters the client gave (`given`), at `value` (each declared one's value), the
@@ -281,7 +281,7 @@ extension TransitionDocument {
       if fromParameters, let given {
         switch read {
         case .spring(var spring):
-          guard let p = given.spring else { break }
+          guard let p = given.spring?.parameters else { break }
           spring.parameters = SpringParameterValues(
             .stiffnessAndDamping, [.stiffness: p.stiffness, .damping: p.damping, .mass: p.mass])
           read = .spring(spring)

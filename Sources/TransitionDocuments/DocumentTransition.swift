@@ -44,6 +44,10 @@ public final class DocumentTransition: ScenePan {
   private var unbandedStart: Double?
 
   override public var openedName: String { document.name }
+  override public var motionInForce: MotionInForce? {
+    given.spring == nil && given.decay == nil
+      ? nil : MotionInForce(spring: given.spring, decay: given.decay)
+  }
   override public var declaredParameters: [TransitionParameter] { document.parameters }
 
   /// Builds `spec`, `document`'s scene laid out for a session (`TransitionDocument.scene`) at
@@ -57,7 +61,7 @@ public final class DocumentTransition: ScenePan {
       }
     } catch {
       throw ProtocolError(
-        error.kind == .outOfRange ? .outOfRange : .unknownField, error.message)
+        error.kind == .outOfRange ? .outOfRange : .conflictingFields, error.message)
     }
     let built = try SceneBuilder.build(spec)
     var groupOf: [ObjectIdentifier: DynamicItem] = [:]
@@ -363,7 +367,7 @@ public final class DocumentTransition: ScenePan {
   private func spec(_ json: JSONValue, at: String, _ values: [Double]) -> BehaviorSpec? {
     guard var key = document.effects.key(at, values) else { return nil }
     if json["from_parameters"] != nil {
-      if let p = given.spring { key += [p.mass, p.stiffness, p.damping] }
+      if let p = given.spring?.parameters { key += [p.mass, p.stiffness, p.damping] }
       if let d = given.decay {
         key += [
           Double(DecayField.allCases.firstIndex(of: d.parameter.field) ?? 0), d.parameter.value,

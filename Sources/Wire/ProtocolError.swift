@@ -41,6 +41,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
   /// Extension: a line was started and not finished within the daemon's time limit; the
   /// connection is closed after the reply.
   case lineTimeout = "line_timeout"
+  /// Extension: parameters of two ways to give one thing were given together (a transition's
+  /// spring in two parameter sets, its decay in two models); the message names both.
+  case conflictingFields = "conflicting_fields"
 }
 
 /// A protocol error: a code for programs and a sentence for people.

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import SessionHost
 import Testing
 import Transitions
@@ -34,7 +35,10 @@ struct HostHelloParametersTests {
           #expect(
             Set(entry.keys)
               == Set(["name", "default", "min", "max", "unit", "source"]).union(
-                p.relative == nil ? [] : ["of_bounds"]))
+                p.relative == nil ? [] : ["of_bounds"]
+              ).union(
+                GivenMotion.motion(of: p.name, among: type.parameters.map(\.name)) == nil
+                  ? [] : ["motion"]))
           if let relative = p.relative {
             let ofBounds = try #require(entry["of_bounds"] as? [String: String])
             #expect(ofBounds["default"] == relative.defaultValue.text)
@@ -192,5 +196,73 @@ struct HostGetDetailsTests {
       reply.text.contains(
         #""size":[20,20],"shape":"path","path":[[-10,10],[10,10],[0,-10.25]]}"#),
       "shape and path come after size: \(reply.text)")
+  }
+}
+
+/// A transition's spring and decay shown as the one set in force (issue 38, point 3): `hello`
+/// marks their fields, `get` reports the set in force with what it makes, and fields of two
+/// sets are refused naming both.
+@Suite("Host: the spring and the decay in force")
+struct HostMotionInForceTests {
+  @Test("hello marks the sheet's spring fields and the fling's decay fields, and no others")
+  func helloMarksTheSets() throws {
+    let tables = try HostHelloParametersTests.advertised()
+    for (transition, motion, fields) in [
+      ("sheet", "spring", SpringField.allCases.map(\.rawValue)),
+      ("fling", "decay", DecayField.allCases.map(\.rawValue)),
+    ] {
+      for entry in try #require(tables[transition]) {
+        let name = try #require(entry["name"] as? String)
+        #expect(
+          entry["motion"] as? String == (fields.contains(name) ? motion : nil),
+          "\(transition).\(name)")
+      }
+    }
+    // pip-corners projects with a deceleration rate but is given no decay.
+    #expect(tables["pip-corners"]?.allSatisfy { $0["motion"] == nil } == true)
+  }
+
+  @Test("get reports the spring in force in its set, with what it makes")
+  func getReportsTheSpring() throws {
+    let rig = HostRig()
+    let peer = rig.connect()
+    try peer.expectOK(
+      #"{"op":"open","session":"s","transition":"sheet","clock":"manual","params":{"stiffness":300}}"#
+    )
+    var reply = try peer.expectOK(#"{"op":"get","session":"s"}"#).reply
+    var spring = try #require(
+      (reply.object["motion"] as? [String: Any])?["spring"] as? [String: Any])
+    #expect(spring["set"] as? [String] == ["stiffness", "damping_ratio", "mass"])
+    #expect((spring["stiffness"] as? NSNumber)?.doubleValue == 300)
+    #expect((spring["damping"] as? NSNumber)?.doubleValue == 34.641016, "2·√300 at ratio 1")
+    #expect((spring["response"] as? NSNumber)?.doubleValue == 0.36276)
+    try peer.expectOK(#"{"op":"open","session":"d","transition":"sheet","clock":"manual"}"#)
+    reply = try peer.expectOK(#"{"op":"get","session":"d"}"#).reply
+    spring = try #require((reply.object["motion"] as? [String: Any])?["spring"] as? [String: Any])
+    #expect(spring["set"] as? [String] == ["duration", "bounce"], "SwiftUI's default spring")
+    #expect((spring["duration"] as? NSNumber)?.doubleValue == 0.5)
+    try peer.expectOK(
+      #"{"op":"open","session":"f","transition":"fling","clock":"manual","params":{"friction":2}}"#)
+    reply = try peer.expectOK(#"{"op":"get","session":"f"}"#).reply
+    #expect(
+      (reply.object["motion"] as? [String: Any])?["decay"] as? [String: Double] == ["friction": 2])
+    try peer.expectOK(#"{"op":"open","session":"l","transition":"lock-screen","clock":"manual"}"#)
+    reply = try peer.expectOK(#"{"op":"get","session":"l"}"#).reply
+    #expect(reply.object["motion"] == nil, "no motion from the parameters")
+  }
+
+  @Test("fields of two sets are refused as conflicting_fields, naming both")
+  func twoSetsRefused() throws {
+    let rig = HostRig()
+    let peer = rig.connect()
+    let spring = try peer.expectError(
+      "conflicting_fields",
+      #"{"op":"open","transition":"sheet","params":{"stiffness":300,"tension":40}}"#)
+    #expect(spring.errorMessage?.contains("stiffness (of stiffness + damping_ratio") == true)
+    #expect(spring.errorMessage?.contains("tension (of tension + friction)") == true)
+    let decay = try peer.expectError(
+      "conflicting_fields",
+      #"{"op":"open","transition":"fling","params":{"friction":2,"drag":0.2}}"#)
+    #expect(decay.errorMessage?.contains("friction (Android's FlingAnimation) with drag") == true)
   }
 }

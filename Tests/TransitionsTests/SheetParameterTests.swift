@@ -63,7 +63,7 @@ struct SheetParameterTests {
       _ = try Self.spring(overrides)
     } throws: { error in
       guard let e = error as? TransitionError else { return false }
-      return e.kind == .unknownParameter && e.message.hasPrefix("the spring is given by one")
+      return e.kind == .conflicting && e.message.hasPrefix("the spring is given by one")
     }
   }
 

@@ -14,7 +14,20 @@ extension HelloRequest: DaemonOp {
 extension SessionHost {
   /// The built-in transitions' parameters as `hello` lists them, built once.
   static let builtInParameterTables: [ParameterTable] = TransitionRegistry.all.map { type in
-    ParameterTable(transition: type.name, parameters: type.parameters.map(\.wireDeclaration))
+    ParameterTable(transition: type.name, parameters: type.parameters.wireDeclarations)
+  }
+}
+
+extension [TransitionParameter] {
+  /// The parameters as `hello` describes them: each a spring's or a decay's field when the
+  /// transition declares that motion's every field (`GivenMotion.motion`).
+  var wireDeclarations: [ParameterDeclaration] {
+    let names = map(\.name)
+    return map {
+      var declaration = $0.wireDeclaration
+      declaration.motion = GivenMotion.motion(of: $0.name, among: names)
+      return declaration
+    }
   }
 }
 

@@ -203,6 +203,7 @@ extension SessionHost {
     case .unknownParameter: return ProtocolError(.unknownField, error.message)
     case .wrongType: return ProtocolError(.wrongType, error.message)
     case .outOfRange: return ProtocolError(.outOfRange, error.message)
+    case .conflicting: return ProtocolError(.conflictingFields, error.message)
     }
   }
 

@@ -26,6 +26,8 @@ public final class Sheet: Transition {
   public let detents: Detents
   /// The spring that carries the sheet to its detent.
   public let spring: SpringParameters
+  /// The spring in force, with the parameter set it was given in.
+  private let given: GivenMotion.Spring
   private let p: ParameterReader<Parameters>
   private let material: DynamicItemBehavior
   private var grip: AttachmentBehavior?
@@ -40,7 +42,8 @@ public final class Sheet: Transition {
   public required init(parameters: ParameterValues, bounds: Rect) throws {
     p = ParameterReader(parameters)
     detents = try Self.detents(p)
-    spring = try Self.spring(p)
+    given = try Self.spring(p)
+    spring = given.parameters
     target = detents.named(p.initialDetent.rawValue)!
     sheet = try DynamicItem(
       identifier: "sheet", center: Self.center(showing: target.height, in: bounds),
@@ -56,6 +59,8 @@ public final class Sheet: Transition {
   }
 
   /// The sheet's center when it shows `height` points above the bottom edge of `bounds`.
+  override public var motionInForce: MotionInForce? { MotionInForce(spring: given) }
+
   static func center(showing height: Double, in bounds: Rect) -> Point {
     Point(x: bounds.center.x, y: bounds.maxY - height + bounds.size.height / 2)
   }

@@ -64,7 +64,7 @@ extension Sheet {
 
   /// The spring the client gave (`GivenMotion.spring`): SwiftUI's default spring when none is
   /// given. Throws when the fields given belong to no one set.
-  static func spring(_ p: ParameterReader<Parameters>) throws -> SpringParameters {
+  static func spring(_ p: ParameterReader<Parameters>) throws -> GivenMotion.Spring {
     try GivenMotion.spring(given: p.given) { value($0, p) }
   }
 

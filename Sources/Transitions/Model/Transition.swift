@@ -132,6 +132,8 @@ open class Transition {
   }
   /// Called after each frame's steps, to notice outcomes; returns them (`done`).
   open func afterStep() -> [TransitionEvent] { [] }
+  /// The spring and the decay its parameters give, if they give one (`get`'s `motion`).
+  open var motionInForce: MotionInForce? { nil }
 
   /// Holds the point of `item` under the finger at `point` (a rigid attachment of length 0:
   /// `AttachmentBehavior.holdsPointOnAnchor`); move the grip's `anchorPoint` with the finger.

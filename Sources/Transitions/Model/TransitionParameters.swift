@@ -195,6 +195,8 @@ public struct TransitionError: Error, Equatable, Sendable {
     case unknownParameter
     case wrongType
     case outOfRange
+    /// Parameters of two ways to give one thing (two spring parameter sets, two decay models).
+    case conflicting
   }
   public let kind: Kind
   public let message: String

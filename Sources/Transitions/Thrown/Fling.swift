@@ -51,6 +51,8 @@ public final class Fling: Transition {
 
   /// The decay the client chose (`GivenMotion.decay`): UIScrollView's default rate when none
   /// is given; throws when more than one is.
+  override public var motionInForce: MotionInForce? { MotionInForce(decay: model) }
+
   static func model(_ p: ParameterReader<Parameters>) throws -> DecayModel {
     try GivenMotion.decay(given: p.given) { p[dynamicMember: parameter($0)] }
   }

@@ -118,6 +118,15 @@ extension BehaviorSpec {
   }
 }
 
+extension ReplyField {
+  /// A spring's constants and every value derived from them, as `behaviors` writes a spring's.
+  static func springFields(_ p: SpringParameters) -> [ReplyField] {
+    var fields = BehaviorStateFields()
+    fields.spring(p)
+    return fields.list
+  }
+}
+
 /// The members of one behavior object, each optional value written only when present.
 private struct BehaviorStateFields {
   var list: [ReplyField] = []

@@ -41,6 +41,9 @@ public struct ParameterDeclaration: Equatable, Sendable {
   public var source: String
   /// The expressions of the bounds that give the default, min or max (nil: fixed).
   public var ofBounds: OfBounds?
+  /// `"spring"` or `"decay"` when the parameter is a field of the spring or the decay the
+  /// transition's parameters give, one set of which a client gives (written as `motion`).
+  public var motion: String?
 
   /// A number parameter's default, min and max as expressions of the bounds, where they are.
   public struct OfBounds: Equatable, Sendable {
@@ -57,13 +60,14 @@ public struct ParameterDeclaration: Equatable, Sendable {
 
   public init(
     name: String, defaultValue: ParameterValue, kind: Kind, source: String,
-    ofBounds: OfBounds? = nil
+    ofBounds: OfBounds? = nil, motion: String? = nil
   ) {
     self.name = name
     self.defaultValue = defaultValue
     self.kind = kind
     self.source = source
     self.ofBounds = ofBounds
+    self.motion = motion
   }
 }
 
@@ -119,6 +123,7 @@ extension ParameterDeclaration {
       if let text = ofBounds.maximum { expressions.append(.string("max", text)) }
       fields.append(ReplyField("of_bounds", .object(expressions)))
     }
+    if let motion { fields.append(.string("motion", motion)) }
     return fields
   }
 }

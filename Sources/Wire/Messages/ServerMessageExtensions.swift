@@ -163,6 +163,31 @@ extension ServerMessageDecoder {
       }
       details.params = TransitionParams(entries)
     }
+    if let motion = try fields.optionalObject("motion") {
+      var read = SessionMotion()
+      if let spring = try motion.optionalObject("spring") {
+        let names = Set(try spring.strings("set"))
+        guard
+          let set = SpringParameterSet.allCases.first(where: {
+            Set(($0.requiredFields + $0.optionalFields).map(\.rawValue)) == names
+          })
+        else {
+          throw ProtocolError(.outOfRange, "'motion.spring.set' names no spring parameter set")
+        }
+        read.spring = (
+          set,
+          SpringParameters(
+            mass: try spring.number("mass"), stiffness: try spring.number("stiffness"),
+            damping: try spring.number("damping"))
+        )
+      }
+      if let decay = try motion.optionalObject("decay") {
+        for field in DecayField.allCases where decay.has(field.key) {
+          read.decay = try? field.model(try decay.number(field.key))
+        }
+      }
+      details.motion = read
+    }
     for group in try fields.optionalObjects("groups") ?? [] {
       details.groups.append(
         GroupSpec(id: try group.string("id"), items: try group.strings("items")))
@@ -215,7 +240,7 @@ extension ServerMessageDecoder {
     }
     return ParameterDeclaration(
       name: try p.string("name"), defaultValue: defaultValue, kind: kind,
-      source: try p.string("source"), ofBounds: ofBounds)
+      source: try p.string("source"), ofBounds: ofBounds, motion: try p.optionalString("motion"))
   }
 }
 

@@ -50,6 +50,7 @@ __all__ = [
     "INVALID_SCENE",
     "LINE_TOO_LONG",
     "LINE_TIMEOUT",
+    "CONFLICTING_FIELDS",
     "BUSY",
 ]
 
@@ -85,6 +86,8 @@ INVALID_SCENE = "invalid_scene"
 LINE_TOO_LONG = "line_too_long"
 #: A started line was not finished within 10 s; the connection closes after the reply.
 LINE_TIMEOUT = "line_timeout"
+#: `params` of two ways to give one thing (a spring's two parameter sets, two decay models).
+CONFLICTING_FIELDS = "conflicting_fields"
 #: Too many sessions, or `step` on a realtime session.
 BUSY = "busy"
 
@@ -110,6 +113,7 @@ ERROR_CODES: FrozenSet[str] = frozenset(
         INVALID_SCENE,
         LINE_TOO_LONG,
         LINE_TIMEOUT,
+        CONFLICTING_FIELDS,
         BUSY,
     }
 )
