@@ -994,7 +994,8 @@ class InspectorTest(unittest.TestCase):
         handoff as the handoff gives them, the platform lines, the projection and the landing on
         the stage, the position plot's closed form of the spring behind frames it agrees with;
         the rail drawn as one. A fling (friction 4) the same way with its decay, resting on its
-        projection. Screenshots at 1400×900, 1920×1080 and a phone's 390×844."""
+        projection. Screenshots at 1400×900, 1920×1080 and a phone's 390×844, nothing wider than
+        the window."""
         page = self.browser_page()
         name = self.open_in_page(page, "sheet")
         status, stage = page.locator("#status").bounding_box(), page.locator("#stage").bounding_box()
@@ -1032,6 +1033,10 @@ class InspectorTest(unittest.TestCase):
         for width, height in ((1920, 1080), (390, 844)):
             page.set_viewport_size({"width": width, "height": height})
             self.shot(page, "sheet-landing-%dx%d.png" % (width, height))
+            # Nothing wider than the window (on a phone the page stacks, the view first).
+            self.assertLessEqual(page.evaluate("document.documentElement.scrollWidth"), width)
+            if width < 760:
+                self.assertLess(page.locator("#stage").bounding_box()["y"], page.locator("aside").bounding_box()["y"])
         page.set_viewport_size(VIEWPORT)
 
         name = self.open_in_page(page, "fling", {"friction": 4})

@@ -137,6 +137,7 @@ public enum InspectorPage {
     .platform-lines button{font-size:11px;padding:0 4px}
     #landing div{margin:2px 0}#landing b{font-weight:600}
     #stage{max-width:100%;height:auto}
-    @media (max-width:760px){main{flex-direction:column}aside{width:auto}#view{order:-1}#stage-row{flex-direction:column}}
+    @media (max-width:760px){main{flex-direction:column}aside{width:auto}#view{order:-1}
+    #stage-row{flex-direction:column;align-items:stretch}#plot{max-width:100%;height:auto}}
     """
 }
