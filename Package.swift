@@ -95,6 +95,7 @@ let package = Package(
       resources: [
         .embedInCode("page-basics.js"), .embedInCode("stage.js"), .embedInCode("plot.js"),
         .embedInCode("finger-velocity.js"), .embedInCode("handoff-words.js"),
+        .embedInCode("motion.js"),
       ]
     ),
     // Traces from `dynctl record`, read back and drawn: the self-contained HTML player (with the

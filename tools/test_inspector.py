@@ -27,7 +27,13 @@ gets an off-stage marker with its distance, and Reset brings it back; the camera
 drawn; a joined scene's ellipse is round; the behaviors editor has typed fields refreshed from
 dynd, in view without scrolling; and a tour through the page while dynd stops and starts again
 shows one "dynd is gone" state, resumes watching, and logs no console error (dynd-inspect's log
-says dynd went and came back).
+says dynd went and came back). Issue 38: a scene's spring edited as one of its five parameter
+sets (the request sent and dynd's reply read back), its number boxes showing every digit, its
+constants in every platform's terms as derived from what dynd reports, the page's conversions of
+each set against dynd's; the sheet's detents on the stage, a flick's projection, landing and
+spring beside the handoff and on the stage, the position plot's closed form behind the frames,
+the rail drawn as one; a fling's decay the same way; the status line apart from the stage; the
+screenshots at 1400×900, 1920×1080 and a phone's 390×844 (DYND_INSPECT_SHOTS).
 
 Every test fails on console errors as on script errors. The screenshots the tests take are kept
 in out/inspector/ (gitignored), or in DYND_INSPECT_SHOTS=DIR.
@@ -868,6 +874,199 @@ class InspectorTest(unittest.TestCase):
         self.client.close_session("playground")
         self.assertEqual(page.errors, [])
         page.context.close()
+
+    # ---- issue 38: springs and landings ----------------------------------------------------
+
+    @staticmethod
+    def js6(value):
+        """A number as dyndMotion writes it: 6 decimals at most, no trailing zeros."""
+        text = ("%.6f" % value).rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "") else text
+
+    def platform_lines(self, spring):
+        """The platform lines for a spring as dynd reports it (`behaviors`, a handoff's)."""
+        n = self.js6
+        return [["SwiftUI", "Spring(duration: %s, bounce: %s)" % (n(spring["duration"]), n(spring["bounce"]))],
+                ["Android", "SpringForce().setStiffness(%sf).setDampingRatio(%sf)"
+                 % (n(spring["stiffness"] / spring["mass"]), n(spring["damping_ratio"]))],
+                ["Flutter", "SpringDescription(mass: %s, stiffness: %s, damping: %s)"
+                 % (n(spring["mass"]), n(spring["stiffness"]), n(spring["damping"]))],
+                ["Origami", "tension %s, friction %s" % (
+                    n((spring["stiffness"] / spring["mass"] - 194) / 3.62 + 30),
+                    n((spring["damping"] / spring["mass"] - 25) / 3 + 8))]]
+
+    def number_boxes_fit(self, page, selector):
+        """Every number box under `selector`: its value's text fits inside it (the spin
+        buttons' 18 px kept free)."""
+        boxes = page.evaluate("""(s => Array.from(document.querySelectorAll(s)).map(i => {
+          const cs = getComputedStyle(i), g = document.createElement('canvas').getContext('2d');
+          g.font = cs.font;
+          return [i.value, g.measureText(i.value).width,
+                  i.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 18]; }))(%s)"""
+                              % json.dumps(selector))
+        self.assertTrue(boxes)
+        for value, text, room in boxes:
+            self.assertLessEqual(text, room, "the box cuts %s off: %.1f px of text in %.1f" % (value, text, room))
+
+    def test_a_spring_is_edited_as_one_parameter_set(self):
+        """Point 1: a duration + bounce spring; bounce changed in the page sends the whole set
+        (duration with it) and dynd accepts it; another set picked shows the spring in its
+        terms (from dynd's values) and sends all of its fields; the platform lines follow
+        what dynd reports; no number box cuts its value off. And the page's conversions of
+        each of the five sets equal dynd's (`behaviors`)."""
+        scene = {"items": [{"id": "card", "center": [160, 500], "size": [300, 200]}],
+                 "behaviors": [{"type": "spring", "id": "settle", "items": ["card"], "target": [160, 284],
+                                "duration": 0.5, "bounce": 0.3}]}
+        self.client.open_scene(scene, session="springs", clock="manual", keep=True)
+        page = self.browser_page()
+        self.wait(page, "(document.body.dataset.sessions || '').includes('springs')")
+        page.click("#sessions tr[data-session='springs']")
+        editor = "#behaviors [data-behavior='settle'] "
+        self.wait(page, "document.querySelector(%s)" % json.dumps(editor + "[data-spring-set]"))
+
+        def fields():
+            return page.evaluate("Object.fromEntries(Array.from(document.querySelectorAll(%s))"
+                                 ".map(i => [i.dataset.springField, Number(i.value)]))"
+                                 % json.dumps(editor + "[data-spring-field]"))
+
+        def send(values):
+            expected = {"op": "set_behavior", "session": "springs", "behavior": "settle"}
+            expected.update(values)
+            for field, value in values.items():
+                page.fill(editor + "[data-spring-field='%s']" % field, str(value))
+            page.dispatch_event(editor + "[data-spring-field='%s']" % list(values)[-1], "change")
+            # (Leaving one box for the next sends the set as it is then: the last is the one.)
+            answer = json.loads(self.wait(page, "(r => r && JSON.stringify(JSON.parse(r).sent) === %s && r)"
+                                                "(document.body.dataset.springReply)"
+                                          % json.dumps(json.dumps(expected, separators=(",", ":")))))
+            self.assertEqual(answer["reply"], {"ok": True, "id": answer["reply"]["id"]})
+            self.wait(page, "document.querySelector(%s).dataset.sent === 'ok'" % json.dumps(editor + ".spring-editor"))
+            return self.client.request("behaviors", session="springs")["behaviors"][0]
+
+        def lines():
+            return page.evaluate("Array.from(document.querySelectorAll(%s)).map(c => [c.dataset.platform, c.textContent])"
+                                 % json.dumps(editor + ".platform-lines code"))
+
+        self.assertEqual(fields(), {"duration": 0.5, "bounce": 0.3})
+        self.number_boxes_fit(page, "#behaviors input[type=number]")
+        spring = send({"duration": 0.5, "bounce": 0.6})
+        self.assertEqual((spring["duration"], spring["bounce"], spring["damping_ratio"]), (0.5, 0.6, 0.4))
+        self.wait(page, "document.querySelector(%s).textContent.includes('bounce: 0.6)')"
+                  % json.dumps(editor + ".platform-lines code"))
+        self.assertEqual(lines(), self.platform_lines(spring))
+
+        page.select_option(editor + "[data-spring-set]", "stiffness_damping")
+        self.assertEqual(fields(), {"stiffness": spring["stiffness"], "damping": spring["damping"], "mass": 1})
+        self.number_boxes_fit(page, "#behaviors input[type=number]")
+        spring = send({"stiffness": 100, "damping": 10, "mass": 1})
+        self.assertEqual((spring["response"], spring["bounce"]), (0.628319, 0.5))
+        self.wait(page, "document.querySelector(%s).textContent === 'Spring(duration: 0.628319, bounce: 0.5)'"
+                  % json.dumps(editor + ".platform-lines code"))
+        self.assertEqual(lines(), self.platform_lines(spring))
+        self.assertEqual(lines()[3], ["Origami", "tension 4.033149, friction 3"])
+        page.select_option(editor + "[data-spring-set]", "origami")
+        self.assertEqual(fields(), {"tension": 4.033149, "friction": 3})
+        spring = send({"tension": 20.031401, "friction": 8.044247})
+        self.assertAlmostEqual(spring["stiffness"], 157.91367, places=4)
+        self.shot(page, "spring-editor.png")
+
+        # Each set as dynd converts it and as the page does: the same spring, every value.
+        sets = [{"response": 0.4, "damping_ratio": 0.8}, {"duration": 0.7, "bounce": -0.3},
+                {"stiffness": 300, "damping_ratio": 0.6, "mass": 2}, {"stiffness": 250, "damping": 12, "mass": 0.5},
+                {"tension": 40, "friction": 7}]
+        for k, values in enumerate(sets):
+            self.client.request("add_behavior", session="springs", behavior=dict(
+                {"type": "spring", "id": "s%d" % k, "items": ["card"], "target": [0, 0]}, **values))
+        reported = self.client.request("behaviors", session="springs")["behaviors"][1:]
+        derived = page.evaluate("""(sets => sets.map(v => dyndMotion.springValues(
+            dyndMotion.springFrom(dyndMotion.springSetOf(v), v))))(%s)""" % json.dumps(sets))
+        for values, dynd, js in zip(sets, reported, derived):
+            for field in ("mass", "stiffness", "damping", "damping_ratio", "response", "duration", "bounce"):
+                self.assertAlmostEqual(js[field], dynd[field], delta=1e-6 * max(1, abs(dynd[field])),
+                                       msg="%s of %s" % (field, values))
+        self.client.close_session("springs")
+        self.assertEqual(page.errors, [])
+        page.context.close()
+
+    def test_the_sheet_and_the_fling_land_where_the_page_says(self):
+        """Point 2 in the inspector, and point 7's status line: the sheet's detents named on
+        the stage before any pan; a flick up: the projection, the detent, the spring beside the
+        handoff as the handoff gives them, the platform lines, the projection and the landing on
+        the stage, the position plot's closed form of the spring behind frames it agrees with;
+        the rail drawn as one. A fling (friction 4) the same way with its decay, resting on its
+        projection. Screenshots at 1400×900, 1920×1080 and a phone's 390×844, nothing wider than
+        the window."""
+        page = self.browser_page()
+        name = self.open_in_page(page, "sheet")
+        status, stage = page.locator("#status").bounding_box(), page.locator("#stage").bounding_box()
+        self.assertLessEqual(status["y"] + status["height"] + 4, stage["y"], "the status line overlaps the stage")
+        landing = json.loads(self.wait(page, "document.getElementById('stage').dataset.landing"))
+        self.assertEqual([d["name"] for d in landing["detents"]], ["collapsed", "medium", "large"])
+        self.assertIsNone(landing["projection"])
+        for key in ("rail", "detent", "projection", "landing"):
+            self.assertTrue(page.evaluate("!!document.querySelector('#legend li[data-key=%s]')" % key), key)
+        self.assertEqual(page.evaluate("window.dyndInspector.view.debug.attachments[0].axis"), [0, 1])
+
+        strokes = [("down", 160, 520, 0)] + [("move", 160, 520 - 16 * i, 0.008 * i) for i in range(1, 11)]
+        strokes.append(("up", 160, 360, 0.08))
+        self.mouse(page, strokes, pace=0.008)
+        handoff = json.loads(self.wait(page, "document.body.dataset.handoff"))
+        self.assertIn("detent", handoff)
+        rows = page.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('#landing [data-field]'))"
+                             ".map(d => [d.dataset.field, d.querySelector('b').textContent]))")
+        n = self.js_number
+        self.assertTrue(rows["projection"].startswith("(%s, %s)" % tuple(n(v) for v in handoff["projection"])), rows)
+        self.assertTrue(rows["landing"].startswith("detent %s (" % handoff["detent"]), rows)
+        self.assertIn("stiffness 157.91367, damping 25.132741", rows["motion"])
+        self.assertEqual(page.evaluate("Array.from(document.querySelectorAll('#landing .platform-lines code'))"
+                                       ".map(c => [c.dataset.platform, c.textContent])"),
+                         self.platform_lines(handoff["spring"]))
+        landing = json.loads(page.evaluate("document.getElementById('stage').dataset.landing"))
+        self.assertEqual([d["name"] for d in landing["detents"] if d["chosen"]], [handoff["detent"]])
+        self.assertIsNotNone(landing["projection"])
+        self.assertIsNotNone(landing["target"])
+        self.wait(page, "document.body.dataset.curve === 'spring'")
+        self.wait(page, "document.body.dataset.outcome")
+        self.wait(page, "document.getElementById('status').dataset.rest")
+        self.check_curve(page, "sheet")
+        self.shot(page, "sheet-landing.png")
+        for width, height in ((1920, 1080), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            self.shot(page, "sheet-landing-%dx%d.png" % (width, height))
+            # Nothing wider than the window (on a phone the page stacks, the view first).
+            self.assertLessEqual(page.evaluate("document.documentElement.scrollWidth"), width)
+            if width < 760:
+                self.assertLess(page.locator("#stage").bounding_box()["y"], page.locator("aside").bounding_box()["y"])
+        page.set_viewport_size(VIEWPORT)
+
+        name = self.open_in_page(page, "fling", {"friction": 4})
+        self.client.pan(name, (160, 284), (180, 274), duration=0.1, release_velocity=(600, -1200))
+        handoff = json.loads(self.wait(page, "(h => h && JSON.parse(h).decay && h)(document.body.dataset.handoff)"))
+        self.wait(page, "document.body.dataset.curve === 'decay'")
+        self.wait(page, "document.body.dataset.outcome === 'stopped'")
+        rows = page.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('#landing [data-field]'))"
+                             ".map(d => [d.dataset.field, d.querySelector('b').textContent]))")
+        self.assertIn("Android FlingAnimation friction 4: λ 16.8 /s, stops under 46.875 pt/s", rows["motion"])
+        self.assertTrue(rows["landing"].startswith("center (%s, %s)" % tuple(n(v) for v in handoff["projection"])), rows)
+        self.assertEqual(list(self.client.get(name).items[0].center), handoff["projection"])
+        self.check_curve(page, "card")
+        self.shot(page, "fling-landing.png")
+        self.assertEqual(page.errors, [])
+        page.context.close()
+
+    def check_curve(self, page, item):
+        """The plot's closed form, from the first frame after the release, against every frame
+        of the item since (realtime frames: the wire writes times to 1 ms, so the first frame's
+        time and each frame's are each up to 0.5 ms off: the item's speed × 1.1 ms of slack)."""
+        far = page.evaluate("""(id => { const v = window.dyndInspector.view, c = v.curve; let worst = 0, n = 0;
+          for (const s of v.samples[id]) if (s.t > c.t0) {
+            const at = c.L.at(s.t - c.t0), slack = 0.0011 * Math.hypot(s.vx, s.vy) + 0.01;
+            worst = Math.max(worst, Math.hypot(at[0] - s.x, at[1] - s.y) - slack); n++; }
+          return [worst, n]; })(%s)""" % json.dumps(item))
+        self.assertGreater(far[1], 5)
+        self.assertLessEqual(far[0], 0, "a frame strays from the closed form: %s" % far)
+        labels = json.loads(page.evaluate("document.getElementById('plot').dataset.series"))
+        self.assertIn("y closed form", [l["label"] for l in labels])
 
     def test_tour_through_a_dynd_restart(self):
         """Point 10: the page watching a session while dynd stops: one state ("dynd is gone —

@@ -23,8 +23,14 @@ and nothing where the region excludes, outlines the group and lists each field i
 with checkboxes; in a page of its own the stage's region membership follows UIRegion, each
 layer switches off completely, and a legend made before the fields are drawn lists them after.
 Traces without them draw exactly as before: the same pixels as with the stage of
-tools/fixtures/stage-before-fields.js. DYND_RENDER_KEEP=DIR copies the pages and screenshots
-to DIR.
+tools/fixtures/stage-before-fields.js. Where a release lands (issue 38, point 2): a sheet and
+a fling recorded, their header giving the projection, the landing, the spring's or decay's
+constants and the spring in every platform's terms (as dynd reports them); the stage naming
+the sheet's detents and, from the release on, marking the projection and the landing; the
+position plot with the closed form (the page's dyndMotion) behind frames it agrees with to
+0.01 pt; the sheet's rail drawn and listed as a rail. The layout (point 7): stage and plot side
+by side at 1400×900 and 1920×1080, stacked on a phone, one time display, the screenshots of
+each kept. DYND_RENDER_KEEP=DIR copies the pages and screenshots to DIR.
 """
 
 import base64
@@ -188,6 +194,10 @@ class Render(unittest.TestCase):
                      "--release-velocity", "600,0"],
             "lock4": ["lock-screen", "--param", "gravity=4"] + throw,
             "lock8": ["lock-screen", "--param", "gravity=8"] + throw,
+            "sheet": ["sheet", "--pan", "160,500:160,400", "--duration", "0.2",
+                      "--release-velocity", "0,-2000"],
+            "fling": ["fling", "--param", "friction=2", "--pan", "170,264:170,264",
+                      "--duration", "0.1", "--release-velocity", "600,-1200"],
         }
         for name, args in cls.traces.items():
             cls.dynctl(["record"] + args + ["-o", cls.path(name + ".jsonl")])
@@ -208,6 +218,7 @@ class Render(unittest.TestCase):
                 f.write(json.dumps(line, separators=(",", ":")) + "\n")
         render("fields.jsonl", "--html", "fields.html")
         render("lock4.jsonl", "--svg", "lock4.svg")
+        render("sheet.jsonl", "fling.jsonl", "--html", "landing.html")
 
     @classmethod
     def record_joined(cls):
@@ -510,8 +521,10 @@ document.body.dataset.out = JSON.stringify(out);
         # Framed to the bounds, 28 px of margin on each side.
         self.assertEqual(out["view"], [0, 0, 320, 568])
         self.assertEqual(out["size"], [math.ceil(320 * out["scale"] + 56), math.ceil(568 * out["scale"] + 56)])
-        self.assertEqual(out["legend"], ["item", "dragged", "finger", "bounds", "boundary", "rigid", "gravity"])
-        self.assertEqual((out["items"], out["boxes"]), (7, 3))
+        # The grip is rigid; the screen's rail (a sliding attachment) is a rail, not a rod.
+        self.assertEqual(out["legend"], ["item", "dragged", "finger", "bounds", "boundary", "rigid", "rail",
+                                         "gravity"])
+        self.assertEqual((out["items"], out["boxes"]), (8, 3))
         y = frame["items"][0]["center"][1]
         expected = blend(COLORS[0], BACKGROUND, 0.2) if y - 284 < 200 < y + 284 else BACKGROUND
         self.assertTrue(close(out["pixel"], expected, 3), (out["pixel"], expected))
@@ -715,6 +728,114 @@ document.body.dataset.out = JSON.stringify(out);
                             "%s's screen edge at y %g: %s" % (name, bottom, near))
 
 
+    # Where a release lands, and the layout (issue 38, points 2 and 7).
+
+    def player_state(self, page, index=0):
+        """What a player of an opened page shows: its model's landing rows and its canvases'
+        data attributes."""
+        return page.evaluate("""(i => { const p = window.dyndPlayers[i], c = p.stage.canvas;
+          return {landing: JSON.parse(c.dataset.landing || 'null'),
+                  legend: Array.from(document.querySelectorAll('#trace-' + i + ' .legend li')).map(li => li.dataset.key),
+                  series: JSON.parse(p.plot.dataset.series).map(s => s.label)}; })(%d)""" % index)
+
+    @unittest.skipUnless(HAS_BROWSER, BROWSER_SKIP)
+    def test_the_release_is_shown_landing(self):
+        """Point 2: the sheet's and the fling's landing, in the header, on the stage and on the
+        plot, each number as dynd reported it or computed from it as dynd does."""
+        sheet = next(l for l in self.trace("sheet") if l.get("ev") == "handoff")
+        fling = next(l for l in self.trace("fling") if l.get("ev") == "handoff")
+        self.assertEqual((sheet["detent"], sheet["spring"]["stiffness"]), ("large", 157.91367))
+        self.assertEqual(fling["decay"], {"friction": 2})
+        # The sheet's rail is told as one in the debug stream.
+        debug = next(l for l in self.trace("sheet") if l.get("ev") == "debug")
+        self.assertEqual(debug["attachments"][0]["kind"], "sliding")
+        self.assertEqual(debug["attachments"][0]["axis"], [0, 1])
+
+        # Before the release: the detents only, named where the sheet's top edge rests at each.
+        dom, page = self.load("landing.html", 1400, 900, "#t=0.1")
+        state = self.player_state(page)
+        self.assertEqual([d["name"] for d in state["landing"]["detents"]], ["collapsed", "medium", "large"])
+        self.assertIsNone(state["landing"]["projection"])
+        stage = [float(v) for v in page.evaluate("document.body.dataset.stages").split(";")[0].split(",")]
+        for detent, height in (("collapsed", 88), ("medium", 284), ("large", 548)):
+            y = next(d["at"][1] for d in state["landing"]["detents"] if d["name"] == detent)
+            self.assertAlmostEqual(y, (568 - height - stage[3]) * float(page.evaluate(
+                "window.dyndPlayers[0].stage.scale")), delta=1.01, msg=detent)
+        self.assertIn("detent", state["legend"])
+        self.assertIn("rail", state["legend"])
+
+        # After it: the header, the projection and the landing, the closed form behind the frames.
+        dom, page = self.load("landing.html", 1400, 900, "#t=0.6")
+        self.assertIn("(160, -326.166): the center where the release would coast", self.cell(dom, "projection"))
+        self.assertEqual(self.cell(dom, "landing"), "detent large (548 pt shown): center (160, 304)")
+        self.assertIn("mass 1, stiffness 157.91367, damping 25.132741; damping ratio 1, response 0.5 s",
+                      self.cell(dom, "motion"))
+        lines = page.evaluate("Array.from(document.querySelectorAll('#trace-0 code')).map(c => [c.dataset.platform, c.textContent])")
+        self.assertEqual(lines, [["SwiftUI", "Spring(duration: 0.5, bounce: 0)"],
+                                 ["Android", "SpringForce().setStiffness(157.91367f).setDampingRatio(1f)"],
+                                 ["Flutter", "SpringDescription(mass: 1, stiffness: 157.91367, damping: 25.132741)"],
+                                 ["Origami", "tension 20.031401, friction 8.044247"]])
+        state = self.player_state(page)
+        self.assertEqual([d["name"] for d in state["landing"]["detents"] if d["chosen"]], ["large"])
+        self.assertIsNotNone(state["landing"]["projection"])
+        self.assertIsNotNone(state["landing"]["target"])
+        self.assertIn("y closed form", state["series"])
+        # The closed form from the release against every frame after it, as dynctl handoff
+        # checks it (within its 0.005 pt, plus the wire's rounding; frame k after the release
+        # is k/60 s after it: the wire writes times to 1 ms), and the fling's too.
+        for index, name in ((0, "sheet"), (1, "fling")):
+            worst, frames, rest = page.evaluate("""(i => { const m = window.dyndPlayers[i].models[0];
+              let worst = 0, n = 0;
+              for (const f of m.frames) if (f.rt > m.handoff.t + 1e-9) {
+                const it = f.items.find(x => x.id === m.handoff.item);
+                const at = m.landing.at(Math.round((f.rt - m.handoff.t) * 60) / 60);
+                worst = Math.max(worst, Math.hypot(it.center[0] - at[0], it.center[1] - at[1])); n++; }
+              return [worst, n, m.landing.target]; })(%d)""" % index)
+            self.assertGreater(frames, 20, name)
+            self.assertLess(worst, 0.01, name)
+        self.assertEqual(rest, fling["projection"])
+        self.assertEqual(self.cell(dom, "landing", player=1).split(", at rest")[0],
+                         "center (%s, %s)" % tuple("%g" % v for v in fling["projection"]))
+        self.assertIn("Android FlingAnimation friction 2: λ 8.4 /s, stops under 46.875 pt/s",
+                      self.cell(dom, "motion", player=1))
+        last = [l for l in self.trace("fling") if l.get("ev") == "frame"][-1]["items"][0]["center"]
+        self.assertLess(math.hypot(last[0] - rest[0], last[1] - rest[1]), 0.0011)
+        self.assertEqual(self.cell(dom, "platforms", player=1), "none")
+
+    @unittest.skipUnless(HAS_BROWSER, BROWSER_SKIP)
+    def test_stage_and_plot_side_by_side_with_one_time(self):
+        """Point 7: at 1400×900 and 1920×1080 the first player's stage and plot stand side by
+        side, both whole in the window, the plot reaching the right of it; on a phone they are
+        stacked, nothing wider than the screen. One time display: the shown frame's."""
+        keep = os.environ.get("DYND_RENDER_SHOTS", self.dir)
+        os.makedirs(keep, exist_ok=True)
+        frames = [l for l in self.trace("sheet") if l.get("ev") == "frame"]
+        shown = max(f["t"] for f in frames if f["t"] <= 0.59 + 1e-9)  # the open reply's time is 0
+        for width, height in ((1400, 900), (1920, 1080), (390, 844)):
+            dom, page = self.load("landing.html", width, height, "#t=0.59")
+            screenshot(page, os.path.join(keep, "replay-%dx%d.png" % (width, height)))
+            boxes = page.evaluate("""(() => { const s = document.querySelector('#trace-0 canvas.stage'),
+              p = document.querySelector('#trace-0 canvas.plot'), r = e => { const b = e.getBoundingClientRect();
+              return [b.left, b.top, b.right, b.bottom]; };
+              return {stage: r(s), plot: r(p), scroll: document.documentElement.scrollWidth}; })()""")
+            stage, plot = boxes["stage"], boxes["plot"]
+            self.assertLessEqual(boxes["scroll"], width, "wider than the window at %d" % width)
+            self.assertLessEqual(stage[3], height, "the stage is cut off at %dx%d: %s" % (width, height, stage))
+            if width >= 1400:
+                self.assertGreaterEqual(plot[0], stage[2], "not side by side: %s" % boxes)
+                self.assertLess(plot[1], stage[3])
+                self.assertLessEqual(plot[3], height, "the plot is below the fold: %s" % boxes)
+                self.assertGreater(plot[2], 0.85 * width, "the right of the window is empty: %s" % boxes)
+            else:
+                self.assertGreaterEqual(plot[1], stage[3] - 1, "not stacked: %s" % boxes)
+                self.assertLessEqual(max(stage[2], plot[2]), width)
+            times = page.evaluate(r"""(() => { const out = [], walk = n => {
+              if (n.nodeType === 3 && /\d\.\d{3} s\b/.test(n.textContent)) out.push(n.textContent.trim());
+              else if (n.nodeType === 1 && !n.matches('table, script')) n.childNodes.forEach(walk); };
+              walk(document.getElementById('trace-0')); return out; })()""")
+            self.assertEqual(times, ["%.3f s" % shown], times)
+            self.assertNotIn(" at ", page.evaluate("document.querySelector('#trace-0 .caption').textContent"))
+
     # Fields, regions and groups (the hand-made trace of tools/fixtures/fields_trace.py).
 
     def fields_frame(self):
@@ -854,7 +975,7 @@ out.brokenIsWithout = same(pixels(), without);
         self.assertEqual(out["fieldsIn"], [{"id": f["id"], "kind": f["kind"]} for f in fields])
         self.assertEqual(out["colors"], ["#%02x%02x%02x" % c for c in FIELD_COLORS])
         old_keys = ["item", "dragged", "finger", "bounds", "boundary", "collision-bounds", "rigid",
-                    "spring", "snap", "push", "gravity", "contact"]
+                    "spring", "rail", "snap", "push", "gravity", "contact"]
         self.assertEqual(out["legendBefore"], old_keys)
         self.assertEqual(out["legendAfter"], old_keys + ["field"] + ["field-" + f["id"] for f in fields]
                          + ["region", "group"])

@@ -144,6 +144,9 @@ struct RecordCommand: ParsableCommand {
     let name = try openTransition(
       transition, session: session, params: params, bounds: try? transitionBounds(bounds), client,
       clock: .manual)
+    // Every parameter as the session took it, defaults and expressions of the bounds worked
+    // out (`get`'s `params`): the renderer draws a sheet's detents from them.
+    try client.request(Op(GetRequest(session: name)), quietReply: true)
     try client.request(Op(DebugRequest(session: name, enable: true)), quietReply: true)
     let cycle = try plan.follow(name, client, manual: true, maxSeconds: maxSeconds)
     return Recording(

@@ -13,8 +13,10 @@
 function makeDyndPlot(canvas, spec) {
   "use strict";
   const left = 64, right = 18, top = 22, height = 118, below = 40, rowHeight = 13;
-  // The labels' strip: two rows above the top panel's title line when any mark has one.
-  const strip = (spec.marks || []).some(m => m.label) ? 2 * rowHeight : 0;
+  // The labels' strip above the top panel's title line: two rows when any mark has a label,
+  // three when three or more have one.
+  const labelCount = (spec.marks || []).filter(m => m.label).length;
+  const strip = labelCount ? (labelCount >= 3 ? 3 : 2) * rowHeight : 0;
   const panelTop = p => strip + p * (top + height + below) + top;
   canvas.height = strip + spec.panels.length * (top + height + below);
   const w = canvas.width - left - right;

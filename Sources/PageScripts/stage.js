@@ -48,6 +48,18 @@
                                         // marker at their edge pointing at it, with its
                                         // distance ("screen ↑ 812 pt"); the canvas gets
                                         // data-offstage: [{id, distance, at: [px, py]}]
+       landing: null,                   // where a release goes (dyndMotion.landing's
+                                        // `stage`): {detents: [{name, y, height, chosen}]
+                                        // (lines across the bounds at y, named),
+                                        // projection: {at: [x, y], edge: y or null, label},
+                                        // target: {item, center: [x, y], label}}: the
+                                        // projection a cross (and a line across the item at
+                                        // its edge when given), the landing the item's
+                                        // outline, dashed, where it comes to rest; a point
+                                        // off the view is drawn at its edge with an arrow
+                                        // and its distance. The canvas gets data-landing:
+                                        // {detents: [{name, chosen, at: [px, py]}], projection:
+                                        // [px, py], target: [px, py]} (canvas pixels)
      }
    stage.legend(options) → [{key, label, color, mark, overlay}]: every colour and mark;
      options: {kinds: set or array of the overlay keys to list (default all; see
@@ -193,6 +205,7 @@ function makeDyndStage(canvas, options) {
     }
     if (debug) drawDebug(debug, ov, centers, opts.slot || 0, opts.tag || "");
     for (const zone of opts.zones || []) drawZone(zone, items.find(it => it.id === zone.item));
+    if (opts.landing) drawLanding(opts.landing);
     if (opts.names !== false) for (const it of items) name(it, opts.tag || "");
     if (opts.offstage) markOffstage(items);
     if (opts.finger) finger(opts.finger);
@@ -311,6 +324,100 @@ function makeDyndStage(canvas, options) {
     g.beginPath(); g.moveTo(px, py); g.lineTo(tx, ty); g.stroke(); g.lineWidth = 1;
     g.beginPath(); g.moveTo(tx + ux * 6, ty + uy * 6);
     g.lineTo(tx - uy * 5, ty + ux * 5); g.lineTo(tx + uy * 5, ty - ux * 5); g.closePath(); g.fill();
+  }
+  /* A sliding attachment: the rail its item runs on (two thin lines along the axis through
+     the joint point, across the view) and its point on the item (a square). */
+  function rail(a) {
+    const at = point(a.to_point), on = point(a.item_point);
+    if (!at || !on) return;
+    let axis = point(a.axis);
+    if (!axis || !Math.hypot(axis[0], axis[1])) {
+      const d = [on[0] - at[0], on[1] - at[1]];
+      axis = Math.hypot(d[0], d[1]) > 1e-6 ? d : [1, 0];
+    }
+    const norm = Math.hypot(axis[0], axis[1]), ux = axis[0] / norm, uy = axis[1] / norm;
+    const reach = (view[2] + view[3]) * 2, [px, py] = toScreen(at[0], at[1]);
+    const R = reach * scale, nx = -uy * 2.5, ny = ux * 2.5;
+    g.strokeStyle = makeDyndStage.COLORS.rail; g.lineWidth = 1; g.setLineDash([]);
+    g.globalAlpha = 0.75; g.beginPath();
+    for (const side of [1, -1]) {
+      g.moveTo(px - ux * R + side * nx, py - uy * R + side * ny);
+      g.lineTo(px + ux * R + side * nx, py + uy * R + side * ny);
+    }
+    g.stroke(); g.globalAlpha = 1;
+    const [ix, iy] = toScreen(on[0], on[1]);
+    g.fillStyle = makeDyndStage.COLORS.rail; g.fillRect(ix - 4, iy - 4, 8, 8);
+  }
+  /* Where a release goes: detents, the projection, the landing (see options.landing). */
+  function drawLanding(L) {
+    const C = makeDyndStage.COLORS, out = { detents: [], projection: null, target: null };
+    const bx0 = toScreen(bounds[0], 0)[0], bx1 = toScreen(bounds[0] + bounds[2], 0)[0];
+    g.font = "600 11px system-ui, sans-serif";
+    for (const d of Array.isArray(L.detents) ? L.detents : []) {
+      if (!Number.isFinite(d.y)) continue;
+      const py = toScreen(0, d.y)[1];
+      g.strokeStyle = d.chosen ? C.landing : C.detent; g.lineWidth = d.chosen ? 2.5 : 1.5;
+      g.setLineDash(d.chosen ? [] : [8, 4]); g.beginPath(); g.moveTo(bx0, py); g.lineTo(bx1, py); g.stroke();
+      g.setLineDash([]); g.lineWidth = 1;
+      const text = d.name + " · " + Math.round(d.height * 10) / 10 + " pt" + (d.chosen ? " (chosen)" : "");
+      const tw = g.measureText(text).width;
+      tag(text, bx1 - tw - 4, py - 3, d.chosen ? C.landing : C.detent);
+      out.detents.push({ name: d.name, chosen: !!d.chosen, at: [Math.round(bx1 - tw / 2 - 4), Math.round(py)] });
+    }
+    const t = L.target;
+    if (t && point(t.center) && byId[t.item]) {
+      const s = byId[t.item], [x, y] = toScreen(t.center[0], t.center[1]);
+      g.save(); g.translate(x, y); shapePath(s);
+      g.strokeStyle = C.landing; g.lineWidth = 2; g.setLineDash([6, 4]); g.stroke(); g.restore();
+      g.setLineDash([]); g.lineWidth = 1;
+      const [ax, ay] = clampToView(t.center);
+      cross(ax, ay, C.landing, 6);
+      out.target = [Math.round(ax), Math.round(ay)];
+      // Under the outline's bottom left corner (the item's name sits at its center once it
+      // lands; a sheet's projection is named at the top).
+      if (t.label) {
+        const [hx, hy] = halfExtents(s, 0), [lx, ly] = toScreen(t.center[0] - hx, t.center[1] + hy + 14 / scale);
+        const [, top] = toScreen(0, bounds[1]), [, bottom] = toScreen(0, bounds[1] + bounds[3]);
+        tag(t.label, Math.min(Math.max(lx + 2, bx0 + 4), bx1 - g.measureText(t.label).width - 4),
+          Math.min(Math.max(ly - 4, top + 14), bottom - 4), C.landing);
+      }
+    }
+    const p = L.projection;
+    if (p && point(p.at)) {
+      const [ax, ay] = clampToView(p.at), off = Math.round(Math.hypot(p.at[0] - toReference(ax, ay)[0],
+        p.at[1] - toReference(ax, ay)[1]));
+      if (Number.isFinite(p.edge) && p.width > 0) {
+        const ey = toScreen(0, p.edge)[1];
+        if (ey >= 0 && ey <= canvas.height) {
+          g.strokeStyle = C.projection; g.lineWidth = 2; g.setLineDash([3, 3]); g.beginPath();
+          g.moveTo(ax - p.width * scale / 2, ey); g.lineTo(ax + p.width * scale / 2, ey); g.stroke();
+          g.setLineDash([]); g.lineWidth = 1;
+        }
+      }
+      cross(ax, ay, C.projection, 8);
+      const text = (p.label || "projection") + (off > 1 ? " (" + (p.at[1] < toReference(ax, ay)[1] ? "↑ " : "↓ ") + off + " pt)" : "");
+      // Left of the cross, where it fits (a sheet's detents are named on the right).
+      const tw = g.measureText(text).width, left = ax - 12 - tw >= bx0 + 2;
+      tag(text, left ? ax - 12 - tw : Math.min(ax + 12, bx1 - tw - 4), ay + 5, C.projection);
+      out.projection = [Math.round(ax), Math.round(ay)];
+    }
+    canvas.dataset.landing = JSON.stringify(out);
+  }
+  // A point on the bounds, or the nearest point 14 px inside them (outside them is faded).
+  function clampToView(p) {
+    const [x, y] = toScreen(p[0], p[1]), m = 14;
+    const [x0, y0] = toScreen(bounds[0], bounds[1]), [x1, y1] = toScreen(bounds[0] + bounds[2], bounds[1] + bounds[3]);
+    return [Math.min(Math.max(x, x0 + m), x1 - m), Math.min(Math.max(y, y0 + m), y1 - m)];
+  }
+  function cross(x, y, color, r) {
+    g.strokeStyle = "#fff"; g.lineWidth = 4; g.beginPath();
+    g.moveTo(x - r, y - r); g.lineTo(x + r, y + r); g.moveTo(x + r, y - r); g.lineTo(x - r, y + r); g.stroke();
+    g.strokeStyle = color; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
+  }
+  function tag(text, px, py, color) {
+    g.font = "600 11px system-ui, sans-serif"; g.textAlign = "left"; g.textBaseline = "bottom";
+    g.lineJoin = "round"; g.lineWidth = 3; g.strokeStyle = "rgba(255,255,255,0.9)"; g.strokeText(text, px, py);
+    g.fillStyle = color; g.fillText(text, px, py); g.lineWidth = 1;
   }
   function label(text, px, py, color) {
     g.font = "10px system-ui, sans-serif"; g.textAlign = "left"; g.textBaseline = "bottom";
@@ -482,6 +589,7 @@ function makeDyndStage(canvas, options) {
       }
     }
     if (ov.attachments) for (const a of d.attachments || []) {
+      if (a.kind === "sliding") { rail(a); continue; }
       const color = a.spring ? C.spring : C.rigid;
       if (a.spring) spring(a.item_point, a.to_point, color); else segment(a.item_point, a.to_point, color, 1.5);
       const [ix, iy] = toScreen(a.item_point[0], a.item_point[1]);
@@ -540,6 +648,7 @@ function makeDyndStage(canvas, options) {
       ["collision-bounds", "boundaries", "bounds as a collision boundary (after insets)", C.collisionBounds, "dash"],
       ["rigid", "attachments", "attachment, rigid (dot: its point on the item; ring: an anchor)", C.rigid, "line"],
       ["spring", "attachments", "attachment, spring", C.spring, "spring"],
+      ["rail", "attachments", "attachment, sliding: the rail its item runs on (square: its point on the item)", C.rail, "rail"],
       ["snap", "snaps", "snap point", C.snap, "square"],
       ["push", "pushes", "push, active (its direction)", C.push, "arrow"],
       ["gravity", "gravity", "gravity (its direction; g: magnitude, × 1000 pt/s²)", C.gravity, "arrow"],
@@ -556,6 +665,11 @@ function makeDyndStage(canvas, options) {
         out.push({ key: "field-" + f.id, overlay: "fields", color: fieldColor(f.id), mark: "arrow",
           label: "field " + f.id + ": " + (kind ? kind[0] : f.kind) });
       }
+    }
+    if (opts.landing) {
+      out.push({ key: "detent", label: "detent: a height the sheet rests at (its top edge there), named; solid: the one chosen", color: C.detent, mark: "dash" });
+      out.push({ key: "projection", label: "projection: where the release would coast to (the item's center; dotted: its edge)", color: C.projection, mark: "cross" });
+      out.push({ key: "landing", label: "landing: where the spring or decay brings the item to rest (dashed outline)", color: C.landing, mark: "landing" });
     }
     if (kinds ? kinds.has("region") : met.region)
       out.push({ key: "region", overlay: "regions", label: "region: where its field acts, tinted " +
@@ -617,6 +731,9 @@ function makeDyndStage(canvas, options) {
       case "zone": c.fillStyle = "rgba(134,142,150,0.16)"; c.fillRect(4, 2, 18, 10); c.lineWidth = 1.5; c.setLineDash([2, 3]); c.strokeRect(4, 2, 18, 10); break;
       case "offstage": c.moveTo(13, 1); c.lineTo(22, 12); c.lineTo(4, 12); c.closePath(); c.fill(); break;
       case "group": c.lineWidth = 1.5; c.setLineDash([6, 2, 2, 2]); c.strokeRect(2, 2, 22, 10); break;
+      case "rail": c.lineWidth = 1; c.moveTo(1, 5); c.lineTo(25, 5); c.moveTo(1, 10); c.lineTo(25, 10); c.stroke(); c.fillRect(9, 4, 7, 7); break;
+      case "cross": c.moveTo(8, 2); c.lineTo(18, 12); c.moveTo(18, 2); c.lineTo(8, 12); c.stroke(); break;
+      case "landing": c.setLineDash([4, 3]); c.lineWidth = 2; c.strokeRect(3, 2, 20, 10); break;
       default: c.moveTo(1, 7); c.lineTo(25, 7); c.stroke();
     }
   }
@@ -629,7 +746,7 @@ makeDyndStage.OVERLAYS = ["boundaries", "attachments", "snaps", "pushes", "gravi
   "fields", "regions", "groups"];
 makeDyndStage.COLORS = { boundary: "#212529", collisionBounds: "#495057", rigid: "#1864ab",
   spring: "#c92a2a", snap: "#2b8a3e", push: "#f08c00", gravity: "#5f3dc4", contact: "#e03131",
-  group: "#087f5b" };
+  group: "#087f5b", rail: "#1864ab", detent: "#495057", projection: "#c2255c", landing: "#2b8a3e" };
 // Fields' colours: none of the items' nor the other overlays'.
 makeDyndStage.FIELD_COLORS = ["#d6336c", "#66a80f", "#3b5bdb", "#9c6644", "#15aabf"];
 makeDyndStage.FIELD_KINDS = { linear_gravity: ["linear gravity", "lin g"],
@@ -690,7 +807,7 @@ makeDyndStage.kindsIn = function (debugs) {
   const kinds = new Set();
   for (const d of debugs) if (d) {
     for (const b of d.boundaries || []) kinds.add(b.rect ? "collision-bounds" : "boundary");
-    for (const a of d.attachments || []) kinds.add(a.spring ? "spring" : "rigid");
+    for (const a of d.attachments || []) kinds.add(a.kind === "sliding" ? "rail" : a.spring ? "spring" : "rigid");
     if ((d.snaps || []).length) kinds.add("snap");
     if ((d.pushes || []).some(p => p.active)) kinds.add("push");
     if ((d.gravity || []).length) kinds.add("gravity");

@@ -12,8 +12,9 @@ function dyndTitle(m) {
   return m.transition || "?";
 }
 
-/* The header's rows for one trace: [[field, heading, text]…]. */
-function dyndSummaryRows(m) {
+/* The header's rows for one trace: [[field, heading, text]…]; with `landing`, where the
+   release goes (dyndMotion.landing's rows, and the spring's platform lines, one a line). */
+function dyndSummaryRows(m, landing) {
   const rows = [];
   const pause = m.marks.find(k => k.kind === "pause");
   rows.push(["outcome", "Outcome", m.outcome ? m.outcome.word + " at " + dyndNumber(m.outcome.t) + " s"
@@ -29,6 +30,15 @@ function dyndSummaryRows(m) {
     dyndVector(h.item_velocity) + " pt/s; velocity_error " + String(h.velocity_error || 0) + " pt/s" +
     (words.constraints.length ? "; " + words.constraints.join("; ") : "") + "; at " + dyndNumber(h.t) + " s"
     : "none: no pan was released"]);
+  if (landing) {
+    const L = m.landing;
+    for (const field of ["projection", "landing", "motion"]) {
+      const row = L && L.rows.find(r => r[0] === field);
+      rows.push(row || [field, field === "motion" ? "Spring or decay" : field[0].toUpperCase() + field.slice(1), "none"]);
+    }
+    rows.push(["platforms", "The same spring", L && L.lines.length
+      ? L.lines.map(l => l.platform + ": " + l.line).join("\n") : "none"]);
+  }
   let params;
   const table = m.paramTable || [];
   const unit = p => p && p.unit ? " " + p.unit : "";
@@ -79,7 +89,8 @@ function dyndGesture(m) {
 function dyndSummary(ms, colors) {
   const table = document.createElement("table");
   table.className = "summary";
-  const all = ms.map(dyndSummaryRows);
+  const withLanding = ms.some(m => m.landing);
+  const all = ms.map(m => dyndSummaryRows(m, withLanding));
   if (colors) {
     const head = table.insertRow();
     head.appendChild(document.createElement("th"));
@@ -98,7 +109,16 @@ function dyndSummary(ms, colors) {
     const texts = all.map(rows => rows[r][2]);
     texts.forEach((text, k) => {
       const td = row.insertCell();
-      td.textContent = text;
+      // The platform lines: each its own line of code, to copy.
+      if (field === "platforms" && text !== "none") for (const line of text.split("\n")) {
+        const [platform, code] = [line.slice(0, line.indexOf(": ")), line.slice(line.indexOf(": ") + 2)];
+        const div = document.createElement("div");
+        div.appendChild(document.createTextNode(platform + " "));
+        const c = document.createElement("code");
+        c.textContent = code; c.dataset.platform = platform;
+        div.appendChild(c);
+        td.appendChild(div);
+      } else td.textContent = text;
       td.dataset.field = field; td.dataset.trace = String(k);
       if (ms.length > 1 && texts.some(t => t !== text)) td.className = "differs";
     });

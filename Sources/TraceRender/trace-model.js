@@ -1,9 +1,12 @@
-/* global makeDyndStage */
+/* global makeDyndStage, dyndMotion */
 /* exported dyndTraceModel */
 /* dyndTraceModel(lines) → {header, source, transition, session, bounds, sizes, frames, debug,
    marks, samples, handoff, outcome, params, paramTable, open, start, duration, dragged,
    plotted, kinds, fields ([{id, kind}] of the debug events' fields, in order met),
-   joinedParams (a joined session's parameters from its get reply, or null)}.
+   joinedParams (a joined session's parameters from its get reply, or null), sessionParams
+   (every parameter of the session as a `get` reply gives them, or null), detents
+   (dyndMotion.detents of them: a sheet's), landing (dyndMotion.landing of the handoff, from the
+   item's center in the last frame at the release, or null)}.
    Times in `marks` and each frame's `rt` are seconds since the recording began (`start`, the
    animator time of the open or get reply: 0 unless a running session was joined). */
 function dyndTraceModel(lines) {
@@ -11,7 +14,7 @@ function dyndTraceModel(lines) {
   const header = lines[0];
   const bounds = header.bounds || [0, 0, 320, 568];
   let sizes = null, t = 0, open = null, handoff = null, outcome = null, initialDebug = null;
-  let tables = null, joinedParams = null;
+  let tables = null, joinedParams = null, sessionParams = null;
   const frames = [], debug = {}, marks = [], samples = [], params = [];
   for (const line of lines.slice(1)) {
     const sent = line.sent;
@@ -37,6 +40,7 @@ function dyndTraceModel(lines) {
       t = typeof line.t === "number" ? line.t : 0;
       frames.push({ t, seq: 0, items: line.items, initial: true });
     }
+    if (line.ok && line.params && typeof line.params === "object" && !sessionParams) sessionParams = line.params;
     if (line.ok && line.debug && !initialDebug) initialDebug = line.debug;
     if (line.ok && line.parameters && typeof line.parameters === "object") tables = line.parameters;
     if (line.ev === "frame") { t = line.t; frames.push(line); }
@@ -85,10 +89,22 @@ function dyndTraceModel(lines) {
     }
     plotted = sizes.map(s => s.id).reduce((a, b) => (travel[b] || 0) > (travel[a] || 0) ? b : a);
   }
+  // Where the release goes: from the handed-over item's center in the last frame at the
+  // release (on the manual clock `dynctl record` uses, where the release happened).
+  const detents = dyndMotion.detents(sessionParams, bounds);
+  let landing = null;
+  if (handoff) {
+    let last = null;
+    for (const f of frames) if (f.rt <= handoff.t + 1e-9) last = f;
+    const it = last && last.items.find(i => i.id === handoff.item);
+    const size = sizes.find(s => s.id === handoff.item);
+    if (it) landing = dyndMotion.landing(handoff, { center: it.center, bounds, params: sessionParams,
+      size: size ? [size.w, size.h] : null });
+  }
   return {
     header, source: header.source || "transition", transition: header.transition || null,
     session: header.session || "", bounds, sizes, frames, debug, marks, samples, handoff,
-    outcome, params, open, start, duration, dragged, plotted, joinedParams,
+    outcome, params, open, start, duration, dragged, plotted, joinedParams, sessionParams, detents, landing,
     // The transition's parameter table from a `hello` reply: [{name, default, unit…}…].
     paramTable: tables && header.transition && Array.isArray(tables[header.transition])
       ? tables[header.transition] : null,

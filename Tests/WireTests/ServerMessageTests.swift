@@ -56,6 +56,9 @@ private var geometry: DebugGeometry {
     DebugGeometry.Attachment(
       kind: "pin", item: "a", itemPoint: .zero, to: "b", toPoint: Point(x: 5, y: 6), spring: false,
       length: 0),
+    DebugGeometry.Attachment(
+      kind: "sliding", item: "a", itemPoint: Point(x: 160, y: 764), to: nil,
+      toPoint: Point(x: 160, y: 284), spring: false, length: 480, axis: Vector(dx: 0, dy: 1)),
   ]
   g.snaps = [DebugGeometry.Snap(item: "a", point: Point(x: 7, y: 8))]
   g.pushes = [

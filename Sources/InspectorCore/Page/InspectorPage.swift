@@ -47,6 +47,7 @@ public enum InspectorPage {
             <div>item velocity <b id="item-velocity">—</b>
               <span id="handoff-constraints" class="explain"></span></div>
             <div>velocity error <b id="velocity-error">—</b></div>
+            <div id="landing"></div>
           </div>
           <div id="controls">
             <button id="step-button" hidden>Run the manual clock</button>
@@ -55,7 +56,7 @@ public enum InspectorPage {
             <span id="record-state"></span>
           </div>
           <label class="plot-pick">plotted item <select id="plot-item"></select></label>
-          <canvas id="plot" width="620" height="180"></canvas>
+          <canvas id="plot" width="620" height="386"></canvas>
           <ul class="dynd-legend plot-legend">
             <li><span class="key" style="border-color:#1c7ed6"></span><span class="key"
               style="border-color:#7048e8"></span>item vx, vy (faint while the finger holds it)</li>
@@ -67,6 +68,8 @@ public enum InspectorPage {
               velocity handed over</li>
             <li><span class="key" style="border-color:#2b8a3e"></span>done</li>
             <li><span class="key dotted" style="border-color:#868e96"></span>tap</li>
+            <li><span class="key wide" style="border-color:rgba(28,126,214,0.45)"></span>position
+              below: the closed form of the release's spring or decay, behind the frames</li>
           </ul>
           <p class="hint">Drag an item with the mouse or a finger: the page sends
           <code>gesture</code> began/changed/ended with each pointer event's own timestamp (all
@@ -83,6 +86,7 @@ public enum InspectorPage {
     <script>\(PageBasics.source)</script>
     <script>\(StageScript.source)</script>
     <script>\(PlotScript.source)</script>
+    <script>\(MotionScript.source)</script>
     <script>\(FingerVelocityScript.source)</script>
     <script>\(HandoffWords.source)</script>
     <script>\(InspectorScript.source)</script>
@@ -116,13 +120,24 @@ public enum InspectorPage {
     .plot-legend{display:flex;flex-wrap:wrap;gap:4px 14px;margin:0 0 4px 64px}
     .plot-legend .key{display:inline-block;width:18px;border-top:2px solid;vertical-align:middle}
     .plot-legend .key.band{border:none;height:10px;background:rgba(134,142,150,0.3)}
-    .plot-legend .key.dashed{border-top-style:dashed}.plot-legend .key.thick{border-top-width:3px}.plot-legend .key.dotted{border-top-style:dotted}
+    .plot-legend .key.dashed{border-top-style:dashed}.plot-legend .key.wide{border-top-width:7px}.plot-legend .key.thick{border-top-width:3px}.plot-legend .key.dotted{border-top-style:dotted}
     #behaviors-panel h2{margin-top:0}
     #behaviors{max-height:calc(100vh - 190px);overflow:auto;display:flex;flex-wrap:wrap;gap:6px;align-content:flex-start}
     .behavior{border:1px solid #dee2e6;padding:4px 8px;width:306px;box-sizing:border-box}
     .behavior label{display:flex;gap:6px;align-items:center;margin:2px 0;font-size:13px}
     .behavior label>span.name{width:118px;flex:none;color:#495057;font-size:12px;overflow-wrap:anywhere}
-    .behavior input[type=number]{width:74px}.behavior input[type=text],.behavior textarea{width:152px}
+    .behavior input[type=text],.behavior textarea{width:152px}.behavior.spring{width:100%;max-width:640px}
     .field-error{color:#c92a2a;font-size:12px}
+    #status{margin:8px 0 8px;line-height:1.35;min-height:1.35em;overflow-wrap:anywhere}
+    .behavior input[type=number]{min-width:74px;max-width:100%}
+    .spring-editor select{max-width:100%}.in-force{margin:4px 0}
+    .platform-lines div{display:flex;gap:6px;align-items:baseline;margin:2px 0;font-size:12px}
+    .platform-lines .platform{width:54px;flex:none;color:#495057}
+    .platform-lines code{user-select:all;background:#f1f3f5;padding:1px 4px;overflow-wrap:anywhere}
+    .platform-lines button{font-size:11px;padding:0 4px}
+    #landing div{margin:2px 0}#landing b{font-weight:600}
+    #stage{max-width:100%;height:auto}
+    @media (max-width:760px){main{flex-direction:column}aside{width:auto}#view{order:-1}
+    #stage-row{flex-direction:column;align-items:stretch}#plot{max-width:100%;height:auto}}
     """
 }

@@ -1,4 +1,5 @@
 "use strict";
+/* global dyndMotion */
 window.dyndControls = (() => {
   const app = () => window.dyndInspector;
   const $ = id => document.getElementById(id);
@@ -156,6 +157,7 @@ window.dyndControls = (() => {
     for (const id of ["outcome", "handoff-item", "gesture-velocity", "item-velocity", "velocity-error"])
       $(id).textContent = "—";
     $("handoff-reason").textContent = $("handoff-constraints").textContent = "";
+    $("landing").textContent = "";
     $("reset-button").hidden = true;
     $("summary").hidden = false;
     $("record-state").textContent = "";
@@ -201,8 +203,11 @@ window.dyndControls = (() => {
   }
 
   // ---- a scene's behaviors --------------------------------------------------------------
-  // Fields set_behavior cannot change are shown in the title, not as editors.
-  const FIXED = new Set(["type", "id", "item", "kind", "children"]);
+  // Fields set_behavior cannot change are shown in the title, not as editors (a spring's or
+  // decay's initial velocity is where it started, already past).
+  const FIXED = new Set(["type", "id", "item", "kind", "children", "initial_velocity"]);
+  // A spring's parameters: edited as one parameter set (springEditor), never one by one.
+  const SPRING_FIELDS = new Set(["mass", "stiffness", "damping", "damping_ratio", "response", "duration", "bounce"]);
   // The words a field takes (PROTOCOL.md section 6), offered as a list.
   const CHOICES = { collision: { mode: ["everything", "items", "boundaries"] },
     push: { mode: ["continuous", "instantaneous"] } };
@@ -223,7 +228,7 @@ window.dyndControls = (() => {
     // A composite's children follow it, depth first, each with its own editors.
     for (const behavior of flatten(reply.behaviors)) {
       const section = document.createElement("div");
-      section.className = "behavior";
+      section.className = "behavior" + (behavior.type === "spring" ? " spring" : "");
       section.dataset.behavior = behavior.id;
       const title = document.createElement("b");
       title.textContent = behavior.id + " (" + behavior.type + (behavior.kind ? " " + behavior.kind : "") + ")";
@@ -231,8 +236,13 @@ window.dyndControls = (() => {
       const error = document.createElement("div");
       error.className = "field-error";
       const fields = {};
+      if (behavior.type === "spring") {
+        const spring = springEditor(view, behavior, error);
+        fields.spring = spring;
+        section.appendChild(spring.element);
+      }
       for (const [field, value] of Object.entries(behavior)) {
-        if (FIXED.has(field)) continue;
+        if (FIXED.has(field) || (behavior.type === "spring" && SPRING_FIELDS.has(field))) continue;
         const choices = (CHOICES[behavior.type] || {})[field];
         const editor = fieldEditor(field, value, choices);
         editor.element.dataset.field = field;
@@ -276,10 +286,129 @@ window.dyndControls = (() => {
     for (const behavior of all) {
       const fields = editors.get(behavior.id);
       for (const [field, value] of Object.entries(behavior)) {
-        if (fields[field]) fields[field].write(value);
+        if (fields[field] && !(behavior.type === "spring" && SPRING_FIELDS.has(field))) fields[field].write(value);
       }
+      if (fields.spring) fields.spring.write(behavior);
     }
     document.body.dataset.behaviorsRefreshed = String(Number(document.body.dataset.behaviorsRefreshed || 0) + 1);
+  }
+  /* A spring's parameters as one of its five sets (dyndMotion.SPRING_SETS): a list picks the
+     set, its fields show the spring in force in that set's terms, and a change sends the
+     whole set with set_behavior (a lone field is refused). Beneath: the spring in force, all
+     its values, and the same spring in every platform's terms, one line each to copy. */
+  function springEditor(view, behavior, error) {
+    const element = document.createElement("div");
+    element.className = "spring-editor";
+    const pick = document.createElement("select");
+    pick.dataset.springSet = "";
+    for (const set of dyndMotion.SPRING_SETS) {
+      const option = document.createElement("option");
+      option.value = set.key; option.textContent = set.label;
+      pick.appendChild(option);
+    }
+    pick.value = "duration";
+    const setLabel = document.createElement("label");
+    const name = document.createElement("span");
+    name.className = "name"; name.textContent = "parameter set";
+    setLabel.appendChild(name); setLabel.appendChild(pick);
+    element.appendChild(setLabel);
+    const fieldsBox = document.createElement("div");
+    element.appendChild(fieldsBox);
+    const inForce = document.createElement("div");
+    inForce.className = "in-force";
+    element.appendChild(inForce);
+    let current = { mass: behavior.mass, stiffness: behavior.stiffness, damping: behavior.damping };
+    let inputs = {};
+    function drawFields() {
+      fieldsBox.textContent = "";
+      inputs = {};
+      const values = dyndMotion.springSetValues(pick.value, current);
+      for (const [field, value] of Object.entries(values)) {
+        const label = document.createElement("label");
+        const span = document.createElement("span");
+        span.className = "name"; span.textContent = field;
+        const input = numberInput(value);
+        input.dataset.springField = field;
+        input.onchange = () => sendSet();
+        label.appendChild(span); label.appendChild(input);
+        fieldsBox.appendChild(label);
+        inputs[field] = input;
+      }
+    }
+    function drawInForce() {
+      const v = dyndMotion.springValues(current), n = x => dyndMotion.number(x);
+      inForce.textContent = "";
+      const line = document.createElement("div");
+      line.className = "hint";
+      line.textContent = "in force: mass " + n(v.mass) + ", stiffness " + n(v.stiffness) + ", damping " + n(v.damping) +
+        ", damping ratio " + n(v.damping_ratio) + ", response " + n(v.response) + " s, bounce " + n(v.bounce) +
+        ", Origami tension " + n(v.tension) + ", friction " + n(v.friction);
+      inForce.appendChild(line);
+      inForce.appendChild(platformLines(dyndMotion.platformLines(current)));
+    }
+    async function sendSet() {
+      const op = { op: "set_behavior", session: view.name, behavior: behavior.id };
+      for (const [field, input] of Object.entries(inputs)) {
+        const v = Number(input.value);
+        if (input.value.trim() === "" || !Number.isFinite(v)) {
+          error.textContent = field + ": a number, please";
+          element.dataset.sent = "not_sent";
+          return;
+        }
+        op[field] = v;
+        input.dataset.sentValue = input.value;
+      }
+      const reply = await view.link.request(op);
+      error.textContent = reply.ok ? "" : "spring: " + reply.error.message;
+      document.body.dataset.springReply = JSON.stringify({ sent: op, reply });
+      await refreshBehaviors(view);
+      element.dataset.sent = reply.ok ? "ok" : reply.error.code;
+    }
+    pick.onchange = () => drawFields();
+    drawFields();
+    drawInForce();
+    return { element, write(entry) {
+      current = { mass: entry.mass, stiffness: entry.stiffness, damping: entry.damping };
+      const values = dyndMotion.springSetValues(pick.value, current);
+      for (const [field, input] of Object.entries(inputs)) {
+        put(input, values[field]); fitNumber(input);
+      }
+      drawInForce();
+    } };
+  }
+  /* The same spring in every platform's terms: one line each, selected whole by a click,
+     with a button that copies it. */
+  function platformLines(lines) {
+    const list = document.createElement("div");
+    list.className = "platform-lines";
+    for (const { platform, line } of lines) {
+      const row = document.createElement("div");
+      const name = document.createElement("span");
+      name.className = "platform"; name.textContent = platform;
+      const code = document.createElement("code");
+      code.textContent = line; code.dataset.platform = platform;
+      const copy = document.createElement("button");
+      copy.type = "button"; copy.textContent = "copy"; copy.title = "copy this line";
+      copy.onclick = () => {
+        if (navigator.clipboard) navigator.clipboard.writeText(line).then(() => { copy.textContent = "copied"; }, () => {
+          copy.textContent = "select it";
+        });
+      };
+      row.appendChild(name); row.appendChild(code); row.appendChild(copy);
+      list.appendChild(row);
+    }
+    return list;
+  }
+  /* A number box as wide as its value, so that nothing is cut off (157.91367 shows whole). */
+  function numberInput(v) {
+    const input = document.createElement("input");
+    input.type = "number"; input.step = "any"; input.value = v;
+    fitNumber(input);
+    input.addEventListener("input", () => fitNumber(input));
+    return input;
+  }
+  function fitNumber(input) {
+    input.style.width = "calc(" + Math.max(6, String(input.value).length + 1) + "ch + 26px)";
   }
   /* A typed editor for one value: {element, read() (throws with a reason), write(value),
      onChange}. A word with choices is a list; a number a number field; a boolean a
@@ -300,8 +429,8 @@ window.dyndControls = (() => {
     const editor = { onChange: null };
     const changed = () => editor.onChange && editor.onChange();
     const number = v => {
-      const input = document.createElement("input");
-      input.type = "number"; input.step = "any"; input.value = v; input.onchange = changed;
+      const input = numberInput(v);
+      input.onchange = changed;
       return input;
     };
     const readNumber = input => {
@@ -320,7 +449,7 @@ window.dyndControls = (() => {
       Object.assign(editor, { element: select, read: () => select.value, write: v => put(select, v) });
     } else if (typeof value === "number") {
       const input = number(value);
-      Object.assign(editor, { element: input, read: () => readNumber(input), write: v => put(input, v) });
+      Object.assign(editor, { element: input, read: () => readNumber(input), write: v => { put(input, v); fitNumber(input); } });
     } else if (typeof value === "boolean") {
       const input = document.createElement("input");
       input.type = "checkbox"; input.checked = value; input.onchange = changed;
@@ -330,7 +459,7 @@ window.dyndControls = (() => {
       box.className = "vector";
       const inputs = value.map((v, i) => { const input = number(v); input.dataset.part = String(i); box.appendChild(input); return input; });
       Object.assign(editor, { element: box, read: () => inputs.map(readNumber),
-        write: v => { if (Array.isArray(v)) v.forEach((x, i) => { if (inputs[i]) put(inputs[i], x); }); } });
+        write: v => { if (Array.isArray(v)) v.forEach((x, i) => { if (inputs[i]) { put(inputs[i], x); fitNumber(inputs[i]); } }); } });
     } else if (field === "items" && Array.isArray(value)) {
       const input = document.createElement("input");
       input.type = "text"; input.value = value.join(", "); input.onchange = changed;
@@ -392,5 +521,5 @@ window.dyndControls = (() => {
     link.remove();
   }
 
-  return { setUp, resetView, viewReady, onEvent, drawParams };
+  return { setUp, resetView, viewReady, onEvent, drawParams, platformLines };
 })();

@@ -1,7 +1,7 @@
 "use strict";
 // The error counter, AXIS_COLORS and MARK_COLORS come first, from PageBasics.
 /* global AXIS_COLORS, MARK_COLORS, makeDyndStage, makeDyndPlot, makeDyndFingerVelocity */
-/* global dyndHandoffWords */
+/* global dyndHandoffWords, dyndMotion */
 const $ = id => document.getElementById(id);
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const WS_URL = "ws://" + location.host + "/ws?token=" + encodeURIComponent(TOKEN);
@@ -172,7 +172,8 @@ async function watch(name, openOp) {
   const view = {
     name, link: null, sizes: [], stage: null, frame: null, debug: null, samples: Object.create(null),
     plotted: "", finger: null, fingerSamples: [], zones: [], outcome: null,
-    marks: [], dragged: null, entry: null, closed: false, manual: false,
+    marks: [], dragged: null, entry: null, closed: false, manual: false, detents: [],
+    handoff: null, landing: null, curve: null,
     transition: null, bounds: [0, 0, 320, 568], params: null, opened: Boolean(openOp),
   };
   view.link = new Link(event => onEvent(view, event), event => {
@@ -199,6 +200,7 @@ async function watch(name, openOp) {
   view.manual = view.entry ? view.entry.clock === "manual" : false;
   if (state.bounds) view.bounds = state.bounds;
   view.params = state.params || null;
+  view.detents = dyndMotion.detents(view.params, view.bounds);
   view.zones = makeDyndStage.tapZones(view.transition, view.params);
   // Each item's shape as `get` gives it (absent: a rectangle).
   view.sizes = state.items.map(i => ({ id: i.id, w: i.size[0], h: i.size[1], shape: i.shape, path: i.path }));
@@ -231,7 +233,8 @@ function drawPlotPicker(view) {
 function drawLegend(view) {
   const legend = $("legend");
   legend.textContent = "";
-  legend.appendChild(view.stage.legendElement({ zones: view.zones, offstage: true }));
+  legend.appendChild(view.stage.legendElement({ zones: view.zones, offstage: true,
+    landing: view.detents.length > 0 || ["fling", "sheet"].includes(view.transition) }));
 }
 function onEvent(view, event) {
   if (app.view !== view) return;
@@ -240,7 +243,7 @@ function onEvent(view, event) {
     // Every item's velocity is kept, so that picking another item to plot shows its past.
     for (const item of event.items) {
       const samples = view.samples[item.id] || (view.samples[item.id] = []);
-      samples.push({ t: event.t, vx: item.velocity[0], vy: item.velocity[1] });
+      samples.push({ t: event.t, vx: item.velocity[0], vy: item.velocity[1], x: item.center[0], y: item.center[1] });
       while (samples.length && samples[0].t < event.t - PLOT_SECONDS) samples.shift();
     }
     // The finger's velocity as the estimator sees it, at each frame while the page drags.
@@ -249,11 +252,24 @@ function onEvent(view, event) {
       view.fingerSamples.push({ t: event.t, vx, vy });
     }
     while (view.fingerSamples.length && view.fingerSamples[0].t < event.t - PLOT_SECONDS) view.fingerSamples.shift();
+    // The closed form of the release's spring or decay, from the first frame after the
+    // handoff (its center and velocity, on the curve whatever the clock's timing).
+    const h = view.handoff, it = h && !view.curve && event.items.find(i => i.id === h.item);
+    if (it) {
+      const L = dyndMotion.landing(Object.assign({}, h, { item_velocity: it.velocity }),
+        { center: it.center, bounds: view.bounds, params: view.params, size: sizeOf(view, h.item) });
+      if (L) view.curve = { t0: event.t, L };
+    }
     scheduleDraw();
   } else if (event.ev === "debug") {
     view.debug = event;
   } else if (event.ev === "handoff") {
     view.dragged = event.item;
+    view.handoff = event;
+    view.curve = null;
+    const before = view.frame && view.frame.items.find(i => i.id === event.item);
+    view.landing = before ? dyndMotion.landing(event, { center: before.center, bounds: view.bounds,
+      params: view.params, size: sizeOf(view, event.item) }) : null;
     view.marks.push({ kind: "handoff", t: view.frame ? view.frame.t : 0, velocity: event.gesture_velocity });
     showHandoff(event);
   } else if (event.ev === "done") {
@@ -272,8 +288,14 @@ function onEvent(view, event) {
   window.dyndControls.onEvent(view, event);
 }
 
+function sizeOf(view, id) {
+  const size = view.sizes.find(s => s.id === id);
+  return size ? [size.w, size.h] : null;
+}
 /* The handoff's numbers, with the sentences that explain them: why an estimated velocity is
-   zero or limited (beside the gesture velocity), what each constraint did (beside the item's). */
+   zero or limited (beside the gesture velocity), what each constraint did (beside the item's);
+   then where the release goes (the projection, the landing, the spring's or decay's
+   constants) and the same spring in every platform's terms, one line each to copy. */
 function showHandoff(event) {
   const words = dyndHandoffWords(event);
   $("handoff-item").textContent = event.item;
@@ -283,7 +305,23 @@ function showHandoff(event) {
   $("handoff-constraints").textContent = words.constraints.length
     ? "Why they differ: " + words.constraints.join("; ") + "." : "";
   $("velocity-error").textContent = fmt(event.velocity_error, 3) + " pt/s";
+  showLanding(app.view && app.view.landing);
   document.body.dataset.handoff = JSON.stringify(event);
+}
+function showLanding(L) {
+  const box = $("landing");
+  box.textContent = "";
+  if (!L) return;
+  for (const [field, heading, text] of L.rows) {
+    const div = document.createElement("div");
+    div.dataset.field = field;
+    div.appendChild(document.createTextNode(heading.toLowerCase() + " "));
+    const b = document.createElement("b");
+    b.textContent = text;
+    div.appendChild(b);
+    box.appendChild(div);
+  }
+  if (L.lines.length) box.appendChild(window.dyndControls.platformLines(L.lines));
 }
 
 let drawPending = false;
@@ -295,8 +333,12 @@ function scheduleDraw() {
 function draw() {
   const view = app.view;
   if (!view || !view.stage || !view.frame) return;
+  // A sheet's detents always; the projection and the landing from the release until the
+  // next pan begins.
+  const landing = view.landing ? view.landing.stage : view.detents.length
+    ? { detents: view.detents.map(d => Object.assign({ chosen: false }, d)) } : null;
   view.stage.draw(view.frame, view.debug, { dragged: view.dragged, zones: view.zones, offstage: true,
-    finger: pan && pan.began ? [pan.last.x, pan.last.y] : null });
+    finger: pan && pan.began ? [pan.last.x, pan.last.y] : null, landing });
   drawPlot(view);
 }
 function drawPlot(view) {
@@ -317,6 +359,24 @@ function drawPlot(view) {
     { panel: 0, label: "finger vx", color: AXIS_COLORS.x, width: 2.6, dash: [7, 4], points: finger.map(s => [rel(s.t), s.vx]) },
     { panel: 0, label: "finger vy", color: AXIS_COLORS.y, width: 2.6, dash: [7, 4], points: finger.map(s => [rel(s.t), s.vy]) },
   ];
+  // Position (panel 1): the axes the item moves along in the window, and behind them the
+  // closed form of the release's spring or decay.
+  const moving = ["x", "y"].filter(a => {
+    const v = samples.map(s => s[a]);
+    return v.length && Math.max(...v) - Math.min(...v) > 0.5;
+  });
+  const axes = moving.length ? moving : ["x", "y"];
+  const curve = view.curve && view.handoff && view.handoff.item === view.plotted ? view.curve : null;
+  if (curve) {
+    const from = Math.max(t0, curve.t0), n = Math.max(2, Math.ceil((now - from) * 120));
+    for (const a of axes) series.push({ panel: 1, label: a + " closed form", color: AXIS_COLORS[a], width: 7, alpha: 0.28,
+      points: now > from ? Array.from({ length: n + 1 }, (_, j) => {
+        const t = from + (now - from) * j / n;
+        return [rel(t), curve.L.at(t - curve.t0)[a === "x" ? 0 : 1]];
+      }) : [] });
+  }
+  for (const a of axes) series.push({ panel: 1, label: a, color: AXIS_COLORS[a], width: 1.6,
+    points: samples.map(s => [rel(s.t), s[a]]) });
   const marks = view.marks.filter(m => m.kind !== "gesture" && m.t >= t0).map(m => m.kind === "handoff" ? {
     kind: m.kind, t: rel(m.t), color: MARK_COLORS.handoff, label: "release " + vec(m.velocity),
     dots: m.velocity ? [[m.velocity[0], AXIS_COLORS.x], [m.velocity[1], AXIS_COLORS.y]] : [] } : {
@@ -324,8 +384,9 @@ function drawPlot(view) {
   const bands = view.marks.filter(m => m.kind === "gesture" && m.to >= t0)
     .map(m => ({ from: rel(Math.max(t0, m.t)), to: rel(m.to) }));
   document.body.dataset.plotted = view.plotted;
-  const plot = makeDyndPlot($("plot"), { panels: [{ title: view.plotted + " velocity", unit: "pt/s" }],
-    series, marks, bands, tmax: PLOT_SECONDS });
+  document.body.dataset.curve = curve ? curve.L.kind : "";
+  const plot = makeDyndPlot($("plot"), { panels: [{ title: view.plotted + " velocity", unit: "pt/s" },
+    { title: view.plotted + " position", unit: "pt" }], series, marks, bands, tmax: PLOT_SECONDS });
   plot.draw(null);
   if (samples.length < 2) {
     // Frames come only while something moves: say so rather than leave empty axes.
@@ -363,6 +424,7 @@ stageCanvas.addEventListener("pointermove", e => {
       if (Math.hypot(s.px - pan.first.px, s.py - pan.first.py) < SLOP) continue;
       if (!pan.view.transition) { showError("a scene session takes no gestures; edit its behaviors instead"); pan = null; return; }
       pan.began = true;
+      pan.view.landing = null; pan.view.handoff = null; pan.view.curve = null;
       pan.mark = { kind: "gesture", t: pan.view.frame ? pan.view.frame.t : 0, to: Infinity };
       pan.view.marks.push(pan.mark);
       pan.view.finger = makeDyndFingerVelocity();

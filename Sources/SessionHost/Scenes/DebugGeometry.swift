@@ -57,7 +57,9 @@ extension DebugGeometry {
           Attachment(
             kind: a.kind.rawValue, item: a.item.identifier,
             itemPoint: a.item.center + a.offset.rotated(by: a.item.angle), to: to,
-            toPoint: toPoint, spring: a.frequency > 0, length: a.length))
+            toPoint: toPoint, spring: a.frequency > 0, length: a.length,
+            axis: a.kind == .sliding
+              ? Vector(dx: a.axis.dx / a.axis.length, dy: a.axis.dy / a.axis.length) : nil))
       case let s as SnapBehavior:
         snaps.append(Snap(item: s.item.identifier, point: s.snapPoint))
       case let p as PushBehavior:

@@ -28,8 +28,9 @@ public struct DebugGeometry: Equatable, Sendable {
     case referenceBounds(Rect)
   }
 
-  /// `{kind, item, item_point, to, to_point, spring, length}`: `to` is the other item, or nil
-  /// for an anchor; `spring` is true when the attachment has a frequency.
+  /// `{kind, item, item_point, to, to_point, spring, length}`, and `axis` for a sliding one:
+  /// `to` is the other item, or nil for an anchor; `spring` is true when the attachment has a
+  /// frequency; `axis` is the direction of the rail the item runs on, through `to_point`.
   public struct Attachment: Equatable, Sendable {
     public var kind: String
     public var item: String
@@ -38,9 +39,10 @@ public struct DebugGeometry: Equatable, Sendable {
     public var toPoint: Point
     public var spring: Bool
     public var length: Double
+    public var axis: Vector?
     public init(
       kind: String, item: String, itemPoint: Point, to: String?, toPoint: Point, spring: Bool,
-      length: Double
+      length: Double, axis: Vector? = nil
     ) {
       self.kind = kind
       self.item = item
@@ -49,6 +51,7 @@ public struct DebugGeometry: Equatable, Sendable {
       self.toPoint = toPoint
       self.spring = spring
       self.length = length
+      self.axis = axis
     }
   }
 
@@ -178,6 +181,13 @@ extension DebugGeometry {
 private func n(_ v: Double) -> ReplyValue { .number(v, decimals: WireProtocol.linearDecimals) }
 private func pair(_ p: Point) -> ReplyValue { .array([n(p.x), n(p.y)]) }
 private func pair(_ v: Vector) -> ReplyValue { .array([n(v.dx), n(v.dy)]) }
+/// A direction, with the 6 decimals of directions and angles.
+private func unit(_ v: Vector) -> ReplyValue {
+  .array([
+    .number(v.dx, decimals: WireProtocol.angularDecimals),
+    .number(v.dy, decimals: WireProtocol.angularDecimals),
+  ])
+}
 
 extension DebugGeometry.Boundary {
   fileprivate var value: ReplyValue {
@@ -195,11 +205,12 @@ extension DebugGeometry.Boundary {
 
 extension DebugGeometry.Attachment {
   fileprivate var value: ReplyValue {
-    .object([
-      .string("kind", kind), .string("item", item), ReplyField("item_point", pair(itemPoint)),
-      ReplyField("to", to.map { .string($0) } ?? .null), ReplyField("to_point", pair(toPoint)),
-      .bool("spring", spring), .number("length", length),
-    ])
+    .object(
+      [
+        .string("kind", kind), .string("item", item), ReplyField("item_point", pair(itemPoint)),
+        ReplyField("to", to.map { .string($0) } ?? .null), ReplyField("to_point", pair(toPoint)),
+        .bool("spring", spring), .number("length", length),
+      ] + (axis.map { [ReplyField("axis", unit($0))] } ?? []))
   }
 }
 

@@ -304,7 +304,8 @@ public final class ServerMessageDecoder {
           kind: try a.string("kind"), item: try a.string("item"),
           itemPoint: try a.point("item_point"), to: try a.nullableString("to"),
           toPoint: try a.point("to_point"), spring: try a.bool("spring"),
-          length: try a.number("length")))
+          length: try a.number("length"),
+          axis: try a.optionalPair("axis").map { Vector(dx: $0.0, dy: $0.1) }))
     }
     for s in try fields.objects("snaps") {
       geometry.snaps.append(
