@@ -129,7 +129,11 @@ class InspectorTest(unittest.TestCase):
 
     @classmethod
     def start_dynd(cls):
-        cls.dynd = subprocess.Popen([os.path.join(BIN, "dynd"), "--socket", cls.socket],
+        # With the transitions that exist only as documents (issue 37): the page lists them
+        # and their parameter tables as the built-ins'.
+        documents = os.path.join(HERE, "..", "examples", "transitions")
+        cls.dynd = subprocess.Popen([os.path.join(BIN, "dynd"), "--socket", cls.socket,
+                                     "--transitions", documents],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 10
         while not os.path.exists(cls.socket):
@@ -553,15 +557,62 @@ class InspectorTest(unittest.TestCase):
         self.assertEqual(page.errors, [])
         page.context.close()
 
-    def test_one_of_several_ways_is_sent_as_chosen(self):
-        """The form sends the parameters that differ from their defaults and those the person
-        set, not all of them: the sheet (five spring sets) and fling (three decay fields) open
-        with their defaults, and fling with the one decay field typed, its default included."""
+    def test_a_document_transition_is_listed_tuned_and_dragged(self):
+        """A transition written as a document (examples/transitions/swipe-card.json) is in the
+        page's list beside the built-ins, its form is its parameter table (defaults of the
+        bounds included), a value typed there reaches dynd, and a drag hands the velocity over
+        to the spring its release rule names."""
         page = self.browser_page()
+        listed = page.evaluate(
+            "[...document.querySelectorAll('#open-transition option')].map(o => o.value)")
+        for name in ("swipe-card", "drawer", "pull-to-refresh", "lock-screen"):
+            self.assertIn(name, listed)
+        table = {p["name"]: p for p in self.client.hello().raw["parameters"]["swipe-card"]}
+        page.select_option("#open-transition", "swipe-card")
+        shown = page.evaluate(
+            "[...document.querySelectorAll('#params [data-param]')].map(e => e.dataset.param)")
+        self.assertEqual(shown, list(table))
+        self.assertEqual(float(page.evaluate(
+            "document.querySelector(\"#params [data-param='dismiss_speed']\").value")),
+            table["dismiss_speed"]["default"])
+        name = self.open_in_page(page, "swipe-card", params={"dismiss_speed": 600})
+        self.assertEqual(self.client.get(name).params["dismiss_speed"], 600)
+        flung = self.client.pan(name, (160, 284), (200, 284), duration=0.1,
+                                release_velocity=(1500, 0)).handoff
+        self.assertEqual(flung.item_velocity, (1500, 0))
+        self.assertIsNotNone(flung.spring)
+        self.wait(page, "document.getElementById('outcome').textContent === 'dismissed'")
+        self.assertEqual(page.errors, [])
+        page.context.close()
+
+    def test_one_of_several_ways_is_sent_as_chosen(self):
+        """A spring or a decay the parameters give is one set on the form (issue 38, point 3):
+        a list picks the sheet's spring set or fling's decay model, only its fields show, and
+        only they are sent; the sheet and fling open with their defaults, and fling with the
+        one decay field typed, its default included."""
+        page = self.browser_page()
+        page.select_option("#open-transition", "sheet")
+        sets = page.evaluate(
+            "[...document.querySelectorAll(\"[data-motion-set='spring'] option\")]"
+            ".map(o => o.value)")
+        self.assertEqual(len(sets), 5)
+        visible = lambda: page.evaluate(
+            "[...document.querySelectorAll(\"label[data-motion='spring']\")]"
+            ".filter(l => !l.hidden).map(l => l.querySelector('[data-param]').dataset.param)")
+        self.assertEqual(visible(), ["duration", "bounce"])
         sheet = self.open_in_page(page, "sheet")
-        self.assertEqual(self.client.get(sheet).params["stiffness"], 157.914)
+        self.assertEqual(self.client.get(sheet).motion["spring"]["set"],
+                         ["duration", "bounce"])
+        page.select_option("[data-motion-set='spring']", "stiffness_ratio")
+        self.assertEqual(visible(), ["damping_ratio", "stiffness", "mass"])
+        sheet = self.open_in_page(page, "sheet", params={"stiffness": 300}, reopen=True)
+        spring = self.client.get(sheet).motion["spring"]
+        self.assertEqual(spring["set"], ["stiffness", "damping_ratio", "mass"])
+        self.assertEqual((spring["stiffness"], spring["damping"]), (300, 34.641016))
+        self.assertEqual(page.evaluate("document.getElementById('error').textContent"), "")
         fling = self.open_in_page(page, "fling")
         self.assertEqual(self.client.get(fling).params["deceleration_rate"], 0.998)
+        page.select_option("[data-motion-set='decay']", "friction")
         fling = self.open_in_page(page, "fling", params={"friction": 1}, reopen=True)
         flung = self.client.pan(fling, (160, 284), (220, 240), duration=0.1,
                                 release_velocity=(600, -400)).handoff

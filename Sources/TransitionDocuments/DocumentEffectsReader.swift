@@ -30,8 +30,8 @@ struct GivenMotions: Sendable {
 extension DocumentReader {
   /// The ids and types of the behaviors the document's effects add (`add_behavior` anywhere in
   /// its rules), so that a `set`, a `remove_behavior` or an `ended` may name them.
-  static func addedBehaviors(_ json: JSONValue) -> [String: BehaviorType] {
-    var found: [String: BehaviorType] = [:]
+  static func addedBehaviors(_ json: JSONValue) -> [String: Set<BehaviorType>] {
+    var found: [String: Set<BehaviorType>] = [:]
     func walk(_ value: JSONValue) {
       switch value {
       case .object(let members):
@@ -39,7 +39,7 @@ extension DocumentReader {
           if member.name == "add_behavior", case .string(let id)? = member.value["id"],
             case .string(let word)? = member.value["type"], let type = BehaviorType(rawValue: word)
           {
-            found[id] = type
+            found[id, default: []].insert(type)
           } else {
             walk(member.value)
           }
@@ -81,11 +81,16 @@ extension DocumentReader {
           fail(bodyAt + "/id", "a behavior an effect adds has an id (the next one replaces it)")
           continue
         }
+        if body["type"] == .string("composite") {
+          fail(bodyAt + "/type", "an effect adds one behavior, not a composite")
+          continue
+        }
         compile(body, tokens: pathTokens(bodyAt), context: context, into: &compiled)
         made.append(.addBehavior(body, pointer: bodyAt))
       case "remove_behavior":
         guard case .string(let id) = body, context.behaviors[id] != nil else {
-          fail(bodyAt, "the id of a behavior of the scene or of an effect")
+          fail(
+            bodyAt, "the id of a behavior of the scene (not a composite's child) or of an effect")
           continue
         }
         made.append(.removeBehavior(id))
@@ -174,11 +179,23 @@ extension DocumentReader {
     let lists =
       [rules.pan.began] + rules.release.map(\.then) + rules.cancel.map(\.then)
       + rules.tap.map(\.then) + rules.swipe.map(\.then) + rules.done.map(\.then)
-    let given = try? GivenMotions(given: [], uses: [.spring, .decay]) { name in
-      context.parameters.firstIndex { $0.name == name }.map { context.sample[$0] }
+    var given: GivenMotions?
+    do throws(TransitionError) {
+      given = try GivenMotions(given: [], uses: [.spring, .decay]) { name in
+        context.parameters.firstIndex { $0.name == name }.map { context.sample[$0] }
+      }
+    } catch {
+      fail("/parameters", error.message + " (at the defaults)")
     }
+    // Each effect once, however many rules `do` its action.
+    var checked: Set<String> = []
     for effects in lists {
       for effect in effects {
+        switch effect {
+        case .addBehavior(_, let at), .setBehavior(_, _, let at):
+          guard checked.insert(at).inserted else { continue }
+        default: break
+        }
         switch effect {
         case .addBehavior(let spec, let at):
           if spec["from_parameters"] != nil {
@@ -210,7 +227,7 @@ extension DocumentReader {
             fail(error.pointer, error.message)
           }
         case .setBehavior(let id, let fields, let at):
-          guard let type = context.behaviors[id] else { continue }
+          guard let type = context.behaviors[id]?.first else { continue }
           do throws(DocumentError) {
             _ = try TransitionDocument.update(
               fields, for: type, at: at, expressions: compiled, values: context.sample)

@@ -95,7 +95,22 @@ struct DocumentReader {
       }
     }
     let base = names.values(defaults, in: standard)
-    guard let laidOut = try? document.sceneSpec(base, bounds: standard) else { return nil }
+    let laidOut: SceneSpec
+    do throws(DocumentError) {
+      laidOut = try document.sceneSpec(base, bounds: standard)
+    } catch {
+      fail(error.pointer, error.message + " (at the defaults, in the standard 320×568 bounds)")
+      return nil
+    }
+    // `card.x` is an item's, never a choice's word: a choice is not named like an item.
+    for (index, p) in parameters.enumerated()
+    where laidOut.items.contains(where: { $0.id == p.name }) {
+      if case .choice = p.kind {
+        fail(
+          "/parameters/\(index)/name",
+          "'\(p.name)' names an item too; a choice's words would be its fields")
+      }
+    }
     let runtime = RuntimeNames(
       names, items: laidOut.items.map(\.id), phases: phases, state: state.map(\.name))
     let initial = state.map { (try? $0.initial.number(base)) ?? 0 }
@@ -105,9 +120,27 @@ struct DocumentReader {
       items: runtime.items.map { id in
         laidOut.items.first { $0.id == id }.map { ($0.center, Vector.zero, $0.size) }
       })
+    guard runtime.isConsistent else {
+      fail("", "two of the names the rules read are the same (an item, a choice's word, …)")
+      return nil
+    }
+    // The behaviors effects may name: the scene's, not a composite's children (they are not
+    // the animator's own), and those effects add, each id of one type.
     var behaviors = Self.addedBehaviors(json)
-    for behavior in laidOut.behaviors.flatMap(\.allSpecs) {
-      if let id = behavior.id { behaviors[id] = behavior.type }
+    for (id, types) in behaviors where types.count > 1 {
+      fail("", "effects add behaviors of two types under the id '\(id)'; an id names one type")
+    }
+    let children = Set(
+      laidOut.behaviors.flatMap { $0.allSpecs.dropFirst() }.compactMap(\.id))
+    for id in children where behaviors[id] != nil {
+      fail("", "effects add a behavior under the id '\(id)' of a composite's child")
+    }
+    for behavior in laidOut.behaviors {
+      guard let id = behavior.id else { continue }
+      if let added = behaviors[id], !added.contains(behavior.type) {
+        fail("", "effects add a behavior of another type under the scene's id '\(id)'")
+      }
+      behaviors[id] = [behavior.type]
     }
     var rules = DocumentRules()
     rules.phases = phases
@@ -137,6 +170,7 @@ struct DocumentReader {
     for member in members {
       let at = "/constants" + pointer([member.name])
       guard isSnakeCase(member.name), !Self.keywords.contains(member.name),
+        !Self.reserved.contains(member.name),
         names.names.slot(of: member.name) == nil
       else {
         fail(at, "'\(member.name)' is not a snake_case name of its own")
@@ -234,6 +268,11 @@ struct DocumentReader {
     }
     if !isSnakeCase(name) || name.utf8.count > 64 || Self.keywords.contains(name) {
       fail(at + "/name", "'\(name)' is not a snake_case name of at most 64 bytes")
+    }
+    if Self.reserved.contains(name) {
+      fail(
+        at + "/name",
+        "'\(name)' names what the rules read (\(Self.reserved.joined(separator: ", ")))")
     }
     if DocumentNames.bounds.contains(name) {
       fail(at + "/name", "'\(name)' names the bounds; call the parameter something else")
@@ -399,6 +438,10 @@ struct DocumentReader {
   /// end beyond).
   private func corners(_ parameters: [TransitionParameter]) -> [[Double]] {
     let ends: [(Double, Double, Double)] = parameters.map {
+      // A choice by the indices of its words: its first, its last, its default.
+      if case .choice(let words) = $0.kind, case .string(let word) = $0.defaultValue {
+        return (0, Double(max(words.count - 1, 0)), Double(words.firstIndex(of: word) ?? 0))
+      }
       guard case .number(let r) = $0.kind, case .number(let d) = $0.defaultValue else {
         return (0, 0, 0)
       }

@@ -167,7 +167,15 @@ struct RuntimeNames: Sendable {
     self.items = named
     stateNames = ["phase"] + state
     phaseCount = phases.count
+    isConsistent =
+      names.entries.count
+      == base.names.entries.count + Self.event.count + phases.count + 1 + state.count
+      + named.count * Self.itemFields.count
   }
+
+  /// Whether every name has a slot of its own (`values` lays out one value per name): false
+  /// when two collide, which the reader refuses.
+  let isConsistent: Bool
 
   /// The values of every name, in slot order: `base` (the parameters' and the bounds'), the
   /// event's, the phases' constants, `state` (the phase first), then `items`' (in `items`'

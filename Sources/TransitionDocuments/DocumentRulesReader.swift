@@ -19,8 +19,8 @@ struct RulesContext {
   let runtime: RuntimeNames
   let base: DocumentNames
   let items: [String]
-  /// The scene's behaviors' ids and types.
-  let behaviors: [String: BehaviorType]
+  /// The ids and types of the scene's behaviors and of those effects add.
+  let behaviors: [String: Set<BehaviorType>]
   let parameters: [TransitionParameter]
   let sample: [Double]
   /// The document's named effect lists (`actions`), which an effect `{"do": name}` stands for.
@@ -73,6 +73,12 @@ extension DocumentReader {
 
   /// Words an expression reads as itself, never as a name.
   static let keywords: Set<String> = ["and", "or", "not", "true", "false", "pi"]
+  /// What the rules read by these names (`phase`, `release.x`, …): no parameter, constant or
+  /// state is called so.
+  static let reserved =
+    ["phase"]
+    + Set(RuntimeNames.event.map { String($0.prefix { $0 != "." }) })
+    .sorted()
 
   /// A number, or an `=` expression of the parameters and the bounds.
   mutating func baseExpression(_ value: JSONValue, _ names: DocumentNames, at: String)
@@ -420,7 +426,8 @@ extension DocumentReader {
 
   /// The ids of the springs and decays of the scene and of the document's effects.
   func motionIDs(_ context: RulesContext) -> Set<String> {
-    Set(context.behaviors.filter { $0.value == .spring || $0.value == .decay }.map(\.key))
+    Set(
+      context.behaviors.filter { !$0.value.isDisjoint(with: [.spring, .decay]) }.map(\.key))
   }
 
   mutating func unknownFields(_ value: JSONValue, at: String, known: [String]) {

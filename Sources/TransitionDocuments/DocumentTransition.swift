@@ -98,7 +98,12 @@ public final class DocumentTransition: ScenePan {
     base = document.names.values(
       DocumentNames.numbers(values, document.parameters), in: bounds)
     let base = self.base
-    let state = [0] + document.rules.state.map { (try? $0.initial.number(base)) ?? 0 }
+    let held = RuntimeNames.stateRange
+    let state =
+      [0]
+      + document.rules.state.map {
+        min(max((try? $0.initial.number(base)) ?? 0, held.lowerBound), held.upperBound)
+      }
     eventOffset = base.count
     band = Self.band(document, base)
     dragScale = document.rules.pan.dragScale.flatMap { try? $0.number(base) }
@@ -387,7 +392,11 @@ public final class DocumentTransition: ScenePan {
   private func update(_ fields: JSONValue, for type: BehaviorType, at: String, _ values: [Double])
     -> BehaviorUpdate?
   {
-    guard let key = document.effects.key(at, values) else { return nil }
+    // Keyed by the type too: an id added again as another type is read for that type.
+    guard let numbers = document.effects.key(at, values),
+      let typeIndex = BehaviorType.allCases.firstIndex(of: type)
+    else { return nil }
+    let key = numbers + [Double(typeIndex)]
     if let known = document.effects.update(at, key: key) { return known }
     guard
       let update = try? TransitionDocument.update(
@@ -441,7 +450,9 @@ public final class DocumentTransition: ScenePan {
           let range =
             index == 0
             ? 0...Double(max(document.rules.phases.count - 1, 0)) : RuntimeNames.stateRange
-          scratch[stateOffset + index] = min(max(number, range.lowerBound), range.upperBound)
+          // A phase is one of the phases: the nearest.
+          let value = index == 0 ? number.rounded() : number
+          scratch[stateOffset + index] = min(max(value, range.lowerBound), range.upperBound)
         }
       }
     }

@@ -34,8 +34,16 @@ window.dyndControls = (() => {
       box.appendChild(p);
       return;
     }
+    // The fields of a spring or a decay the parameters give (hello's "motion") are given as
+    // one set: a list picks the set (a decay's model), and only its fields are shown and sent.
+    const pickers = {};
     for (const param of table) {
+      if (param.motion && !pickers[param.motion]) {
+        pickers[param.motion] = motionPicker(param.motion, table, values);
+        box.appendChild(pickers[param.motion]);
+      }
       const label = document.createElement("label");
+      if (param.motion) label.dataset.motion = param.motion;
       label.title = param.source || "";
       label.appendChild(document.createTextNode(param.name));
       const value = values && param.name in values ? values[param.name] : param.default;
@@ -68,6 +76,41 @@ window.dyndControls = (() => {
       label.appendChild(unit);
       box.appendChild(label);
     }
+    for (const picker of Object.values(pickers)) picker.querySelector("select").onchange();
+  }
+  /* The list of a motion's ways: a spring's five sets (dyndMotion.SPRING_SETS), a decay's three
+     models. It starts on the way the session's values give (one whose fields differ from the
+     defaults), else the default's (SwiftUI's duration + bounce; UIScrollView's rate). */
+  function motionPicker(motion, table, values) {
+    const ways = motion === "spring"
+      ? dyndMotion.SPRING_SETS.map(s => ({ key: s.key, fields: s.fields, label: s.label }))
+      : table.filter(p => p.motion === "decay").map(p => ({ key: p.name, fields: [p.name],
+        label: p.name + (p.source ? " (" + p.source.split(":")[0] + ")" : "") }));
+    const label = document.createElement("label");
+    label.className = "motion-set";
+    label.appendChild(document.createTextNode(motion === "spring" ? "spring given as" : "decay"));
+    const pick = document.createElement("select");
+    pick.dataset.motionSet = motion;
+    for (const way of ways) {
+      const option = document.createElement("option");
+      option.value = way.key; option.textContent = way.label;
+      pick.appendChild(option);
+    }
+    const differs = way => way.fields.some(f => {
+      const p = table.find(q => q.name === f);
+      return values && p && f in values && values[f] !== p.default;
+    });
+    pick.value = (ways.find(differs) || ways.find(w => w.key === (motion === "spring"
+      ? "duration" : "deceleration_rate")) || ways[0]).key;
+    pick.onchange = () => {
+      const way = ways.find(w => w.key === pick.value);
+      for (const field of $("params").querySelectorAll("label[data-motion='" + motion + "']")) {
+        const input = field.querySelector("[data-param]");
+        field.hidden = !way.fields.includes(input.dataset.param);
+      }
+    };
+    label.appendChild(pick);
+    return label;
   }
   /* The parameters that differ from their defaults, and those the person set. Not all of
      them: a transition that takes one of several ways to give a thing (the sheet's spring
@@ -75,7 +118,7 @@ window.dyndControls = (() => {
   function formParams() {
     const params = {};
     for (const input of $("params").querySelectorAll("[data-param]")) {
-      if (input.value === "") continue;
+      if (input.value === "" || input.closest("label").hidden) continue;
       const value = input.tagName === "SELECT" ? input.value : Number(input.value);
       const fromDefault = input.tagName === "SELECT"
         ? value !== input.dataset.default : value !== Number(input.dataset.default);

@@ -596,7 +596,10 @@ class Snapshot(Reply):
     """The ``get`` reply: time `t`, `running`, and every item's state with its size; and (dynd's
     extension) the reference `bounds` ``(x, y, width, height)`` and, for a transition session,
     every one of its `params` (the defaults filled in); None when the daemon sends none. A
-    scene's item `groups`, each id with its members (empty when it has none)."""
+    scene's item `groups`, each id with its members (empty when it has none). The `motion` in
+    force when the transition's parameters give a spring or a decay: ``{"spring": {"set":
+    [fields], "mass", "stiffness", "damping", …}}`` or ``{"decay": {"friction": 2}}``; None
+    otherwise."""
 
     t: float
     running: bool
@@ -604,6 +607,7 @@ class Snapshot(Reply):
     bounds: Optional[Tuple[float, float, float, float]] = None
     params: Optional[Dict[str, Union[float, bool, str]]] = None
     groups: Dict[str, List[str]] = field(default_factory=dict)
+    motion: Optional[Dict[str, Any]] = None
 
     def item(self, item_id: str) -> Optional[ItemState]:
         """The state of `item_id`, or None."""
@@ -745,6 +749,7 @@ def parse_reply(op: str, raw: JSON, events: Sequence[Event] = ()) -> Reply:
             groups={
                 str(g["id"]): [str(i) for i in g.get("items", [])] for g in raw.get("groups", [])
             },
+            motion=None if raw.get("motion") is None else dict(raw["motion"]),
             **base,
         )
     if op == "watch":
