@@ -18,15 +18,23 @@ final class EffectCache: Sendable {
   /// Each effect's expressions, in the order of their pointers.
   let expressions: [String: [Expression]]
 
-  /// For the effects at `pointers`, whose expressions `compiled` holds by pointer.
+  /// For the effects at `pointers`, whose expressions `compiled` holds by pointer: one pass
+  /// over the expressions, each given to the effect whose pointer begins its own.
   init(pointers: [String], compiled: [String: Expression]) {
-    var byEffect: [String: [Expression]] = [:]
-    for pointer in pointers {
-      let prefix = pointer + "/"
-      byEffect[pointer] = compiled.filter { $0.key.hasPrefix(prefix) }
-        .sorted { $0.key < $1.key }.map(\.value)
+    let effects = Set(pointers)
+    var byEffect: [String: [(String, Expression)]] = [:]
+    for (pointer, expression) in compiled {
+      // `/release/0/then/1/add_behavior/target/0` belongs to `/release/0/then/1/add_behavior`.
+      let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false)
+      guard
+        let kind = tokens.indices.dropFirst(2).first(where: {
+          (tokens[$0] == "add_behavior" || tokens[$0] == "set") && Int(tokens[$0 - 1]) != nil
+        })
+      else { continue }
+      let effect = tokens[...kind].joined(separator: "/")
+      if effects.contains(effect) { byEffect[effect, default: []].append((pointer, expression)) }
     }
-    expressions = byEffect
+    expressions = byEffect.mapValues { $0.sorted { $0.0 < $1.0 }.map(\.1) }
   }
 
   /// The values of the effect's expressions at `values`, nil when one cannot be evaluated.

@@ -378,3 +378,47 @@ struct BuiltInDocumentTests {
     #expect(cancel.outcomes == ["top_left"])
   }
 }
+
+/// Sessions of one document share what its effects read (`EffectCache`): each still gets the
+/// behavior its own values give.
+@Suite("Built-ins as documents: sessions of one document")
+struct SharedDocumentTests {
+  @Test("two sheets of one document land on their own detents, with their own springs")
+  func twoSheets() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let file = root.appendingPathComponent("examples/transitions/built-ins/sheet.json")
+    let document = try TransitionDocument.read(text: Array(try Data(contentsOf: file)))
+    let bounds = TransitionBounds.standard
+    func sheet(_ overrides: [String: ParameterValue]) throws -> DocumentTransition {
+      let values = try ParameterValues(overrides, declared: document.parameters, in: bounds.size)
+      return try DocumentTransition(
+        document, scene: document.scene(values, in: bounds), values: values, bounds: bounds)
+    }
+    func flick(_ t: DocumentTransition, from: Double, to: Double, vy: Double) -> String? {
+      _ = t.handle(GestureSample(phase: .began, point: Point(x: 160, y: from), time: 0), now: 0)
+      t.animator.step(1.0 / 60)
+      _ = t.handle(
+        GestureSample(phase: .changed, point: Point(x: 160, y: to), time: 1.0 / 60), now: 0)
+      _ = t.handle(
+        GestureSample(
+          phase: .ended, point: Point(x: 160, y: to), time: 2.0 / 60,
+          velocity: Vector(dx: 0, dy: vy)),
+        now: 0)
+      for _ in 0..<600 {
+        t.animator.step(1.0 / 60)
+        for case .done(let outcome) in t.afterStep() { return outcome }
+      }
+      return nil
+    }
+    let up = try sheet([:])
+    let soft = try sheet(["stiffness": .number(40)])
+    #expect(flick(up, from: 540, to: 500, vy: -2500) == "large")
+    #expect(abs(up.items[0].center.y - (568 + 284 - 548)) < 0.01)
+    #expect(flick(up, from: 320, to: 330, vy: 300) == "medium", "the same session, another detent")
+    #expect(abs(up.items[0].center.y - (568 + 284 - 284)) < 0.01)
+    #expect(flick(soft, from: 600, to: 560, vy: -20) == "collapsed", "another spring")
+    #expect(abs(soft.items[0].center.y - (568 + 284 - 88)) < 0.01)
+    #expect(soft.motionInForce?.spring?.parameters.stiffness == 40)
+  }
+}
