@@ -192,6 +192,15 @@ class InspectorTest(unittest.TestCase):
         before = page.evaluate("document.body.dataset.opened || ''")
         page.select_option("#open-transition", transition)
         for name, value in (params or {}).items():
+            # A field of a spring or a decay the parameters give shows once its set is picked.
+            motion = page.evaluate(
+                "(n => document.querySelector(\"#params [data-param='\" + n + \"']\")"
+                ".closest('label').dataset.motion || '')(%s)" % json.dumps(name))
+            if motion:
+                way = name if motion == "decay" else page.evaluate(
+                    "(n => dyndMotion.SPRING_SETS.find(s => s.fields.includes(n)).key)(%s)"
+                    % json.dumps(name))
+                page.select_option("[data-motion-set='%s']" % motion, way)
             page.fill("#params [data-param='%s']" % name, str(value))
         page.click("#reopen-button" if reopen else "#open-button")
         self.wait(page, "(document.body.dataset.opened || '') !== %s" % json.dumps(before))
@@ -605,7 +614,11 @@ class InspectorTest(unittest.TestCase):
                          ["duration", "bounce"])
         page.select_option("[data-motion-set='spring']", "stiffness_ratio")
         self.assertEqual(visible(), ["damping_ratio", "stiffness", "mass"])
-        sheet = self.open_in_page(page, "sheet", params={"stiffness": 300}, reopen=True)
+        before = page.evaluate("document.body.dataset.opened || ''")
+        page.fill("#params [data-param='stiffness']", "300")
+        page.click("#reopen-button")
+        self.wait(page, "(document.body.dataset.opened || '') !== %s" % json.dumps(before))
+        sheet = json.loads(page.evaluate("document.body.dataset.opened"))["session"]
         spring = self.client.get(sheet).motion["spring"]
         self.assertEqual(spring["set"], ["stiffness", "damping_ratio", "mass"])
         self.assertEqual((spring["stiffness"], spring["damping"]), (300, 34.641016))
@@ -613,7 +626,11 @@ class InspectorTest(unittest.TestCase):
         fling = self.open_in_page(page, "fling")
         self.assertEqual(self.client.get(fling).params["deceleration_rate"], 0.998)
         page.select_option("[data-motion-set='decay']", "friction")
-        fling = self.open_in_page(page, "fling", params={"friction": 1}, reopen=True)
+        before = page.evaluate("document.body.dataset.opened || ''")
+        page.fill("#params [data-param='friction']", "1")
+        page.click("#reopen-button")
+        self.wait(page, "(document.body.dataset.opened || '') !== %s" % json.dumps(before))
+        fling = json.loads(page.evaluate("document.body.dataset.opened"))["session"]
         flung = self.client.pan(fling, (160, 284), (220, 240), duration=0.1,
                                 release_velocity=(600, -400)).handoff
         self.assertEqual(flung.decay, {"friction": 1})
@@ -1072,7 +1089,10 @@ class InspectorTest(unittest.TestCase):
         self.assertEqual(page.evaluate("Array.from(document.querySelectorAll('#landing .platform-lines code'))"
                                        ".map(c => [c.dataset.platform, c.textContent])"),
                          self.platform_lines(handoff["spring"]))
-        landing = json.loads(page.evaluate("document.getElementById('stage').dataset.landing"))
+        # The stage takes the landing at its next drawing: wait for it rather than race it.
+        landing = json.loads(self.wait(
+            page, "(() => { const l = document.getElementById('stage').dataset.landing;"
+                  " return l && JSON.parse(l).detents.some(d => d.chosen) ? l : ''; })()"))
         self.assertEqual([d["name"] for d in landing["detents"] if d["chosen"]], [handoff["detent"]])
         self.assertIsNotNone(landing["projection"])
         self.assertIsNotNone(landing["target"])
