@@ -34,6 +34,10 @@ struct OpenCommand: ParsableCommand {
     help: "A transition parameter NAME=VALUE (VALUE is JSON, or else a string); repeatable.")
   var params: [String] = []
   @Option(help: transitionBoundsHelp) var bounds: String?
+  @Flag(
+    inversion: .prefixedNo,
+    help: "Reduce motion: after a release, show where the motion ends (default: the daemon's).")
+  var reduceMotion: Bool?
 
   func validate() throws {
     guard (transition == nil) != (scene == nil) else {
@@ -72,7 +76,8 @@ struct OpenCommand: ParsableCommand {
       }
       let open = OpenRequest(
         source: source, session: session, clock: clock.flatMap(Clock.init) ?? .realtime,
-        fps: fps?.asSent ?? Limits.defaultFPS, keep: true, bounds: try? transitionBounds(bounds))
+        fps: fps?.asSent ?? Limits.defaultFPS, keep: true, bounds: try? transitionBounds(bounds),
+        reduceMotion: reduceMotion)
       try client.request(Op(open))
     }
   }

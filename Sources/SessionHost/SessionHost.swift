@@ -30,6 +30,9 @@ public final class SessionHost {
     /// running), its rest queued behind other sessions' due work. Zero: every internal step is
     /// a slice of its own (tests).
     public var sliceTime: Duration = .milliseconds(2)
+    /// Whether sessions reduce motion unless `open` says otherwise (`dynd --reduce-motion`,
+    /// or the desktop's setting: `ReducedMotion`).
+    public var reduceMotion = false
     public init() {}
   }
 

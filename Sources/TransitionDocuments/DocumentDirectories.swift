@@ -75,7 +75,7 @@ public enum DocumentDirectories {
   }
 
   /// The first `limit` bytes of a regular file; nil when it cannot be opened or read.
-  static func readFile(_ path: String, limit: Int) -> [UInt8]? {
+  public static func readFile(_ path: String, limit: Int) -> [UInt8]? {
     // Not blocking: a FIFO named `*.json` is refused at once (not a regular file), not waited on.
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }

@@ -77,6 +77,12 @@ struct Dynd: ParsableCommand {
     help: "Require a socket from systemd socket activation (LISTEN_FDS; used even without this).")
   var systemd = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Reduce motion in sessions that do not say otherwise: after a release, show where the "
+        + "motion ends. Default: the desktop's gtk-enable-animations (GTK's settings.ini)."))
+  var reduceMotion = false
+
   func validate() throws {
     guard Limits.maxLineBytes.contains(maxLine) else {
       throw ValidationError(
@@ -138,6 +144,15 @@ struct Dynd: ParsableCommand {
     options.workers = workers
     options.memoryBudget = memoryBudget.map { $0 << 20 }
     options.transitionDirectories = transitionDirectories.isEmpty ? nil : transitionDirectories
+    if reduceMotion {
+      options.reduceMotion = true
+      logger.info("reduced motion: on (--reduce-motion)")
+    } else if let desktop = DesktopMotion.reduced() {
+      options.reduceMotion = desktop.reduce
+      logger.info(
+        "reduced motion: \(desktop.reduce ? "on" : "off") (gtk-enable-animations in \(desktop.source))"
+      )
+    }
     do {
       let server = try Server(options: options, logger: logger)
       try server.run()

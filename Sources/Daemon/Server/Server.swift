@@ -28,6 +28,8 @@ public final class Server: Client.Owner {
     public var workers: Int?
     /// Bytes all sessions together may hold (`--memory-budget`); nil: the host's default.
     public var memoryBudget: Int?
+    /// Whether sessions reduce motion unless `open` says otherwise.
+    public var reduceMotion = false
     /// Stop on SIGTERM and SIGINT. Off for daemons embedded in a test process (libevent lets
     /// only one event base handle signals).
     public var handleSignals = true
@@ -131,6 +133,7 @@ public final class Server: Client.Owner {
     configuration.version = options.version
     configuration.idleTimeout = options.idleTimeout
     if let budget = options.memoryBudget { configuration.memoryBudget = budget }
+    configuration.reduceMotion = options.reduceMotion
     host = SessionHost(configuration: configuration, environment: environment)
     host.output = { [unowned self] messages in self.send(messages) }
     loadTransitions()

@@ -12,8 +12,12 @@ extension GestureRequest: AnySessionOp {
     case .transition(let t): driver = t
     case .scene(let scene): driver = scene.pan
     }
-    if sample.phase == .began { s.outcome = nil }
+    if sample.phase == .began {
+      s.outcome = nil
+      s.endSkipping()
+    }
     s.queue(driver.handle(sample, now: s.inputTime))
+    if sample.phase == .ended || sample.phase == .cancelled { s.startSkipping() }
     return .empty
   }
 }

@@ -87,6 +87,7 @@ extension SessionHost {
     if case .transition(let t) = content, case .transition(_, let params) = open.source {
       session.params = Self.resolved(t, params)
     }
+    session.reduceMotion = open.reduceMotion ?? configuration.reduceMotion
     return .open(session: name, items: session.states())
   }
 

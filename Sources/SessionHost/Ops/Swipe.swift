@@ -6,7 +6,10 @@ import Wire
 extension SwipeRequest: TransitionOp {
   func run(on s: Session, _ t: Transition, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     let taken = t.swipe(direction, at: point, velocity: velocity)
-    if taken { s.outcome = nil }
+    if taken {
+      s.outcome = nil
+      s.startSkipping()
+    }
     return .input(taken: taken)
   }
 }

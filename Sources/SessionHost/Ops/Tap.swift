@@ -6,7 +6,10 @@ import Wire
 extension TapRequest: TransitionOp {
   func run(on s: Session, _ t: Transition, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     let taken = t.tap(at: point)
-    if taken { s.outcome = nil }
+    if taken {
+      s.outcome = nil
+      s.startSkipping()
+    }
     return .input(taken: taken)
   }
 }

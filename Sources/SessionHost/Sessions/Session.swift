@@ -49,6 +49,14 @@ final class Session: DynamicAnimatorDelegate {
   let clock: Clock
   let fps: Double
   let keep: Bool
+  /// Reduced motion: after a release, a cancel, or a taken tap or swipe, the frames that
+  /// follow are computed but not shown, up to the one where the motion ends (`skipping`).
+  var reduceMotion = false
+  /// Whether the frames being computed are skipped (reduced motion), and what the skipped ones
+  /// reported so far (`SessionFrames.skipped`).
+  var skipping = false
+  var skipped: FrameResult?
+  var skippedFrames = 0
   /// The peer that opened it; a session without `keep` closes when it leaves.
   let ownerID: PeerID
   /// The process of that peer, for the per-client session quota.
@@ -155,6 +163,20 @@ final class Session: DynamicAnimatorDelegate {
   }
 
   var animator: DynamicAnimator { content.animator }
+
+  /// Reduced motion: the motion an input just started is shown where it ends (on the host's
+  /// thread, between frames).
+  func startSkipping() {
+    guard reduceMotion else { return }
+    skipping = true
+  }
+
+  /// A finger takes the items again: what was skipped so far is dropped, and frames show again.
+  func endSkipping() {
+    skipping = false
+    skipped = nil
+    skippedFrames = 0
+  }
 
   var transitionName: String? {
     if case .transition(let t) = content { return t.openedName }

@@ -204,7 +204,14 @@ extension Session {
       frameSteps += taken
       steps += taken
       if animator.stepsDue > 0 { break }
-      job.finished.append(finishFrame(debug: job.debug))
+      let frame = finishFrame(debug: job.debug)
+      if skipping {
+        // Reduced motion: the frame is kept back, until the one where the motion ends.
+        if let end = skip(frame) { job.finished.append(end) }
+        if ContinuousClock.now >= deadline { break }
+        continue
+      }
+      job.finished.append(frame)
       if job.finished.count < job.frames, ContinuousClock.now >= deadline { break }
     }
     if measuresCost, steps > 0 {
@@ -213,6 +220,41 @@ extension Session {
       let measured = fractionalMilliseconds(start.duration(to: .now)) / 1000 / Double(steps)
       stepCost = max(measured, (stepCost ?? 0) / 2)
     }
+  }
+
+  /// The most frames reduced motion skips in a row: ten seconds of the session's frames.
+  var maxSkippedFrames: Int { Int((10 * fps).rounded(.up)) }
+
+  /// Reduced motion, on the worker: keeps `frame` back with the frames skipped before it, and
+  /// returns them as one frame once the motion ends there (a `done`, the animator at rest, or
+  /// `maxSkippedFrames`): the items where the motion ended, and every transition event, pause
+  /// and resume on the way, in order (contacts only the last frame's: the way is not shown).
+  func skip(_ frame: FrameResult) -> FrameResult? {
+    skippedFrames += 1
+    var merged = skipped ?? frame
+    if skipped != nil {
+      merged.taken += frame.taken
+      merged.events =
+        merged.events.filter {
+          if case .contact = $0 { false } else { true }
+        } + frame.events
+      merged.transitionEvents += frame.transitionEvents
+      merged.actions += frame.actions
+      merged.debug = frame.debug ?? merged.debug
+      merged.refusedContacts = frame.refusedContacts
+      merged.state.running = frame.state.running
+      merged.state.t = frame.state.t
+      if frame.taken > 0 { merged.state = frame.state }
+    }
+    let done = frame.transitionEvents.contains { if case .done = $0 { true } else { false } }
+    guard done || !frame.state.running || skippedFrames >= maxSkippedFrames else {
+      skipped = merged
+      return nil
+    }
+    skipping = false
+    skipped = nil
+    skippedFrames = 0
+    return merged
   }
 
   /// On the worker, once a frame's internal steps are all taken: what it produced.

@@ -21,12 +21,18 @@ public struct OpenRequest: Equatable, Sendable {
   /// A transition's bounds (`[w, h]` or `[x, y, w, h]`, each side in `Limits.transitionSide`);
   /// nil: the standard 320×568. A scene gives its own, in the scene.
   public var bounds: Rect?
+  /// Reduced motion (extension): after a release, a cancel, or a taken tap or swipe, the
+  /// session shows where the motion ends rather than the way there; nil: the daemon's default
+  /// (`dynd --reduce-motion`, or the desktop's setting).
+  public var reduceMotion: Bool?
 
   public init(
     source: Source, session: String? = nil, clock: Clock = .realtime,
-    fps: Double = Limits.defaultFPS, keep: Bool = false, bounds: Rect? = nil
+    fps: Double = Limits.defaultFPS, keep: Bool = false, bounds: Rect? = nil,
+    reduceMotion: Bool? = nil
   ) {
     self.bounds = bounds
+    self.reduceMotion = reduceMotion
     self.source = source
     self.session = session
     self.clock = clock
@@ -46,7 +52,7 @@ public enum Clock: String, CaseIterable, Sendable {
 extension OpenRequest: OpRequest {
   public static let name = "open"
   public static let fields: [StaticString] = [
-    "transition", "scene", "session", "params", "clock", "fps", "keep", "bounds",
+    "transition", "scene", "session", "params", "clock", "fps", "keep", "bounds", "reduce_motion",
   ]
   public static let target = OpTarget.daemon
   public static let changesStepCost = false
@@ -87,7 +93,8 @@ extension OpenRequest: OpRequest {
       source: source, session: try fields.name("session"),
       clock: try fields.word("clock", as: Clock.self) ?? defaultClock,
       fps: try fields.number("fps", in: Limits.fps) ?? Limits.defaultFPS,
-      keep: try fields.bool("keep") ?? defaultKeep, bounds: bounds)
+      keep: try fields.bool("keep") ?? defaultKeep, bounds: bounds,
+      reduceMotion: try fields.bool("reduce_motion"))
   }
 
   public func write(to encoder: inout RequestEncoder) {
@@ -104,6 +111,7 @@ extension OpenRequest: OpRequest {
     if clock != .realtime { encoder.word("clock", clock.rawValue) }
     if fps != Limits.defaultFPS { encoder.number("fps", fps) }
     if keep { encoder.bool("keep", true) }
+    if let reduceMotion { encoder.bool("reduce_motion", reduceMotion) }
   }
 
   public static func readReply(_ fields: MessageFields) throws(ProtocolError) -> ReplyBody {

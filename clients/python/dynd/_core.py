@@ -431,9 +431,11 @@ def open_fields(
     fps: Optional[float] = None,
     keep: Optional[bool] = None,
     bounds: Optional[Sequence[float]] = None,
+    reduce_motion: Optional[bool] = None,
 ) -> Dict[str, Any]:
     """The fields of an ``open`` request (None: left out, the daemon's default)."""
     return {
+        "reduce_motion": reduce_motion,
         "bounds": None if bounds is None else [float(v) for v in bounds],
         "session": session,
         "transition": transition,

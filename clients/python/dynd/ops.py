@@ -304,15 +304,17 @@ class Ops:
         fps: Optional[float] = None,
         keep: Optional[bool] = None,
         bounds: Optional[Sequence[float]] = None,
+        reduce_motion: Optional[bool] = None,
     ) -> Plan[Opened]:
         """Opens a session of the named `transition` with its `params` (e.g.
         ``{"open_speed": 800}``); `clock` ``"manual"`` or ``"realtime"`` (the default); `bounds`
         ``(w, h)`` or ``(x, y, w, h)`` in points (default 320×568: the transition lays itself
-        out in them). The session's name is `session` or one the daemon assigns
-        (``reply.session``)."""
+        out in them); `reduce_motion` True to be shown where a release's motion ends rather
+        than the way there (None: the daemon's default). The session's name is `session` or
+        one the daemon assigns (``reply.session``)."""
         fields = _core.open_fields(
             transition=transition, params=params, session=session, clock=clock, fps=fps,
-            keep=keep, bounds=bounds,
+            keep=keep, bounds=bounds, reduce_motion=reduce_motion,
         )
         return self._open(fields, clock)
 
@@ -324,10 +326,14 @@ class Ops:
         clock: Optional[str] = None,
         fps: Optional[float] = None,
         keep: Optional[bool] = None,
+        reduce_motion: Optional[bool] = None,
     ) -> Plan[Opened]:
         """Opens a session of a scene: a dict (protocol/PROTOCOL.md, section 6) or the path of
-        a JSON file holding one."""
-        fields = _core.open_fields(scene=scene, session=session, clock=clock, fps=fps, keep=keep)
+        a JSON file holding one; `reduce_motion` as `open_transition`'s."""
+        fields = _core.open_fields(
+            scene=scene, session=session, clock=clock, fps=fps, keep=keep,
+            reduce_motion=reduce_motion,
+        )
         return self._open(fields, clock)
 
     def _open(self, fields: Dict[str, Any], clock: Optional[str]) -> Plan[Opened]:
