@@ -30,10 +30,23 @@ struct DocumentCost: ParsableCommand {
   @Flag(help: "Print a Markdown table.")
   var markdown = false
 
+  @Option(help: "The built-ins to time, comma-separated (default: all five).")
+  var transitions: String?
+
+  /// The built-ins asked for, in the table's order.
+  private var names: [String] {
+    guard let transitions else { return Self.names }
+    let asked = Set(transitions.split(separator: ",").map(String.init))
+    return Self.names.filter(asked.contains)
+  }
+
   static let names = ["lock-screen", "sidebar-menu", "sheet", "fling", "pip-corners"]
 
   func validate() throws {
     guard runs >= 1 else { throw ValidationError("runs must be ≥ 1") }
+    guard !names.isEmpty else {
+      throw ValidationError("--transitions takes names among " + Self.names.joined(separator: ", "))
+    }
   }
 
   /// Nanoseconds spent in the gesture requests and in the frames of one run, and their counts.
@@ -57,7 +70,7 @@ struct DocumentCost: ParsableCommand {
   func run() throws {
     let bounds = TransitionBounds.standard
     var rows: [(String, Cost, Cost)] = []
-    for name in Self.names {
+    for name in names {
       guard let type = TransitionRegistry.all.first(where: { $0.name == name }) else {
         throw ValidationError("no built-in '\(name)'")
       }
@@ -112,7 +125,7 @@ struct DocumentCost: ParsableCommand {
         ? "| through the host | per `gesture` request: Swift | document | ratio | per `step` frame: Swift | document | ratio |"
         : "through the host: per gesture request Swift / document (ratio); per step frame (ratio)")
     if markdown { print("|---|---|---|---|---|---|---|") }
-    for name in Self.names {
+    for name in names {
       let text = try String(contentsOfFile: "\(documents)/\(name).json", encoding: .utf8)
       let renamed = text.replacingOccurrences(
         of: "\"transition\": \"\(name)\"", with: "\"transition\": \"\(name).document\"")
