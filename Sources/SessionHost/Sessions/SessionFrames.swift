@@ -137,7 +137,8 @@ extension Session {
   /// Whether the whole of `job` takes at most `budget` by this session's recent cost per
   /// internal step (unknown cost: no).
   func fits(_ job: FrameJob, in budget: Duration) -> Bool {
-    guard budget > .zero, let cost = stepCost else { return false }
+    // A frame that reduced motion skips to may take many frames' steps: a worker's.
+    guard budget > .zero, !skipping, let cost = stepCost else { return false }
     let steps = Double(job.frames) * (job.dt / DynamicAnimator.stepInterval).rounded(.up)
     return Duration.seconds(steps * cost) <= budget
   }
