@@ -239,6 +239,14 @@ extension DocumentReader {
         }
       }
     }
+    if uses.isSuperset(of: [.spring, .decay]) {
+      // `friction` is a field of both (Origami's spring, Android's decay): one client's value
+      // would give both motions.
+      fail(
+        "",
+        "a document takes a spring or a decay from its parameters, not both (friction is a field of each)"
+      )
+    }
     return uses
   }
 

@@ -107,3 +107,39 @@ struct HostReducedMotionTests {
     }
   }
 }
+
+/// What one skipped-to frame may carry, and how far a skip goes.
+@Suite("Host: reduced motion's bounds")
+struct HostReducedMotionBoundsTests {
+  /// A ball that falls for ever, grippable, with a rule that emits an action every step.
+  static let endless =
+    #"{"bounds":[320,568],"items":[{"id":"ball","center":[160,100],"size":[20,20]}],"#
+    + #""behaviors":[{"type":"gravity","id":"g","items":["ball"],"#
+    + #""action":[{"when":{"always":true},"then":[{"emit":"tick"}],"repeat":true}]}]}"#
+
+  @Test("a skip ends after 10 s of animator time, and its frame carries one frame's actions")
+  func bounded() throws {
+    let rig = HostRig()
+    let client = rig.connect()
+    try client.expectOK(
+      #"{"op":"open","session":"e","clock":"manual","fps":240,"reduce_motion":true,"scene":"#
+        + Self.endless + "}")
+    let g = #"{"op":"gesture","session":"e","#
+    try client.expectOK(g + #""phase":"began","x":160,"y":100,"t":0}"#)
+    try client.expectOK(g + #""phase":"ended","x":160,"y":100,"t":0.01,"vx":0,"vy":0}"#)
+    // A one-frame step at 240 fps: the motion never ends, so the skip runs 2 400 frames, to
+    // 10 s of animator time, and sends one.
+    var stepped = try client.expectOK(#"{"op":"step","session":"e"}"#)
+    var t = try #require(stepped.reply.number("t"))
+    #expect(t >= 10 && t <= 10 + 1.0 / 240 + 1e-9, "the skip stops at 10 s: t \(t)")
+    #expect(stepped.events("frame").count == 1)
+    #expect(stepped.events("action").count <= 2, "one frame's actions, not 2 400 frames'")
+    // A long frame's step goes at most 10 s beyond its own span.
+    try client.expectOK(g + #""phase":"began","x":160,"y":100,"t":1}"#)
+    try client.expectOK(g + #""phase":"ended","x":160,"y":100,"t":1.01,"vx":0,"vy":0}"#)
+    stepped = try client.expectOK(#"{"op":"step","session":"e","dt":10}"#)
+    let start = t
+    t = try #require(stepped.reply.number("t"))
+    #expect(t - start <= 10 + 1e-9, "one frame of 10 s ends the skip: \(t - start)")
+  }
+}

@@ -13,8 +13,8 @@ extension GestureRequest: AnySessionOp {
     case .scene(let scene): driver = scene.pan
     }
     if sample.phase == .began {
-      s.outcome = nil
       s.endSkipping()
+      s.outcome = nil
     }
     s.queue(driver.handle(sample, now: s.inputTime))
     if sample.phase == .ended || sample.phase == .cancelled { s.startSkipping() }

@@ -57,6 +57,8 @@ final class Session: DynamicAnimatorDelegate {
   var skipping = false
   var skipped: FrameResult?
   var skippedFrames = 0
+  /// The animator's time when the skip began.
+  var skipStart = 0.0
   /// The peer that opened it; a session without `keep` closes when it leaves.
   let ownerID: PeerID
   /// The process of that peer, for the per-client session quota.
@@ -169,10 +171,13 @@ final class Session: DynamicAnimatorDelegate {
   func startSkipping() {
     guard reduceMotion else { return }
     skipping = true
+    skipStart = animator.elapsedTime
   }
 
-  /// A finger takes the items again: what was skipped so far is dropped, and frames show again.
+  /// A finger takes the items again: frames show again. The way skipped so far is not shown,
+  /// but what the transition reported on it (a `done`) is sent, before the reply.
   func endSkipping() {
+    if let events = skipped?.transitionEvents { queue(events) }
     skipping = false
     skipped = nil
     skippedFrames = 0

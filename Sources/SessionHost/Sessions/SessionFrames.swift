@@ -169,7 +169,9 @@ extension Session {
       if animator.stepsDue > 0, job.requester?.isGone == true {
         // The step's requester left mid-frame (its session kept): the frame ends where it is.
         animator.abandonStep()
-        publish(finishFrame(debug: job.debug), requester: nil, into: outbox)
+        // A skip in progress ends with it: what it kept back is shown as it is.
+        let frame = finishFrame(debug: job.debug)
+        publish(skipping ? skip(frame, ending: true) ?? frame : frame, requester: nil, into: outbox)
       }
       if animator.stepsDue > 0 { return true }
     }
@@ -223,14 +225,17 @@ extension Session {
     }
   }
 
-  /// The most frames reduced motion skips in a row: ten seconds of the session's frames.
-  var maxSkippedFrames: Int { Int((10 * fps).rounded(.up)) }
+  /// The most animator time reduced motion skips in a row, seconds: a motion that has not
+  /// ended by then is shown from there (a step of a skipping session may advance this much
+  /// beyond its own span).
+  static let maxSkippedTime = 10.0
 
   /// Reduced motion, on the worker: keeps `frame` back with the frames skipped before it, and
-  /// returns them as one frame once the motion ends there (a `done`, the animator at rest, or
-  /// `maxSkippedFrames`): the items where the motion ended, and every transition event, pause
-  /// and resume on the way, in order (contacts only the last frame's: the way is not shown).
-  func skip(_ frame: FrameResult) -> FrameResult? {
+  /// returns them as one frame once the motion ends there (a `done`, the animator at rest,
+  /// `maxSkippedTime` of animator time, or `ending`): the items where the motion ended, every
+  /// transition event, pause and resume on the way, in order; contacts and action events only
+  /// the last frame's (the way is not shown, and what one frame carries stays bounded).
+  func skip(_ frame: FrameResult, ending: Bool = false) -> FrameResult? {
     skippedFrames += 1
     var merged = skipped ?? frame
     if skipped != nil {
@@ -240,15 +245,17 @@ extension Session {
           if case .contact = $0 { false } else { true }
         } + frame.events
       merged.transitionEvents += frame.transitionEvents
-      merged.actions += frame.actions
+      merged.actions = frame.actions
       merged.debug = frame.debug ?? merged.debug
       merged.refusedContacts = frame.refusedContacts
+      merged.droppedContacts = frame.droppedContacts
       merged.state.running = frame.state.running
       merged.state.t = frame.state.t
       if frame.taken > 0 { merged.state = frame.state }
     }
     let done = frame.transitionEvents.contains { if case .done = $0 { true } else { false } }
-    guard done || !frame.state.running || skippedFrames >= maxSkippedFrames else {
+    let long = frame.state.t - skipStart >= Self.maxSkippedTime
+    guard ending || done || !frame.state.running || long else {
       skipped = merged
       return nil
     }

@@ -182,9 +182,16 @@ extension ServerMessageDecoder {
         )
       }
       if let decay = try motion.optionalObject("decay") {
-        for field in DecayField.allCases where decay.has(field.key) {
-          read.decay = try? field.model(try decay.number(field.key))
+        let given = DecayField.allCases.filter { decay.has($0.key) }
+        guard given.count == 1, let field = given.first else {
+          throw ProtocolError(
+            .outOfRange, "'motion.decay' has one of deceleration_rate, friction, drag")
         }
+        let value = try decay.number(field.key)
+        guard let model = try? field.model(value) else {
+          throw ProtocolError(.outOfRange, "'motion.decay.\(field.rawValue)' is outside its range")
+        }
+        read.decay = model
       }
       details.motion = read
     }
