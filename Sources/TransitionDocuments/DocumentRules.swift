@@ -189,17 +189,28 @@ struct RuntimeNames: Sendable {
     for index in 0..<phaseCount { values.append(Double(index)) }
     values += state
     for item in items {
-      guard let item else {
-        values += Array(repeating: 0, count: Self.itemFields.count)
-        continue
+      values += Array(repeating: 0, count: Self.itemFields.count)
+      if let item {
+        Self.write(item, into: &values, at: values.count - Self.itemFields.count)
       }
-      let (c, v, s) = (item.center, item.velocity, item.size)
-      values += [
-        c.x, c.y, v.dx, v.dy, c.x - s.width / 2, c.x + s.width / 2, c.y - s.height / 2,
-        c.y + s.height / 2,
-      ]
     }
     return values
+  }
+
+  /// Writes an item's values (`itemFields`, in their order) into `values` from `index`.
+  static func write(
+    _ item: (center: Point, velocity: Vector, size: Size), into values: inout [Double],
+    at index: Int
+  ) {
+    let (c, v, s) = item
+    values[index] = c.x
+    values[index + 1] = c.y
+    values[index + 2] = v.dx
+    values[index + 3] = v.dy
+    values[index + 4] = c.x - s.width / 2
+    values[index + 5] = c.x + s.width / 2
+    values[index + 6] = c.y - s.height / 2
+    values[index + 7] = c.y + s.height / 2
   }
 
   /// Whether an item id can be written in an expression (`card.x`).

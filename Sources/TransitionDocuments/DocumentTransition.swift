@@ -151,7 +151,7 @@ public final class DocumentTransition: ScenePan {
     setEvent(4, [point.x, point.y])
     apply(document.rules.pan.began)
     unbandedStart = nil
-    if let band = bandLimits(), let axis = document.rules.pan.axis {
+    if let band, let axis = document.rules.pan.axis {
       let along = axis == .x ? item.center.x : item.center.y
       unbandedStart = RubberBand.unclamp(along, from: band.range, dimension: band.dimension)
     }
@@ -186,7 +186,7 @@ public final class DocumentTransition: ScenePan {
     guard let start = startPoint, let held = heldAnchor, let axis = document.rules.pan.axis
     else { return point }
     var along = axis == .x ? point.x : point.y
-    if let band = bandLimits(), let unbanded = unbandedStart {
+    if let band, let unbanded = unbandedStart {
       let s0 = axis == .x ? start.x : start.y
       let shownAtStart = RubberBand.clamp(unbanded, to: band.range, dimension: band.dimension)
       let shown = RubberBand.clamp(
@@ -195,9 +195,6 @@ public final class DocumentTransition: ScenePan {
     }
     return axis == .x ? Point(x: along, y: held.y) : Point(x: held.x, y: along)
   }
-
-  /// The rubber band's limits and dimension (expressions of the parameters and the bounds).
-  private func bandLimits() -> (range: ClosedRange<Double>, dimension: Double)? { band }
 
   private static func band(_ document: TransitionDocument, _ base: [Double]) -> (
     range: ClosedRange<Double>, dimension: Double
@@ -346,15 +343,7 @@ public final class DocumentTransition: ScenePan {
     var at = itemsOffset
     for item in named {
       if let item {
-        let (c, v, s) = (item.center, item.velocity, item.size)
-        scratch[at] = c.x
-        scratch[at + 1] = c.y
-        scratch[at + 2] = v.dx
-        scratch[at + 3] = v.dy
-        scratch[at + 4] = c.x - s.width / 2
-        scratch[at + 5] = c.x + s.width / 2
-        scratch[at + 6] = c.y - s.height / 2
-        scratch[at + 7] = c.y + s.height / 2
+        RuntimeNames.write((item.center, item.velocity, item.size), into: &scratch, at: at)
       }
       at += RuntimeNames.itemFields.count
     }

@@ -102,14 +102,7 @@ struct DocumentCost: ParsableCommand {
     )
     if markdown { print("|---|---|---|---|---|---|---|") }
     for (name, swift, written) in rows {
-      let g = written.perGesture / swift.perGesture
-      let f = written.perFrame / swift.perFrame
-      let cells = [
-        name, "\(r(swift.perGesture / 1000, 2)) µs", "\(r(written.perGesture / 1000, 2)) µs",
-        "\(r(g, 2))×", "\(r(swift.perFrame / 1000, 2)) µs", "\(r(written.perFrame / 1000, 2)) µs",
-        "\(r(f, 2))×",
-      ]
-      print(markdown ? "| " + cells.joined(separator: " | ") + " |" : cells.joined(separator: "  "))
+      printRow(name, swift, written)
     }
     print(
       "(\(runs) flicks of each per form, alternating; gestures: began, 6 changed, ended; frames: "
@@ -142,15 +135,18 @@ struct DocumentCost: ParsableCommand {
         swift.add(Self.flick(host, peer, transition: name, session: "s\(run)"))
         written.add(Self.flick(host, peer, transition: name + ".document", session: "d\(run)"))
       }
-      let g = written.perGesture / swift.perGesture
-      let f = written.perFrame / swift.perFrame
-      let cells = [
-        name, "\(r(swift.perGesture / 1000, 2)) µs", "\(r(written.perGesture / 1000, 2)) µs",
-        "\(r(g, 2))×", "\(r(swift.perFrame / 1000, 2)) µs", "\(r(written.perFrame / 1000, 2)) µs",
-        "\(r(f, 2))×",
-      ]
-      print(markdown ? "| " + cells.joined(separator: " | ") + " |" : cells.joined(separator: "  "))
+      printRow(name, swift, written)
     }
+  }
+
+  /// One row of a table: each form's cost per gesture request and per frame, and their ratios.
+  func printRow(_ name: String, _ swift: Cost, _ written: Cost) {
+    let cells = [
+      name, "\(r(swift.perGesture / 1000, 2)) µs", "\(r(written.perGesture / 1000, 2)) µs",
+      "\(r(written.perGesture / swift.perGesture, 2))×", "\(r(swift.perFrame / 1000, 2)) µs",
+      "\(r(written.perFrame / 1000, 2)) µs", "\(r(written.perFrame / swift.perFrame, 2))×",
+    ]
+    print(markdown ? "| " + cells.joined(separator: " | ") + " |" : cells.joined(separator: "  "))
   }
 
   /// One flick through `host` on a new manual-clock session, closed after it.
