@@ -196,6 +196,8 @@ public final class DocumentTransition: ScenePan {
     return axis == .x ? Point(x: along, y: held.y) : Point(x: held.x, y: along)
   }
 
+  /// The rubber band's limits and dimension, expressions of the parameters and the bounds:
+  /// evaluated once a session.
   private static func band(_ document: TransitionDocument, _ base: [Double]) -> (
     range: ClosedRange<Double>, dimension: Double
   )? {
