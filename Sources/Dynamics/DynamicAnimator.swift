@@ -18,7 +18,9 @@ extension DynamicAnimatorDelegate {
 /// Runs behaviors over items in a reference coordinate space (UIDynamicAnimator).
 ///
 /// Time advances only through `step(_:)`, in fixed internal steps of `stepInterval` seconds, so
-/// the same calls give bit-identical results. The animator pauses by itself when every item is
+/// the same calls give bit-identical results. A frame that ends between two internal steps
+/// shows its items as they are at the frame's own time (`time`, `FrameState.swift`): the world
+/// is never stepped past it. The animator pauses by itself when every item is
 /// at rest — every item slower than 1 pt/s and 2°/s for 0.5 s, Box2D's sleep tolerances, or only
 /// drifting slower than 2 pt/s (`RestRule`) — and resumes when a behavior or item is added or
 /// removed or a parameter changes.
@@ -47,8 +49,19 @@ public final class DynamicAnimator {
   public private(set) var isRunning = false
   /// Internal steps taken while running.
   public private(set) var stepCount = 0
-  /// Simulated time while running, in seconds (stepCount × stepInterval).
+  /// Simulated time of the last internal step, in seconds (stepCount × stepInterval): the time
+  /// of what the steps report (contacts, actions, pause).
   public var elapsedTime: Double { Double(stepCount) * Self.stepInterval }
+  /// Whether the items show the state at a frame's time between two steps (`showFrameState`):
+  /// a change made now is made at that time (`FrameState.swift`).
+  var isShowingFrame = false
+  /// Bodies given a state between two steps since the last frame (`rebase`).
+  var rebased: [ItemBody] = []
+  /// The time the items show, in seconds: the last internal step's plus the part of a step the
+  /// frames so far have advanced beyond it (the sum of their `dt`). The state at this time is
+  /// what `items` hold once a frame is over (`FrameState.swift`); while the animator is paused
+  /// it stands still.
+  public var time: Double { elapsedTime + pendingSteps * Self.stepInterval }
 
   let world = PhysicsWorld()
   /// Changes whenever the set of bodies may have changed (`prepare`), so that a behavior may
@@ -57,13 +70,14 @@ public final class DynamicAnimator {
   /// What the springs and decays share within a step (`ExactMotion.state(at:sharing:)`).
   var sharedMotionTerms = SharedMotionTerms()
   /// Bodies in the order their items first appear in the behavior tree (deterministic).
-  private var bodyOrder: [ItemBody] = []
-  private var bodies: [ObjectIdentifier: ItemBody] = [:]
+  private(set) var bodyOrder: [ItemBody] = []
+  private(set) var bodies: [ObjectIdentifier: ItemBody] = [:]
   private var bodiesByHandle: [BodyHandle: ItemBody] = [:]
   private var boundaryOwners: [BodyHandle: CollisionBehavior] = [:]
-  private var flattened: [DynamicBehavior] = []
+  private(set) var flattened: [DynamicBehavior] = []
   private var structureDirty = false
-  private var pendingSteps = 0.0
+  /// The part of an internal step the frames have advanced beyond the last one taken (0 ≤ … < 1).
+  var pendingSteps = 0.0
   /// Behaviors changed since the last step, whose items wake before the next one.
   private var changedBehaviors: [DynamicBehavior] = []
   private var changedBehaviorIDs: Set<ObjectIdentifier> = []
@@ -165,6 +179,14 @@ public final class DynamicAnimator {
       moved = group
     }
     guard let body = body(for: moved) else { return }
+    if isShowingFrame, var shown = body.shownBetweenSteps {
+      // Moved at the frame's time, between two steps.
+      shown.center = center
+      shown.angle = angle
+      rebase(body, to: shown)
+      resume()
+      return
+    }
     world.setTransform(body.handle, center: center, angle: angle)
     world.wake(body.handle)
     moved.center = center
@@ -224,37 +246,60 @@ public final class DynamicAnimator {
   /// way, at internal-step granularity, with exactly the result of one `step(_:)`.
   public func beginStep(_ dt: Double) {
     guard dt.isFinite, dt > 0, isRunning else { return }
+    rebaseGiven()
+    isShowingFrame = false
     pendingSteps += dt / Self.stepInterval
-    // Tolerate rounding: 1/60 s must be exactly two steps, every time.
-    let due = Int((pendingSteps + 1e-6).rounded(.down))
-    pendingSteps = max(0, pendingSteps - Double(due))
+    // Tolerate rounding: 1/60 s must be exactly two steps, every time, and leave nothing over.
+    let due = Int((pendingSteps + Self.stepTolerance).rounded(.down))
+    pendingSteps -= Double(due)
+    if pendingSteps < Self.stepTolerance { pendingSteps = 0 }
     stepsDue += due
   }
+
+  /// The part of an internal step that rounding may leave over or short (steps).
+  private static let stepTolerance = 1e-6
 
   /// Takes the frame's due internal steps until none is left or the animator pauses, or, after
   /// any step but the last, `shouldYield()` says to stop for now (a later call goes on). Returns
   /// the number of internal steps taken.
+  /// Once the frame's last step is taken, the items show the state at the frame's `time`.
   public func continueStep(shouldYield: () -> Bool) -> Int {
     var taken = 0
     while stepsDue > 0, isRunning {
-      stepsLeftInCall = stepsDue
+      // From the glide's point at the last frame's time (a part of a step past the last step)
+      // to the anchor's at this frame's time, at an even pace.
+      let left = Double(stepsDue) + pendingSteps - partShown
+      glideFraction = left > 0 ? (1 - partShown) / left : 1
       stepOnce()
+      partShown = 0
       taken += 1
       stepsDue -= 1
       if stepsDue > 0, shouldYield() { break }
     }
     if !isRunning { stepsDue = 0 }
-    stepsLeftInCall = 1
+    glideFraction = 1
+    if stepsDue == 0 {
+      partShown = isRunning ? pendingSteps : 0
+      if isRunning { showFrameState() }
+    }
     return taken
   }
 
   /// Ends the current frame where it is: its internal steps not taken yet are dropped (the
-  /// host's answer to a requester that left mid-frame).
-  public func abandonStep() { stepsDue = 0 }
+  /// host's answer to a requester that left mid-frame), and so is the part of a step beyond them:
+  /// The items show the last step's state, at its time.
+  public func abandonStep() {
+    stepsDue = 0
+    pendingSteps = 0
+    partShown = 0
+  }
 
-  /// Internal steps left in the current frame, this one included (1 outside a frame). A moved
-  /// anchor glides to its new point over them, so it arrives with the frame.
-  private(set) var stepsLeftInCall = 1
+  /// The part of the way left to a moved anchor's point that the coming internal step covers
+  /// (1 outside a frame): a gliding anchor moves at an even pace from where it was at the last
+  /// frame's time to its point at this frame's time, and arrives with it.
+  private(set) var glideFraction = 1.0
+  /// How far past the last internal step (in steps) the last frame ended: where a glide starts.
+  private var partShown = 0.0
 
   private func stepOnce() {
     prepare()
@@ -315,6 +360,7 @@ public final class DynamicAnimator {
         s.velocity = exact.velocity
         s.angularVelocity = 0
       }
+      body.recordChange(to: s)
       body.state = s
       body.publish()
     }
@@ -392,6 +438,14 @@ public final class DynamicAnimator {
   /// is false (a held item's drive), the animator resumes and its rest count starts over.
   func setVelocity(of body: ItemBody, _ velocity: Vector?, angular: Double?, resuming: Bool = true)
   {
+    if isShowingFrame, var shown = body.shownBetweenSteps {
+      // Given at the frame's time, between two steps.
+      shown.velocity = velocity ?? shown.velocity
+      shown.angularVelocity = angular ?? shown.angularVelocity
+      rebase(body, to: shown)
+      if resuming { resume() }
+      return
+    }
     let v = velocity ?? body.state.velocity
     let w = angular ?? body.state.angularVelocity
     world.setVelocity(body.handle, v, angular: w)

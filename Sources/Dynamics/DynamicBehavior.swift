@@ -1,3 +1,5 @@
+import Primitives
+
 /// Base of every behavior (UIDynamicBehavior): children, a per-step action, and the animator.
 ///
 /// Subclass it to build composite behaviors out of the concrete ones; the animator flattens the
@@ -57,6 +59,15 @@ open class DynamicBehavior {
   /// Sets velocities after every behavior's `prepareStep`, when the step's forces are known
   /// (a velocity field overrides them).
   func overrideVelocities(_ animator: DynamicAnimator) {}
+
+  /// Once a frame's internal steps are taken, when it ends `lead` seconds after the last: shows
+  /// the items the behavior moves by a closed form as they are at the frame's time (a spring's,
+  /// a decay's). Every other item is already shown there (`DynamicAnimator.showFrameState`).
+  func showFrameState(_ animator: DynamicAnimator, lead: Double) {}
+
+  /// The acceleration the behavior gives `item` at every step whatever its state (pt/s²):
+  /// gravity's. How a body not stepped yet is shown between steps (`FrameState.swift`).
+  func steadyAcceleration(of item: DynamicItem) -> Vector { .zero }
 
   /// Whether the behavior moves its items along a closed form (spring, decay): the animator
   /// makes it their motion owner (`ItemBody.motionOwner`).

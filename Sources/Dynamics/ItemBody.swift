@@ -73,27 +73,66 @@ final class ItemBody {
   /// Writes the body's state into its item and, for a group, into every member: its place at its
   /// offset, its angle, the velocity of that point of the body (v + ω × r, r from the centre of
   /// mass) and the body's angular velocity.
-  func publish() {
-    item.center = state.center
-    item.angle = state.angle
-    item.velocity = state.velocity
-    item.angularVelocity = state.angularVelocity
-    publishMembers()
-  }
+  func publish() { show(state) }
 
   /// Writes the body's state into a group's members (nothing for a plain item).
-  func publishMembers() {
+  func publishMembers() { showMembers(state) }
+
+  /// What the item shows at a frame's time between two internal steps, `shownLead` seconds after
+  /// the last (nil when it shows the last step's state; `FrameState.swift`).
+  private(set) var shownBetweenSteps: BodyState?
+  private(set) var shownLead = 0.0
+
+  /// Shows `shown`, the state `lead` seconds after the last step (a frame's time between two).
+  func showBetweenSteps(_ shown: BodyState, lead: Double) {
+    shownBetweenSteps = shown
+    shownLead = lead
+    show(shown)
+  }
+
+  /// The state the item shows: between two steps, at the frame's time; else the body's.
+  var shownState: BodyState { shownBetweenSteps ?? state }
+
+  /// Writes `shown` into the item (and a group's members), leaving the body's own state as it is.
+  func show(_ shown: BodyState) {
+    item.center = shown.center
+    item.angle = shown.angle
+    item.velocity = shown.velocity
+    item.angularVelocity = shown.angularVelocity
+    showMembers(shown)
+  }
+
+  private func showMembers(_ shown: BodyState) {
     guard item.isGroup else { return }
-    let w = state.angularVelocity
-    let massPoint = worldCenterOfMass
+    let w = shown.angularVelocity
+    let massPoint =
+      shown.center + Vector(dx: massCenter.x, dy: massCenter.y).rotated(by: shown.angle)
     for member in item.members {
-      let p = worldPoint(offset: member.offset)
+      let p = shown.center + member.offset.rotated(by: shown.angle)
       let r = p - massPoint
       member.item.center = p
-      member.item.angle = state.angle + member.angle
-      member.item.velocity = state.velocity + Vector(dx: -w * r.dy, dy: w * r.dx)
+      member.item.angle = shown.angle + member.angle
+      member.item.velocity = shown.velocity + Vector(dx: -w * r.dy, dy: w * r.dx)
       member.item.angularVelocity = w
     }
+  }
+
+  /// How the velocity changed over the last internal step and the one before it (pt/s, rad/s),
+  /// for the state between steps (`DynamicAnimator.showFrameState`).
+  private(set) var velocityChange: (last: Vector, before: Vector) = (.zero, .zero)
+  private(set) var angularVelocityChange: (last: Double, before: Double) = (0, 0)
+  /// How many of the two changes above are known (0 before the body's first step).
+  private(set) var changesRecorded = 0
+
+  /// Notes the change of velocity the step that ends in `next` made, from the velocity the body
+  /// went into it with (a velocity given before it included).
+  func recordChange(to next: BodyState) {
+    shownBetweenSteps = nil
+    changesRecorded = min(changesRecorded + 1, 2)
+    velocityChange = (next.velocity - state.velocity, velocityChange.last)
+    angularVelocityChange = (
+      next.angularVelocity - state.angularVelocity, angularVelocityChange.last
+    )
   }
 
   /// Applies properties that differ from the ones in force; returns true if the mass changed.

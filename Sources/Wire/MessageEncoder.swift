@@ -106,7 +106,7 @@ public struct MessageEncoder: Sendable {
     writer.raw(#","seq":"#)
     writer.integer(seq)
     writer.raw(#","t":"#)
-    writer.number(t, decimals: WireProtocol.linearDecimals)
+    writer.number(t, decimals: WireProtocol.timeDecimals)
     writer.raw(#","items":"#)
   }
 
@@ -260,7 +260,7 @@ public struct MessageEncoder: Sendable {
     writer.raw(#","seq":"#)
     writer.integer(seq)
     writer.raw(#","t":"#)
-    writer.number(t, decimals: WireProtocol.linearDecimals)
+    writer.number(t, decimals: WireProtocol.timeDecimals)
     for field in fields {
       writer.byte(",")
       writer.string(field.name)
@@ -298,7 +298,7 @@ public struct MessageEncoder: Sendable {
   ) {
     beginEvent("slow", session: session)
     writer.raw(#","t":"#)
-    writer.number(t, decimals: WireProtocol.linearDecimals)
+    writer.number(t, decimals: WireProtocol.timeDecimals)
     writer.raw(#","frame_ms":"#)
     writer.number(frameMilliseconds, decimals: WireProtocol.linearDecimals)
     writer.raw(#","budget_ms":"#)
@@ -316,7 +316,7 @@ public struct MessageEncoder: Sendable {
   public mutating func contactLimit(session: String, t: Double, limit: Int) {
     beginEvent("contact_limit", session: session)
     writer.raw(#","t":"#)
-    writer.number(t, decimals: WireProtocol.linearDecimals)
+    writer.number(t, decimals: WireProtocol.timeDecimals)
     writer.raw(#","limit":"#)
     writer.integer(limit)
     endLine()
@@ -331,7 +331,7 @@ public struct MessageEncoder: Sendable {
     writer.raw(#","seq":"#)
     writer.integer(seq)
     writer.raw(#","t":"#)
-    writer.number(t, decimals: WireProtocol.linearDecimals)
+    writer.number(t, decimals: WireProtocol.timeDecimals)
     writer.raw(#","behavior":"#)
     writer.string(behavior)
     writer.raw(#","name":"#)
@@ -372,7 +372,7 @@ public struct MessageEncoder: Sendable {
   private mutating func timeEvent(_ name: StaticString, session: String, t: Double) {
     beginEvent(name, session: session)
     writer.raw(#","t":"#)
-    writer.number(t, decimals: WireProtocol.linearDecimals)
+    writer.number(t, decimals: WireProtocol.timeDecimals)
     endLine()
   }
 

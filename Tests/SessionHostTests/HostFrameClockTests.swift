@@ -36,24 +36,24 @@ struct HostFrameClockTests {
     host.send(Self.bouncing("rt", count: 2, seed: 0), from: peer)
     var frames = try Self.frames(host.advance(by: Self.period), peer)
     #expect(frames.map(\.seq) == [1])
-    #expect(frames.first?.number("t") == 0.017)
+    #expect(frames.first?.number("t") == 0.016667)
 
     // The host's thread was busy for three periods: one frame covers them.
     host.environment.skip(Self.period * 3)
     frames = try Self.frames(host.advance(by: .zero), peer)
     #expect(frames.map(\.seq) == [2], "one frame, not a burst")
-    #expect(frames.first?.number("t") == 0.067, "t is 4 periods: on the grid again")
+    #expect(frames.first?.number("t") == 0.066667, "t is 4 periods: on the grid again")
 
     // Ten periods late: the frame advances at most 4, the rest is lost (slow motion).
     host.environment.skip(Self.period * 10)
     frames = try Self.frames(host.advance(by: .zero), peer)
     #expect(frames.map(\.seq) == [3])
-    #expect(frames.first?.number("t") == 0.133)
+    #expect(frames.first?.number("t") == 0.133333)
 
     // On time again: one period per frame.
     frames = try Self.frames(host.advance(by: Self.period * 2), peer)
     #expect(frames.map(\.seq) == [4, 5])
-    #expect(frames.map { $0.number("t") } == [0.15, 0.167])
+    #expect(frames.map { $0.number("t") } == [0.15, 0.166667])
 
     let list = try (host.send(#"{"op":"list"}"#, from: peer)[peer] ?? []).map(Message.init)
     let entry = try #require((list.last?.object["sessions"] as? [[String: Any]])?.first)
@@ -71,8 +71,8 @@ struct HostFrameClockTests {
     host.send(Self.bouncing("b", count: 1, seed: 1), from: peer)
     let frames = try Self.frames(host.advance(by: .zero), peer)
     let t = Dictionary(uniqueKeysWithValues: frames.map { ($0.session!, $0.number("t")!) })
-    #expect(t["a"] == 0.083, "a catches up 2 periods: 5 in all")
-    #expect(t["b"] == 0.033, "b is owed the two periods of the late tick it joined in")
+    #expect(t["a"] == 0.083333, "a catches up 2 periods: 5 in all")
+    #expect(t["b"] == 0.033333, "b is owed the two periods of the late tick it joined in")
   }
 
   @Test("each session's frames are the same whether one worker or several computed them")

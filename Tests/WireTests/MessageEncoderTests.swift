@@ -130,7 +130,7 @@ struct MessageEncoderTests {
         + #""transitions":["lock-screen","snap"]}"#,
       #"{"ok":true,"session":"s1","items":[{"id":"ball","center":[160,100.25],"angle":0.1,"#
         + #""velocity":[0,-12.5],"angular_velocity":-0.25,"size":[40,40]}]}"#,
-      #"{"ok":true,"id":"st","t":0.017,"running":true}"#,
+      #"{"ok":true,"id":"st","t":0.016667,"running":true}"#,
       #"{"ok":true,"t":2,"running":false,"items":[]}"#,
       #"{"ok":true,"items":[{"id":"ball","center":[160,100.25],"angle":0.1,"#
         + #""velocity":[0,-12.5],"angular_velocity":-0.25}],"t":0.5,"running":true,"outcome":null}"#,
@@ -225,7 +225,7 @@ struct MessageEncoderTests {
       #"{"ev":"frame","session":"ls","seq":12,"t":0.2,"items":[{"id":"screen","#
         + #""center":[160,284],"angle":0,"velocity":[0,1234.568],"angular_velocity":0}],"#
         + #""dropped":3,"values":{"background_alpha":0.5}}"#,
-      #"{"ev":"frame","session":"ls","seq":13,"t":0.217,"items":[]}"#,
+      #"{"ev":"frame","session":"ls","seq":13,"t":0.216666,"items":[]}"#,
       #"{"ev":"contact","session":"ls","phase":"began","item":"screen","boundary":"floor","#
         + #""point":[10,569]}"#,
       #"{"ev":"contact","session":"ls","phase":"ended","item":"screen","boundary":null}"#,

@@ -89,6 +89,8 @@ public final class AttachmentBehavior: DynamicBehavior {
   private var anchorBody: BodyHandle?
   /// Where a gliding anchor is in the simulation; it reaches `anchorPoint` with the frame.
   private var glidePoint: Point?
+  /// Where the glide was at the last internal step.
+  private var glideTarget: Point?
   /// The item's body while this attachment grips it (`holdsPointOnAnchor`).
   private weak var grippedBody: ItemBody?
 
@@ -290,16 +292,18 @@ public final class AttachmentBehavior: DynamicBehavior {
     anchorBody = nil
     grippedBody = nil
     glidePoint = nil
+    glideTarget = nil
     built = nil
   }
 
-  /// A gliding anchor moves 1/n of the way left to its point, n being the internal steps left
-  /// in this `step(_:)` call; a grip then drives the item's point onto it, a rigid joint's
+  /// A gliding anchor moves the animator's `glideFraction` of the way left to its point (it
+  /// arrives at the frame's time); a grip then drives the item's point onto it, a rigid joint's
   /// kinematic anchor body moves there at the matching velocity.
   override func prepareStep(_ animator: DynamicAnimator) {
     guard let from = glidePoint else { return }
-    let to = from + (anchorPoint - from) * (1 / Double(animator.stepsLeftInCall))
+    let to = from + (anchorPoint - from) * animator.glideFraction
     glidePoint = to
+    glideTarget = to
     if let body = grippedBody {
       animator.drive(body, offset: offset, to: to)
     } else if let anchor = anchorBody {
@@ -308,6 +312,22 @@ public final class AttachmentBehavior: DynamicBehavior {
         anchor, (to - at) * (1 / DynamicAnimator.stepInterval), angular: 0)
     }
   }
+
+  /// A glide is at its point at the frame's time: it goes on from there. A gripped item that
+  /// reached the glide's point at the last step (nothing stopped it) shows its held point there.
+  override func showFrameState(_ animator: DynamicAnimator, lead: Double) {
+    guard glidePoint != nil else { return }
+    glidePoint = anchorPoint
+    guard let body = grippedBody, let target = glideTarget,
+      (body.worldPoint(offset: offset) - target).length <= Self.reachedTolerance
+    else { return }
+    var shown = body.shownState
+    shown.center = shown.center + (anchorPoint - (shown.center + offset.rotated(by: shown.angle)))
+    body.showBetweenSteps(shown, lead: lead)
+  }
+
+  /// How near its glide's point a gripped point must be to count as having reached it (pt).
+  static let reachedTolerance = 0.01
 
   private func moveAnchor() {
     if built == .grip || built == .glidingJoint, dynamicAnimator != nil {

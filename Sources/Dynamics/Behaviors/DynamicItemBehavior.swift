@@ -108,7 +108,7 @@ public final class DynamicItemBehavior: DynamicBehavior {
   public func addLinearVelocity(_ velocity: Vector, for item: DynamicItem) {
     guard velocity.isFinite, list.contains(item) else { return }
     if let animator = dynamicAnimator, let body = animator.body(for: item) {
-      animator.setVelocity(of: body, body.state.velocity + velocity, angular: nil)
+      animator.setVelocity(of: body, body.shownState.velocity + velocity, angular: nil)
     } else {
       pendingLinear[ObjectIdentifier(item), default: .zero] =
         pendingLinear[ObjectIdentifier(item), default: .zero] + velocity
@@ -118,7 +118,7 @@ public final class DynamicItemBehavior: DynamicBehavior {
 
   /// The item's velocity in pt/s (or what was accumulated before it was animated).
   public func linearVelocity(for item: DynamicItem) -> Vector {
-    if let body = dynamicAnimator?.body(for: item) { return body.state.velocity }
+    if let body = dynamicAnimator?.body(for: item) { return body.shownState.velocity }
     return pendingLinear[ObjectIdentifier(item)] ?? .zero
   }
 
@@ -126,7 +126,7 @@ public final class DynamicItemBehavior: DynamicBehavior {
   public func addAngularVelocity(_ velocity: Double, for item: DynamicItem) {
     guard velocity.isFinite, list.contains(item) else { return }
     if let animator = dynamicAnimator, let body = animator.body(for: item) {
-      animator.setVelocity(of: body, nil, angular: body.state.angularVelocity + velocity)
+      animator.setVelocity(of: body, nil, angular: body.shownState.angularVelocity + velocity)
     } else {
       pendingAngular[ObjectIdentifier(item), default: 0] += velocity
       structureDidChange(rebuild: false)

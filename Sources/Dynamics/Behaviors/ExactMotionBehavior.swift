@@ -58,8 +58,18 @@ public class ExactMotionBehavior<Motion: ExactMotion>: DynamicBehavior {
   @_specialize(where Motion == SpringMotion)
   @_specialize(where Motion == DecayMotion)
   override func overrideVelocities(_ animator: DynamicAnimator) {
-    tracks.drive(animator, owner: self) { position, velocity, isFirst in
-      motion(from: position, velocity: isFirst ? (initialVelocity ?? velocity) : velocity)
-    }
+    tracks.drive(animator, owner: self, start: start)
+  }
+
+  @_specialize(where Motion == SpringMotion)
+  @_specialize(where Motion == DecayMotion)
+  override func showFrameState(_ animator: DynamicAnimator, lead: Double) {
+    tracks.show(animator, owner: self, lead: lead, start: start)
+  }
+
+  /// How an item's motion starts from `position` and `velocity` (`isFirst`: the behavior's first
+  /// start of it, which takes `initialVelocity` if one was given).
+  private func start(_ position: Point, _ velocity: Vector, _ isFirst: Bool) -> Motion {
+    motion(from: position, velocity: isFirst ? (initialVelocity ?? velocity) : velocity)
   }
 }

@@ -71,6 +71,9 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     let item: DynamicItem
     var motion: Motion?
     var startStep = 0
+    /// How long after the internal step `startStep` the motion started: 0, or a frame's lead
+    /// when it started between two steps, from the state shown then.
+    var startOffset = 0.0
     var ended = false
     var hasStarted = false
     /// The item's body, looked up again only when the animator's bodies change.
@@ -152,17 +155,12 @@ struct ExactMotionTracks<Motion: ExactMotion> {
       track.motion = nil
       return
     }
-    let now = (center: body.state.center, velocity: body.state.velocity)
-    if track.motion == nil || track.published.map({ $0 != now }) ?? false {
-      track.motion = start(now.center, now.velocity, !track.hasStarted)
-      track.startStep = animator.stepCount
-      track.ended = false
-      track.hasStarted = true
-    }
-    guard let motion = track.motion else { return }
+    let motion = begin(&track, body, animator, start)
     var next = (center: motion.endPoint, velocity: Vector.zero)
     if !track.ended {
-      let t = Double(animator.stepCount + 1 - track.startStep) * DynamicAnimator.stepInterval
+      let t =
+        Double(animator.stepCount + 1 - track.startStep) * DynamicAnimator.stepInterval
+        - track.startOffset
       let state = motion.state(at: t, sharing: &animator.sharedMotionTerms)
       track.ended = motion.hasEnded(at: t, position: state.position, velocity: state.velocity)
       if !track.ended { next = (state.position, state.velocity) }
@@ -173,6 +171,52 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     // The animator's read-back after the step takes this state instead of Box2D's.
     body.followedState = next
     track.published = next
+  }
+
+  /// The track's motion, started now if it has none yet or its state was changed from outside
+  /// since its last step: from the body's state at the last step, or from the state its item
+  /// shows at a frame's time between two steps (`FrameState.swift`).
+  private static func begin(
+    _ track: inout Track, _ body: ItemBody, _ animator: DynamicAnimator,
+    _ start: (Point, Vector, Bool) -> Motion
+  ) -> Motion {
+    let now = (center: body.state.center, velocity: body.state.velocity)
+    if let motion = track.motion, track.published.map({ $0 == now }) ?? true { return motion }
+    let shown = body.shownBetweenSteps
+    let from = shown.map { ($0.center, $0.velocity) } ?? now
+    let motion = start(from.0, from.1, !track.hasStarted)
+    track.motion = motion
+    track.startStep = animator.stepCount
+    track.startOffset = shown == nil ? 0 : body.shownLead
+    track.ended = false
+    track.hasStarted = true
+    track.published = now
+    return motion
+  }
+
+  /// Shows every item this behavior moves, its motion not ended, at its closed form `lead`
+  /// seconds after the last internal step (a frame's time between two steps); a motion that
+  /// starts at the coming step starts now.
+  @_specialize(where Motion == SpringMotion)
+  @_specialize(where Motion == DecayMotion)
+  mutating func show(
+    _ animator: DynamicAnimator, owner: DynamicBehavior, lead: Double,
+    start: (_ position: Point, _ velocity: Vector, _ isFirst: Bool) -> Motion
+  ) {
+    for i in tracks.indices where !tracks[i].ended {
+      let body = animator.body(for: tracks[i].item)
+      guard let body, body.isDynamic, body.motionOwner == ObjectIdentifier(owner) else { continue }
+      let motion = Self.begin(&tracks[i], body, animator, start)
+      let t =
+        Double(animator.stepCount - tracks[i].startStep) * DynamicAnimator.stepInterval + lead
+        - tracks[i].startOffset
+      let state = motion.state(at: t, sharing: &animator.sharedMotionTerms)
+      var shown = body.state
+      shown.center = state.position
+      shown.velocity = state.velocity
+      shown.angularVelocity = 0
+      body.showBetweenSteps(shown, lead: lead)
+    }
   }
 
   private func index(of item: DynamicItem) -> Int? { tracks.firstIndex { $0.item === item } }

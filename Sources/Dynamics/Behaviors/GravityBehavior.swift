@@ -52,6 +52,10 @@ public final class GravityBehavior: DynamicBehavior {
 
   override var behaviorItems: [DynamicItem] { list.items }
 
+  override func steadyAcceleration(of item: DynamicItem) -> Vector {
+    list.contains(item) ? gravityDirection * Units.gravityAcceleration : .zero
+  }
+
   override func prepareStep(_ animator: DynamicAnimator) {
     guard magnitude != 0 else { return }
     // Acceleration in m/s²; force = mass × acceleration, applied at the centre of mass.

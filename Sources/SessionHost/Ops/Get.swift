@@ -17,6 +17,6 @@ extension GetRequest: AnySessionOp {
     var states = s.states()
     for (index, item) in zip(states.indices, s.items) { states[index].shape = item.shape }
     return .get(
-      t: s.animator.elapsedTime, running: s.animator.isRunning, items: states, details: details)
+      t: s.animator.time, running: s.animator.isRunning, items: states, details: details)
   }
 }

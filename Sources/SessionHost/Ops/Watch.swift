@@ -7,7 +7,7 @@ extension WatchRequest: AnySessionOp {
   func run(on s: Session, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     s.addWatcher(c.peer)
     return .watch(
-      t: s.animator.elapsedTime, running: s.animator.isRunning, outcome: s.outcome,
+      t: s.animator.time, running: s.animator.isRunning, outcome: s.outcome,
       items: s.states())
   }
 }

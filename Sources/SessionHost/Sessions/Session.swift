@@ -95,8 +95,8 @@ final class Session: DynamicAnimatorDelegate {
   /// them: at most `Limits.maxContactEventsPerFrame` contact events, the rest counted.
   var stepEvents: [StepEvent] = []
   var stepping = false
-  /// Internal steps the frame in progress has taken, over its slices so far.
-  var frameSteps = 0
+  /// The animator's time when the frame in progress began.
+  var frameStart = 0.0
   var frameContactEvents = 0
   var frameDroppedContacts = 0
   /// Seconds of worker time an internal step of this session recently cost (nil: not known
@@ -171,7 +171,7 @@ final class Session: DynamicAnimatorDelegate {
   func startSkipping() {
     guard reduceMotion else { return }
     skipping = true
-    skipStart = animator.elapsedTime
+    skipStart = animator.time
   }
 
   /// A finger takes the items again: frames show again. The way skipped so far is not shown,
@@ -219,7 +219,7 @@ final class Session: DynamicAnimatorDelegate {
   /// The engine's state now; only when not busy.
   func currentState() -> Published {
     Published(
-      t: animator.elapsedTime, states: states(), values: values, running: animator.isRunning)
+      t: animator.time, states: states(), values: values, running: animator.isRunning)
   }
 
   /// For `list`: from what was last published, so it never waits for a job.
@@ -404,7 +404,7 @@ extension Session {
   var inputTime: Double {
     switch clock {
     case .manual:
-      return animator.elapsedTime
+      return animator.time
     case .realtime:
       let elapsed = environment.now.components
       return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18

@@ -6,8 +6,9 @@ import Wire
 /// session's items (in its contact events); it goes from the worker to the host's thread once,
 /// and only one of them holds it at a time.
 struct FrameResult: @unchecked Sendable {
-  /// Internal steps taken; 0 when the animator was at rest (nothing moved, no frame is sent).
-  var taken: Int
+  /// Whether the animator ran during the frame: its time advanced (at rest nothing moves, and
+  /// no frame is sent). A frame shorter than an internal step may take none and still advance.
+  var advanced: Bool
   /// What the animator reported during the steps (contacts, pause, resume), in order.
   var events: [Session.StepEvent]
   var state: Session.Published
@@ -200,12 +201,10 @@ extension Session {
     while job.finished.count < job.frames {
       if animator.stepsDue == 0 {
         stepping = true
-        frameSteps = 0
+        frameStart = animator.time
         animator.beginStep(job.dt)
       }
-      let taken = animator.continueStep { ContinuousClock.now >= deadline }
-      frameSteps += taken
-      steps += taken
+      steps += animator.continueStep { ContinuousClock.now >= deadline }
       if animator.stepsDue > 0 { break }
       let frame = finishFrame(debug: job.debug)
       if skipping {
@@ -239,7 +238,7 @@ extension Session {
     skippedFrames += 1
     var merged = skipped ?? frame
     if skipped != nil {
-      merged.taken += frame.taken
+      merged.advanced = merged.advanced || frame.advanced
       merged.events =
         merged.events.filter {
           if case .contact = $0 { false } else { true }
@@ -251,7 +250,7 @@ extension Session {
       merged.droppedContacts = frame.droppedContacts
       merged.state.running = frame.state.running
       merged.state.t = frame.state.t
-      if frame.taken > 0 { merged.state = frame.state }
+      if frame.advanced { merged.state = frame.state }
     }
     let done = frame.transitionEvents.contains { if case .done = $0 { true } else { false } }
     let long = frame.state.t - skipStart >= Self.maxSkippedTime
@@ -281,14 +280,15 @@ extension Session {
     frameDroppedContacts = 0
     var state = published
     state.running = animator.isRunning
-    state.t = animator.elapsedTime
-    if frameSteps > 0 {
+    state.t = animator.time
+    let advanced = state.t != frameStart
+    if advanced {
       state.states = states()
       state.values = values
     }
     return FrameResult(
-      taken: frameSteps, events: events, state: state, transitionEvents: transitionEvents,
-      debug: debug && frameSteps > 0 ? debugGeometry : nil,
+      advanced: advanced, events: events, state: state, transitionEvents: transitionEvents,
+      debug: debug && advanced ? debugGeometry : nil,
       refusedContacts: animator.refusedContactCount, actions: actions,
       droppedContacts: droppedContacts)
   }
@@ -312,7 +312,7 @@ extension Session {
       outbox.event(.contact(Contact(contact, session: name)), to: streamed)
     }
     published = result.state
-    if result.taken > 0 {
+    if result.advanced {
       seq += 1
       outbox.event(
         .frame(

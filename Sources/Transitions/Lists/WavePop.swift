@@ -80,7 +80,7 @@ public final class WavePop: Transition {
   /// A finish under way: where the finger let go and which cells have not started theirs.
   private struct Finish {
     let complete: Bool
-    /// `animator.elapsedTime` at the release.
+    /// `animator.time` at the release.
     let start: Double
     /// touch.x − first_touch.x at the release.
     let travel: Double
@@ -210,7 +210,7 @@ public final class WavePop: Transition {
 
   private func startFinish(complete: Bool, travel: Double, vx: Double) {
     finish = Finish(
-      complete: complete, start: animator.elapsedTime, travel: travel, vx: vx,
+      complete: complete, start: animator.time, travel: travel, vx: vx,
       waiting: Array(cells.indices))
     dragging = false
     advanceFinish()
@@ -220,7 +220,7 @@ public final class WavePop: Transition {
   /// with the finger carried on at the release velocity.
   private func advanceFinish() {
     guard var f = finish else { return }
-    let t = animator.elapsedTime - f.start
+    let t = animator.time - f.start
     f.waiting = f.waiting.filter { index in
       let delay = Double(abs(selected - cells[index].row)) / p.lagDivisor
       if t >= delay - 1e-9 {

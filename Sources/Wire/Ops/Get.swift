@@ -25,7 +25,7 @@ extension MessageEncoder {
     reply(
       id: id,
       [
-        .number("t", t), .bool("running", running),
+        .number("t", t, decimals: WireProtocol.timeDecimals), .bool("running", running),
         .items("items", items, size: true, shape: true),
       ]
         + details.fields)

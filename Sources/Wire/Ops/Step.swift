@@ -66,7 +66,8 @@ extension StepRequest: SessionOpRequest {
 extension MessageEncoder {
   /// `step`: `t` and `running`.
   public mutating func stepReply(id: RequestID?, t: Double, running: Bool) {
-    reply(id: id, [.number("t", t), .bool("running", running)])
+    reply(
+      id: id, [.number("t", t, decimals: WireProtocol.timeDecimals), .bool("running", running)])
   }
 }
 

@@ -24,7 +24,8 @@ extension MessageEncoder {
     reply(
       id: id,
       [
-        .items("items", items, size: false), .number("t", t), .bool("running", running),
+        .items("items", items, size: false), .number("t", t, decimals: WireProtocol.timeDecimals),
+        .bool("running", running),
         ReplyField("outcome", outcome.map { .string($0) } ?? .null),
       ])
   }
