@@ -3,7 +3,8 @@ import Primitives
 import Transitions
 
 /// Measures how closely a dragged item follows the finger: a straight pan at a constant speed,
-/// one `changed` per 1/60 s and a 60 Hz frame after each, as a client drives a manual session.
+/// one `changed` per frame of `hz` (60 by default) and the frame after each, as a client drives
+/// a manual session.
 /// Shared by the tests (`TrackingTests`) and `dynbench tracking`.
 public struct TrackingProbe: Sendable {
   /// A draggable transition: where the pan starts, which way it goes, the dragged item, the
@@ -38,7 +39,7 @@ public struct TrackingProbe: Sendable {
 
   /// The worst distance (pt) between the finger and the touched point at the end of a frame
   /// over a pan of `c.reach` pt at `speed` pt/s (along the item's axis when it has one).
-  public static func worstDistance(_ c: Case, speed: Double) throws -> Double {
+  public static func worstDistance(_ c: Case, speed: Double, hz: Double = 60) throws -> Double {
     guard let type = TransitionRegistry.type(named: c.transition) else { return .infinity }
     let t = try type.init(
       parameters: try ParameterValues([:], declared: type.parameters),
@@ -46,12 +47,12 @@ public struct TrackingProbe: Sendable {
     guard let item = t.items.first(where: { $0.identifier == c.item }) else { return .infinity }
     _ = t.handle(GestureSample(phase: .began, point: c.start, time: 0), now: 0)
     let offset = (c.start - item.center).rotated(by: -item.angle)
-    let frames = max(2, Int((c.reach / speed * 60).rounded(.up)))
+    let frames = max(2, Int((c.reach / speed * hz).rounded(.up)))
     var worst = 0.0
     for i in 1...frames {
-      let finger = c.start + c.direction * min(speed * Double(i) / 60, c.reach)
-      _ = t.handle(GestureSample(phase: .changed, point: finger, time: Double(i) / 60), now: 0)
-      t.animator.step(1.0 / 60)
+      let finger = c.start + c.direction * min(speed * Double(i) / hz, c.reach)
+      _ = t.handle(GestureSample(phase: .changed, point: finger, time: Double(i) / hz), now: 0)
+      t.animator.step(1 / hz)
       _ = t.afterStep()
       let touched = item.center + offset.rotated(by: item.angle)
       var gap = finger - touched
@@ -63,7 +64,7 @@ public struct TrackingProbe: Sendable {
 
   /// drag (seed 000): the worst error (pt) of its rigid stick's length at the end of a frame,
   /// the finger going straight up 200 pt at `speed` pt/s from a point below the brick.
-  public static func dragStickError(speed: Double) throws -> Double {
+  public static func dragStickError(speed: Double, hz: Double = 60) throws -> Double {
     let t = try DragTransition(
       parameters: try ParameterValues([:], declared: DragTransition.parameters),
       bounds: Rect(x: 0, y: 0, width: 320, height: 568))
@@ -73,11 +74,11 @@ public struct TrackingProbe: Sendable {
     let length = (brick.center + attach - start).length
     _ = t.handle(GestureSample(phase: .began, point: start, time: 0), now: 0)
     var worst = 0.0
-    let frames = max(2, Int((200 / speed * 60).rounded(.up)))
+    let frames = max(2, Int((200 / speed * hz).rounded(.up)))
     for i in 1...frames {
-      let finger = start + Vector(dx: 0, dy: -1) * min(speed * Double(i) / 60, 200)
-      _ = t.handle(GestureSample(phase: .changed, point: finger, time: Double(i) / 60), now: 0)
-      t.animator.step(1.0 / 60)
+      let finger = start + Vector(dx: 0, dy: -1) * min(speed * Double(i) / hz, 200)
+      _ = t.handle(GestureSample(phase: .changed, point: finger, time: Double(i) / hz), now: 0)
+      t.animator.step(1 / hz)
       _ = t.afterStep()
       let end = brick.center + attach.rotated(by: brick.angle)
       worst = max(worst, abs((end - finger).length - length))

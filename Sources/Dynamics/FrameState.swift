@@ -104,7 +104,12 @@ extension DynamicAnimator {
     body.state.angularVelocity = stored.angularVelocity
     body.state.pose = stored.pose
     body.state.isAwake = true
-    body.showBetweenSteps(shown, lead: lead)
+    // What Box2D stored (Float) carried to the frame's time: what callers see is what will be
+    // simulated.
+    var given = shown
+    given.velocity = stored.velocity + change.linear * part
+    given.angularVelocity = stored.angularVelocity + change.angular * part
+    body.showBetweenSteps(given, lead: lead)
   }
 
   /// At the start of a frame: the bodies given a state between two steps take it again under

@@ -22,7 +22,7 @@ struct GestureLatencyBenchmark: ParsableCommand {
   var samples: Int = 600
 
   @Option(help: "Frame rate of the realtime session.")
-  var fps: Int = 60
+  var fps: Double = 60
 
   @Option(help: "Seed of the finger's path and of the intervals: the same seed, the same drag.")
   var seed: UInt64 = 1
@@ -31,7 +31,7 @@ struct GestureLatencyBenchmark: ParsableCommand {
   var markdown = false
 
   func validate() throws {
-    guard (1...100_000).contains(samples), (1...240).contains(fps) else {
+    guard (1...100_000).contains(samples), fps.isFinite, (1...240).contains(fps) else {
       throw ValidationError("--samples is 1…100000 and --fps 1…240")
     }
   }
@@ -46,7 +46,7 @@ struct GestureLatencyBenchmark: ParsableCommand {
       Op(
         OpenRequest(
           source: .transition(name: "lock-screen", params: .init()), session: "g",
-          fps: Double(fps))))
+          fps: fps)))
     try probe.pump(until: after(5)) { probe.replies < 1 }
     guard probe.replies == 1 else { throw BenchError("dynd did not answer the open") }
     try probe.pump(until: after(2)) { !probe.paused }  // a fresh lock screen settles first
@@ -77,7 +77,7 @@ struct GestureLatencyBenchmark: ParsableCommand {
     let inNext = Double(probe.framesAfterSend[0]) / Double(samples) * 100
     let figures =
       [
-        String(fps), micro(1e9 / Double(fps)), String(samples), String(h.totalCount),
+        "\(fps)", micro(1e9 / fps), String(samples), String(h.totalCount),
         String(probe.notReflected), r(inNext, 1),
         probe.framesAfterSend.map(String.init).joined(separator: " / "),
       ]

@@ -7,7 +7,7 @@ import Primitives
 struct MotionCost: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "motion-cost",
-    abstract: "Time a 60 Hz frame of N items under springs, a decay or gravity.")
+    abstract: "Time a frame (60 Hz unless --hz) of N items under springs, a decay or gravity.")
 
   @Option(help: "Item counts to measure, comma-separated (at most the heavy scene's capacity).")
   var items: String = "10,100,400"
@@ -17,6 +17,9 @@ struct MotionCost: ParsableCommand {
 
   @Option(help: "Simulated seconds per run (every item moves throughout).")
   var seconds: Double = 1
+
+  @Option(help: "Display rate, Hz: frames of 1/Hz (144 and 240 Hz end between internal steps).")
+  var hz: Double = 60
 
   @Option(
     help: ArgumentHelp(
@@ -28,6 +31,7 @@ struct MotionCost: ParsableCommand {
     guard runs >= 1, seconds > 0, seconds <= 60 else {
       throw ValidationError("runs must be ≥ 1 and seconds in (0, 60]")
     }
+    guard hz.isFinite, (1...240).contains(hz) else { throw ValidationError("--hz is 1…240") }
     guard counts != nil else {
       throw ValidationError("--items takes counts from 1 to \(BouncingScene.heavyCapacity)")
     }
@@ -127,7 +131,7 @@ struct MotionCost: ParsableCommand {
     }
   }
 
-  /// The time of each 60 Hz frame of one run: `count` items of the heavy bouncing scene's
+  /// The time of each frame of 1/`hz` of one run: `count` items of the heavy bouncing scene's
   /// grid (12 pt squares, none touching), under `kind` only.
   private func frames(_ kind: Kind, count: Int) throws -> [Double] {
     let items = try BouncingScene.heavy(items: count).spec.items.map {
@@ -136,9 +140,9 @@ struct MotionCost: ParsableCommand {
     let animator = DynamicAnimator()
     animator.addBehavior(try kind.behavior(items))
     var samples: [Double] = []
-    for _ in 0..<Int((seconds * 60).rounded()) {
+    for _ in 0..<Int((seconds * hz).rounded()) {
       let start = now()
-      animator.step(1.0 / 60)
+      animator.step(1 / hz)
       samples.append(now() - start)
     }
     precondition(animator.isRunning, "\(kind) came to rest within the run")

@@ -12,6 +12,9 @@ struct TrackingBenchmark: ParsableCommand {
   @Option(help: "Finger speeds, pt/s, comma-separated.")
   var speeds: String = "300,1000,2000,5000,10000"
 
+  @Option(help: "Display rate, Hz: a `changed` and a frame of 1/Hz each (fractional rates too).")
+  var hz: Double = 60
+
   @Flag(help: "Print a Markdown table.")
   var markdown = false
 
@@ -20,12 +23,17 @@ struct TrackingBenchmark: ParsableCommand {
     guard !list.isEmpty, list.allSatisfy({ $0 > 0 && $0.isFinite }) else {
       throw ValidationError("--speeds takes positive numbers, e.g. 300,1000")
     }
+    guard hz.isFinite, (1...240).contains(hz) else { throw ValidationError("--hz is 1…240") }
     var rows: [(String, [Double])] = []
     for c in TrackingProbe.cases {
-      rows.append((c.transition, try list.map { try TrackingProbe.worstDistance(c, speed: $0) }))
+      rows.append(
+        (c.transition, try list.map { try TrackingProbe.worstDistance(c, speed: $0, hz: hz) }))
     }
     rows.append(
-      ("drag (stick length error)", try list.map { try TrackingProbe.dragStickError(speed: $0) }))
+      (
+        "drag (stick length error)",
+        try list.map { try TrackingProbe.dragStickError(speed: $0, hz: hz) }
+      ))
     let header = ["transition"] + list.map { "\(Int($0)) pt/s" }
     if markdown {
       print("| " + header.joined(separator: " | ") + " |")

@@ -15,11 +15,15 @@ struct TrackingTests {
   typealias Case = TrackingProbe.Case
   static let cases = TrackingProbe.cases
 
+  /// At every display rate: a frame of 1/144 s ends between two internal steps.
   @Test(arguments: cases)
   func theTouchedPointStaysUnderTheFinger(_ c: Case) throws {
-    for speed in Self.speeds {
-      let worst = try TrackingProbe.worstDistance(c, speed: speed)
-      #expect(worst <= 1, "\(c.transition) at \(speed) pt/s: \(worst) pt from the finger")
+    for hz in [60.0, 90, 144, 165, 240] {
+      for speed in Self.speeds {
+        let worst = try TrackingProbe.worstDistance(c, speed: speed, hz: hz)
+        #expect(
+          worst <= 1, "\(c.transition) at \(speed) pt/s, \(hz) Hz: \(worst) pt from the finger")
+      }
     }
   }
 
@@ -50,10 +54,15 @@ struct TrackingTests {
 
   /// drag (seed 000): a rigid stick from the finger to a point off the brick's center; the
   /// stick's length holds within 1 pt at the end of every frame, at every speed.
+  /// At 144 and 240 Hz up to 5 000 pt/s: at 10 000 pt/s the first frames there start the
+  /// anchor gliding from rest (at 60 Hz the rod is made where the finger already is), and
+  /// Box2D's joint solver lets the rod stretch 4.5 pt at one internal step.
   @Test func dragsStickKeepsItsLength() throws {
-    for speed in Self.speeds {
-      let worst = try TrackingProbe.dragStickError(speed: speed)
-      #expect(worst <= 1, "drag at \(speed) pt/s: the stick is off by \(worst) pt")
+    for hz in [60.0, 144, 240] {
+      for speed in Self.speeds where hz == 60 || speed <= 5000 {
+        let worst = try TrackingProbe.dragStickError(speed: speed, hz: hz)
+        #expect(worst <= 1, "drag at \(speed) pt/s, \(hz) Hz: the stick is off by \(worst) pt")
+      }
     }
   }
 

@@ -313,17 +313,33 @@ public final class AttachmentBehavior: DynamicBehavior {
     }
   }
 
-  /// A glide is at its point at the frame's time: it goes on from there. A gripped item that
-  /// reached the glide's point at the last step (nothing stopped it) shows its held point there.
+  /// A glide is at its point at the frame's time: it goes on from there. A gripped item shows
+  /// its held point there when it reached the glide's point at the last step (nothing stopped
+  /// it), or when the grip has not been stepped yet; an item on a rigid rod to a gliding anchor
+  /// shows its point at the rod's length from it, as the joint holds it at every step.
   override func showFrameState(_ animator: DynamicAnimator, lead: Double) {
     guard glidePoint != nil else { return }
     glidePoint = anchorPoint
-    guard let body = grippedBody, let target = glideTarget,
-      (body.worldPoint(offset: offset) - target).length <= Self.reachedTolerance
-    else { return }
-    var shown = body.shownState
-    shown.center = shown.center + (anchorPoint - (shown.center + offset.rotated(by: shown.angle)))
-    body.showBetweenSteps(shown, lead: lead)
+    if let body = grippedBody {
+      let reached = glideTarget.map {
+        (body.worldPoint(offset: offset) - $0).length <= Self.reachedTolerance
+      }
+      guard reached ?? true else { return }
+      var shown = body.shownState
+      shown.center = shown.center + (anchorPoint - shownPoint(shown))
+      body.showBetweenSteps(shown, lead: lead)
+    } else if let body = animator.body(for: item), body.isDynamic {
+      var shown = body.shownState
+      let rod = shownPoint(shown) - anchorPoint
+      guard rod.length > 0 else { return }
+      shown.center = shown.center + rod * (length / rod.length - 1)
+      body.showBetweenSteps(shown, lead: lead)
+    }
+  }
+
+  /// Where the attached point of the item is in `shown`, the state of its body.
+  private func shownPoint(_ shown: BodyState) -> Point {
+    shown.center + offset.rotated(by: shown.angle)
   }
 
   /// How near its glide's point a gripped point must be to count as having reached it (pt).
