@@ -149,6 +149,18 @@ def has_playwright():
 
 
 HAS_BROWSER = bool(chromium()) and has_playwright()
+HOSTILE_NAMES = ["<!--<script>", "</script>", "<script>", "<!--", "<b>bold</b> & more"]
+HOSTILE = HOSTILE_NAMES[0]
+
+
+def hostile_trace():
+    """A joined session's trace (`record --session`) whose session and items have the names
+    of HOSTILE_NAMES."""
+    items = [{"id": name, "center": [60 + 50 * k, 200], "angle": 0, "velocity": [0, 0],
+              "angular_velocity": 0, "size": [40, 40]} for k, name in enumerate(HOSTILE_NAMES)]
+    return [{"trace": 1, "source": "session", "session": HOSTILE_NAMES[0]},
+            {"ok": True, "t": 0, "session": HOSTILE_NAMES[0], "items": items},
+            {"ev": "frame", "session": HOSTILE_NAMES[0], "seq": 1, "t": 0.1, "items": items}]
 BROWSER_SKIP = "no Chromium or no Playwright (make test-deps installs Debian's and Playwright)"
 
 
@@ -219,6 +231,12 @@ class Render(unittest.TestCase):
         render("fields.jsonl", "--html", "fields.html")
         render("lock4.jsonl", "--svg", "lock4.svg")
         render("sheet.jsonl", "fling.jsonl", "--html", "landing.html")
+        # Names that are HTML, script and comment openers (issue 39, point 6), in the trace's
+        # file name, session and items, beside an ordinary trace.
+        with open(cls.path(HOSTILE + ".jsonl"), "w") as f:
+            for line in hostile_trace():
+                f.write(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n")
+        render(HOSTILE + ".jsonl", "lock.jsonl", "--html", "hostile.html")
 
     @classmethod
     def record_joined(cls):
@@ -287,7 +305,7 @@ class Render(unittest.TestCase):
         with open(self.path("page.html")) as f:
             page = f.read()
         embedded = re.search(r'<script type="application/json" id="dynd-traces">(.*?)</script>',
-                             page, re.S).group(1).replace("<\\/", "</")
+                             page, re.S).group(1)
         data = json.loads(embedded)
         self.assertEqual([t["name"] for t in data], ["lock.jsonl", "wave.jsonl", "side.jsonl"])
         self.assertEqual(data[0]["lines"], self.trace("lock"))
@@ -647,6 +665,19 @@ document.body.dataset.out = JSON.stringify(out);
                 self.assertGreater(drawn, 500, "%s: player %d's stage is blank" % (page, index))
                 drawn = coloured(rows, *plot, enough=201)
                 self.assertGreater(drawn, 200, "%s: player %d's plot is blank" % (page, index))
+
+    @unittest.skipUnless(HAS_BROWSER, BROWSER_SKIP)
+    def test_hostile_names_leave_the_page_whole(self):
+        """A trace whose file, session and items are named with HTML, `<script>`, `</script>`,
+        `<!--` and `<!--<script>` (which once put the parser in its script-escape mode: no player
+        drawn) and an ordinary one: both players are drawn, every script runs, and each name is
+        shown as the text it is."""
+        dom, stages, plots, _ = self.browse("hostile.html", 2400, when=None, picture=False)
+        self.assertEqual((len(stages), len(plots)), (2, 2))
+        headings = [html.unescape(h) for h in re.findall(r"<h2>([^<]*)</h2>", dom)]
+        self.assertTrue(headings[0].startswith(HOSTILE + ".jsonl — session " + HOSTILE_NAMES[0]),
+                        headings)
+        self.assertTrue(headings[1].startswith("lock.jsonl"), headings)
 
     @unittest.skipUnless(HAS_BROWSER, BROWSER_SKIP)
     def test_plot_labels_are_apart_and_off_the_data(self):

@@ -642,7 +642,7 @@ INVALID = [
 ]
 
 # Codes dynd adds to the core's (PROTOCOL.md section 8).
-EXTENSION_ERROR_CODES = ["line_timeout", "conflicting_fields"]
+EXTENSION_ERROR_CODES = ["line_timeout", "conflicting_fields", "evicted"]
 
 ERROR_CODES = [
     "bad_json", "not_an_object", "missing_field", "unknown_field", "wrong_type", "invalid_number",

@@ -95,6 +95,14 @@ public final class SessionHost {
     peers[peer] = Peer(id: peer, pid: pid)
   }
 
+  /// Whether the client holds nothing of the host's: no request of its in progress or waiting,
+  /// and no session watched (those it opened included), so that closing its connection loses
+  /// nothing but the connection. False for an unknown client.
+  public func isIdle(_ id: PeerID) -> Bool {
+    guard let peer = peers[id] else { return false }
+    return peer.inProgress == nil && peer.queued.isEmpty && peer.watched.isEmpty
+  }
+
   /// The client left: it stops watching, and the sessions it opened without `keep` close
   /// (`owner_left` to their other watchers). A request of its still in progress is dropped.
   public func disconnect(_ id: PeerID) -> [Outgoing] {

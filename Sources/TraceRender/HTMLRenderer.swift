@@ -13,7 +13,8 @@ import Wire
 /// landing are drawn on the stage. With `overlay` every trace shares one stage and
 /// one set of axes, one colour per trace. The traces are embedded as JSON in
 /// `<script type="application/json" id="dynd-traces">`: `[{"name": …, "lines": [every line of
-/// the trace]}]`, and the options in `id="dynd-options"`: `{"overlay": …, "offscreen": …}`.
+/// the trace]}]`, and the options in `id="dynd-options"`: `{"overlay": …, "offscreen": …}`,
+/// each written by `scriptSafeJSON`, so that no name in a trace can change how the page parses.
 public enum HTMLRenderer {
   public struct Options {
     /// Every trace on one stage and one set of axes.
@@ -39,8 +40,6 @@ public enum HTMLRenderer {
       JSONMember(name: "overlay", value: .bool(options.overlay)),
       JSONMember(name: "offscreen", value: .bool(options.offscreen)),
     ])
-    // "</" would end the script element early.
-    let embedded = data.jsonText.replacingAll("</", with: "<\\/")
     let scripts = [
       PageBasics.source, StageScript.source, MotionScript.source, TraceModelScript.source,
       PlotScript.source,
@@ -56,8 +55,8 @@ public enum HTMLRenderer {
       (outside the bounds is off screen, faded), and one item's position and velocity over \
       time. The legends say what each colour and mark means.</p>
       <div id="players"></div>
-      <script type="application/json" id="dynd-options">\(settings.jsonText)</script>
-      <script type="application/json" id="dynd-traces">\(embedded)</script>
+      <script type="application/json" id="dynd-options">\(scriptSafeJSON(settings.jsonText))</script>
+      <script type="application/json" id="dynd-traces">\(scriptSafeJSON(data.jsonText))</script>
       \(scripts.map { "<script>\($0)</script>" }.joined(separator: "\n"))
       </body></html>
 
@@ -94,10 +93,4 @@ public enum HTMLRenderer {
     .key.band{height:12px;border:0}.key.wide{border-top-width:7px}
     @media (max-width:760px){.player{grid-template-columns:minmax(0,1fr)}}
     """
-}
-
-extension String {
-  func replacingAll(_ target: String, with replacement: String) -> String {
-    split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-  }
 }

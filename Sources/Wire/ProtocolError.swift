@@ -44,6 +44,9 @@ public enum ErrorCode: String, CaseIterable, Sendable {
   /// Extension: parameters of two ways to give one thing were given together (a transition's
   /// spring in two parameter sets, its decay in two models); the message names both.
   case conflictingFields = "conflicting_fields"
+  /// Extension: every connection slot is taken and this connection, idle longest, gives way to
+  /// a new one; it is closed after the reply.
+  case evicted = "evicted"
 }
 
 /// A protocol error: a code for programs and a sentence for people.
@@ -79,6 +82,16 @@ extension ProtocolError {
       .lineTimeout,
       "a line was started but not finished within \(plainNumber(seconds)) s; the connection "
         + "will be closed")
+  }
+
+  /// What an idle connection reads when it gives way to a new one: `connections` are open,
+  /// dynd's most, and this one had been idle for `idleSeconds`.
+  public static func evicted(connections: Int, idleSeconds: Double) -> ProtocolError {
+    ProtocolError(
+      .evicted,
+      "dynd holds \(connections) connections, its most, and this one gives way to a new client: "
+        + "it had been idle longest (\(plainNumber((idleSeconds * 10).rounded() / 10)) s with no "
+        + "request and no session watched); the connection will be closed")
   }
 
   /// The reply to an `open` naming a transition the daemon does not host.

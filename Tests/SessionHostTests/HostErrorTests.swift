@@ -46,11 +46,11 @@ struct HostErrorTests {
   @Test("the table covers exactly the core codes, which are the codec's codes")
   func tableIsComplete() {
     #expect(Set(Self.triggers.map(\.code)).union(["line_too_long"]) == Set(Self.coreCodes))
-    // dynd's extensions: line_timeout (EndToEndOperationsTests triggers it) and
-    // conflicting_fields (HostMotionInForceTests).
+    // dynd's extensions: line_timeout (EndToEndOperationsTests triggers it),
+    // conflicting_fields (HostMotionInForceTests) and evicted (EndToEndConnectionSlotsTests).
     #expect(
       Set(ErrorCode.allCases.map(\.rawValue))
-        == Set(Self.coreCodes + ["line_timeout", "conflicting_fields"]))
+        == Set(Self.coreCodes + ["line_timeout", "conflicting_fields", "evicted"]))
   }
 
   @Test("each condition gets its code, with the request's id, and the peer stays usable")

@@ -9,7 +9,7 @@ struct ProtocolErrorTests {
         "bad_json", "not_an_object", "missing_field", "unknown_field", "wrong_type",
         "invalid_number", "out_of_range", "unknown_op", "unknown_transition", "unknown_session",
         "session_exists", "unknown_item", "unknown_behavior", "invalid_scene", "line_too_long",
-        "busy", "line_timeout", "conflicting_fields",
+        "busy", "line_timeout", "conflicting_fields", "evicted",
       ])
   }
 

@@ -43,6 +43,9 @@ final class Client: ConnectionDelegate {
   var batch: UInt64 = 0
   /// The request the host has not replied to yet.
   private var awaitingReply = false
+  /// When the peer last sent a line or was sent anything (`MonotonicClock`): how long it has
+  /// been idle, for `Server`'s choice of the connection that gives way to a new one.
+  private(set) var lastActivity = MonotonicClock.now()
   /// Per session: frames and contact events coalesced since this peer's last frame of it, and
   /// the latest such frame.
   private var dropped: [String: (frames: Int, contacts: Int, latest: Frame?)] = [:]
@@ -62,6 +65,7 @@ final class Client: ConnectionDelegate {
   // MARK: ConnectionDelegate
 
   func connection(_ connection: Connection, didReceiveLine line: UnsafeRawBufferPointer) {
+    lastActivity = MonotonicClock.now()
     guard line.count < LargeLineDecoder.threshold else {
       // Parsing it would hold the loop: it is decoded on its own thread, this peer waiting.
       awaitingReply = true
@@ -99,6 +103,20 @@ final class Client: ConnectionDelegate {
 
   func connectionLineTooLong(_ connection: Connection) {
     sendNow(.reply(Reply(id: nil, error: .lineTooLong(limit: connection.limits.maxLineLength))))
+    connection.closeAfterFlush()
+  }
+
+  /// Whether nothing is under way for this peer on the transport's side: no request waits for
+  /// its reply, nothing is queued for it, and the connection is open. (`SessionHost.isIdle`
+  /// says whether it holds anything of the host's.)
+  var isQuiet: Bool {
+    connection.isOpen && !awaitingReply && corked.isEmpty && connection.outputLength == 0
+  }
+
+  /// Closes an idle connection to make room for a new one (`Server`): the peer reads `error`,
+  /// a reply without `id`, then end of file.
+  func evict(_ error: ProtocolError) {
+    sendNow(.reply(Reply(id: nil, error: error)))
     connection.closeAfterFlush()
   }
 
@@ -176,6 +194,7 @@ final class Client: ConnectionDelegate {
   func endBatch() {
     isCorked = false
     if !corked.isEmpty {
+      lastActivity = MonotonicClock.now()
       if connection.isOpen { corked.withUnsafeBytes { _ = connection.send($0) } }
       corked.removeAll(keepingCapacity: corked.capacity <= 1 << 20)
     }

@@ -20,6 +20,9 @@ public final class Server: Client.Owner {
     public var stalledReaderTimeout = Limits.stalledReaderTimeout
     /// Kept sessions nobody watches are closed after this long without a request.
     public var idleTimeout: Duration = .seconds(600)
+    /// Most connections at once (`Limits.maxConnections`; tests lower it). The open-file limit
+    /// may lower it further.
+    public var maxConnections = Limits.maxConnections
     /// How long output may drain at shutdown (it ends sooner once every connection has
     /// flushed).
     public var shutdownDrain: Duration = .milliseconds(50)
@@ -78,7 +81,7 @@ public final class Server: Client.Owner {
   /// The socket path as resolved (nil: systemd's socket), whose directory is prepared again when
   /// the socket file is re-created on SIGHUP/SIGUSR1.
   private var socketLocation: SocketPath?
-  /// `Limits.maxConnections`, or fewer when the open-file limit is lower.
+  /// `Options.maxConnections`, or fewer when the open-file limit is lower.
   private var maxConnections = Limits.maxConnections
 
   /// Where the socket is, once listening (nil under systemd activation of an unnamed socket).
@@ -120,7 +123,7 @@ public final class Server: Client.Owner {
       socketLocation = path
       listener = try Listener(loop: loop, path: path.path, logger: logger, onAccept: accept)
     }
-    maxConnections = min(Limits.maxConnections, ResourceLimits.connectionCapacity())
+    maxConnections = min(options.maxConnections, ResourceLimits.connectionCapacity())
     stopper = try Wakeup(loop: loop) { [unowned self] in self.shutdown(signal: SIGTERM) }
     var posted: LoopInbox?
     inboxWakeup = try Wakeup(loop: loop) { posted?.runPending() }
@@ -182,10 +185,6 @@ public final class Server: Client.Owner {
       Glibc.close(fd)
       return
     }
-    guard clients.count < maxConnections else {
-      refuse(fd, "\(maxConnections) clients are connected, dynd's most")
-      return
-    }
     guard connectionsByPID[peer.pid, default: 0] < Limits.maxConnectionsPerClient else {
       refuse(
         fd,
@@ -193,12 +192,56 @@ public final class Server: Client.Owner {
           + "client may hold")
       return
     }
+    guard clients.count < maxConnections || evictIdlestClient() else {
+      refuse(
+        fd,
+        "\(maxConnections) clients are connected, dynd's most, and none is idle (each has a "
+          + "request in progress, output queued or a session it watches)")
+      return
+    }
     if refusedConnections > 0 {
       logger.info("accepting connections again; \(refusedConnections) were refused")
       refusedConnections = 0
     }
+    if clients.count < maxConnections && evictionsInEpisode > 0 {
+      logger.info(
+        "a slot was free again; \(evictionsInEpisode) idle connections gave way meanwhile")
+      evictionsInEpisode = 0
+    }
     adopt(fd, peer)
   }
+
+  /// Every slot is taken: the connection idle longest gives way to a new one. Idle is a client
+  /// with no request in progress or waiting, no output queued and no session watched (its own
+  /// included): closing it loses nothing of the host's. It reads an `evicted` error, then end
+  /// of file. Returns false if no client is idle. A client already closing still holds its
+  /// slot until it has closed, so each new connection makes one room of its own.
+  private func evictIdlestClient() -> Bool {
+    var idlest: Client?
+    for client in clients.values
+    where client.lastActivity < idlest?.lastActivity ?? .seconds(Int64.max) && client.isQuiet
+      && host.isIdle(client.id)
+    {
+      idlest = client
+    }
+    guard let idlest else { return false }
+    let idle = MonotonicClock.now() - idlest.lastActivity
+    let seconds = Double(idle.components.seconds) + Double(idle.components.attoseconds) * 1e-18
+    if evictionsInEpisode == 0 {
+      logger.notice(
+        "\(maxConnections) clients are connected, dynd's most: the one idle longest (pid \(idlest.pid), idle \(idle)) gives way to a new one; further evictions are counted, not logged"
+      )
+    }
+    evictions += 1
+    evictionsInEpisode += 1
+    idlest.evict(.evicted(connections: maxConnections, idleSeconds: seconds))
+    return true
+  }
+
+  /// Idle connections closed to make room for new ones (`evictIdlestClient`), in all and since
+  /// a slot was last free (logged once each such episode).
+  private(set) var evictions = 0
+  private var evictionsInEpisode = 0
 
   /// Connections refused since the last one accepted (logged once per episode, not each).
   private var refusedConnections = 0

@@ -84,14 +84,18 @@ extension ConnectionDelegate {
 /// line is delivered and the socket is not read, until the peer has read the output down to
 /// `Limits.outputLowWater`: a peer that pipelines requests is paced by what it reads. A peer
 /// that reads nothing for `Limits.stalledReaderTimeout` while that much is queued is closed
-/// (`.stoppedReading`). As a last resort, a `send` that would take the buffer past
-/// `Limits.outputHardLimit` closes the connection at once, and so may the daemon-wide
-/// `OutputBudget`; each says in its log line what happened.
+/// (`.stoppedReading`); what it reads is measured by `ReaderProgress`, so a peer that reads,
+/// however slowly, is never taken for one that stopped. Each write to the socket is at most
+/// `largestWrite` bytes, the step in which the kernel lets the daemon see a peer's reading. As
+/// a last resort, a `send` that would take the buffer past `Limits.outputHardLimit` closes the
+/// connection at once, and so may the daemon-wide `OutputBudget`; each says in its log line
+/// what happened.
 ///
 /// **Closing.** `closeAfterFlush()` stops reading, drops later sends, and frees the bufferevent
 /// from its write callback once the output is empty (`bufferevent_free` itself would discard
-/// pending output). A closing connection whose peer does not read for `Limits.flushTimeout` is
-/// closed anyway. `close()` closes at once, discarding output. Socket errors close at once.
+/// pending output). A closing connection whose peer reads nothing (`ReaderProgress`) for
+/// `Limits.flushTimeout` is closed anyway. `close()` closes at once, discarding output. Socket
+/// errors close at once.
 ///
 /// **Lingering close** (nginx's `lingering_close`). After a too-long or timed-out line the peer
 /// may still be sending: closing a socket with unread input makes the kernel reset the
@@ -118,7 +122,7 @@ public final class Connection {
     /// at most this many bytes are queued. Default `Wire.Limits.outputLowWater` (64 KiB).
     public var outputLowWater: Int
     /// How long a closing connection waits for the peer to read anything before giving up (an
-    /// idle timeout: each successful write restarts it). Default 5 s.
+    /// idle timeout: whatever the peer reads restarts it, `ReaderProgress`). Default 5 s.
     public var flushTimeout: Duration
     /// How long a peer may take to finish a line it has started (from its first byte to its
     /// newline) before `connectionLineTimedOut`. Time while reading is paused by
@@ -134,8 +138,9 @@ public final class Connection {
     /// the output drains to `outputLowWater`. Default `Wire.Limits.outputHighWater` (1 MiB).
     public var outputHighWater: Int
     /// How long a peer with more than `outputHighWater` bytes queued may read nothing before
-    /// the connection is closed (`.stoppedReading`). Zero or less: never. Default
-    /// `Wire.Limits.stalledReaderTimeout` (30 s).
+    /// the connection is closed (`.stoppedReading`); whatever it reads restarts the time
+    /// (`ReaderProgress`). Zero or less: never. Default `Wire.Limits.stalledReaderTimeout`
+    /// (30 s).
     public var stalledReaderTimeout: Duration
     /// The longest the connection delivers buffered lines in one turn of the loop (at least one
     /// line). Default `Wire.Limits.requestSlice` (2 ms).
@@ -206,6 +211,13 @@ public final class Connection {
     case closed
   }
 
+  /// The most bytes written to the socket in one system call. A Unix stream socket frees what
+  /// was written one write at a time, once its peer has read all of it: this is the step in
+  /// which the daemon can see a slow peer read (`ReaderProgress`). 16 KiB is libevent's own
+  /// default for a bufferevent's writes; a single `send` of a large message would otherwise make
+  /// buffers of 36 KiB (36 s for a peer reading 1 KB/s).
+  public static let largestWrite = 16 << 10
+
   /// A number unique within the loop, for logs.
   public let id: UInt64
   /// The limits this connection enforces.
@@ -240,9 +252,14 @@ public final class Connection {
   /// Back-pressure: more than `outputHighWater` bytes were queued; no line is delivered until
   /// the output drains to `outputLowWater`.
   private var outputHeld = false
-  /// The write timeout of `stalledReaderTimeout` is armed (more than `outputHighWater`
+  /// The peer's reading is watched with `stalledReaderTimeout` (more than `outputHighWater`
   /// bytes were queued and have not drained to `outputLowWater` since).
   private var watchingForStall = false
+  /// Bytes written to the socket so far: the output buffer's drains, and direct sends.
+  private var bytesWritten = 0
+  /// Watches the peer read while the output is backed up or being flushed at the close; made
+  /// when first needed.
+  private var readerProgress: ReaderProgress?
   /// Lines are left after a slice: the connection waits in `turns` for its next one.
   private var awaitingTurn = false
   /// The loop's turns, shared with its other connections.
@@ -253,8 +270,9 @@ public final class Connection {
 
   /// The output budget shared with the daemon's other connections, if any.
   private let outputBudget: OutputBudget?
-  /// This connection's entry in its output buffer's callbacks, which keep `outputBudget` current.
-  private var budgetEntry: OpaquePointer?
+  /// This connection's entry in its output buffer's callbacks, which keep `bytesWritten` and
+  /// `outputBudget` current.
+  private var outputEntry: OpaquePointer?
 
   /// Takes ownership of the connected stream socket `fd` (it is closed with the connection) and
   /// starts reading from it. With an `outputBudget`, its queued output counts towards the budget.
@@ -306,16 +324,17 @@ public final class Connection {
           .handleEvent(Int32(what), errno: code)
       },
       retained.toOpaque())
-    if outputBudget != nil {
-      // Every change to the output buffer (a queued message, a write to the socket) is counted.
-      budgetEntry = evbuffer_add_cb(
-        bufferevent_get_output(bufferEvent),
-        { _, info, context in
-          guard let info, let context else { return }
-          let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-          connection.outputBudget?.queued += Int(info.pointee.n_added) - Int(info.pointee.n_deleted)
-        }, retained.toOpaque())
-    }
+    // Every change to the output buffer (a queued message, a write to the socket) is counted:
+    // what was written, for `ReaderProgress`, and what is queued, for the budget.
+    outputEntry = evbuffer_add_cb(
+      bufferevent_get_output(bufferEvent),
+      { _, info, context in
+        guard let info, let context else { return }
+        let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+        connection.bytesWritten += Int(info.pointee.n_deleted)
+        connection.outputBudget?.queued += Int(info.pointee.n_added) - Int(info.pointee.n_deleted)
+      }, retained.toOpaque())
+    _ = bufferevent_set_max_single_write(bufferEvent, Self.largestWrite)
     // Input may reach one byte past the longest line: enough to see the newline of a maximal
     // line, or to know that a line without one is too long. libevent stops reading at this mark
     // and resumes when deliverLines drains complete lines.
@@ -381,17 +400,23 @@ public final class Connection {
     // With nothing queued, write at once: queueing would cost the loop an extra turn and four
     // syscalls per message (enable EV_WRITE, wait, write, disable). Only what the socket does not
     // take is queued; a failed write queues everything, so libevent reports the error as before.
+    // At most `largestWrite` bytes a call, as libevent writes.
     var written = 0
     if queued == 0 {
       let fd = bufferevent_getfd(bufferEvent)
-      let sent = Glibc.send(fd, base, bytes.count, Int32(MSG_NOSIGNAL))
-      if sent < 0 && (errno == EPIPE || errno == ECONNRESET) {
-        // The peer is gone: queueing its replies would only cost memory until libevent noticed
-        // (a peer that hung up with a thousand requests pipelined would get them all encoded).
-        finish(.error(errno))
-        return false
+      while written < bytes.count {
+        let sent = Glibc.send(
+          fd, base + written, min(bytes.count - written, Self.largestWrite), Int32(MSG_NOSIGNAL))
+        if sent < 0 && (errno == EPIPE || errno == ECONNRESET) {
+          // The peer is gone: queueing its replies would only cost memory until libevent noticed
+          // (a peer that hung up with a thousand requests pipelined would get them all encoded).
+          finish(.error(errno))
+          return false
+        }
+        guard sent > 0 else { break }
+        written += sent
       }
-      written = max(0, sent)
+      bytesWritten += written
       if written == bytes.count { return true }
     }
     guard bufferevent_write(bufferEvent, base + written, bytes.count - written) == 0 else {
@@ -645,21 +670,37 @@ public final class Connection {
   }
 
   /// More than `outputHighWater` bytes are queued: from now on, a peer that reads none of
-  /// them for `stalledReaderTimeout` is closed. libevent's write timeout measures exactly that
-  /// (it restarts whenever the socket takes bytes).
+  /// them for `stalledReaderTimeout` is closed.
   private func watchForStall() {
-    guard !watchingForStall, limits.stalledReaderTimeout > .zero, let bufferEvent else { return }
+    guard !watchingForStall, limits.stalledReaderTimeout > .zero else { return }
     watchingForStall = true
-    var timeout = timeval(limits.stalledReaderTimeout)
-    _ = bufferevent_set_timeouts(bufferEvent, nil, &timeout)
+    watchReading(for: limits.stalledReaderTimeout) { [unowned self] in
+      logger.warning(
+        "closing the connection: its peer has read nothing for \(limits.stalledReaderTimeout) while \(outputLength) bytes were queued for it (more than the high-water mark of \(limits.outputHighWater) bytes)"
+      )
+      finish(.stoppedReading)
+    }
+  }
+
+  /// Calls `onStall` once the peer has read nothing for `timeout`, until `readerProgress` is
+  /// stopped.
+  private func watchReading(for timeout: Duration, onStall: @escaping () -> Void) {
+    guard let bufferEvent else { return }
+    let progress =
+      readerProgress
+      ?? ReaderProgress(loop: loop, socket: bufferevent_getfd(bufferEvent)) { [unowned self] in
+        self.bytesWritten
+      }
+    readerProgress = progress
+    progress.start(timeout: timeout, onStall: onStall)
   }
 
   /// The output drained to `outputLowWater`: the peer reads; held lines are delivered again.
   private func outputDrained() {
-    guard let bufferEvent, outputLength <= limits.outputLowWater else { return }
+    guard outputLength <= limits.outputLowWater else { return }
     if watchingForStall {
       watchingForStall = false
-      _ = bufferevent_set_timeouts(bufferEvent, nil, nil)
+      readerProgress?.stop()
     }
     if outputHeld {
       outputHeld = false
@@ -770,15 +811,6 @@ public final class Connection {
       serveInput()
     } else if what & BEV_EVENT_EOF != 0 {
       finish(.peerClosed)
-    } else if what & BEV_EVENT_TIMEOUT != 0, state == .open {
-      logger.warning(
-        "closing the connection: its peer has read nothing for \(limits.stalledReaderTimeout) while \(outputLength) bytes were queued for it (more than the high-water mark of \(limits.outputHighWater) bytes)"
-      )
-      finish(.stoppedReading)
-    } else if what & BEV_EVENT_TIMEOUT != 0 {
-      logger.info(
-        "the peer read nothing for \(limits.flushTimeout) while closing; dropping its output")
-      finish(.flushTimeout)
     } else if what & BEV_EVENT_ERROR != 0 {
       finish(.error(code))
     }
@@ -798,11 +830,15 @@ public final class Connection {
       flushed()
       return
     }
-    // The write callback now fires only when the output is empty; a write timeout bounds the wait
-    // (libevent re-arms it on every successful write, so a slow reader still drains).
+    // The write callback now fires only when the output is empty; a peer that reads nothing
+    // for `flushTimeout` bounds the wait (a slow reader still drains).
     bufferevent_setwatermark(bufferEvent, Int16(EV_WRITE), 0, 0)
-    var timeout = timeval(limits.flushTimeout)
-    _ = bufferevent_set_timeouts(bufferEvent, nil, &timeout)
+    watchingForStall = false
+    watchReading(for: limits.flushTimeout) { [unowned self] in
+      logger.info(
+        "the peer read nothing for \(limits.flushTimeout) while closing; dropping its output")
+      finish(.flushTimeout)
+    }
   }
 
   /// Everything queued has been written while closing: close, or, after a refused line whose
@@ -816,7 +852,7 @@ public final class Connection {
     // No more output: the peer reads the reply, then end of file.
     _ = shutdown(bufferevent_getfd(bufferEvent), Int32(SHUT_WR))
     _ = bufferevent_disable(bufferEvent, Int16(EV_WRITE))
-    _ = bufferevent_set_timeouts(bufferEvent, nil, nil)
+    readerProgress?.stop()
     let timer = OneShotTimer(loop: loop) { [unowned self] _ in
       self.logger.debug(
         "the peer did not close its side within \(self.limits.lingerTime) of its refused line")
@@ -831,11 +867,12 @@ public final class Connection {
     state = .closed
     lineTimer?.cancel()
     lingerTimer?.cancel()
+    readerProgress?.stop()
     if let bufferEvent {
-      if let budgetEntry {
+      if let outputEntry {
         let output = bufferevent_get_output(bufferEvent)
-        evbuffer_remove_cb_entry(output, budgetEntry)
-        self.budgetEntry = nil
+        evbuffer_remove_cb_entry(output, outputEntry)
+        self.outputEntry = nil
         outputBudget?.queued -= evbuffer_get_length(output)
       }
       // Clears the callbacks at once; the socket is closed by libevent's finalizer on the loop.

@@ -51,6 +51,7 @@ __all__ = [
     "LINE_TOO_LONG",
     "LINE_TIMEOUT",
     "CONFLICTING_FIELDS",
+    "EVICTED",
     "BUSY",
 ]
 
@@ -88,6 +89,9 @@ LINE_TOO_LONG = "line_too_long"
 LINE_TIMEOUT = "line_timeout"
 #: `params` of two ways to give one thing (a spring's two parameter sets, two decay models).
 CONFLICTING_FIELDS = "conflicting_fields"
+#: Every connection slot was taken and this idle connection gave way to a new client; it is
+#: closed after the reply (which has no id).
+EVICTED = "evicted"
 #: Too many sessions, or `step` on a realtime session.
 BUSY = "busy"
 
@@ -114,6 +118,7 @@ ERROR_CODES: FrozenSet[str] = frozenset(
         LINE_TOO_LONG,
         LINE_TIMEOUT,
         CONFLICTING_FIELDS,
+        EVICTED,
         BUSY,
     }
 )
