@@ -179,7 +179,7 @@ public final class DynamicAnimator {
       moved = group
     }
     guard let body = body(for: moved) else { return }
-    if isShowingFrame, var shown = body.shownBetweenSteps {
+    if isShowingFrame, body.isDynamic, var shown = body.shownBetweenSteps {
       // Moved at the frame's time, between two steps.
       shown.center = center
       shown.angle = angle
@@ -187,6 +187,7 @@ public final class DynamicAnimator {
       resume()
       return
     }
+    body.forgetShown()
     world.setTransform(body.handle, center: center, angle: angle)
     world.wake(body.handle)
     moved.center = center
@@ -252,7 +253,7 @@ public final class DynamicAnimator {
     // Tolerate rounding: 1/60 s must be exactly two steps, every time, and leave nothing over.
     let due = Int((pendingSteps + Self.stepTolerance).rounded(.down))
     pendingSteps -= Double(due)
-    if pendingSteps < Self.stepTolerance { pendingSteps = 0 }
+    if due > 0, pendingSteps < Self.stepTolerance { pendingSteps = 0 }
     stepsDue += due
   }
 
@@ -438,7 +439,7 @@ public final class DynamicAnimator {
   /// is false (a held item's drive), the animator resumes and its rest count starts over.
   func setVelocity(of body: ItemBody, _ velocity: Vector?, angular: Double?, resuming: Bool = true)
   {
-    if isShowingFrame, var shown = body.shownBetweenSteps {
+    if isShowingFrame, body.isDynamic, var shown = body.shownBetweenSteps {
       // Given at the frame's time, between two steps.
       shown.velocity = velocity ?? shown.velocity
       shown.angularVelocity = angular ?? shown.angularVelocity
@@ -446,6 +447,7 @@ public final class DynamicAnimator {
       if resuming { resume() }
       return
     }
+    body.forgetShown()
     let v = velocity ?? body.state.velocity
     let w = angular ?? body.state.angularVelocity
     world.setVelocity(body.handle, v, angular: w)

@@ -38,6 +38,11 @@ extension DynamicAnimator {
       body.showBetweenSteps(carried(body, by: lead), lead: lead)
     }
     for behavior in flattened { behavior.showFrameState(self, lead: lead) }
+    // Every other body (asleep, or at the end of its motion) shows where it is: a velocity
+    // given it now is given at this time too.
+    for body in bodyOrder where body.isDynamic && !body.isShown(lead: lead) {
+      body.showBetweenSteps(body.state, lead: lead)
+    }
     isShowingFrame = true
   }
 
@@ -84,7 +89,10 @@ extension DynamicAnimator {
   /// (a release sets the velocity, then gravity). Other forces act from the last step's time
   /// for the rest of that step.
   func rebase(_ body: ItemBody, to shown: BodyState) {
-    if !rebased.contains(where: { $0 === body }) { rebased.append(body) }
+    if !body.awaitsRebase {
+      body.awaitsRebase = true
+      rebased.append(body)
+    }
     let lead = body.shownLead
     let change = (linear: steadyChange(of: body), angular: 0.0)
     let part = lead / Self.stepInterval
@@ -116,9 +124,12 @@ extension DynamicAnimator {
   /// the accelerations in force now.
   func rebaseGiven() {
     guard !rebased.isEmpty else { return }
-    for body in rebased where bodies[ObjectIdentifier(body.item)] === body {
+    prepare()  // the behaviors added with the change (gravity at a release) act on it
+    let given = rebased
+    for body in given where bodies[ObjectIdentifier(body.item)] === body {
       if let shown = body.shownBetweenSteps { rebase(body, to: shown) }
     }
+    for body in rebased { body.awaitsRebase = false }
     rebased.removeAll()
   }
 }

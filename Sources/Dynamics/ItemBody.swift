@@ -83,6 +83,17 @@ final class ItemBody {
   private(set) var shownBetweenSteps: BodyState?
   private(set) var shownLead = 0.0
 
+  /// Whether the body is waiting for the next frame to be put in the state given it between
+  /// two steps again (`DynamicAnimator.rebaseGiven`).
+  var awaitsRebase = false
+
+  /// Whether the item shows the state at the frame `lead` seconds after the last step.
+  func isShown(lead: Double) -> Bool { shownBetweenSteps != nil && shownLead == lead }
+
+  /// The body's state was written at the last step's time (a velocity given during a step):
+  /// what was shown between steps no longer follows from it.
+  func forgetShown() { shownBetweenSteps = nil }
+
   /// Shows `shown`, the state `lead` seconds after the last step (a frame's time between two).
   func showBetweenSteps(_ shown: BodyState, lead: Double) {
     shownBetweenSteps = shown

@@ -116,4 +116,80 @@ import Testing
     let expected = -600 + 1000 * (animator.time - released)
     #expect(abs(ball.velocity.dy - expected) <= 0.5, "\(ball.velocity.dy) against \(expected)")
   }
+
+  /// An item whose decay ended, the animator kept running by another, flicked between two
+  /// steps: it moves v·dt in the first frame, as a moving item would.
+  @Test(arguments: [60.0, 90, 144])
+  func aRestingItemFlickedBetweenStepsMovesVTimesDt(hz: Double) throws {
+    let animator = DynamicAnimator()
+    let ball = item("ball", x: 100, y: 100, w: 20, h: 20)
+    let other = item("other", x: 100, y: 400, w: 20, h: 20)
+    let material = DynamicItemBehavior(items: [ball, other])
+    material.resistance = 0
+    animator.addBehavior(material)
+    material.addLinearVelocity(Vector(dx: 50, dy: 0), for: other)
+    let model = DecayModel.scrollView(decelerationRate: DecayModel.normalDecelerationRate)
+    animator.addBehavior(try DecayBehavior(items: [ball], model: model))
+    for _ in 0...Int(hz / 2) { animator.step(1 / hz) }
+    let x = ball.center.x
+    material.addLinearVelocity(Vector(dx: 1000, dy: 0), for: ball)
+    animator.step(1 / hz)
+    #expect(abs(ball.center.x - x - 1000 / hz) < 0.05 * 1000 / hz, "moved \(ball.center.x - x)")
+  }
+
+  /// A velocity added before a decay takes the item, at the step where it does, is kept.
+  @Test(arguments: [60.0, 144])
+  func aVelocityPendingWhenADecayStartsIsKept(hz: Double) throws {
+    let (animator, ball) = freeItem(velocity: Vector(dx: 1000, dy: 0))
+    animator.step(1 / hz)
+    let more = DynamicItemBehavior(items: [ball])
+    more.resistance = 0
+    more.addLinearVelocity(Vector(dx: 0, dy: 500), for: ball)
+    animator.addBehavior(more)
+    let model = DecayModel.scrollView(decelerationRate: DecayModel.normalDecelerationRate)
+    animator.addBehavior(try DecayBehavior(items: [ball], model: model))
+    animator.step(1 / hz)
+    animator.step(1 / hz)
+    #expect(ball.velocity.dy > 400, "\(ball.velocity)")
+  }
+
+  /// Adding no velocity between steps changes nothing (it once dropped gravity's part of a step).
+  @Test(arguments: [60.0, 144])
+  func addingNoVelocityBetweenStepsChangesNothing(hz: Double) {
+    var ends: [Double] = []
+    for addsNothing in [false, true] {
+      let (animator, ball) = freeItem(velocity: .zero, falling: true)
+      for _ in 1...3 { animator.step(1 / hz) }
+      let more = DynamicItemBehavior(items: [ball])
+      more.resistance = 0
+      if addsNothing { more.addLinearVelocity(.zero, for: ball) }
+      animator.addBehavior(more)
+      _ = animator.items
+      for _ in 1...Int(hz) { animator.step(1 / hz) }
+      ends.append(ball.center.y)
+    }
+    #expect(abs(ends[1] - ends[0]) < 0.01, "\(ends)")
+  }
+
+  /// A release: the velocity given between steps, gravity turned on with it in the same change.
+  @Test(arguments: [90.0, 144])
+  func gravityTurnedOnWithAReleaseActsFromTheRelease(hz: Double) {
+    let (animator, ball) = freeItem(velocity: Vector(dx: 100, dy: 0))
+    animator.step(1 / hz)
+    animator.step(1 / hz)
+    let released = animator.time
+    let material = animator.behaviors.compactMap { $0 as? DynamicItemBehavior }.first!
+    material.addLinearVelocity(Vector(dx: 0, dy: -600), for: ball)
+    animator.addBehavior(GravityBehavior(items: [ball]))
+    for _ in 1...12 { animator.step(1 / hz) }
+    let expected = -600 + 1000 * (animator.time - released)
+    #expect(abs(ball.velocity.dy - expected) <= 0.5, "\(ball.velocity.dy) against \(expected)")
+  }
+
+  /// A `dt` far below an internal step still advances time, and gives a frame.
+  @Test func aTinyDtAdvancesTime() {
+    let (animator, _) = freeItem(velocity: Vector(dx: 1000, dy: 0))
+    for _ in 1...1000 { animator.step(1e-10) }
+    #expect(abs(animator.time - 1e-7) < 1e-12, "\(animator.time)")
+  }
 }

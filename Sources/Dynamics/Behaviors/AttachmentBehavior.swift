@@ -320,7 +320,7 @@ public final class AttachmentBehavior: DynamicBehavior {
   override func showFrameState(_ animator: DynamicAnimator, lead: Double) {
     guard glidePoint != nil else { return }
     glidePoint = anchorPoint
-    if let body = grippedBody {
+    if let body = grippedBody, body.isDynamic {
       let reached = glideTarget.map {
         (body.worldPoint(offset: offset) - $0).length <= Self.reachedTolerance
       }
@@ -328,7 +328,9 @@ public final class AttachmentBehavior: DynamicBehavior {
       var shown = body.shownState
       shown.center = shown.center + (anchorPoint - shownPoint(shown))
       body.showBetweenSteps(shown, lead: lead)
-    } else if let body = animator.body(for: item), body.isDynamic {
+    } else if physicsAttached, let body = animator.body(for: item), body.isDynamic,
+      body.state.isAwake
+    {
       var shown = body.shownState
       let rod = shownPoint(shown) - anchorPoint
       guard rod.length > 0 else { return }

@@ -149,9 +149,11 @@ public final class DynamicItemBehavior: DynamicBehavior {
       guard pendingLinear[id] != nil || pendingAngular[id] != nil,
         let body = animator.body(for: item)
       else { continue }
+      // Between two steps, added to what the item shows then (`FrameState.swift`).
+      let now = animator.isShowingFrame ? body.shownState : body.state
       animator.setVelocity(
-        of: body, body.state.velocity + (pendingLinear[id] ?? .zero),
-        angular: body.state.angularVelocity + (pendingAngular[id] ?? 0))
+        of: body, now.velocity + (pendingLinear[id] ?? .zero),
+        angular: now.angularVelocity + (pendingAngular[id] ?? 0))
     }
     pendingLinear = [:]
     pendingAngular = [:]

@@ -196,17 +196,20 @@ struct ExactMotionTracks<Motion: ExactMotion> {
 
   /// Shows every item this behavior moves, its motion not ended, at its closed form `lead`
   /// seconds after the last internal step (a frame's time between two steps); a motion that
-  /// starts at the coming step starts now.
+  /// starts (or starts afresh) at the coming step starts now.
   @_specialize(where Motion == SpringMotion)
   @_specialize(where Motion == DecayMotion)
   mutating func show(
     _ animator: DynamicAnimator, owner: DynamicBehavior, lead: Double,
     start: (_ position: Point, _ velocity: Vector, _ isFirst: Bool) -> Motion
   ) {
-    for i in tracks.indices where !tracks[i].ended {
-      let body = animator.body(for: tracks[i].item)
+    for i in tracks.indices {
+      let body =
+        tracks[i].bodiesVersion == animator.bodiesVersion
+        ? tracks[i].body : animator.body(for: tracks[i].item)
       guard let body, body.isDynamic, body.motionOwner == ObjectIdentifier(owner) else { continue }
       let motion = Self.begin(&tracks[i], body, animator, start)
+      guard !tracks[i].ended else { continue }
       let t =
         Double(animator.stepCount - tracks[i].startStep) * DynamicAnimator.stepInterval + lead
         - tracks[i].startOffset
