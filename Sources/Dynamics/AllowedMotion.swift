@@ -2,8 +2,9 @@ import Primitives
 
 extension DynamicAnimator {
   /// The fastest an item moves, in pt/s: Box2D moves a body at most 2 m (b2_maxTranslation,
-  /// 200 pt) per internal step and scales a faster velocity down to that during the step.
-  public static let maxSpeed = 200 / stepInterval
+  /// 200 pt) per internal step and scales a faster velocity down to that during the step
+  /// (`PropertyRanges.speedLimit`, 200 pt × 120 steps a second).
+  public static let maxSpeed = PropertyRanges.speedLimit
 
   /// The velocity `item` actually moves with when given `velocity`, and the constraints that
   /// changed it (in the order they apply): a rail to an anchor projects it onto its axis (two

@@ -16,7 +16,7 @@ public final class DynamicItem {
   /// The largest side accepted, in points.
   public static let maximumSide = 100_000.0
   /// The largest coordinate magnitude accepted for centers and points, in points.
-  public static let maximumCoordinate = 1_000_000.0
+  public static let maximumCoordinate = PropertyRanges.coordinate.upperBound
   /// The most vertices a path may have.
   public static let maximumPathVertices = 64
 

@@ -12,6 +12,15 @@ public enum PropertyRanges {
   /// the tracker estimates may be (samples a nanosecond apart would otherwise estimate 10⁹ pt/s
   /// and more). A finger is far below 1e5 pt/s.
   public static let velocity = -1e6...1e6
+  /// Each coordinate of an item's center and of every point, pt: beyond a million points Box2D
+  /// (single precision, 100 pt per metre) loses sub-point resolution. `DynamicItem.
+  /// maximumCoordinate` and the protocol's `coordinate` range are this one.
+  public static let coordinate = -1e6...1e6
+  /// The fastest an item moves, pt/s: Box2D moves a body at most 2 m (b2_maxTranslation, 200 pt
+  /// at 100 pt per metre) per 1/120 s internal step and scales a faster velocity down to this.
+  /// `DynamicAnimator.maxSpeed` is this one; springs and decays keep to it too
+  /// (`ExactMotionTracks`), and their parameter ranges are derived from it (`DecayField`).
+  public static let speedLimit = 24_000.0
   /// A side of a transition's bounds, in points: from a watch's 100 to a large desktop's 10 000
   /// (`open`'s `bounds` with a `transition`).
   public static let transitionSide = 100.0...10_000.0

@@ -149,7 +149,7 @@ public enum Limits {
 
   /// Coordinates of centers, points, anchors, offsets and boundaries, in points. Beyond a million
   /// points Box2D (single precision, 100 pt per metre) loses sub-point resolution.
-  public static let coordinate = NumberRange.magnitude(1e6)
+  public static let coordinate = NumberRange.magnitude(PropertyRanges.coordinate.upperBound)
   /// Each side of an item and of the scene bounds, in points. Box2D welds vertices closer than a
   /// quarter point and aborts on zero area, so items are at least 1 pt wide.
   public static let side = NumberRange.closed(1, 1e5)

@@ -81,13 +81,22 @@ struct DecaySpecTests {
           "field 'behavior.\(field.rawValue)' must be \(Limits.decay(field).phrase) (got \(got))"))
   }
 
-  @Test("a deceleration rate and a drag lie strictly between 0 and 1")
-  func openRanges() {
+  @Test(
+    "a deceleration rate and a drag lie in closed ranges of 6 decimals, a decay at least 0.012/s")
+  func closedRanges() {
     #expect(
       rejection(decayLine(#""deceleration_rate":1"#))?.message
-        == "field 'behavior.deceleration_rate' must be greater than 0 and less than 1 (got 1)")
-    #expect(Limits.decay(.drag).contains(0.999_999_999))
-    #expect(!Limits.decay(.drag).contains(1))
+        == "field 'behavior.deceleration_rate' must be between 1e-06 and 0.999988 (got 1)")
+    #expect(Limits.decay(.drag).contains(0.988_071))
+    #expect(!Limits.decay(.drag).contains(0.988_072))
+    #expect(!Limits.decay(.drag).contains(0))
+    #expect(!Limits.decay(.friction).contains(0.002_857))
+    for field in DecayField.allCases {
+      for bound in [field.range.lowerBound, field.range.upperBound] {
+        let rate = try? field.model(bound).decayRate
+        #expect(rate.map { $0 >= DecayField.slowestRate } == true, "\(field) \(bound)")
+      }
+    }
   }
 
   @Test("a wrong type or an unknown field")

@@ -31,13 +31,13 @@ public final class DecayBehavior: ExactMotionBehavior<DecayMotion> {
   }
 
   /// Where `item` comes to rest (the handoff's projection): its motion's resting point, or,
-  /// before its motion starts, where the motion starting from its state now would rest. Nil
-  /// for an item that is not the decay's.
+  /// before its motion starts, where the motion starting from its state now would rest; held
+  /// within the edges of the coordinate space, where the motion stops (`ExactMotionLimits`).
+  /// Nil for an item that is not the decay's.
   public func restingPoint(of item: DynamicItem) -> Point? {
     guard items.contains(where: { $0 === item }) else { return nil }
-    if let motion = motion(of: item) { return motion.restingPoint }
-    let velocity = hasStarted(item) ? item.velocity : (initialVelocity ?? item.velocity)
-    return DecayMotion(model, from: item.center, velocity: velocity).restingPoint
+    let motion = motion(of: item) ?? start(item.center, item.velocity, !hasStarted(item))
+    return ExactMotionLimits.withinEdges(motion.restingPoint, from: motion.start)
   }
 
   override func motion(from position: Point, velocity: Vector) -> DecayMotion {

@@ -68,8 +68,9 @@ public class ExactMotionBehavior<Motion: ExactMotion>: DynamicBehavior {
   }
 
   /// How an item's motion starts from `position` and `velocity` (`isFirst`: the behavior's first
-  /// start of it, which takes `initialVelocity` if one was given).
-  private func start(_ position: Point, _ velocity: Vector, _ isFirst: Bool) -> Motion {
-    motion(from: position, velocity: isFirst ? (initialVelocity ?? velocity) : velocity)
+  /// start of it, which takes `initialVelocity` if one was given), at most at the speed limit.
+  func start(_ position: Point, _ velocity: Vector, _ isFirst: Bool) -> Motion {
+    let given = isFirst ? (initialVelocity ?? velocity) : velocity
+    return motion(from: position, velocity: ExactMotionLimits.startingVelocity(given))
   }
 }

@@ -165,6 +165,17 @@ struct ExactMotionTracks<Motion: ExactMotion> {
       track.ended = motion.hasEnded(at: t, position: state.position, velocity: state.velocity)
       if !track.ended { next = (state.position, state.velocity) }
     }
+    // Beyond the engine's limits the item goes no further than they let it, and its motion
+    // starts afresh from there at the step's end (`ExactMotionLimits`).
+    if let limited = ExactMotionLimits.bounded(
+      next.center, next.velocity, from: body.state.center, over: DynamicAnimator.stepInterval)
+    {
+      next = (limited.position, limited.velocity)
+      track.motion = start(next.center, next.velocity, false)
+      track.startStep = animator.stepCount + 1
+      track.startOffset = 0
+      track.ended = false
+    }
     body.setFollowsMotion(true)
     body.motionInFlight = !track.ended
     animator.follow(body, to: next.center)
@@ -213,7 +224,12 @@ struct ExactMotionTracks<Motion: ExactMotion> {
       let t =
         Double(animator.stepCount - tracks[i].startStep) * DynamicAnimator.stepInterval + lead
         - tracks[i].startOffset
-      let state = motion.state(at: t, sharing: &animator.sharedMotionTerms)
+      var state = motion.state(at: t, sharing: &animator.sharedMotionTerms)
+      if let limited = ExactMotionLimits.bounded(
+        state.position, state.velocity, from: body.state.center, over: lead)
+      {
+        state = limited
+      }
       var shown = body.state
       shown.center = state.position
       shown.velocity = state.velocity

@@ -145,17 +145,39 @@ public struct DecayTerms: Equatable, Sendable {
 }
 
 /// The fields of the decay models, by the protocol's names, with the values each accepts (the
-/// one place these ranges are defined). Android requires a positive friction; its range starts
-/// at 1e-6, where the resting distance v₀/4.2e-6 is still finite for any valid velocity.
+/// one place these ranges are defined), derived from two promises:
+/// - the position limit: a decay thrown at the speed limit (`PropertyRanges.speedLimit`, which
+///   no exact motion exceeds) travels (|v₀| − v_stop)/λ < |v₀|/λ, so every model's λ is at least
+///   `slowestRate`, at which that is the width of the coordinate space (2e6 pt, ±1e6): no decay
+///   can run for ever, and one thrown from an edge stops by the other (an item that would still
+///   pass an edge stops there: `ExactMotionTracks`);
+/// - `behaviors` shows each value with 6 decimals (`ParameterRange.reportedResolution`), and what
+///   it shows can be sent back: every bound is closed and a multiple of 10⁻⁶, so a value rounded
+///   to 6 decimals stays in its range (an open bound at 0 or 1 was written as 0 or 1 and refused).
+///
+/// Hence: `deceleration_rate` and `drag` from 10⁻⁶ (λ = 13 816/s and 13.8/s) up to e^(−λ/1000)
+/// and e^(−λ) at the slowest rate, rounded down (0.999988 and 0.988071); `friction` from
+/// λ/4.2 rounded up (0.002858) to 1e6 (λ = 4.2e6/s).
 public enum DecayField: String, CaseIterable, Sendable {
   case decelerationRate = "deceleration_rate"
   case friction
   case drag
 
+  /// The slowest decay rate λ of any model (1/s): the speed limit over the width of the
+  /// coordinate space, 24 000 / 2e6 = 0.012.
+  public static let slowestRate =
+    PropertyRanges.speedLimit / (2 * PropertyRanges.coordinate.upperBound)
+
   public var range: ParameterRange {
+    let slowest = Self.slowestRate
+    let smallest = ParameterRange.reportedResolution
     switch self {
-    case .decelerationRate, .drag: return .open(0, 1)
-    case .friction: return .closed(1e-6, 1e6)
+    case .decelerationRate:
+      return .closed(smallest, ParameterRange.reported(exp(-slowest / 1000), rounded: .down))
+    case .drag: return .closed(smallest, ParameterRange.reported(exp(-slowest), rounded: .down))
+    case .friction:
+      let lowest = ParameterRange.reported(slowest / DecayModel.flingUnitFriction, rounded: .up)
+      return .closed(lowest, 1e6)
     }
   }
 

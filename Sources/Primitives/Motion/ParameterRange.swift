@@ -40,6 +40,19 @@ public struct ParameterRange: Hashable, Sendable {
     ParameterRange(lower, upper, includesLowerBound: false, includesUpperBound: false)
   }
 
+  /// How many values per unit the protocol shows for motion parameters: `behaviors` writes them
+  /// with 6 decimals (`WireProtocol.angularDecimals`), so a bound that must survive being shown
+  /// and sent back is a multiple of 1 / 10⁶ (`reportedResolution`).
+  public static let reportedScale = 1e6
+  /// The step of the values the protocol shows for motion parameters, 10⁻⁶.
+  public static let reportedResolution = 1 / reportedScale
+
+  /// `value` rounded `down` or `up` to a multiple of `reportedResolution` (a derived bound made
+  /// one the protocol shows exactly).
+  public static func reported(_ value: Double, rounded rule: FloatingPointRoundingRule) -> Double {
+    (value * reportedScale).rounded(rule) / reportedScale
+  }
+
   /// Whether `value` lies in the range (never true for NaN).
   public func contains(_ value: Double) -> Bool {
     let aboveLower = includesLowerBound ? value >= lowerBound : value > lowerBound

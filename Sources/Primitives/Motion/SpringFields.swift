@@ -4,10 +4,19 @@
 /// The minimum: mass, stiffness, response and duration positive; damping and damping
 /// ratio not negative; bounce within −1…1. The ranges below are that, with the finite bounds
 /// that keep every closed form finite (`ParameterRange`): a mass of 1e-6 under a stiffness of
-/// 1e9 still oscillates at only 3·10⁷ rad/s. Bounce excludes −1, where
-/// `SpringParameters.duration(_:bounce:)` needs infinite damping; Origami's tension must be
-/// positive, friction not negative, so that Rebound's conversion gives a positive stiffness
-/// and a damping ≥ 0.
+/// 1e9 still oscillates at only 3·10⁷ rad/s. Origami's tension must be positive, friction not
+/// negative, so that Rebound's conversion gives a positive stiffness and a damping ≥ 0.
+///
+/// Two bounds are derived from the others so that the mass, stiffness and damping `behaviors`
+/// reports for any accepted spring, whichever set gave it, can be sent back (PROTOCOL.md §5):
+/// - `damping` reaches 2·ζ·√(m·k) at the largest damping ratio, mass and stiffness
+///   (2·1000·√(1e6·1e9) ≈ 6.32e10), the most `stiffness` + `damping_ratio` + `mass` gives;
+/// - `bounce` starts at 1/ζ − 1 for the largest damping ratio (−0.999): below it
+///   `SpringParameters.duration(_:bounce:)` gives ζ = 1/(1 + bounce) > 1000, and at −1 it
+///   would need infinite damping.
+///
+/// What no range can bound, the speed a large displacement gives a stiff spring, the engine's
+/// speed limit bounds (`ExactMotionTracks`).
 public enum SpringField: String, CaseIterable, Sendable {
   case response
   case dampingRatio = "damping_ratio"
@@ -22,15 +31,23 @@ public enum SpringField: String, CaseIterable, Sendable {
   public var range: ParameterRange {
     switch self {
     case .response, .duration: return .closed(1e-3, 1e3)
-    case .dampingRatio: return .closed(0, 1e3)
-    case .bounce: return .above(-1, upTo: 1)
+    case .dampingRatio: return .closed(0, Self.largestDampingRatio)
+    case .bounce: return .closed(1 / Self.largestDampingRatio - 1, 1)
     case .stiffness: return .closed(1e-6, 1e9)
-    case .damping: return .closed(0, 1e9)
+    case .damping:
+      // As `SpringParameters.stiffness(_:dampingRatio:mass:)` computes it, so that the corner
+      // is the very value a spring given there reports.
+      let mass = Self.mass.range.upperBound
+      let stiffness = Self.stiffness.range.upperBound
+      return .closed(0, 2 * Self.largestDampingRatio * (mass * stiffness).squareRoot())
     case .mass: return .closed(1e-6, 1e6)
     case .tension: return .above(0, upTo: 1e4)
     case .friction: return .closed(0, 1e4)
     }
   }
+
+  /// The largest damping ratio ζ accepted (1000: far over-damped).
+  private static let largestDampingRatio = 1e3
 }
 
 /// A value refused because it lies outside its field's range.

@@ -18,8 +18,9 @@ public final class Fling: Transition {
     let friction = Parameter(
       "friction", 1, 0.01...100, unit: "",
       source: "Android FlingAnimation.setFriction: its default, 1")
+    // At most the decay's own largest drag (0.988071: `DecayField`), the slowest a decay goes.
     let drag = Parameter(
-      "drag", 0.135, 0.0001...0.9999, unit: "per s",
+      "drag", 0.135, 0.0001...DecayField.drag.range.upperBound, unit: "per s",
       source: "Flutter FrictionSimulation: the drag of its documentation's example")
     let cardWidth = Parameter(
       "card_width", 160, from: 10, to: "width", unit: "pt", source: "dynd")
