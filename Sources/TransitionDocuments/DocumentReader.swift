@@ -78,8 +78,7 @@ struct DocumentReader {
     var document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
       expressions: expressions, names: names, rules: DocumentRules(),
-      runtime: RuntimeNames(names, items: []), ruleExpressions: [:],
-      effects: EffectCache(pointers: [], compiled: [:]))
+      runtime: RuntimeNames(names, items: []), ruleExpressions: [:])
     checkCorners(document)
     guard errors.isEmpty else { return nil }
     // The rules, read against the names of the events, the state and the scene's items, each
@@ -153,8 +152,7 @@ struct DocumentReader {
     document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
       expressions: expressions, names: names, rules: rules, runtime: runtime,
-      ruleExpressions: compiled,
-      effects: EffectCache(pointers: rules.effectPointers, compiled: compiled))
+      ruleExpressions: compiled)
     return errors.isEmpty ? document : nil
   }
 

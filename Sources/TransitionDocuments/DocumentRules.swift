@@ -32,19 +32,6 @@ struct DocumentRules: Sendable {
 
   enum Axis: String, Sendable { case x, y }
 
-  /// The pointers of every effect that adds or sets a behavior.
-  var effectPointers: [String] {
-    let lists =
-      [pan.began] + release.map(\.then) + cancel.map(\.then) + tap.map(\.then)
-      + swipe.map(\.then) + done.map(\.then)
-    return lists.flatMap { $0 }.compactMap { effect in
-      switch effect {
-      case .addBehavior(_, let at), .setBehavior(_, _, let at): at
-      default: nil
-      }
-    }
-  }
-
   struct Pan: Sendable {
     /// The items a pan may grip (nil: any), and the axis it is locked to (nil: none).
     var items: [String]?
@@ -108,12 +95,13 @@ struct DocumentRules: Sendable {
   }
 
   enum Effect: Sendable {
-    /// A behavior object (the protocol's, section 6) whose `=` strings are expressions, at
-    /// `pointer` in the document.
-    case addBehavior(JSONValue, pointer: String)
+    /// A behavior object (the protocol's, section 6) whose `=` strings are expressions; with
+    /// `from_parameters`, a spring or a decay that moves by the motion the parameters give.
+    case addBehavior(BehaviorEffect<BehaviorSpec>, fromParameters: Bool)
     case removeBehavior(String)
-    /// New values for fields of a behavior (`set_behavior`'s), `=` strings expressions.
-    case setBehavior(String, fields: JSONValue, pointer: String)
+    /// New values for fields of the behavior with an id (`set_behavior`'s), `=` strings
+    /// expressions, read for the behavior's type (the document's check proved an id names one).
+    case setBehavior(String, BehaviorType, BehaviorEffect<BehaviorUpdate>)
     /// A velocity added to an item through the item behavior that carries it.
     case addVelocity(String, dx: Expression, dy: Expression)
     /// New values of the phase and the state (by their index in `RuntimeNames.stateNames`).

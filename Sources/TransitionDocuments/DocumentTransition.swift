@@ -20,21 +20,26 @@ public final class DocumentTransition: ScenePan {
   private let base: [Double]
   /// The values of every name the rules may use, in slot order (`RuntimeNames.values`): the
   /// base, the last event's (`release.x` …), the phases', the phase and the state, the items'
-  /// (brought up to date by `currentValues`). One array, written in place: a frame's rules
+  /// (brought up to date by `refreshItems`). One array, written in place: a frame's rules
   /// allocate nothing.
   private var scratch: [Double]
+  /// The values of an effect's expressions (`BehaviorEffect.key`), and the values a `let`
+  /// assigns, each written in place.
+  private var key: [Double] = []
+  private var assigned: [Double?] = []
   private let eventOffset: Int
   private let stateOffset: Int
   private let itemsOffset: Int
   private let band: (range: ClosedRange<Double>, dimension: Double)?
   private let dragScale: Double?
   private var behaviors: [String: DynamicBehavior]
-  /// The type of each behavior by id (what a `set` reads its fields for).
-  private var types: [String: BehaviorType]
   private let lookup: (String) -> DynamicItem?
+  private let factory: BehaviorFactory
   private let carrier: (DynamicItem) -> DynamicItemBehavior
   private var named: [DynamicItem?] = []
   private let given: GivenMotions
+  /// The release's projection's decay, evaluated once a session.
+  private let projectionModel: DecayModel
   private var awaitingDone = false
   /// What the rule applied at the last release said of its handoff: the spring it handed the
   /// released item to, and the rule's own word (a projection, a detent).
@@ -113,11 +118,9 @@ public final class DocumentTransition: ScenePan {
       base: base, event: Array(repeating: 0, count: RuntimeNames.event.count), state: state,
       items: document.runtime.items.map { _ in nil })
     behaviors = built.behaviorsByID
-    types = [:]
-    for behavior in spec.behaviors.flatMap(\.allSpecs) {
-      if let id = behavior.id { types[id] = behavior.type }
-    }
     lookup = { byID[$0] }
+    factory = BehaviorFactory(lookup: lookup)
+    projectionModel = Self.projectionModel(document, base)
     super.init(
       animator: animator, items: items,
       hitTest: { point in
@@ -141,7 +144,8 @@ public final class DocumentTransition: ScenePan {
   override public func item(grippedAt point: Point) -> DynamicItem? {
     guard let condition = document.rules.pan.when else { return super.item(grippedAt: point) }
     setEvent(4, [point.x, point.y])
-    guard holds(condition, currentValues()), let first = document.rules.pan.items?.first else {
+    refreshItems()
+    guard holds(condition), let first = document.rules.pan.items?.first else {
       return nil
     }
     return lookup(first)
@@ -213,7 +217,7 @@ public final class DocumentTransition: ScenePan {
     let held = heldItem
     let events = super.panEnded(at: point, velocity: velocity)
     guard let item = held else { return events }
-    let projection = DecayMotion(projectionModel(), from: item.center, velocity: item.velocity)
+    let projection = DecayMotion(projectionModel, from: item.center, velocity: item.velocity)
       .restingPoint
     setEvent(
       0,
@@ -241,8 +245,11 @@ public final class DocumentTransition: ScenePan {
     awaitingDone = true
   }
 
-  /// The release's projection's decay: the document's, else UIScrollView's normal rate.
-  private func projectionModel() -> DecayModel {
+  /// The release's projection's decay: the document's (an expression of the parameters and
+  /// the bounds: evaluated once a session), else UIScrollView's normal rate.
+  private static func projectionModel(_ document: TransitionDocument, _ base: [Double])
+    -> DecayModel
+  {
     if let (field, value) = document.rules.projection,
       let number = try? value.number(base), let model = try? field.model(number)
     {
@@ -257,13 +264,13 @@ public final class DocumentTransition: ScenePan {
   /// decay that moves the item by itself.
   override public func landing(after handoff: Handoff) -> Landing? {
     guard releasedTo != nil || releaseHandoff != nil else { return nil }
-    let values = currentValues()
+    refreshItems()
     let projected = Point(x: scratch[eventOffset + 6], y: scratch[eventOffset + 7])
     var projection = releasedTo?.target ?? projected
     if let said = releaseHandoff {
       projection = projected
-      if let (x, y) = said.projection, let px = try? x.number(values),
-        let py = try? y.number(values)
+      if let (x, y) = said.projection, let px = try? x.number(scratch),
+        let py = try? y.number(scratch)
       {
         projection = Point(x: px, y: py)
       }
@@ -301,13 +308,12 @@ public final class DocumentTransition: ScenePan {
 
   override public func afterStep() -> [TransitionEvent] {
     guard awaitingDone else { return [] }
-    var values = currentValues()
+    refreshItems()
     for rule in document.rules.done {
-      guard holds(rule.when, values), !rule.atRest || !animator.isRunning, ended(rule.ended)
+      guard holds(rule.when), !rule.atRest || !animator.isRunning, ended(rule.ended)
       else { continue }
-      values = []
       apply(rule.then)
-      values = currentValues()
+      refreshItems()
       guard let outcome = rule.outcome else { continue }
       awaitingDone = false
       return [.done(outcome: outcome)]
@@ -318,9 +324,9 @@ public final class DocumentTransition: ScenePan {
   /// The values rules' values, by name (the reader keeps them sorted so).
   override public var values: [(name: String, value: Double)] {
     guard !document.rules.values.isEmpty else { return [] }
-    let values = currentValues()
+    refreshItems()
     return document.rules.values.compactMap { rule in
-      (try? rule.value.number(values)).map { (rule.name, $0) }
+      (try? rule.value.number(scratch)).map { (rule.name, $0) }
     }
   }
 
@@ -340,8 +346,9 @@ public final class DocumentTransition: ScenePan {
     for (index, value) in values.enumerated() { scratch[eventOffset + from + index] = value }
   }
 
-  /// The values of every name the rules may use, now: the items' brought up to date.
-  private func currentValues() -> [Double] {
+  /// Brings the items' values in `scratch` up to date: then it holds the values of every name
+  /// the rules may use, now.
+  private func refreshItems() {
     var at = itemsOffset
     for item in named {
       if let item {
@@ -349,20 +356,21 @@ public final class DocumentTransition: ScenePan {
       }
       at += RuntimeNames.itemFields.count
     }
-    return scratch
   }
 
   private func firstHolding(_ rules: [DocumentRules.Rule]) -> DocumentRules.Rule? {
-    let values = currentValues()
-    return rules.first { holds($0.when, values) }
+    refreshItems()
+    return rules.first { holds($0.when) }
   }
 
-  /// The behavior the effect at `at` adds for `values`: read from its JSON, or what the
-  /// document's sessions last read for the same values (`EffectCache`; a motion from the
+  /// The behavior `effect` adds for the values in `scratch`: read from its JSON, or what the
+  /// document's sessions last read for the same values (`BehaviorEffect`; a motion from the
   /// parameters is keyed by the motion too).
-  private func spec(_ json: JSONValue, at: String, _ values: [Double]) -> BehaviorSpec? {
-    guard var key = document.effects.key(at, values) else { return nil }
-    if json["from_parameters"] != nil {
+  private func spec(_ effect: BehaviorEffect<BehaviorSpec>, fromParameters: Bool)
+    -> BehaviorEffect<BehaviorSpec>.Entry?
+  {
+    guard effect.key(scratch, into: &key) else { return nil }
+    if fromParameters {
       if let p = given.spring?.parameters { key += [p.mass, p.stiffness, p.damping] }
       if let d = given.decay {
         key += [
@@ -370,37 +378,35 @@ public final class DocumentTransition: ScenePan {
         ]
       }
     }
-    if let known = document.effects.spec(at, key: key) { return known }
+    if let known = effect.known(key) { return known }
     guard
       let spec = try? TransitionDocument.behaviorSpec(
-        json, at: at, expressions: document.ruleExpressions, values: values, given: given)
+        effect.json, at: effect.pointer, expressions: document.ruleExpressions, values: scratch,
+        given: given)
     else { return nil }
-    document.effects.keep(at, key: key, spec: spec)
-    return spec
+    return effect.keep(spec, for: key)
   }
 
-  /// The fields the `set` at `at` gives for `values`, read or as last read for them.
-  private func update(_ fields: JSONValue, for type: BehaviorType, at: String, _ values: [Double])
-    -> BehaviorUpdate?
+  /// The fields `effect` sets on a `type` behavior for the values in `scratch`, read or as
+  /// last read for them.
+  private func update(_ effect: BehaviorEffect<BehaviorUpdate>, for type: BehaviorType)
+    -> BehaviorEffect<BehaviorUpdate>.Entry?
   {
-    // Keyed by the type too: an id added again as another type is read for that type.
-    guard let numbers = document.effects.key(at, values),
-      let typeIndex = BehaviorType.allCases.firstIndex(of: type)
-    else { return nil }
-    let key = numbers + [Double(typeIndex)]
-    if let known = document.effects.update(at, key: key) { return known }
+    guard effect.key(scratch, into: &key) else { return nil }
+    if let known = effect.known(key) { return known }
     guard
       let update = try? TransitionDocument.update(
-        fields, for: type, at: at, expressions: document.ruleExpressions, values: values)
+        effect.json, for: type, at: effect.pointer, expressions: document.ruleExpressions,
+        values: scratch)
     else { return nil }
-    document.effects.keep(at, key: key, update: update)
-    return update
+    return effect.keep(update, for: key)
   }
 
-  /// Whether `condition` holds (no condition always does; one that cannot be evaluated does not).
-  private func holds(_ condition: Expression?, _ values: [Double]) -> Bool {
+  /// Whether `condition` holds for the values in `scratch` (no condition always does; one that
+  /// cannot be evaluated does not).
+  private func holds(_ condition: Expression?) -> Bool {
     guard let condition else { return true }
-    return (try? condition.condition(values)) ?? false
+    return (try? condition.condition(scratch)) ?? false
   }
 
   /// Applies `effects` in order, each seeing the values the ones before it left. A behavior
@@ -410,34 +416,36 @@ public final class DocumentTransition: ScenePan {
   private func apply(_ effects: [DocumentRules.Effect]) -> [DynamicBehavior] {
     var added: [DynamicBehavior] = []
     for effect in effects {
-      let values = currentValues()
+      refreshItems()
       switch effect {
-      case .addBehavior(let json, let at):
-        guard let spec = spec(json, at: at, values),
-          let behavior = try? BehaviorFactory(lookup: lookup).make(spec)
+      case .addBehavior(let effect, let fromParameters):
+        guard let spec = spec(effect, fromParameters: fromParameters)?.read,
+          let behavior = try? factory.make(spec)
         else { continue }
         if let id = spec.id {
           if let old = behaviors[id] { animator.removeBehavior(old) }
           behaviors[id] = behavior
-          types[id] = spec.type
         }
         animator.addBehavior(behavior)
         added.append(behavior)
       case .removeBehavior(let id):
         if let old = behaviors.removeValue(forKey: id) { animator.removeBehavior(old) }
-      case .setBehavior(let id, let fields, let at):
-        guard let behavior = behaviors[id], let type = types[id],
-          let update = update(fields, for: type, at: at, values)
-        else { continue }
-        try? BehaviorFactory(lookup: lookup).apply(update, to: behavior)
+      case .setBehavior(let id, let type, let effect):
+        guard let behavior = behaviors[id], let update = update(effect, for: type) else {
+          continue
+        }
+        try? factory.apply(update.read, to: behavior)
       case .addVelocity(let id, let dx, let dy):
-        guard let item = lookup(id), let vx = try? dx.number(values),
-          let vy = try? dy.number(values)
+        guard let item = lookup(id), let vx = try? dx.number(scratch),
+          let vy = try? dy.number(scratch)
         else { continue }
         carrier(item).addLinearVelocity(Vector(dx: vx, dy: vy), for: item)
       case .assign(let assignments):
-        for (index, value) in assignments {
-          guard let number = try? value.number(values) else { continue }
+        // Each value of the values before the `let`: all evaluated, then written.
+        assigned.removeAll(keepingCapacity: true)
+        for (_, value) in assignments { assigned.append(try? value.number(scratch)) }
+        for ((index, _), number) in zip(assignments, assigned) {
+          guard let number else { continue }
           let range =
             index == 0
             ? 0...Double(max(document.rules.phases.count - 1, 0)) : RuntimeNames.stateRange
