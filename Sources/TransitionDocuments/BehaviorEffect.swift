@@ -9,7 +9,9 @@ import Wire
 /// An effect whose expressions give the same values again (a rail at the menu's height, a
 /// gravity turned off) reuses what was read instead of reading its JSON again. One object per
 /// effect of the document, however many rules `do` its action: shared by the sessions of the
-/// document (each reads and writes under the lock), and bounded: one entry per effect.
+/// document (each reads and writes under the lock), and bounded: one entry per effect. An
+/// effect whose expressions read only the parameters, the bounds and the constants reads the
+/// same for all of a session, which keeps it by the effect's `index` (`DocumentTransition`).
 final class BehaviorEffect<Read: Sendable>: Sendable {
   /// What was read for `key`: its expressions' values (and any other numbers the reading
   /// depends on), in order.
@@ -26,16 +28,25 @@ final class BehaviorEffect<Read: Sendable>: Sendable {
   /// The behavior added, or the fields set (without `behavior`), `=` strings expressions.
   let json: JSONValue
   let pointer: String
+  /// Its number among the document's effects that add or set a behavior (0, 1, …).
+  let index: Int
   /// Its expressions, in the order of their pointers.
   let expressions: [Expression]
+  /// Whether its expressions read only the names before slot `base` of `init` (the
+  /// parameters', the bounds' and the constants'): fixed for a session.
+  let readsOnlyBase: Bool
   private let last = Mutex<Entry?>(nil)
 
-  /// The effect at `pointer`, whose expressions `compiled` holds by their pointers (those
-  /// under `pointer`).
-  init(_ json: JSONValue, at pointer: String, compiled: [String: Expression]) {
+  /// The effect at `pointer`, numbered `index`, whose expressions `compiled` holds by their
+  /// pointers (those under `pointer`); the names of the parameters, the bounds and the
+  /// constants have the slots before `base`.
+  init(_ json: JSONValue, at pointer: String, index: Int, compiled: [String: Expression], base: Int)
+  {
     self.json = json
     self.pointer = pointer
+    self.index = index
     expressions = compiled.sorted { $0.key < $1.key }.map(\.value)
+    readsOnlyBase = expressions.allSatisfy { ($0.highestSlot ?? -1) < base }
   }
 
   /// Writes the values of its expressions at `values` into `key` (emptied first, its storage

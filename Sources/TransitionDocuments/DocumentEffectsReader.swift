@@ -90,7 +90,7 @@ extension DocumentReader {
         compiled.merge(own) { $1 }
         made.append(
           .addBehavior(
-            BehaviorEffect(body, at: bodyAt, compiled: own),
+            behaviorEffect(body, at: bodyAt, compiled: own, context: context),
             fromParameters: body["from_parameters"] != nil))
       case "remove_behavior":
         guard case .string(let id) = body, context.behaviors[id] != nil else {
@@ -113,7 +113,9 @@ extension DocumentReader {
         var own: [String: Expression] = [:]
         compile(rest, tokens: pathTokens(bodyAt), context: context, into: &own)
         compiled.merge(own) { $1 }
-        made.append(.setBehavior(id, type, BehaviorEffect(rest, at: bodyAt, compiled: own)))
+        made.append(
+          .setBehavior(
+            id, type, behaviorEffect(rest, at: bodyAt, compiled: own, context: context)))
       case "add_velocity":
         unknownFields(body, at: bodyAt, known: ["item", "velocity"])
         guard case .string(let item)? = body["item"], context.items.contains(item) else {
@@ -154,6 +156,16 @@ extension DocumentReader {
       }
     }
     return made
+  }
+
+  /// The next effect that adds or sets a behavior: `json` at `at`, its expressions `compiled`.
+  private mutating func behaviorEffect<Read>(
+    _ json: JSONValue, at: String, compiled: [String: Expression], context: RulesContext
+  ) -> BehaviorEffect<Read> {
+    behaviorEffects += 1
+    return BehaviorEffect(
+      json, at: at, index: behaviorEffects - 1, compiled: compiled,
+      base: context.base.names.entries.count)
   }
 
   static let effectKinds =

@@ -39,6 +39,8 @@ struct DocumentReader {
   var errors: [DocumentError] = []
   var unlisted = 0
   private var seen: Set<DocumentError> = []
+  /// How many effects that add or set a behavior were read (`BehaviorEffect.index`).
+  var behaviorEffects = 0
 
   /// Records an error once, in O(1): past `maxListed` it is only counted.
   mutating func fail(_ pointer: String, _ message: String) {
@@ -149,6 +151,7 @@ struct DocumentReader {
       context: RulesContext(
         runtime: runtime, base: names, items: laidOut.items.map(\.id), behaviors: behaviors,
         parameters: parameters, sample: sample))
+    rules.behaviorEffects = behaviorEffects
     document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
       expressions: expressions, names: names, rules: rules, runtime: runtime,

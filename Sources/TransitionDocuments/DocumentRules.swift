@@ -29,6 +29,8 @@ struct DocumentRules: Sendable {
   var values: [ValueRule] = []
   /// The motions (`spring`, `decay`) an effect adds `from_parameters`.
   var givenMotions: Set<BehaviorType> = []
+  /// How many effects add or set a behavior (each numbered: `BehaviorEffect.index`).
+  var behaviorEffects = 0
 
   enum Axis: String, Sendable { case x, y }
 

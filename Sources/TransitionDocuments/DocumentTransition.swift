@@ -27,6 +27,10 @@ public final class DocumentTransition: ScenePan {
   /// assigns, each written in place.
   private var key: [Double] = []
   private var assigned: [Double?] = []
+  /// What this session read from each effect whose expressions read only the base (by
+  /// `BehaviorEffect.index`): the same for all of the session.
+  private var keptSpecs: [BehaviorEffect<BehaviorSpec>.Entry?]
+  private var keptUpdates: [BehaviorEffect<BehaviorUpdate>.Entry?]
   private let eventOffset: Int
   private let stateOffset: Int
   private let itemsOffset: Int
@@ -121,6 +125,8 @@ public final class DocumentTransition: ScenePan {
     lookup = { byID[$0] }
     factory = BehaviorFactory(lookup: lookup)
     projectionModel = Self.projectionModel(document, base)
+    keptSpecs = Array(repeating: nil, count: document.rules.behaviorEffects)
+    keptUpdates = Array(repeating: nil, count: document.rules.behaviorEffects)
     super.init(
       animator: animator, items: items,
       hitTest: { point in
@@ -363,43 +369,54 @@ public final class DocumentTransition: ScenePan {
     return rules.first { holds($0.when) }
   }
 
-  /// The behavior `effect` adds for the values in `scratch`: read from its JSON, or what the
-  /// document's sessions last read for the same values (`BehaviorEffect`; a motion from the
-  /// parameters is keyed by the motion too).
-  private func spec(_ effect: BehaviorEffect<BehaviorSpec>, fromParameters: Bool)
-    -> BehaviorEffect<BehaviorSpec>.Entry?
-  {
+  /// What `effect` reads for the values in `scratch` and the numbers `also` (what else the
+  /// reading depends on): what this session kept of an effect of the base's values (in
+  /// `kept`), else what the document's sessions last read for the same numbers
+  /// (`BehaviorEffect`), else `read()`.
+  private func entry<Read>(
+    _ effect: BehaviorEffect<Read>, kept: inout [BehaviorEffect<Read>.Entry?],
+    also: [Double] = [], read: () -> Read?
+  ) -> BehaviorEffect<Read>.Entry? {
+    if let entry = kept[effect.index] { return entry }
     guard effect.key(scratch, into: &key) else { return nil }
+    key += also
+    var entry = effect.known(key)
+    if entry == nil {
+      guard let read = read() else { return nil }
+      entry = effect.keep(read, for: key)
+    }
+    if effect.readsOnlyBase { kept[effect.index] = entry }
+    return entry
+  }
+
+  /// The behavior `effect` adds for the values in `scratch` (a motion from the parameters is
+  /// keyed by the motion too).
+  private func spec(_ effect: BehaviorEffect<BehaviorSpec>, fromParameters: Bool) -> BehaviorSpec? {
+    var motion: [Double] = []
     if fromParameters {
-      if let p = given.spring?.parameters { key += [p.mass, p.stiffness, p.damping] }
+      if let p = given.spring?.parameters { motion += [p.mass, p.stiffness, p.damping] }
       if let d = given.decay {
-        key += [
+        motion += [
           Double(DecayField.allCases.firstIndex(of: d.parameter.field) ?? 0), d.parameter.value,
         ]
       }
     }
-    if let known = effect.known(key) { return known }
-    guard
-      let spec = try? TransitionDocument.behaviorSpec(
+    return entry(effect, kept: &keptSpecs, also: motion) {
+      try? TransitionDocument.behaviorSpec(
         effect.json, at: effect.pointer, expressions: document.ruleExpressions, values: scratch,
         given: given)
-    else { return nil }
-    return effect.keep(spec, for: key)
+    }?.read
   }
 
-  /// The fields `effect` sets on a `type` behavior for the values in `scratch`, read or as
-  /// last read for them.
+  /// The fields `effect` sets on a `type` behavior for the values in `scratch`.
   private func update(_ effect: BehaviorEffect<BehaviorUpdate>, for type: BehaviorType)
     -> BehaviorEffect<BehaviorUpdate>.Entry?
   {
-    guard effect.key(scratch, into: &key) else { return nil }
-    if let known = effect.known(key) { return known }
-    guard
-      let update = try? TransitionDocument.update(
+    entry(effect, kept: &keptUpdates) {
+      try? TransitionDocument.update(
         effect.json, for: type, at: effect.pointer, expressions: document.ruleExpressions,
         values: scratch)
-    else { return nil }
-    return effect.keep(update, for: key)
+    }
   }
 
   /// Whether `condition` holds for the values in `scratch` (no condition always does; one that
@@ -419,7 +436,7 @@ public final class DocumentTransition: ScenePan {
       refreshItems()
       switch effect {
       case .addBehavior(let effect, let fromParameters):
-        guard let spec = spec(effect, fromParameters: fromParameters)?.read,
+        guard let spec = spec(effect, fromParameters: fromParameters),
           let behavior = try? factory.make(spec)
         else { continue }
         if let id = spec.id {
