@@ -31,7 +31,7 @@ final class BehaviorEffect<Read: Sendable>: Sendable {
   /// Its number among the document's effects that add or set a behavior (0, 1, …).
   let index: Int
   /// Its expressions, in the order of their pointers.
-  let expressions: [Expression]
+  let expressions: [FlatExpression]
   /// Whether its expressions read only the names before slot `base` of `init` (the
   /// parameters', the bounds' and the constants'): fixed for a session.
   let readsOnlyBase: Bool
@@ -45,8 +45,9 @@ final class BehaviorEffect<Read: Sendable>: Sendable {
     self.json = json
     self.pointer = pointer
     self.index = index
-    expressions = compiled.sorted { $0.key < $1.key }.map(\.value)
-    readsOnlyBase = expressions.allSatisfy { ($0.highestSlot ?? -1) < base }
+    let sorted = compiled.sorted { $0.key < $1.key }.map(\.value)
+    expressions = sorted.map(FlatExpression.init)
+    readsOnlyBase = sorted.allSatisfy { ($0.highestSlot ?? -1) < base }
   }
 
   /// Writes the values of its expressions at `values` into `key` (emptied first, its storage
@@ -54,7 +55,7 @@ final class BehaviorEffect<Read: Sendable>: Sendable {
   func key(_ values: [Double], into key: inout [Double]) -> Bool {
     key.removeAll(keepingCapacity: true)
     for expression in expressions {
-      guard let value = try? expression.number(values) else { return false }
+      guard let value = expression.number(values) else { return false }
       key.append(value)
     }
     return true

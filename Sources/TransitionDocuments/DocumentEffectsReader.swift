@@ -129,7 +129,7 @@ extension DocumentReader {
           if body["velocity"] == nil { fail(bodyAt + "/velocity", "missing: [vx, vy] in pt/s") }
           continue
         }
-        made.append(.addVelocity(item, dx: dx, dy: dy))
+        made.append(.addVelocity(item, dx: FlatExpression(dx), dy: FlatExpression(dy)))
       case "do":
         guard case .string(let name) = body, let action = context.actions[name] else {
           fail(bodyAt, "the name of one of the document's actions (an action does no other)")
@@ -141,14 +141,16 @@ extension DocumentReader {
           fail(bodyAt, "let is an object {name: value, …} of the phase and the state")
           continue
         }
-        var values: [(Int, Expression)] = []
+        var values: [(Int, FlatExpression)] = []
         for assignment in assignments {
           let at = bodyAt + pointer([assignment.name])
           guard let index = context.runtime.stateNames.firstIndex(of: assignment.name) else {
             fail(at, "not 'phase' or a name of the document's state")
             continue
           }
-          if let e = number(assignment.value, at: at, context) { values.append((index, e)) }
+          if let e = number(assignment.value, at: at, context) {
+            values.append((index, FlatExpression(e)))
+          }
         }
         made.append(.assign(values))
       default:

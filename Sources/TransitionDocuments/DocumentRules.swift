@@ -39,7 +39,7 @@ struct DocumentRules: Sendable {
     var items: [String]?
     var axis: Axis?
     /// Instead of the hit test: the pan grips the first of `items` whenever this holds.
-    var when: Expression?
+    var when: FlatExpression?
     /// Applied when a pan grips, before the grip.
     var began: [Effect] = []
     /// A spring grip (`Transition.grabBySpring`): its frequency (Hz) and damping ratio,
@@ -55,12 +55,12 @@ struct DocumentRules: Sendable {
 
   /// A rule (a class: a frame's checks go through the rules without copying their parts).
   final class Rule: Sendable {
-    let when: Expression?
+    let when: FlatExpression?
     let then: [Effect]
     /// A release rule's word on its `handoff`: the projection it reports and the detent chosen.
     let handoff: Handoff?
 
-    init(when: Expression?, then: [Effect], handoff: Handoff?) {
+    init(when: FlatExpression?, then: [Effect], handoff: Handoff?) {
       self.when = when
       self.then = then
       self.handoff = handoff
@@ -68,21 +68,21 @@ struct DocumentRules: Sendable {
   }
 
   struct Handoff: Sendable {
-    var projection: (x: Expression, y: Expression)?
+    var projection: (x: FlatExpression, y: FlatExpression)?
     var detent: String?
   }
 
   final class DoneRule: Sendable {
     /// The condition, if any; with `atRest` the animator must also have come to rest, with
     /// `ended` the spring or decay of that id must have brought its items to rest.
-    let when: Expression?
+    let when: FlatExpression?
     let atRest: Bool
     let ended: String?
     /// The `done` it ends the cycle with; nil: it applies its effects and checking goes on.
     let outcome: String?
     let then: [Effect]
 
-    init(when: Expression?, atRest: Bool, ended: String?, outcome: String?, then: [Effect]) {
+    init(when: FlatExpression?, atRest: Bool, ended: String?, outcome: String?, then: [Effect]) {
       self.when = when
       self.atRest = atRest
       self.ended = ended
@@ -93,7 +93,7 @@ struct DocumentRules: Sendable {
 
   struct ValueRule: Sendable {
     var name: String
-    var value: Expression
+    var value: FlatExpression
   }
 
   enum Effect: Sendable {
@@ -105,9 +105,9 @@ struct DocumentRules: Sendable {
     /// expressions, read for the behavior's type (the document's check proved an id names one).
     case setBehavior(String, BehaviorType, BehaviorEffect<BehaviorUpdate>)
     /// A velocity added to an item through the item behavior that carries it.
-    case addVelocity(String, dx: Expression, dy: Expression)
+    case addVelocity(String, dx: FlatExpression, dy: FlatExpression)
     /// New values of the phase and the state (by their index in `RuntimeNames.stateNames`).
-    case assign([(index: Int, value: Expression)])
+    case assign([(index: Int, value: FlatExpression)])
   }
 }
 

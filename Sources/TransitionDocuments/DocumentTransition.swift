@@ -223,8 +223,10 @@ public final class DocumentTransition: ScenePan {
     let held = heldItem
     let events = super.panEnded(at: point, velocity: velocity)
     guard let item = held else { return events }
-    let projection = DecayMotion(projectionModel, from: item.center, velocity: item.velocity)
-      .restingPoint
+    // Where the decay brings the item to rest (`DecayMotion.restingPoint`).
+    let projection = Point(
+      x: item.center.x + projectionModel.restingDisplacement(initialVelocity: item.velocity.dx),
+      y: item.center.y + projectionModel.restingDisplacement(initialVelocity: item.velocity.dy))
     setEvent(
       0,
       [point.x, point.y, velocity.dx, velocity.dy, start.x, start.y, projection.x, projection.y])
@@ -275,9 +277,7 @@ public final class DocumentTransition: ScenePan {
     var projection = releasedTo?.target ?? projected
     if let said = releaseHandoff {
       projection = projected
-      if let (x, y) = said.projection, let px = try? x.number(scratch),
-        let py = try? y.number(scratch)
-      {
+      if let (x, y) = said.projection, let px = x.number(scratch), let py = y.number(scratch) {
         projection = Point(x: px, y: py)
       }
     }
@@ -316,7 +316,9 @@ public final class DocumentTransition: ScenePan {
     guard awaitingDone else { return [] }
     refreshItems()
     for rule in document.rules.done {
-      guard holds(rule.when), !rule.atRest || !animator.isRunning, ended(rule.ended)
+      // Cheapest first (each is a question without side effects): at rest, the condition,
+      // the end of a motion.
+      guard !rule.atRest || !animator.isRunning, holds(rule.when), ended(rule.ended)
       else { continue }
       apply(rule.then)
       refreshItems()
@@ -332,7 +334,7 @@ public final class DocumentTransition: ScenePan {
     guard !document.rules.values.isEmpty else { return [] }
     refreshItems()
     return document.rules.values.compactMap { rule in
-      (try? rule.value.number(scratch)).map { (rule.name, $0) }
+      rule.value.number(scratch).map { (rule.name, $0) }
     }
   }
 
@@ -378,8 +380,9 @@ public final class DocumentTransition: ScenePan {
     also: [Double] = [], read: () -> Read?
   ) -> BehaviorEffect<Read>.Entry? {
     if let entry = kept[effect.index] { return entry }
+    if !effect.readsOnlyBase { refreshItems() }
     guard effect.key(scratch, into: &key) else { return nil }
-    key += also
+    if !also.isEmpty { key += also }
     var entry = effect.known(key)
     if entry == nil {
       guard let read = read() else { return nil }
@@ -421,9 +424,9 @@ public final class DocumentTransition: ScenePan {
 
   /// Whether `condition` holds for the values in `scratch` (no condition always does; one that
   /// cannot be evaluated does not).
-  private func holds(_ condition: Expression?) -> Bool {
+  private func holds(_ condition: FlatExpression?) -> Bool {
     guard let condition else { return true }
-    return (try? condition.condition(scratch)) ?? false
+    return condition.condition(scratch) ?? false
   }
 
   /// Applies `effects` in order, each seeing the values the ones before it left. A behavior
@@ -433,7 +436,7 @@ public final class DocumentTransition: ScenePan {
   private func apply(_ effects: [DocumentRules.Effect]) -> [DynamicBehavior] {
     var added: [DynamicBehavior] = []
     for effect in effects {
-      refreshItems()
+      // The items' values are brought up to date where an effect reads them.
       switch effect {
       case .addBehavior(let effect, let fromParameters):
         guard let spec = spec(effect, fromParameters: fromParameters),
@@ -453,14 +456,15 @@ public final class DocumentTransition: ScenePan {
         }
         try? factory.apply(update.read, to: behavior)
       case .addVelocity(let id, let dx, let dy):
-        guard let item = lookup(id), let vx = try? dx.number(scratch),
-          let vy = try? dy.number(scratch)
+        refreshItems()
+        guard let item = lookup(id), let vx = dx.number(scratch), let vy = dy.number(scratch)
         else { continue }
         carrier(item).addLinearVelocity(Vector(dx: vx, dy: vy), for: item)
       case .assign(let assignments):
         // Each value of the values before the `let`: all evaluated, then written.
+        refreshItems()
         assigned.removeAll(keepingCapacity: true)
-        for (_, value) in assignments { assigned.append(try? value.number(scratch)) }
+        for (_, value) in assignments { assigned.append(value.number(scratch)) }
         for ((index, _), number) in zip(assignments, assigned) {
           guard let number else { continue }
           let range =
