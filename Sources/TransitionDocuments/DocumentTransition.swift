@@ -235,9 +235,7 @@ public final class DocumentTransition: ScenePan {
     if let rule = firstHolding(document.rules.release) {
       let added = apply(rule.then)
       releaseHandoff = rule.handoff
-      releasedTo = added.compactMap { $0 as? SpringBehavior }.last {
-        $0.items.contains { $0 === item }
-      }
+      releasedTo = added.compactMap { $0 as? SpringBehavior }.last { $0.holds(item) }
     }
     awaitingDone = true
     return events
@@ -344,8 +342,8 @@ public final class DocumentTransition: ScenePan {
   private func ended(_ id: String?) -> Bool {
     guard let id else { return true }
     switch behaviors[id] {
-    case let spring as SpringBehavior: return spring.items.allSatisfy { spring.isAtRest($0) }
-    case let decay as DecayBehavior: return decay.items.allSatisfy { decay.isAtRest($0) }
+    case let spring as SpringBehavior: return spring.allItemsAtRest
+    case let decay as DecayBehavior: return decay.allItemsAtRest
     default: return false
     }
   }
