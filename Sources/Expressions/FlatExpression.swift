@@ -23,8 +23,11 @@ public final class FlatExpression: Sendable {
   /// Each node after its operands: the whole expression last.
   private let nodes: [Node]
   private let arguments: [Int]
+  /// The highest slot of the names it reads (`Expression.highestSlot`).
+  public let highestSlot: Int?
 
   public init(_ expression: Expression) {
+    highestSlot = expression.highestSlot
     var layout = Layout()
     layout.lay(expression)
     nodes = layout.nodes

@@ -45,9 +45,8 @@ final class BehaviorEffect<Read: Sendable>: Sendable {
     self.json = json
     self.pointer = pointer
     self.index = index
-    let sorted = compiled.sorted { $0.key < $1.key }.map(\.value)
-    expressions = sorted.map(FlatExpression.init)
-    readsOnlyBase = sorted.allSatisfy { ($0.highestSlot ?? -1) < base }
+    expressions = compiled.sorted { $0.key < $1.key }.map { FlatExpression($0.value) }
+    readsOnlyBase = expressions.allSatisfy { ($0.highestSlot ?? -1) < base }
   }
 
   /// Writes the values of its expressions at `values` into `key` (emptied first, its storage

@@ -44,6 +44,8 @@ public final class DocumentTransition: ScenePan {
   private let given: GivenMotions
   /// The release's projection's decay, evaluated once a session.
   private let projectionModel: DecayModel
+  /// Whether a values rule reads an item's values.
+  private let valuesReadItems: Bool
   private var awaitingDone = false
   /// What the rule applied at the last release said of its handoff: the spring it handed the
   /// released item to, and the rule's own word (a projection, a detent).
@@ -125,6 +127,10 @@ public final class DocumentTransition: ScenePan {
     lookup = { byID[$0] }
     factory = BehaviorFactory(lookup: lookup)
     projectionModel = Self.projectionModel(document, base)
+    let firstItemSlot = itemsOffset
+    valuesReadItems = document.rules.values.contains {
+      ($0.value.highestSlot ?? -1) >= firstItemSlot
+    }
     keptSpecs = Array(repeating: nil, count: document.rules.behaviorEffects)
     keptUpdates = Array(repeating: nil, count: document.rules.behaviorEffects)
     super.init(
@@ -312,14 +318,20 @@ public final class DocumentTransition: ScenePan {
 
   override public func afterStep() -> [TransitionEvent] {
     guard awaitingDone else { return [] }
-    refreshItems()
+    // The items' values are brought up to date before the first condition that is evaluated,
+    // and again after effects.
+    var current = false
     for rule in document.rules.done {
       // Cheapest first (each is a question without side effects): at rest, the condition,
       // the end of a motion.
-      guard !rule.atRest || !animator.isRunning, holds(rule.when), ended(rule.ended)
-      else { continue }
+      guard !rule.atRest || !animator.isRunning else { continue }
+      if !current {
+        refreshItems()
+        current = true
+      }
+      guard holds(rule.when), ended(rule.ended) else { continue }
       apply(rule.then)
-      refreshItems()
+      current = false
       guard let outcome = rule.outcome else { continue }
       awaitingDone = false
       return [.done(outcome: outcome)]
@@ -330,7 +342,7 @@ public final class DocumentTransition: ScenePan {
   /// The values rules' values, by name (the reader keeps them sorted so).
   override public var values: [(name: String, value: Double)] {
     guard !document.rules.values.isEmpty else { return [] }
-    refreshItems()
+    if valuesReadItems { refreshItems() }
     return document.rules.values.compactMap { rule in
       rule.value.number(scratch).map { (rule.name, $0) }
     }
