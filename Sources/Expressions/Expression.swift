@@ -42,6 +42,20 @@ public indirect enum Expression: Equatable, Sendable {
     if case .number(let value) = self { return value }
     return nil
   }
+
+  /// The highest slot of the names it reads, nil when it reads none: while the values of the
+  /// slots up to it stay the same, so does its value.
+  public var highestSlot: Int? {
+    switch self {
+    case .number, .truth: return nil
+    case .name(_, let slot): return slot
+    case .negate(let operand), .not(let operand): return operand.highestSlot
+    case .arithmetic(_, let left, let right), .comparison(_, let left, let right),
+      .logical(_, let left, let right):
+      return [left.highestSlot, right.highestSlot].compactMap { $0 }.max()
+    case .call(_, let arguments): return arguments.compactMap(\.highestSlot).max()
+    }
+  }
 }
 
 public enum ExpressionKind: Sendable {

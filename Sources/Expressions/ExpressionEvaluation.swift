@@ -16,14 +16,8 @@ extension Expression {
     case .arithmetic(let op, let left, let right):
       let a = try left.number(values)
       let b = try right.number(values)
-      let result: Double
-      switch op {
-      case .add: result = a + b
-      case .subtract: result = a - b
-      case .multiply: result = a * b
-      case .divide:
-        guard b != 0 else { throw ExpressionError("division by zero in '\(self)'") }
-        result = a / b
+      guard let result = op.apply(a, b) else {
+        throw ExpressionError("division by zero in '\(self)'")
       }
       return try finite(result)
     case .call(let function, let arguments):
@@ -40,14 +34,7 @@ extension Expression {
     case .comparison(let op, let left, let right):
       let a = try left.number(values)
       let b = try right.number(values)
-      switch op {
-      case .less: return a < b
-      case .lessOrEqual: return a <= b
-      case .greater: return a > b
-      case .greaterOrEqual: return a >= b
-      case .equal: return a == b
-      case .notEqual: return a != b
-      }
+      return op.holds(a, b)
     case .logical(.and, let left, let right):
       guard try left.condition(values) else { return false }
       return try right.condition(values)
@@ -74,7 +61,52 @@ extension Expression {
     var numbers: [Double] = []
     numbers.reserveCapacity(arguments.count)
     for argument in arguments { numbers.append(try argument.number(values)) }
-    switch function {
+    guard let value = numbers.withUnsafeBufferPointer(function.value) else {
+      throw function == .sqrt
+        ? ExpressionError("sqrt() of a negative number (\(numbers[0])) in '\(self)'")
+        : ExpressionError("'\(self)' is not a finite number")
+    }
+    return value
+  }
+
+  private func finite(_ value: Double) throws(ExpressionError) -> Double {
+    guard value.isFinite else { throw ExpressionError("'\(self)' is not a finite number") }
+    return value
+  }
+}
+
+extension ArithmeticOperator {
+  /// `a op b`, nil for a division by zero (not checked finite: the caller does).
+  func apply(_ a: Double, _ b: Double) -> Double? {
+    switch self {
+    case .add: return a + b
+    case .subtract: return a - b
+    case .multiply: return a * b
+    case .divide: return b == 0 ? nil : a / b
+    }
+  }
+}
+
+extension ComparisonOperator {
+  /// Whether `a op b`.
+  func holds(_ a: Double, _ b: Double) -> Bool {
+    switch self {
+    case .less: return a < b
+    case .lessOrEqual: return a <= b
+    case .greater: return a > b
+    case .greaterOrEqual: return a >= b
+    case .equal: return a == b
+    case .notEqual: return a != b
+    }
+  }
+}
+
+extension ExpressionFunction {
+  /// The function's value for its arguments' `numbers` (as many as its arity allows; not
+  /// `if`, which evaluates only the branch it takes), nil where it has none: the square root
+  /// of a negative number, a `lerp` that is not finite.
+  func value(_ numbers: UnsafeBufferPointer<Double>) -> Double? {
+    switch self {
     case .min: return numbers.min()!
     case .max: return numbers.max()!
     case .clamp: return Swift.max(numbers[1], Swift.min(numbers[2], numbers[0]))
@@ -83,25 +115,18 @@ extension Expression {
     case .floor: return numbers[0].rounded(.down)
     case .ceil: return numbers[0].rounded(.up)
     case .round: return numbers[0].rounded(.toNearestOrAwayFromZero)
-    case .sqrt:
-      guard numbers[0] >= 0 else {
-        throw ExpressionError("sqrt() of a negative number (\(numbers[0])) in '\(self)'")
-      }
-      return numbers[0].squareRoot()
-    case .lerp: return try finite(numbers[0] + (numbers[1] - numbers[0]) * numbers[2])
+    case .sqrt: return numbers[0] >= 0 ? numbers[0].squareRoot() : nil
+    case .lerp:
+      let value = numbers[0] + (numbers[1] - numbers[0]) * numbers[2]
+      return value.isFinite ? value : nil
     case .nearest:
       let x = numbers[0]
       return numbers.dropFirst().min {
         let (da, db) = (Swift.abs($0 - x), Swift.abs($1 - x))
         return da < db || (da == db && $0 < $1)
       }!
-    case .if: return 0  // handled above
+    case .if: return nil  // not reached: `if` takes a branch
     }
-  }
-
-  private func finite(_ value: Double) throws(ExpressionError) -> Double {
-    guard value.isFinite else { throw ExpressionError("'\(self)' is not a finite number") }
-    return value
   }
 }
 

@@ -85,8 +85,13 @@ extension DocumentReader {
           fail(bodyAt + "/type", "an effect adds one behavior, not a composite")
           continue
         }
-        compile(body, tokens: pathTokens(bodyAt), context: context, into: &compiled)
-        made.append(.addBehavior(body, pointer: bodyAt))
+        var own: [String: Expression] = [:]
+        compile(body, tokens: pathTokens(bodyAt), context: context, into: &own)
+        compiled.merge(own) { $1 }
+        made.append(
+          .addBehavior(
+            behaviorEffect(body, at: bodyAt, compiled: own, context: context),
+            fromParameters: body["from_parameters"] != nil))
       case "remove_behavior":
         guard case .string(let id) = body, context.behaviors[id] != nil else {
           fail(
@@ -96,7 +101,7 @@ extension DocumentReader {
         made.append(.removeBehavior(id))
       case "set":
         guard case .object(let fields) = body, case .string(let id)? = body["behavior"],
-          context.behaviors[id] != nil
+          let type = context.behaviors[id]?.first
         else {
           fail(
             bodyAt,
@@ -105,8 +110,12 @@ extension DocumentReader {
           continue
         }
         let rest = JSONValue.object(fields.filter { $0.name != "behavior" })
-        compile(rest, tokens: pathTokens(bodyAt), context: context, into: &compiled)
-        made.append(.setBehavior(id, fields: rest, pointer: bodyAt))
+        var own: [String: Expression] = [:]
+        compile(rest, tokens: pathTokens(bodyAt), context: context, into: &own)
+        compiled.merge(own) { $1 }
+        made.append(
+          .setBehavior(
+            id, type, behaviorEffect(rest, at: bodyAt, compiled: own, context: context)))
       case "add_velocity":
         unknownFields(body, at: bodyAt, known: ["item", "velocity"])
         guard case .string(let item)? = body["item"], context.items.contains(item) else {
@@ -120,7 +129,7 @@ extension DocumentReader {
           if body["velocity"] == nil { fail(bodyAt + "/velocity", "missing: [vx, vy] in pt/s") }
           continue
         }
-        made.append(.addVelocity(item, dx: dx, dy: dy))
+        made.append(.addVelocity(item, dx: FlatExpression(dx), dy: FlatExpression(dy)))
       case "do":
         guard case .string(let name) = body, let action = context.actions[name] else {
           fail(bodyAt, "the name of one of the document's actions (an action does no other)")
@@ -132,14 +141,16 @@ extension DocumentReader {
           fail(bodyAt, "let is an object {name: value, …} of the phase and the state")
           continue
         }
-        var values: [(Int, Expression)] = []
+        var values: [(Int, FlatExpression)] = []
         for assignment in assignments {
           let at = bodyAt + pointer([assignment.name])
           guard let index = context.runtime.stateNames.firstIndex(of: assignment.name) else {
             fail(at, "not 'phase' or a name of the document's state")
             continue
           }
-          if let e = number(assignment.value, at: at, context) { values.append((index, e)) }
+          if let e = number(assignment.value, at: at, context) {
+            values.append((index, FlatExpression(e)))
+          }
         }
         made.append(.assign(values))
       default:
@@ -147,6 +158,16 @@ extension DocumentReader {
       }
     }
     return made
+  }
+
+  /// The next effect that adds or sets a behavior: `json` at `at`, its expressions `compiled`.
+  private mutating func behaviorEffect<Read>(
+    _ json: JSONValue, at: String, compiled: [String: Expression], context: RulesContext
+  ) -> BehaviorEffect<Read> {
+    behaviorEffects += 1
+    return BehaviorEffect(
+      json, at: at, index: behaviorEffects - 1, compiled: compiled,
+      base: context.base.names.entries.count)
   }
 
   static let effectKinds =
@@ -192,12 +213,15 @@ extension DocumentReader {
     for effects in lists {
       for effect in effects {
         switch effect {
-        case .addBehavior(_, let at), .setBehavior(_, _, let at):
-          guard checked.insert(at).inserted else { continue }
+        case .addBehavior(let added, _):
+          guard checked.insert(added.pointer).inserted else { continue }
+        case .setBehavior(_, _, let set):
+          guard checked.insert(set.pointer).inserted else { continue }
         default: break
         }
         switch effect {
-        case .addBehavior(let spec, let at):
+        case .addBehavior(let added, _):
+          let (spec, at) = (added.json, added.pointer)
           if spec["from_parameters"] != nil {
             let fields: [String] =
               switch spec["type"] {
@@ -226,11 +250,10 @@ extension DocumentReader {
           } catch {
             fail(error.pointer, error.message)
           }
-        case .setBehavior(let id, let fields, let at):
-          guard let type = context.behaviors[id]?.first else { continue }
+        case .setBehavior(_, let type, let set):
           do throws(DocumentError) {
             _ = try TransitionDocument.update(
-              fields, for: type, at: at, expressions: compiled, values: context.sample)
+              set.json, for: type, at: set.pointer, expressions: compiled, values: context.sample)
           } catch {
             fail(error.pointer, error.message)
           }

@@ -39,6 +39,8 @@ struct DocumentReader {
   var errors: [DocumentError] = []
   var unlisted = 0
   private var seen: Set<DocumentError> = []
+  /// How many effects that add or set a behavior were read (`BehaviorEffect.index`).
+  var behaviorEffects = 0
 
   /// Records an error once, in O(1): past `maxListed` it is only counted.
   mutating func fail(_ pointer: String, _ message: String) {
@@ -78,8 +80,7 @@ struct DocumentReader {
     var document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
       expressions: expressions, names: names, rules: DocumentRules(),
-      runtime: RuntimeNames(names, items: []), ruleExpressions: [:],
-      effects: EffectCache(pointers: [], compiled: [:]))
+      runtime: RuntimeNames(names, items: []), ruleExpressions: [:])
     checkCorners(document)
     guard errors.isEmpty else { return nil }
     // The rules, read against the names of the events, the state and the scene's items, each
@@ -150,11 +151,11 @@ struct DocumentReader {
       context: RulesContext(
         runtime: runtime, base: names, items: laidOut.items.map(\.id), behaviors: behaviors,
         parameters: parameters, sample: sample))
+    rules.behaviorEffects = behaviorEffects
     document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
       expressions: expressions, names: names, rules: rules, runtime: runtime,
-      ruleExpressions: compiled,
-      effects: EffectCache(pointers: rules.effectPointers, compiled: compiled))
+      ruleExpressions: compiled)
     return errors.isEmpty ? document : nil
   }
 

@@ -29,28 +29,17 @@ struct DocumentRules: Sendable {
   var values: [ValueRule] = []
   /// The motions (`spring`, `decay`) an effect adds `from_parameters`.
   var givenMotions: Set<BehaviorType> = []
+  /// How many effects add or set a behavior (each numbered: `BehaviorEffect.index`).
+  var behaviorEffects = 0
 
   enum Axis: String, Sendable { case x, y }
-
-  /// The pointers of every effect that adds or sets a behavior.
-  var effectPointers: [String] {
-    let lists =
-      [pan.began] + release.map(\.then) + cancel.map(\.then) + tap.map(\.then)
-      + swipe.map(\.then) + done.map(\.then)
-    return lists.flatMap { $0 }.compactMap { effect in
-      switch effect {
-      case .addBehavior(_, let at), .setBehavior(_, _, let at): at
-      default: nil
-      }
-    }
-  }
 
   struct Pan: Sendable {
     /// The items a pan may grip (nil: any), and the axis it is locked to (nil: none).
     var items: [String]?
     var axis: Axis?
     /// Instead of the hit test: the pan grips the first of `items` whenever this holds.
-    var when: Expression?
+    var when: FlatExpression?
     /// Applied when a pan grips, before the grip.
     var began: [Effect] = []
     /// A spring grip (`Transition.grabBySpring`): its frequency (Hz) and damping ratio,
@@ -66,12 +55,12 @@ struct DocumentRules: Sendable {
 
   /// A rule (a class: a frame's checks go through the rules without copying their parts).
   final class Rule: Sendable {
-    let when: Expression?
+    let when: FlatExpression?
     let then: [Effect]
     /// A release rule's word on its `handoff`: the projection it reports and the detent chosen.
     let handoff: Handoff?
 
-    init(when: Expression?, then: [Effect], handoff: Handoff?) {
+    init(when: FlatExpression?, then: [Effect], handoff: Handoff?) {
       self.when = when
       self.then = then
       self.handoff = handoff
@@ -79,21 +68,21 @@ struct DocumentRules: Sendable {
   }
 
   struct Handoff: Sendable {
-    var projection: (x: Expression, y: Expression)?
+    var projection: (x: FlatExpression, y: FlatExpression)?
     var detent: String?
   }
 
   final class DoneRule: Sendable {
     /// The condition, if any; with `atRest` the animator must also have come to rest, with
     /// `ended` the spring or decay of that id must have brought its items to rest.
-    let when: Expression?
+    let when: FlatExpression?
     let atRest: Bool
     let ended: String?
     /// The `done` it ends the cycle with; nil: it applies its effects and checking goes on.
     let outcome: String?
     let then: [Effect]
 
-    init(when: Expression?, atRest: Bool, ended: String?, outcome: String?, then: [Effect]) {
+    init(when: FlatExpression?, atRest: Bool, ended: String?, outcome: String?, then: [Effect]) {
       self.when = when
       self.atRest = atRest
       self.ended = ended
@@ -104,20 +93,21 @@ struct DocumentRules: Sendable {
 
   struct ValueRule: Sendable {
     var name: String
-    var value: Expression
+    var value: FlatExpression
   }
 
   enum Effect: Sendable {
-    /// A behavior object (the protocol's, section 6) whose `=` strings are expressions, at
-    /// `pointer` in the document.
-    case addBehavior(JSONValue, pointer: String)
+    /// A behavior object (the protocol's, section 6) whose `=` strings are expressions; with
+    /// `from_parameters`, a spring or a decay that moves by the motion the parameters give.
+    case addBehavior(BehaviorEffect<BehaviorSpec>, fromParameters: Bool)
     case removeBehavior(String)
-    /// New values for fields of a behavior (`set_behavior`'s), `=` strings expressions.
-    case setBehavior(String, fields: JSONValue, pointer: String)
+    /// New values for fields of the behavior with an id (`set_behavior`'s), `=` strings
+    /// expressions, read for the behavior's type (the document's check proved an id names one).
+    case setBehavior(String, BehaviorType, BehaviorEffect<BehaviorUpdate>)
     /// A velocity added to an item through the item behavior that carries it.
-    case addVelocity(String, dx: Expression, dy: Expression)
+    case addVelocity(String, dx: FlatExpression, dy: FlatExpression)
     /// New values of the phase and the state (by their index in `RuntimeNames.stateNames`).
-    case assign([(index: Int, value: Expression)])
+    case assign([(index: Int, value: FlatExpression)])
   }
 }
 

@@ -167,7 +167,7 @@ extension DocumentReader {
         continue
       }
       if let e = runtimeExpression(text, as: .number, at: at + "/value", context) {
-        rules.values.append(.init(name: name, value: e))
+        rules.values.append(.init(name: name, value: FlatExpression(e)))
       }
     }
     // Reported by name, as a built-in's values are.
@@ -341,7 +341,7 @@ extension DocumentReader {
         let ey = runtimeExpression(
           String(y.dropFirst()), as: .number, at: at + "/projection/1", context)
       else { return nil }
-      result.projection = (ex, ey)
+      result.projection = (FlatExpression(ex), FlatExpression(ey))
     }
     if let detent = value["detent"] {
       guard case .string(let word) = detent, Limits.nameProblem(word) == nil else {
@@ -353,16 +353,17 @@ extension DocumentReader {
     return result
   }
 
-  /// A condition of the runtime names, or nil (with the error recorded).
+  /// A condition of the runtime names, laid out flat for the sessions, or nil (with the error
+  /// recorded).
   mutating func condition(_ value: JSONValue?, at: String, _ context: RulesContext)
-    -> Expression?
+    -> FlatExpression?
   {
     guard let value else { return nil }
     guard case .string(let text) = value else {
       fail(at, "a condition is an expression, a string (\"abs(release.vx) > 800\")")
       return nil
     }
-    return runtimeExpression(text, as: .condition, at: at, context)
+    return runtimeExpression(text, as: .condition, at: at, context).map(FlatExpression.init)
   }
 
   /// `text` read against the runtime names and proved safe over their ranges.

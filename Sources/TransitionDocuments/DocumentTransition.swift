@@ -20,21 +20,32 @@ public final class DocumentTransition: ScenePan {
   private let base: [Double]
   /// The values of every name the rules may use, in slot order (`RuntimeNames.values`): the
   /// base, the last event's (`release.x` …), the phases', the phase and the state, the items'
-  /// (brought up to date by `currentValues`). One array, written in place: a frame's rules
+  /// (brought up to date by `refreshItems`). One array, written in place: a frame's rules
   /// allocate nothing.
   private var scratch: [Double]
+  /// The values of an effect's expressions (`BehaviorEffect.key`), and the values a `let`
+  /// assigns, each written in place.
+  private var key: [Double] = []
+  private var assigned: [Double?] = []
+  /// What this session read from each effect whose expressions read only the base (by
+  /// `BehaviorEffect.index`): the same for all of the session.
+  private var keptSpecs: [BehaviorEffect<BehaviorSpec>.Entry?]
+  private var keptUpdates: [BehaviorEffect<BehaviorUpdate>.Entry?]
   private let eventOffset: Int
   private let stateOffset: Int
   private let itemsOffset: Int
   private let band: (range: ClosedRange<Double>, dimension: Double)?
   private let dragScale: Double?
   private var behaviors: [String: DynamicBehavior]
-  /// The type of each behavior by id (what a `set` reads its fields for).
-  private var types: [String: BehaviorType]
   private let lookup: (String) -> DynamicItem?
+  private let factory: BehaviorFactory
   private let carrier: (DynamicItem) -> DynamicItemBehavior
   private var named: [DynamicItem?] = []
   private let given: GivenMotions
+  /// The release's projection's decay, evaluated once a session.
+  private let projectionModel: DecayModel
+  /// Whether a values rule reads an item's values.
+  private let valuesReadItems: Bool
   private var awaitingDone = false
   /// What the rule applied at the last release said of its handoff: the spring it handed the
   /// released item to, and the rule's own word (a projection, a detent).
@@ -113,11 +124,15 @@ public final class DocumentTransition: ScenePan {
       base: base, event: Array(repeating: 0, count: RuntimeNames.event.count), state: state,
       items: document.runtime.items.map { _ in nil })
     behaviors = built.behaviorsByID
-    types = [:]
-    for behavior in spec.behaviors.flatMap(\.allSpecs) {
-      if let id = behavior.id { types[id] = behavior.type }
-    }
     lookup = { byID[$0] }
+    factory = BehaviorFactory(lookup: lookup)
+    projectionModel = Self.projectionModel(document, base)
+    let firstItemSlot = itemsOffset
+    valuesReadItems = document.rules.values.contains {
+      ($0.value.highestSlot ?? -1) >= firstItemSlot
+    }
+    keptSpecs = Array(repeating: nil, count: document.rules.behaviorEffects)
+    keptUpdates = Array(repeating: nil, count: document.rules.behaviorEffects)
     super.init(
       animator: animator, items: items,
       hitTest: { point in
@@ -141,7 +156,8 @@ public final class DocumentTransition: ScenePan {
   override public func item(grippedAt point: Point) -> DynamicItem? {
     guard let condition = document.rules.pan.when else { return super.item(grippedAt: point) }
     setEvent(4, [point.x, point.y])
-    guard holds(condition, currentValues()), let first = document.rules.pan.items?.first else {
+    refreshItems()
+    guard holds(condition), let first = document.rules.pan.items?.first else {
       return nil
     }
     return lookup(first)
@@ -213,8 +229,10 @@ public final class DocumentTransition: ScenePan {
     let held = heldItem
     let events = super.panEnded(at: point, velocity: velocity)
     guard let item = held else { return events }
-    let projection = DecayMotion(projectionModel(), from: item.center, velocity: item.velocity)
-      .restingPoint
+    // Where the decay brings the item to rest (`DecayMotion.restingPoint`).
+    let projection = Point(
+      x: item.center.x + projectionModel.restingDisplacement(initialVelocity: item.velocity.dx),
+      y: item.center.y + projectionModel.restingDisplacement(initialVelocity: item.velocity.dy))
     setEvent(
       0,
       [point.x, point.y, velocity.dx, velocity.dy, start.x, start.y, projection.x, projection.y])
@@ -223,9 +241,7 @@ public final class DocumentTransition: ScenePan {
     if let rule = firstHolding(document.rules.release) {
       let added = apply(rule.then)
       releaseHandoff = rule.handoff
-      releasedTo = added.compactMap { $0 as? SpringBehavior }.last {
-        $0.items.contains { $0 === item }
-      }
+      releasedTo = added.compactMap { $0 as? SpringBehavior }.last { $0.holds(item) }
     }
     awaitingDone = true
     return events
@@ -241,8 +257,11 @@ public final class DocumentTransition: ScenePan {
     awaitingDone = true
   }
 
-  /// The release's projection's decay: the document's, else UIScrollView's normal rate.
-  private func projectionModel() -> DecayModel {
+  /// The release's projection's decay: the document's (an expression of the parameters and
+  /// the bounds: evaluated once a session), else UIScrollView's normal rate.
+  private static func projectionModel(_ document: TransitionDocument, _ base: [Double])
+    -> DecayModel
+  {
     if let (field, value) = document.rules.projection,
       let number = try? value.number(base), let model = try? field.model(number)
     {
@@ -257,14 +276,12 @@ public final class DocumentTransition: ScenePan {
   /// decay that moves the item by itself.
   override public func landing(after handoff: Handoff) -> Landing? {
     guard releasedTo != nil || releaseHandoff != nil else { return nil }
-    let values = currentValues()
+    refreshItems()
     let projected = Point(x: scratch[eventOffset + 6], y: scratch[eventOffset + 7])
     var projection = releasedTo?.target ?? projected
     if let said = releaseHandoff {
       projection = projected
-      if let (x, y) = said.projection, let px = try? x.number(values),
-        let py = try? y.number(values)
-      {
+      if let (x, y) = said.projection, let px = x.number(scratch), let py = y.number(scratch) {
         projection = Point(x: px, y: py)
       }
     }
@@ -301,13 +318,20 @@ public final class DocumentTransition: ScenePan {
 
   override public func afterStep() -> [TransitionEvent] {
     guard awaitingDone else { return [] }
-    var values = currentValues()
+    // The items' values are brought up to date before the first condition that is evaluated,
+    // and again after effects.
+    var current = false
     for rule in document.rules.done {
-      guard holds(rule.when, values), !rule.atRest || !animator.isRunning, ended(rule.ended)
-      else { continue }
-      values = []
+      // Cheapest first (each is a question without side effects): at rest, the condition,
+      // the end of a motion.
+      guard !rule.atRest || !animator.isRunning else { continue }
+      if !current {
+        refreshItems()
+        current = true
+      }
+      guard holds(rule.when), ended(rule.ended) else { continue }
       apply(rule.then)
-      values = currentValues()
+      current = false
       guard let outcome = rule.outcome else { continue }
       awaitingDone = false
       return [.done(outcome: outcome)]
@@ -318,9 +342,9 @@ public final class DocumentTransition: ScenePan {
   /// The values rules' values, by name (the reader keeps them sorted so).
   override public var values: [(name: String, value: Double)] {
     guard !document.rules.values.isEmpty else { return [] }
-    let values = currentValues()
+    if valuesReadItems { refreshItems() }
     return document.rules.values.compactMap { rule in
-      (try? rule.value.number(values)).map { (rule.name, $0) }
+      rule.value.number(scratch).map { (rule.name, $0) }
     }
   }
 
@@ -330,8 +354,8 @@ public final class DocumentTransition: ScenePan {
   private func ended(_ id: String?) -> Bool {
     guard let id else { return true }
     switch behaviors[id] {
-    case let spring as SpringBehavior: return spring.items.allSatisfy { spring.isAtRest($0) }
-    case let decay as DecayBehavior: return decay.items.allSatisfy { decay.isAtRest($0) }
+    case let spring as SpringBehavior: return spring.allItemsAtRest
+    case let decay as DecayBehavior: return decay.allItemsAtRest
     default: return false
     }
   }
@@ -340,8 +364,9 @@ public final class DocumentTransition: ScenePan {
     for (index, value) in values.enumerated() { scratch[eventOffset + from + index] = value }
   }
 
-  /// The values of every name the rules may use, now: the items' brought up to date.
-  private func currentValues() -> [Double] {
+  /// Brings the items' values in `scratch` up to date: then it holds the values of every name
+  /// the rules may use, now.
+  private func refreshItems() {
     var at = itemsOffset
     for item in named {
       if let item {
@@ -349,58 +374,69 @@ public final class DocumentTransition: ScenePan {
       }
       at += RuntimeNames.itemFields.count
     }
-    return scratch
   }
 
   private func firstHolding(_ rules: [DocumentRules.Rule]) -> DocumentRules.Rule? {
-    let values = currentValues()
-    return rules.first { holds($0.when, values) }
+    refreshItems()
+    return rules.first { holds($0.when) }
   }
 
-  /// The behavior the effect at `at` adds for `values`: read from its JSON, or what the
-  /// document's sessions last read for the same values (`EffectCache`; a motion from the
-  /// parameters is keyed by the motion too).
-  private func spec(_ json: JSONValue, at: String, _ values: [Double]) -> BehaviorSpec? {
-    guard var key = document.effects.key(at, values) else { return nil }
-    if json["from_parameters"] != nil {
-      if let p = given.spring?.parameters { key += [p.mass, p.stiffness, p.damping] }
+  /// What `effect` reads for the values in `scratch` and the numbers `also` (what else the
+  /// reading depends on): what this session kept of an effect of the base's values (in
+  /// `kept`), else what the document's sessions last read for the same numbers
+  /// (`BehaviorEffect`), else `read()`.
+  private func entry<Read>(
+    _ effect: BehaviorEffect<Read>, kept: inout [BehaviorEffect<Read>.Entry?],
+    also: [Double] = [], read: () -> Read?
+  ) -> BehaviorEffect<Read>.Entry? {
+    if let entry = kept[effect.index] { return entry }
+    if !effect.readsOnlyBase { refreshItems() }
+    guard effect.key(scratch, into: &key) else { return nil }
+    if !also.isEmpty { key += also }
+    var entry = effect.known(key)
+    if entry == nil {
+      guard let read = read() else { return nil }
+      entry = effect.keep(read, for: key)
+    }
+    if effect.readsOnlyBase { kept[effect.index] = entry }
+    return entry
+  }
+
+  /// The behavior `effect` adds for the values in `scratch` (a motion from the parameters is
+  /// keyed by the motion too).
+  private func spec(_ effect: BehaviorEffect<BehaviorSpec>, fromParameters: Bool) -> BehaviorSpec? {
+    var motion: [Double] = []
+    if fromParameters {
+      if let p = given.spring?.parameters { motion += [p.mass, p.stiffness, p.damping] }
       if let d = given.decay {
-        key += [
+        motion += [
           Double(DecayField.allCases.firstIndex(of: d.parameter.field) ?? 0), d.parameter.value,
         ]
       }
     }
-    if let known = document.effects.spec(at, key: key) { return known }
-    guard
-      let spec = try? TransitionDocument.behaviorSpec(
-        json, at: at, expressions: document.ruleExpressions, values: values, given: given)
-    else { return nil }
-    document.effects.keep(at, key: key, spec: spec)
-    return spec
+    return entry(effect, kept: &keptSpecs, also: motion) {
+      try? TransitionDocument.behaviorSpec(
+        effect.json, at: effect.pointer, expressions: document.ruleExpressions, values: scratch,
+        given: given)
+    }?.read
   }
 
-  /// The fields the `set` at `at` gives for `values`, read or as last read for them.
-  private func update(_ fields: JSONValue, for type: BehaviorType, at: String, _ values: [Double])
-    -> BehaviorUpdate?
+  /// The fields `effect` sets on a `type` behavior for the values in `scratch`.
+  private func update(_ effect: BehaviorEffect<BehaviorUpdate>, for type: BehaviorType)
+    -> BehaviorEffect<BehaviorUpdate>.Entry?
   {
-    // Keyed by the type too: an id added again as another type is read for that type.
-    guard let numbers = document.effects.key(at, values),
-      let typeIndex = BehaviorType.allCases.firstIndex(of: type)
-    else { return nil }
-    let key = numbers + [Double(typeIndex)]
-    if let known = document.effects.update(at, key: key) { return known }
-    guard
-      let update = try? TransitionDocument.update(
-        fields, for: type, at: at, expressions: document.ruleExpressions, values: values)
-    else { return nil }
-    document.effects.keep(at, key: key, update: update)
-    return update
+    entry(effect, kept: &keptUpdates) {
+      try? TransitionDocument.update(
+        effect.json, for: type, at: effect.pointer, expressions: document.ruleExpressions,
+        values: scratch)
+    }
   }
 
-  /// Whether `condition` holds (no condition always does; one that cannot be evaluated does not).
-  private func holds(_ condition: Expression?, _ values: [Double]) -> Bool {
+  /// Whether `condition` holds for the values in `scratch` (no condition always does; one that
+  /// cannot be evaluated does not).
+  private func holds(_ condition: FlatExpression?) -> Bool {
     guard let condition else { return true }
-    return (try? condition.condition(values)) ?? false
+    return condition.condition(scratch) ?? false
   }
 
   /// Applies `effects` in order, each seeing the values the ones before it left. A behavior
@@ -410,34 +446,37 @@ public final class DocumentTransition: ScenePan {
   private func apply(_ effects: [DocumentRules.Effect]) -> [DynamicBehavior] {
     var added: [DynamicBehavior] = []
     for effect in effects {
-      let values = currentValues()
+      // The items' values are brought up to date where an effect reads them.
       switch effect {
-      case .addBehavior(let json, let at):
-        guard let spec = spec(json, at: at, values),
-          let behavior = try? BehaviorFactory(lookup: lookup).make(spec)
+      case .addBehavior(let effect, let fromParameters):
+        guard let spec = spec(effect, fromParameters: fromParameters),
+          let behavior = try? factory.make(spec)
         else { continue }
         if let id = spec.id {
           if let old = behaviors[id] { animator.removeBehavior(old) }
           behaviors[id] = behavior
-          types[id] = spec.type
         }
         animator.addBehavior(behavior)
         added.append(behavior)
       case .removeBehavior(let id):
         if let old = behaviors.removeValue(forKey: id) { animator.removeBehavior(old) }
-      case .setBehavior(let id, let fields, let at):
-        guard let behavior = behaviors[id], let type = types[id],
-          let update = update(fields, for: type, at: at, values)
-        else { continue }
-        try? BehaviorFactory(lookup: lookup).apply(update, to: behavior)
+      case .setBehavior(let id, let type, let effect):
+        guard let behavior = behaviors[id], let update = update(effect, for: type) else {
+          continue
+        }
+        try? factory.apply(update.read, to: behavior)
       case .addVelocity(let id, let dx, let dy):
-        guard let item = lookup(id), let vx = try? dx.number(values),
-          let vy = try? dy.number(values)
+        refreshItems()
+        guard let item = lookup(id), let vx = dx.number(scratch), let vy = dy.number(scratch)
         else { continue }
         carrier(item).addLinearVelocity(Vector(dx: vx, dy: vy), for: item)
       case .assign(let assignments):
-        for (index, value) in assignments {
-          guard let number = try? value.number(values) else { continue }
+        // Each value of the values before the `let`: all evaluated, then written.
+        refreshItems()
+        assigned.removeAll(keepingCapacity: true)
+        for (_, value) in assignments { assigned.append(value.number(scratch)) }
+        for ((index, _), number) in zip(assignments, assigned) {
+          guard let number else { continue }
           let range =
             index == 0
             ? 0...Double(max(document.rules.phases.count - 1, 0)) : RuntimeNames.stateRange

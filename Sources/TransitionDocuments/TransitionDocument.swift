@@ -22,13 +22,12 @@ public struct TransitionDocument: Sendable {
   let scene: JSONValue
   let expressions: [String: Expression]
   let names: DocumentNames
-  /// Its pan, release, done and values rules, the names they may use, and the expressions of
-  /// the behaviors their effects add, by pointer.
+  /// Its pan, release, done and values rules (each effect that adds or sets a behavior keeps
+  /// what its sessions last read: `BehaviorEffect`), the names they may use, and the
+  /// expressions of the behaviors their effects add and set, by pointer.
   let rules: DocumentRules
   let runtime: RuntimeNames
   let ruleExpressions: [String: Expression]
-  /// What its effects last added or set, shared by its sessions.
-  let effects: EffectCache
 
   /// The largest document, in bytes (a document over it is refused before it is read).
   public static let maxBytes = 1 << 20

@@ -12,16 +12,38 @@ private let names: ExpressionNames = {
   return names
 }()
 
+/// The value of `text` at `values`; its flat form (`FlatExpression`) must give the same bits,
+/// or nil where the expression throws.
 private func number(_ text: String, _ values: [Double] = [320, 568, 500, 0.5, -800]) throws
   -> Double
 {
-  try ExpressionParser.parse(text, names: names, as: .number).number(values)
+  let e = try ExpressionParser.parse(text, names: names, as: .number)
+  let flat = FlatExpression(e).number(values)
+  do {
+    let value = try e.number(values)
+    #expect(flat?.bitPattern == value.bitPattern, "\(text): flat \(String(describing: flat))")
+    return value
+  } catch {
+    #expect(flat == nil, "\(text): flat \(String(describing: flat)), the tree throws")
+    throw error
+  }
 }
 
+/// Whether `text` holds at `values`; its flat form must say the same, or nil where the
+/// expression throws.
 private func condition(_ text: String, _ values: [Double] = [320, 568, 500, 0.5, -800]) throws
   -> Bool
 {
-  try ExpressionParser.parse(text, names: names, as: .condition).condition(values)
+  let e = try ExpressionParser.parse(text, names: names, as: .condition)
+  let flat = FlatExpression(e).condition(values)
+  do {
+    let holds = try e.condition(values)
+    #expect(flat == holds, "\(text): flat \(String(describing: flat))")
+    return holds
+  } catch {
+    #expect(flat == nil, "\(text): flat \(String(describing: flat)), the tree throws")
+    throw error
+  }
 }
 
 private func parseError(_ text: String, as kind: ExpressionKind = .number) -> ExpressionError? {
@@ -121,6 +143,44 @@ struct ExpressionTests {
     #expect(throws: ExpressionError.self) { try number("width / (height - 568)") }
     #expect(throws: ExpressionError.self) { try number("sqrt(release.vy)") }
     #expect(throws: ExpressionError.self) { try number("1e300 * 1e300") }
+    #expect(throws: ExpressionError.self) { try number("lerp(-1e308, 1e308, 2)") }
+    #expect(throws: ExpressionError.self) { try number("-sqrt(release.vy) + 1") }
+    #expect(throws: ExpressionError.self) { try condition("width > 0 and 1 / (width - 320) > 0") }
+    #expect(throws: ExpressionError.self) { try condition("if(width / 0 > 1, true, false)") }
+    // What `and`, `or` and `if` do not evaluate cannot fail.
+    #expect(try !condition("width < 0 and 1 / (width - 320) > 0"))
+    #expect(try condition("width > 0 or sqrt(release.vy) > 0"))
+    #expect(try number("if(width > 0, 1, width / (height - 568))") == 1)
+  }
+
+  /// The flat form gives the tree's value bit for bit at random points, in and out of the
+  /// names' ranges, and fails where the tree throws.
+  @Test("a flat expression evaluates as its tree does")
+  func flat() throws {
+    let texts = [
+      "height * 0.5 - width / 4", "clamp((release.vy + speed) / max(height, 1), -2, 2)",
+      "lerp(width, height, fraction) * sign(release.vy)", "min(abs(release.vy), speed) / width",
+      "if(release.vy < -speed, height - 20, round(height * fraction))",
+      "nearest(release.vy, -speed, speed * fraction, height)", "sqrt(release.vy) - -fraction",
+      "floor(release.vy / 7) + ceil(speed / 3) + max(-0, 0) + min(0, -0)",
+      "width / (speed - 250) * 1e300", "if(fraction > 0.5 or not speed < 100, 1, 0)",
+      "release.vy < -speed or fraction >= 0.9 and width != height",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for text in texts {
+      for _ in 0..<500 {
+        let values = (0..<names.entries.count).map { _ in
+          [0, -0.0, 250, 1e300, Double.random(in: -2_000...2_000, using: &generator)].randomElement(
+            using: &generator)!
+        }
+        if (try? ExpressionParser.parse(text, names: names, as: .number)) != nil {
+          _ = try? number(text, values)
+          _ = try? condition("(\(text)) > 0", values)
+        } else {
+          _ = try? condition(text, values)
+        }
+      }
+    }
   }
 
   @Test("intervals bound every value, and refuse what may fail anywhere in the ranges")

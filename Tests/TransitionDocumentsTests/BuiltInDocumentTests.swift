@@ -379,7 +379,7 @@ struct BuiltInDocumentTests {
   }
 }
 
-/// Sessions of one document share what its effects read (`EffectCache`): each still gets the
+/// Sessions of one document share what its effects read (`BehaviorEffect`): each still gets the
 /// behavior its own values give.
 @Suite("Built-ins as documents: sessions of one document")
 struct SharedDocumentTests {

@@ -35,6 +35,13 @@ public class ExactMotionBehavior<Motion: ExactMotion>: DynamicBehavior {
   /// Whether `item`'s motion has ended (it rests at the motion's end point).
   public func isAtRest(_ item: DynamicItem) -> Bool { tracks.hasEnded(item) }
 
+  /// Whether every item's motion has ended (`isAtRest` of each; true when it holds none),
+  /// without listing the items.
+  public var allItemsAtRest: Bool { tracks.allEnded }
+
+  /// Whether `item` is one of its items, without listing them.
+  public func holds(_ item: DynamicItem) -> Bool { tracks.contains(item) }
+
   /// Whether the behavior has started `item`'s motion before (its first start is over).
   func hasStarted(_ item: DynamicItem) -> Bool { tracks.hasStarted(item) }
 

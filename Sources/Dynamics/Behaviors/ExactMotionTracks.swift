@@ -113,6 +113,12 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     index(of: item).map { tracks[$0].motion != nil && tracks[$0].ended } ?? false
   }
 
+  /// Whether every item's motion has ended (`hasEnded` of each; true when there is none).
+  var allEnded: Bool { tracks.allSatisfy { $0.motion != nil && $0.ended } }
+
+  /// Whether `item` is one of the items.
+  func contains(_ item: DynamicItem) -> Bool { index(of: item) != nil }
+
   /// Whether the behavior has started `item`'s motion before (its first start is over).
   func hasStarted(_ item: DynamicItem) -> Bool {
     index(of: item).map { tracks[$0].hasStarted } ?? false
