@@ -568,7 +568,7 @@ document.body.dataset.out = JSON.stringify(out);
         dom = self.browse("sources.html", 400, picture=False)[0]
         pause = next(l for l in self.trace("scene") if l.get("ev") == "pause")
         self.assertEqual(self.cell(dom, "outcome"),
-                         "none (a scene has none); at rest at %g s" % pause["t"])
+                         "none (a scene has none); at rest at %g s" % round(pause["t"], 3))
         self.assertIn("scene: 2 items (box, ball)", self.cell(dom, "params"))
         self.assertTrue(self.cell(dom, "outcome", player=1).startswith("opened at "))
         self.assertIn("joined at animator time", self.cell(dom, "recording", player=1))
