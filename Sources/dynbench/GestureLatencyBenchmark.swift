@@ -124,7 +124,7 @@ private let band = 150.0...298.0
 /// whole number of points, 3 to 60, and at least 3 pt from the two positions before it, so that a
 /// frame showing an earlier sample never passes for this one.
 private func fingerPath(count: Int, seed: UInt64) -> [(y: Double, interval: UInt64)] {
-  var random = SplitMix64(state: seed)
+  var random = SplitMix64(seed: seed)
   var (before, previous) = (startY, startY)
   var up = true
   var path: [(y: Double, interval: UInt64)] = []
@@ -252,17 +252,4 @@ private final class DragProbe {
 
 private func nanosecondHistogram() -> Histogram<UInt64> {
   Histogram(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
-}
-
-/// A small seeded generator (SplitMix64), so that a seed gives the same drag on every run.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }

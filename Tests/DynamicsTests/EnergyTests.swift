@@ -3,31 +3,6 @@ import Glibc
 import Primitives
 import Testing
 
-/// SplitMix64 (Steele, Lea and Flood 2014): a few lines of fully specified arithmetic, so a seed
-/// names the same scene on every machine and toolchain (the standard library's generator and its
-/// `random(in:using:)` algorithms are not specified).
-struct SplitMix64 {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-
-  /// Uniform in [lo, hi), from the top 53 bits.
-  mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-    lo + (hi - lo) * Double(next() >> 11) / 9_007_199_254_740_992
-  }
-
-  /// Uniform in 0..<n (the modulo bias is irrelevant for n this small).
-  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 /// A random scene in the 320×568 screen, boxed by the reference bounds, with the bookkeeping to
 /// measure its mechanical energy.
 struct EnergyScene {

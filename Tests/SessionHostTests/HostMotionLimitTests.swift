@@ -124,7 +124,7 @@ struct HostMotionLimitTests {
     try open(
       client,
       #"{"type":"spring","id":"s","items":["a"],"target":[0,0],"response":1,"damping_ratio":1}"#)
-    var random = SplitMix(seed: 39)
+    var random = SplitMix64(seed: 39)
     for set in SpringParameterSet.allCases {
       let fields = set.requiredFields + set.optionalFields
       for values in samples(fields.map(\.range), random: 12, using: &random) {
@@ -157,7 +157,7 @@ struct HostMotionLimitTests {
     let rig = HostRig()
     let client = rig.connect()
     try open(client, #"{"type":"decay","id":"d","items":["a"],"friction":1}"#)
-    var random = SplitMix(seed: 39)
+    var random = SplitMix64(seed: 39)
     for field in DecayField.allCases {
       for values in samples([field.range], random: 20, using: &random) {
         let value = values[0]
@@ -193,7 +193,7 @@ private func sendBack(_ entry: [String: Any], _ fields: [String]) throws -> Stri
 /// Every corner of the box of `ranges` (an open bound nudged inside), then `random` points in it
 /// (log-uniform across ranges spanning decades).
 private func samples(
-  _ ranges: [ParameterRange], random count: Int, using random: inout SplitMix
+  _ ranges: [ParameterRange], random count: Int, using random: inout SplitMix64
 ) -> [[Double]] {
   func bound(_ range: ParameterRange, upper: Bool) -> Double {
     if upper {
@@ -218,17 +218,4 @@ private func samples(
       })
   }
   return points
-}
-
-/// A seeded generator (SplitMix64), so that a failing sample comes again.
-private struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }

@@ -1,4 +1,5 @@
 import JSON
+import Primitives
 import Testing
 import Wire
 
@@ -107,7 +108,7 @@ struct JSONParserTests {
   /// Integers of every length from 19 to 309 digits, either sign: the same double as Swift's own
   /// (correctly rounded) reading of the digits.
   @Test func randomHugeIntegersMatchSwiftsReading() throws {
-    var random = SplitMix64(state: 42)
+    var random = SplitMix64(seed: 42)
     for length in 19...309 {
       for _ in 0..<8 {
         var digits = String(Character(Unicode.Scalar(UInt8.random(in: 49...57, using: &random))))

@@ -1,3 +1,4 @@
+import Primitives
 import Testing
 import Wire
 
@@ -27,7 +28,7 @@ struct LineReaderTests {
   }
 
   @Test func randomChunkingReassemblesTheInput() {
-    var generator = SplitMix64(state: 42)
+    var generator = SplitMix64(seed: 42)
     var expected: [[UInt8]] = []
     var stream: [UInt8] = []
     for index in 0..<2_000 {
@@ -127,7 +128,7 @@ struct LineReaderTests {
 
   @Test("withNextLine lends the lines the copying form returns, and stops the same way")
   func borrowedLines() {
-    var generator = SplitMix64(state: 9)
+    var generator = SplitMix64(seed: 9)
     var copying = LineReader(maxLineBytes: 64)
     var borrowing = LineReader(maxLineBytes: 64)
     var copied: [LineReader.Line] = []

@@ -272,7 +272,7 @@ struct MessageEncoderTests {
 
   /// Whatever the numbers and names, every line is one valid JSON object.
   @Test func randomFramesAreValidJSONLines() throws {
-    var generator = SplitMix64(state: 7)
+    var generator = SplitMix64(seed: 7)
     let specials: [Double] = [.nan, .infinity, -.infinity, -0.0, 1e300, -1e-300, 0.0005]
     let parser = JSONParser()
     var encoder = MessageEncoder()

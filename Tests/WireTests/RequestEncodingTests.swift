@@ -363,7 +363,7 @@ struct RequestEncodingTests {
 
   @Test("random doubles read back exactly")
   func randomNumbersRoundTrip() throws {
-    var generator = SplitMix64(state: 7)
+    var generator = SplitMix64(seed: 7)
     for _ in 0..<2_000 {
       let magnitude = Double.random(in: -12...6, using: &generator)
       let value = Double.random(in: -1...1, using: &generator) * pow(10, magnitude)
