@@ -14,8 +14,10 @@ import Primitives
 ///   a joint's pull); otherwise (a contact's or a limit's impulse) at x + lead·v. Under a steady
 ///   force this is the straight line between the two steps around the frame's time, the line
 ///   Fiedler's "Fix Your Timestep!" interpolates along, drawn without stepping ahead;
-/// - a held item's anchor glides so that it arrives at the frame's time (`stepsLeftInFrame`),
-///   and the item goes on at the velocity that carries it there.
+/// - a held item's anchor glides at an even pace so that it arrives at the frame's time
+///   (`glideFraction`); a gripped item that nothing stopped shows its held point there, an item
+///   on a rigid rod to the anchor its point at the rod's length (`AttachmentBehavior`);
+/// - a body asleep, or at the end of its spring or decay, where it is.
 ///
 /// A velocity given or an item moved between two steps (a release's handoff, `set_item`) is
 /// given at the frame's time: the body is put, at the last step's time, in the state that the
