@@ -81,6 +81,11 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     var bodiesVersion = -1
     /// The exact state given to the item at its last step, to notice a change from outside.
     var published: (center: Point, velocity: Vector)?
+
+    /// The motion's time at internal step `step`, or `lead` seconds after it.
+    func time(afterStep step: Int, lead: Double = 0) -> Double {
+      Double(step - startStep) * DynamicAnimator.stepInterval + lead - startOffset
+    }
   }
 
   private var tracks: [Track] = []
@@ -152,21 +157,14 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     _ track: inout Track, _ animator: DynamicAnimator, _ owner: DynamicBehavior,
     _ start: (Point, Vector, Bool) -> Motion
   ) {
-    if track.bodiesVersion != animator.bodiesVersion {
-      track.body = animator.body(for: track.item)
-      track.bodiesVersion = animator.bodiesVersion
-    }
-    guard let body = track.body, body.isDynamic, body.motionOwner == ObjectIdentifier(owner)
-    else {
+    guard let body = body(of: &track, animator, owner) else {
       track.motion = nil
       return
     }
     let motion = begin(&track, body, animator, start)
     var next = (center: motion.endPoint, velocity: Vector.zero)
     if !track.ended {
-      let t =
-        Double(animator.stepCount + 1 - track.startStep) * DynamicAnimator.stepInterval
-        - track.startOffset
+      let t = track.time(afterStep: animator.stepCount + 1)
       let state = motion.state(at: t, sharing: &animator.sharedMotionTerms)
       track.ended = motion.hasEnded(at: t, position: state.position, velocity: state.velocity)
       if !track.ended { next = (state.position, state.velocity) }
@@ -188,6 +186,20 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     // The animator's read-back after the step takes this state instead of Box2D's.
     body.followedState = next
     track.published = next
+  }
+
+  /// The body of the track's item if `owner` moves it now, looked up again only when the
+  /// animator's bodies changed.
+  private static func body(
+    of track: inout Track, _ animator: DynamicAnimator, _ owner: DynamicBehavior
+  ) -> ItemBody? {
+    if track.bodiesVersion != animator.bodiesVersion {
+      track.body = animator.body(for: track.item)
+      track.bodiesVersion = animator.bodiesVersion
+    }
+    guard let body = track.body, body.isDynamic, body.motionOwner == ObjectIdentifier(owner)
+    else { return nil }
+    return body
   }
 
   /// The track's motion, started now if it has none yet or its state was changed from outside
@@ -221,15 +233,10 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     start: (_ position: Point, _ velocity: Vector, _ isFirst: Bool) -> Motion
   ) {
     for i in tracks.indices {
-      let body =
-        tracks[i].bodiesVersion == animator.bodiesVersion
-        ? tracks[i].body : animator.body(for: tracks[i].item)
-      guard let body, body.isDynamic, body.motionOwner == ObjectIdentifier(owner) else { continue }
+      guard let body = Self.body(of: &tracks[i], animator, owner) else { continue }
       let motion = Self.begin(&tracks[i], body, animator, start)
       guard !tracks[i].ended else { continue }
-      let t =
-        Double(animator.stepCount - tracks[i].startStep) * DynamicAnimator.stepInterval + lead
-        - tracks[i].startOffset
+      let t = tracks[i].time(afterStep: animator.stepCount, lead: lead)
       var state = motion.state(at: t, sharing: &animator.sharedMotionTerms)
       if let limited = ExactMotionLimits.bounded(
         state.position, state.velocity, from: body.state.center, over: lead)
