@@ -140,7 +140,7 @@ let package = Package(
     .executableTarget(
       name: "dynbench",
       dependencies: [
-        "BenchFixtures", "Dynamics", "DynamicsScenes", "EmbeddedHost", "Primitives",
+        "BenchFixtures", "Dynamics", "DynamicsScenes", "EmbeddedHost", "JSON", "Primitives",
         "SceneBuilding", "SessionHost", "TransitionDocuments", "Transitions", "Wire", "CEpoll",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -317,6 +317,13 @@ class Client:
         self.sock.close()
 
 
+def gon(item, x, y, r=20):
+    """A path item: a regular 64-gon of radius r (11 convex pieces, the most a path makes)."""
+    path = [[round(r * math.cos(k * math.tau / 64), 3), round(r * math.sin(k * math.tau / 64), 3)]
+            for k in range(64)]
+    return {"id": item, "center": [x, y], "size": [2 * r, 2 * r], "shape": "path", "path": path}
+
+
 def manual_open(session, items, behaviors=(), bounds=None):
     scene = {"items": items, "behaviors": list(behaviors)}
     if bounds:
@@ -648,11 +655,7 @@ class PathOpen(Case):
 
     @staticmethod
     def scene_line(session):
-        r = 20
-        path = [[round(r * math.cos(k * math.tau / 64), 3), round(r * math.sin(k * math.tau / 64),
-                                                                    3)] for k in range(64)]
-        items = [{"id": f"p{k}", "center": [25 + (k % 30) * 42, 25 + (k // 30) * 42],
-                  "size": [2 * r, 2 * r], "shape": "path", "path": path} for k in range(700)]
+        items = [gon(f"p{k}", 25 + (k % 30) * 42, 25 + (k // 30) * 42) for k in range(700)]
         behaviors = [{"type": "collision", "items": [i["id"] for i in items]}]
         return line(manual_open(session, items, behaviors, bounds=[1300, 1000]))
 
@@ -896,6 +899,213 @@ class Memory(Case):
         return shown, fails
 
 
+# Issue 39's reproducers: one internal Box2D step whose cost had no bound.
+
+
+class GroupStorm(Case):
+    """A group of 300 stacked 64-gons (3 300 pieces, one body) and 50 hubs held away from it by
+    a spring: 40 one-frame steps (cheap: nothing moves, so dynd once ran them on its loop), then
+    the spring is retargeted onto the pile and one-frame steps are timed."""
+    name = "group-storm"
+    title = "40 cheap one-frame steps, then 50 hubs sprung into a group of 300 stacked 64-gons"
+    timeout = 60
+    steps = 60
+
+    @staticmethod
+    def scene():
+        pile = [gon(f"p{k}", 160, 284) for k in range(300)]
+        hubs = [{"id": f"h{k}", "center": [60 + 4 * k, 40], "size": [10, 10]} for k in range(50)]
+        hub_ids = [h["id"] for h in hubs]
+        return {"items": pile + hubs,
+                "groups": [{"id": "pile", "items": [p["id"] for p in pile]}],
+                "behaviors": [{"type": "collision", "items": ["pile"] + hub_ids},
+                              {"type": "spring", "id": "s", "items": hub_ids, "target": [160, 40],
+                               "response": 0.3, "damping_ratio": 1}]}
+
+    def setup(self, run):
+        c = Client(run.daemon.path)
+        reply = c.request({"op": "open", "session": "storm", "clock": "manual",
+                           "scene": self.scene()}, 60)
+        if not reply or not reply.get("ok"):
+            raise RuntimeError(f"the group storm scene was refused: {reply}")
+        return c
+
+    def heavy(self, run, c):
+        one = {"op": "step", "session": "storm", "dt": 1 / 120}
+        for _ in range(40):
+            c.request(one, 10)
+        c.request({"op": "set_behavior", "session": "storm", "behavior": "s",
+                   "target": [160, 284]}, 10)
+        times = []
+        while len(times) < self.steps and run.time_left() > 5:
+            start = time.monotonic()
+            if not c.request(one, run.time_left() - 3):
+                break
+            times.append(time.monotonic() - start)
+        shown = {"storm steps answered": f"{len(times)} of {self.steps}",
+                 "worst storm step": f"{max(times) * 1000:.1f} ms" if times else "–"}
+        return shown, [] if len(times) == self.steps else ["the storm's steps went unanswered"]
+
+
+class CrossingGroups(Case):
+    """Two sessions, each two overlapping groups of 10 64-gons in one collision behavior
+    (440 pieces), stepped one frame at a time; a fresh client's first one-frame step."""
+    name = "crossing-groups"
+    title = "2 sessions of 2 overlapping groups of 10 64-gons, one-frame steps; a fresh client"
+    timeout = 40
+    seconds = 6
+
+    @staticmethod
+    def scene(per_group=10):
+        items, groups = [], []
+        for g in range(2):
+            ids = [f"g{g}i{k}" for k in range(per_group)]
+            items += [gon(i, 150 + 20 * g, 200 + 2 * k) for k, i in enumerate(ids)]
+            groups.append({"id": f"g{g}", "items": ids})
+        return {"items": items, "groups": groups,
+                "behaviors": [{"type": "gravity", "items": ["g0", "g1"]},
+                              {"type": "collision", "items": ["g0", "g1"],
+                               "reference_bounds": True}]}
+
+    def setup(self, run):
+        clients = []
+        for k in range(2):
+            c = Client(run.daemon.path)
+            reply = c.request({"op": "open", "session": f"cross{k}", "clock": "manual",
+                               "scene": self.scene()}, 60)
+            if not reply or not reply.get("ok"):
+                raise RuntimeError(f"the crossing groups were refused: {reply}")
+            clients.append(c)
+        return clients
+
+    def heavy(self, run, clients):
+        end = time.monotonic() + self.seconds
+        worst = [0.0, 0.0]
+        answered = [0, 0]
+
+        def storm(k):
+            one = {"op": "step", "session": f"cross{k}", "dt": 1 / 120}
+            while time.monotonic() < end:
+                start = time.monotonic()
+                if not clients[k].request(one, max(1, run.time_left() - 3)):
+                    return
+                worst[k] = max(worst[k], time.monotonic() - start)
+                answered[k] += 1
+
+        threads = [threading.Thread(target=storm, args=(k,), daemon=True) for k in range(2)]
+        for t in threads:
+            t.start()
+        time.sleep(1)
+        fresh = Client(run.daemon.path)
+        start = time.monotonic()
+        fresh.request(manual_open("fresh", [{"id": "a", "center": [10, 10], "size": [5, 5]}],
+                                  [{"type": "gravity", "items": ["a"]}]), 10)
+        opened = time.monotonic()
+        first = fresh.request({"op": "step", "session": "fresh", "dt": 1 / 60}, 10)
+        took = time.monotonic() - opened
+        fresh.close()
+        for t in threads:
+            t.join(max(1, run.time_left() - 2))
+        shown = {"storm steps": f"{answered[0]} + {answered[1]}",
+                 "worst storm step": f"{max(worst) * 1000:.1f} ms",
+                 "fresh client's first step": f"{took * 1000:.1f} ms" if first else "no reply",
+                 "its open": f"{(opened - start) * 1000:.1f} ms"}
+        fails = []
+        if not first or took * 1000 > run.args.max_step_ms:
+            fails.append(f"a fresh client's first step took {took * 1000:.0f} ms "
+                         f"(target {run.args.max_step_ms:g} ms)")
+        return shown, fails
+
+
+class StormLeave(GroupStorm):
+    """The group storm's owner leaves in the middle of its storm: how soon dynd's work stops."""
+    name = "storm-leave"
+    title = "the group storm's owner disconnects mid-storm: when dynd's work stops"
+
+    def heavy(self, run, c):
+        one = {"op": "step", "session": "storm", "dt": 1 / 120}
+        for _ in range(40):
+            c.request(one, 10)
+        c.send({"op": "set_behavior", "session": "storm", "behavior": "s", "target": [160, 284]})
+        c.send({"op": "step", "session": "storm", "dt": 1 / 120, "count": 600})
+        time.sleep(0.5)
+        c.close()
+        gone = time.monotonic()
+        stop = run.cpu_quiet_after(gone, run.time_left() - 2)
+        shown = {"work stops after the disconnect":
+                 f"{stop * 1000:.0f} ms" if stop is not None else
+                 f"≥ {(time.monotonic() - gone):.1f} s (still busy)"}
+        fails = []
+        if stop is None or stop * 1000 > run.args.max_stop_ms:
+            fails.append(f"work goes on after its owner left (target {run.args.max_stop_ms:g} ms)")
+        return shown, fails
+
+
+class GonMemory(Case):
+    """Kept sessions of 372 stacked 64-gons (4 092 pieces, collision mode boundaries), each
+    stepped once, opened until one is refused under --memory-budget 128: peak RSS."""
+    name = "gon-memory"
+    title = "sessions of 372 stacked 64-gons (4 092 pieces) under --memory-budget 128"
+    timeout = 90
+    budget_mib = 128
+
+    def daemon_arguments(self, args):
+        return ("--memory-budget", str(self.budget_mib))
+
+    @staticmethod
+    def scene():
+        items = [gon(f"g{k}", 160, 284) for k in range(372)]
+        ids = [i["id"] for i in items]
+        return {"items": items,
+                "behaviors": [{"type": "gravity", "items": ids},
+                              {"type": "collision", "items": ids, "mode": "boundaries",
+                               "reference_bounds": True}]}
+
+    def heavy(self, run, _):
+        c = Client(run.daemon.path)
+        scene = self.scene()
+        admitted = 0
+        refusal = None
+        while admitted < 40 and run.time_left() > 15:
+            session = f"gons{admitted}"
+            reply = c.request({"op": "open", "session": session, "clock": "manual",
+                               "keep": True, "scene": scene}, 60)
+            if not reply or not reply.get("ok"):
+                refusal = reply or {"error": {"code": "no reply", "message": "open"}}
+                break
+            c.request({"op": "step", "session": session, "dt": 1 / 60}, 60)
+            admitted += 1
+        peak = run.daemon.peak_rss_mib()
+        limit = 2 * self.budget_mib + 64
+        error = (refusal or {}).get("error", {})
+        shown = {"admitted": admitted,
+                 "refused": f"{error.get('code')}: {error.get('message', '')[:60]}" if refusal
+                 else "none",
+                 "peak RSS": f"{peak:.0f} MiB (limit {limit} MiB)" if peak else "–"}
+        fails = []
+        if refusal is None:
+            fails.append(f"{admitted} sessions admitted and none refused")
+        if peak is None or peak > limit:
+            fails.append(f"peak RSS {peak} MiB over 2 × {self.budget_mib} + 64 MiB")
+        return shown, fails
+
+
+class StormSigterm(GroupStorm):
+    """SIGTERM in the middle of the group storm."""
+    name = "storm-sigterm"
+    title = "SIGTERM in the middle of the group storm"
+    ends_daemon = True
+
+    def heavy(self, run, c):
+        one = {"op": "step", "session": "storm", "dt": 1 / 120}
+        for _ in range(40):
+            c.request(one, 10)
+        c.send({"op": "set_behavior", "session": "storm", "behavior": "s", "target": [160, 284]})
+        c.send({"op": "step", "session": "storm", "dt": 1 / 120, "count": 600})
+        time.sleep(0.5)
+        return Sigterm.stop(run)
+
+
 # The reproducers of the earlier issue "no client can crash, freeze or starve dynd": a client
 # that sends and never reads, for a few seconds.
 
@@ -1042,6 +1252,11 @@ class Sigterm(Case):
             s.sendall(b"".join(line(obj) for obj in lines))
             socks.append(s)
         time.sleep(1)
+        return self.stop(run)
+
+    @staticmethod
+    def stop(run):
+        """Sends dynd SIGTERM and reports how it ended."""
         run.stop_probe()
         start = time.monotonic()
         run.daemon.proc.send_signal(signal.SIGTERM)
@@ -1062,7 +1277,8 @@ class Sigterm(Case):
 
 CASES = [Rules(), Workers1(), Motion(), Document(), Attachments(), AddGroup(), Behaviors(), PathOpen(), NonReaders(),
          Debug(), Contacts(), Pipelined(), Memory(), PileRealtime(), PileStep(),
-         BoundaryStorm(), ChainStep(), ManySessions(), HeldOutput(), Sigterm()]
+         BoundaryStorm(), ChainStep(), ManySessions(), HeldOutput(), Sigterm(), GroupStorm(),
+         CrossingGroups(), StormLeave(), GonMemory(), StormSigterm()]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 #include <box2d/box2d.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -43,12 +44,19 @@ class ContactRecorder : public b2ContactListener {
 };
 
 /// Decides whether two fixtures may collide from the bodies' collision groups, and refuses new
-/// contacts while the world holds `contactLimit` of them (counting each refusal).
+/// contacts while the world holds `contactLimit` of them (counting each refusal). It also holds
+/// the broad phase's bound (pairs.cpp): a step's pair search does about `pairSearchLimit` work at
+/// most, and the moved proxies beyond it wait for the next step (`deferredProxies` counts them).
 class GroupFilter : public b2ContactFilter {
  public:
   const b2World *world = nullptr;
   int32_t contactLimit = INT32_MAX;
   int64_t refused = 0;
+  int64_t pairSearchLimit = INT64_MAX;
+  int64_t deferredProxies = 0;
+  int32_t waitingProxies = 0;  // proxies the last round left waiting in the move buffer
+  int64_t stepPairSearch = 0;  // the pair search's work in the step in progress
+  std::vector<uint8_t> seenProxies;  // scratch marks for removing duplicates from that buffer
   bool ShouldCollide(b2Fixture *a, b2Fixture *b) override;
 };
 
@@ -66,6 +74,32 @@ struct cbox2d_world {
 };
 
 namespace cbox2d {
+
+inline bool intersects(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b) {
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (*i == *j) return true;
+    if (*i < *j) ++i; else ++j;
+  }
+  return false;
+}
+
+inline bool itemMeetsBoundary(const BodyInfo &item, const BodyInfo &boundary) {
+  return std::binary_search(item.boundaryGroups.begin(), item.boundaryGroups.end(),
+                            boundary.boundaryGroup);
+}
+
+/// Whether two bodies' collision groups meet: items sharing a collision behavior, or an item
+/// and a boundary of its behavior. The contact filter's first test (nothing else collides).
+inline bool groupsMeet(const BodyInfo *a, const BodyInfo *b) {
+  if (a == nullptr || b == nullptr) return false;
+  if (a->role == BodyRole::item && b->role == BodyRole::item)
+    return intersects(a->itemGroups, b->itemGroups);
+  if (a->role == BodyRole::item && b->role == BodyRole::boundary) return itemMeetsBoundary(*a, *b);
+  if (a->role == BodyRole::boundary && b->role == BodyRole::item) return itemMeetsBoundary(*b, *a);
+  return false;
+}
 
 inline bool finite(float v) { return std::isfinite(v); }
 inline bool finite(cbox2d_vec2 v) { return std::isfinite(v.x) && std::isfinite(v.y); }

@@ -10,21 +10,6 @@ using namespace cbox2d;
 
 namespace {
 
-bool intersects(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b) {
-  auto i = a.begin();
-  auto j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i == *j) return true;
-    if (*i < *j) ++i; else ++j;
-  }
-  return false;
-}
-
-bool itemMeetsBoundary(const BodyInfo &item, const BodyInfo &boundary) {
-  return std::binary_search(item.boundaryGroups.begin(), item.boundaryGroups.end(),
-                            boundary.boundaryGroup);
-}
-
 cbox2d_contact_event makeEvent(b2Contact *contact, bool began) {
   b2Fixture *fa = contact->GetFixtureA();
   b2Fixture *fb = contact->GetFixtureB();
@@ -203,19 +188,6 @@ void ContactRecorder::PreSolve(b2Contact *contact, const b2Manifold *oldManifold
   }
 }
 
-namespace {
-
-bool groupsMeet(const BodyInfo *a, const BodyInfo *b) {
-  if (a == nullptr || b == nullptr) return false;
-  if (a->role == BodyRole::item && b->role == BodyRole::item)
-    return intersects(a->itemGroups, b->itemGroups);
-  if (a->role == BodyRole::item && b->role == BodyRole::boundary) return itemMeetsBoundary(*a, *b);
-  if (a->role == BodyRole::boundary && b->role == BodyRole::item) return itemMeetsBoundary(*b, *a);
-  return false;
-}
-
-}  // namespace
-
 bool GroupFilter::ShouldCollide(b2Fixture *fa, b2Fixture *fb) {
   if (!groupsMeet(info(fa->GetBody()), info(fb->GetBody()))) return false;
   if (world != nullptr && world->GetContactCount() >= contactLimit) {
@@ -259,11 +231,13 @@ int cbox2d_world_step(cbox2d_world *w, float dt, int velocityIterations, int pos
   if (velocityIterations < 1 || positionIterations < 1 || velocityIterations > 100 ||
       positionIterations > 100)
     return CBOX2D_ERR_OUT_OF_RANGE;
+  w->filter.stepPairSearch = 0;
   try {
     w->world.Step(dt, velocityIterations, positionIterations);
   } catch (...) {
     return CBOX2D_ERR_NO_MEMORY;
   }
+  w->filter.deferredProxies += w->filter.waitingProxies;
   w->steps += 1;  // Step cleared every body's forces
   return CBOX2D_OK;
 }

@@ -75,7 +75,19 @@ public final class DynamicAnimator {
   private var bodiesByHandle: [BodyHandle: ItemBody] = [:]
   private var boundaryOwners: [BodyHandle: CollisionBehavior] = [:]
   private(set) var flattened: [DynamicBehavior] = []
-  private var structureDirty = false
+  private var structureDirty = false {
+    didSet { if structureDirty { countedStepCostBound = nil } }
+  }
+  private var countedStepCostBound: StepCostBound?
+
+  /// An upper bound on one internal step's time for what the behaviors hold now
+  /// (`StepCostBound`), counted again only after the tree changed.
+  public var stepCostBound: StepCostBound {
+    if let counted = countedStepCostBound { return counted }
+    let counted = countStepCostBound()
+    countedStepCostBound = counted
+    return counted
+  }
   /// The part of an internal step the frames have advanced beyond the last one taken (0 ≤ … < 1).
   var pendingSteps = 0.0
   /// Behaviors changed since the last step, whose items wake before the next one.
@@ -140,11 +152,32 @@ public final class DynamicAnimator {
   /// contacts end. Default: no limit (UIKit has none).
   public var contactLimit: Int {
     get { Int(world.contactLimit) }
-    set { world.contactLimit = Int32(clamping: max(0, newValue)) }
+    set {
+      world.contactLimit = Int32(clamping: max(0, newValue))
+      countedStepCostBound = nil
+    }
   }
 
   /// Overlapping pairs the contact limit has kept from colliding so far.
   public var refusedContactCount: Int64 { world.refusedContacts }
+
+  /// About the most candidate pairs (shapes whose boxes overlap, on different bodies) one
+  /// internal step's broad phase meets. Box2D meets every overlap of every shape that moved:
+  /// n²/2 for n shapes piled on one spot. Beyond the limit the moved shapes not yet met wait, in
+  /// order, for the next step, so a pair is met late, never lost. Default: no limit.
+  public var pairSearchLimit: Int {
+    get { Int(world.pairSearchLimit) }
+    set {
+      world.pairSearchLimit = Int32(clamping: max(1, newValue))
+      countedStepCostBound = nil
+    }
+  }
+
+  /// Times a moved shape has waited for a later step under the pair limit.
+  public var deferredShapeCount: Int64 { world.deferredProxies }
+
+  /// Contacts the world holds now (pairs of shapes whose boxes overlap, touching or not).
+  public var contactCount: Int { world.contactCount }
 
   /// Items whose frame intersects `rect` (UIKit's itemsInRect:), in the order of `items`. With
   /// `expandingGroups` (the default) an animated group is replaced by those of its members whose

@@ -59,6 +59,13 @@ final class PhysicsWorld {
   }
   /// Pairs the contact limit has refused so far.
   var refusedContacts: Int64 { cbox2d_world_refused_contacts(world) }
+  /// About the most candidate pairs one step's broad phase meets; moved shapes beyond wait for
+  /// the next step.
+  var pairSearchLimit = Int32.max {
+    didSet { _ = cbox2d_world_set_pair_search_limit(world, max(1, pairSearchLimit)) }
+  }
+  /// Times a moved shape has waited for a later step under the pair limit.
+  var deferredProxies: Int64 { cbox2d_world_deferred_proxies(world) }
   /// Contacts now (pairs whose boxes overlap).
   var contactCount: Int { Int(cbox2d_world_contact_count(world)) }
 

@@ -16,6 +16,13 @@ public enum SceneBuilder {
     DynamicAnimator(referenceBounds: spec.withoutBounds ? nil : spec.bounds ?? defaultBounds)
   }
 
+  /// Puts on `animator` the engine's bounds that every session's world has (PROTOCOL.md,
+  /// section 12): the contacts it holds at once and the pair search one internal step does.
+  public static func applyStepBounds(_ animator: DynamicAnimator) {
+    animator.contactLimit = Limits.maxContactsPerSession
+    animator.pairSearchLimit = Limits.maxPairSearchPerStep
+  }
+
   /// The engine item of an item spec.
   public static func item(_ spec: ItemSpec) throws(ProtocolError) -> DynamicItem {
     try engine {

@@ -187,17 +187,22 @@ public enum Limits {
   public static let maxBoundariesPerBehavior = 256
   /// Box2D shapes one session may hold: item fixtures (one per rectangle or ellipse, one per
   /// piece of a split path) plus boundary segments (a reference-bounds boundary counts 4).
-  /// Box2D's broad phase pairs every new shape with every shape it overlaps in one buffer that
-  /// it never shrinks; 4096 shapes piled on one spot make 8.4 million pairs (67 MB), while
-  /// 30 000 overflow it and crash the process. `out_of_range` beyond it.
+  /// Box2D's broad phase pairs every moved shape with every shape it overlaps: 4096 shapes piled
+  /// on one spot make 8.4 million pairs (the pair search bound meets them over many steps), and
+  /// 30 000 overflow its buffer and crash the process. `out_of_range` beyond it.
   public static let maxShapesPerSession = 4_096
   /// Box2D shapes all sessions together may hold (about 1 KB of memory each); `busy` beyond it.
   public static let maxShapesTotal = 1_000_000
   /// Contacts one session's world may hold at once. Box2D makes a contact for every pair of
-  /// shapes whose boxes overlap; items piled on one spot would make n²/2 of them (500 000 for
-  /// 1000 items), each solved every step. Beyond this, further overlapping pairs do not collide
-  /// until contacts end (the session is told once by a `degraded` event).
-  public static let maxContactsPerSession = 16_384
+  /// shapes whose boxes, grown by 10 pt, overlap; items piled on one spot would make n²/2 of them
+  /// (500 000 for 1000 items), each solved every step: 4 096 touching took up to 8 ms a step,
+  /// 16 384 up to 81 ms. Beyond this, further overlapping pairs do not collide until contacts
+  /// end (the session is told once by a `contact_limit` event).
+  public static let maxContactsPerSession = 4_096
+  /// The pair search one internal step of a session does at most, about, in overlaps visited (a
+  /// pair that may collide counts 8 more; `DynamicAnimator.pairSearchLimit`): shapes piled on
+  /// one spot make n²/2 pairs. Beyond it the moved shapes wait for the next step.
+  public static let maxPairSearchPerStep = 32_768
   /// Contact events one frame of a session carries at most; the rest are left out and counted
   /// in the frame's `dropped_contacts` (a pile settling can begin and end thousands of contacts
   /// in one long frame: 15.7 MB of events for `step dt 1` on 1 000 stacked items).
@@ -289,7 +294,12 @@ public enum Limits {
   public static let maxRegionNodes = 64
   /// Fields × the items each acts on, summed over one session: each pair is a force evaluated
   /// every internal step. `out_of_range` beyond it (the daemon counts; groups count as one item).
-  public static let maxFieldItemPairs = 16_384
+  public static let maxFieldItemPairs = 8_192
+  /// Items named by behaviors, counted once per behavior naming them, summed over one session:
+  /// gravity and a continuous push act on each at every internal step, a collision behavior
+  /// makes a collision group of each (1 000 gravity behaviors × 1 000 items took 46–60 ms a
+  /// step). `out_of_range` beyond it.
+  public static let maxItemReferences = 32_768
 
   // MARK: Groups, composites, action rules
 

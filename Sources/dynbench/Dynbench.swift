@@ -10,6 +10,6 @@ struct Dynbench: ParsableCommand {
       StepCost.self, Accuracy.self, DropDrift.self, EncodeCost.self, LatencyBenchmark.self,
       SessionLoadBenchmark.self, IdleCostBenchmark.self, GestureLatencyBenchmark.self,
       TrackingBenchmark.self, FieldAccuracy.self, MotionAccuracy.self, MotionCost.self,
-      DocumentCost.self, FrameRates.self, EchoServerCommand.self,
+      DocumentCost.self, FrameRates.self, WorstStep.self, EchoServerCommand.self,
     ])
 }

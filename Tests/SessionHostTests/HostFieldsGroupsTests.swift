@@ -1,6 +1,7 @@
 import Foundation
 import SessionHost
 import Testing
+import Wire
 
 /// Issue 14 on the wire: field behaviors and regions, item groups, composite behaviors and
 /// their action rules, `items_in_rect`, `set_bounds` and scenes without reference bounds.
@@ -264,7 +265,7 @@ struct HostFieldsGroupsTests {
     let items = (0..<1000).map { #"{"id":"i\#($0)","center":[\#($0 % 300),10],"size":[5,5]}"# }
     let ids = (0..<1000).map { #""i\#($0)""# }.joined(separator: ",")
     let client = try open(#"{"items":["# + items.joined(separator: ",") + "]}", rig)
-    for n in 0..<16 {
+    for n in 0..<Limits.maxFieldItemPairs / 1000 {
       try client.expectOK(
         #"{"op":"add_behavior","session":"m","behavior":{"type":"field","id":"f\#(n)","#
           + #""kind":"drag","items":["# + ids + "]}}")
@@ -273,8 +274,37 @@ struct HostFieldsGroupsTests {
       "out_of_range",
       #"{"op":"add_behavior","session":"m","behavior":{"type":"field","id":"over","#
         + #""kind":"drag","items":["# + ids + "]}}")
-    #expect(
-      refused.errorMessage?.contains("16384") == true
-        || refused.errorMessage?.contains("16 384") == true)
+    #expect(refused.errorMessage?.contains("at most \(Limits.maxFieldItemPairs)") == true)
+  }
+
+  @Test("behaviors naming too many items in all are refused before anything is built")
+  func itemReferenceLimit() throws {
+    let rig = HostRig()
+    let items = (0..<1000).map { #"{"id":"i\#($0)","center":[\#($0 % 300),10],"size":[5,5]}"# }
+    let ids = (0..<1000).map { #""i\#($0)""# }.joined(separator: ",")
+    let client = try open(#"{"items":["# + items.joined(separator: ",") + "]}", rig)
+    let gravity = { (id: String, list: String) in
+      #"{"op":"add_behavior","session":"m","behavior":{"type":"gravity","id":""# + id
+        + #"","items":["# + list + "]}}"
+    }
+    for n in 0..<Limits.maxItemReferences / 1000 { try client.expectOK(gravity("g\(n)", ids)) }
+    let over = try client.expectError("out_of_range", gravity("over", ids))
+    #expect(over.errorMessage?.contains("at most \(Limits.maxItemReferences)") == true, "\(over)")
+    // set_behavior that would name more is refused too, and so is an open that names too many.
+    let small = #""i0""#
+    try client.expectOK(gravity("small", small))
+    let grown = try client.expectError(
+      "out_of_range",
+      #"{"op":"set_behavior","session":"m","behavior":"small","items":["# + ids + "]}")
+    #expect(grown.errorMessage?.contains("items in all") == true, "\(grown)")
+    let behaviors = (0...Limits.maxItemReferences / 1000).map {
+      #"{"type":"gravity","id":"b\#($0)","items":["# + ids + "]}"
+    }
+    let opened = try rig.connect().expectError(
+      "out_of_range",
+      #"{"op":"open","session":"n","clock":"manual","scene":{"items":["#
+        + items.joined(separator: ",") + #"],"behaviors":["# + behaviors.joined(separator: ",")
+        + "]}}")
+    #expect(opened.errorMessage?.contains("items in all") == true, "\(opened)")
   }
 }

@@ -153,28 +153,32 @@ struct HostSlicingTests {
     #expect(lines.last?.isReply == true && lines.last?.ok == true)
   }
 
-  @Test("a cheap manual step runs in apply itself once its cost is known; a new behavior resets")
-  func cheapStepsRunInline() throws {
+  @Test("a manual step runs in apply itself only when its scene's worst-case step fits the budget")
+  func stepsRunInlineByTheirBound() throws {
     let host = EmbeddedHost()
-    host.environment.inlineWorkBudget = .milliseconds(50)
+    host.environment.inlineWorkBudget = .microseconds(200)
     let peer = host.connect()
-    host.send(Self.openLight, from: peer)
-    // The first step's cost is unknown: a worker's job, whose reply waits for it.
-    var received = host.send(#"{"op":"step","id":1,"session":"light"}"#, from: peer, settle: false)
-    #expect(try Self.messages(received, peer).allSatisfy { !$0.isReply })
-    host.runPending()
-    // Now known and small: done at once, in the same call.
-    received = host.send(#"{"op":"step","id":2,"session":"light"}"#, from: peer, settle: false)
-    #expect(try Self.messages(received, peer).last?.id == "2")
+    // Two items under gravity: the worst step of so small a scene fits, from the first step on.
+    let items = (0..<40).map { #"{"id":"i\#($0)","center":[\#(10 + 7 * $0),100],"size":[5,5]}"# }
+    host.send(
+      #"{"op":"open","session":"s","clock":"manual","scene":{"items":["#
+        + items.joined(separator: ",")
+        + #"],"behaviors":[{"type":"gravity","items":["i0","i1"]}]}}"#, from: peer)
+    var received = host.send(#"{"op":"step","id":1,"session":"s"}"#, from: peer, settle: false)
+    #expect(try Self.messages(received, peer).last?.id == "1")
     #expect(!host.environment.hasPending)
-    // A change to the scene makes the cost unknown again.
+    // All 40 spaced items in one collision behavior: its steps stay as cheap as before (nothing
+    // touches), but 40 shapes could all meet on one spot, and that worst case does not fit.
+    let ids = (0..<40).map { #""i\#($0)""# }.joined(separator: ",")
     let added = try Self.messages(
       host.send(
-        #"{"op":"add_behavior","id":3,"session":"light","behavior":{"type":"gravity","items":["a"]}}"#,
-        from: peer), peer)
+        #"{"op":"add_behavior","id":2,"session":"s","behavior":{"type":"collision","items":["#
+          + ids + "]}}", from: peer), peer)
     #expect(added.last?.ok == true, "\(added)")
-    received = host.send(#"{"op":"step","id":4,"session":"light"}"#, from: peer, settle: false)
-    #expect(try Self.messages(received, peer).allSatisfy { !$0.isReply }, "\(received)")
-    host.runPending()
+    for id in 3...5 {
+      received = host.send(#"{"op":"step","id":\#(id),"session":"s"}"#, from: peer, settle: false)
+      #expect(try Self.messages(received, peer).allSatisfy { !$0.isReply }, "\(received)")
+      host.runPending()
+    }
   }
 }

@@ -83,6 +83,15 @@ int cbox2d_world_step(cbox2d_world *world, float dt, int velocity_iterations,
 int cbox2d_world_set_contact_limit(cbox2d_world *world, int32_t limit);
 /** How many pairs the contact limit has refused since the world was created. */
 int64_t cbox2d_world_refused_contacts(const cbox2d_world *world);
+/** A step's broad phase meets about `limit` candidate pairs at most (the pairs of the last moved
+ * proxy it queries may pass it): the moved proxies beyond wait, in order, for the next step, and
+ * their pairs are met then. Default: no limit. */
+int cbox2d_world_set_pair_search_limit(cbox2d_world *world, int32_t limit);
+/** How many times a moved proxy has waited for a later step under the pair limit. */
+int64_t cbox2d_world_deferred_proxies(const cbox2d_world *world);
+/** Pair rounds run by the shim's own broad-phase pair finder (pairs.cpp) in this process: it is
+ * the one Box2D calls only if this count grows as worlds step. */
+uint64_t cbox2d_pair_rounds(void);
 /** Contacts the world holds now (pairs whose boxes overlap, touching or not). */
 int32_t cbox2d_world_contact_count(const cbox2d_world *world);
 /** Number of queued contact events; copy them with cbox2d_world_copy_contact_events. */

@@ -45,6 +45,7 @@ extension SceneModel {
     for node in nodes { try checkNames(node.itemIDs) }
     try admitShapes(nodes.reduce(0) { $0 + $1.boundaryShapeCount })
     try admitFieldPairs(nodes.reduce(0) { $0 + $1.fieldPairCount })
+    try admitItemReferences(nodes.reduce(0) { $0 + $1.itemIDs.count })
     let rules = nodes.reduce(0) { $0 + $1.action.count }
     if rules > 0 {
       var adding: [String: BehaviorType] = [:]
@@ -158,6 +159,9 @@ extension SceneModel {
     }
     if let field = entry.behavior as? FieldBehavior, let ids = u.items {
       try admitFieldPairs(ids.count - field.items.count)
+    }
+    if let ids = u.items {
+      try admitItemReferences(ids.count - Self.heldItems(of: entry.behavior).count)
     }
     if let c = entry.behavior as? CollisionBehavior {
       try admitShapes(Self.boundaryShapeChange(of: u, to: c))
@@ -274,6 +278,24 @@ extension SceneModel {
         .outOfRange,
         "the scene's fields would act on \(now + added) items in all (counting an item once per "
           + "field); a scene's fields act on at most \(Limits.maxFieldItemPairs)")
+    }
+  }
+
+  /// Refuses behaviors that would make the scene's behaviors name more than
+  /// `Limits.maxItemReferences` items in all.
+  func admitItemReferences(_ added: Int) throws(ProtocolError) {
+    guard added > 0, !buildingCheckedSpec else { return }
+    try Self.admitItemReferences(added, to: footprint.itemReferences)
+  }
+
+  /// Refuses `added` item references to a scene holding `now`.
+  static func admitItemReferences(_ added: Int, to now: Int) throws(ProtocolError) {
+    guard added > 0 else { return }
+    guard now + added <= Limits.maxItemReferences else {
+      throw ProtocolError(
+        .outOfRange,
+        "the scene's behaviors would name \(now + added) items in all (counting an item once per "
+          + "behavior naming it); a scene's behaviors name at most \(Limits.maxItemReferences)")
     }
   }
 

@@ -65,6 +65,7 @@ final class SceneModel {
     let footprint = SceneFootprint(spec)
     try admitShapes(footprint.shapes, to: 0, room: shapeRoom)
     try admitFieldPairs(footprint.fieldPairs, to: 0)
+    try admitItemReferences(footprint.itemReferences, to: 0)
     return footprint
   }
 

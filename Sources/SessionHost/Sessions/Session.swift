@@ -1,5 +1,6 @@
 import Dynamics
 import Primitives
+import SceneBuilding
 import Transitions
 import Wire
 
@@ -159,7 +160,7 @@ final class Session: DynamicAnimatorDelegate {
     lastActivity = environment.now
     self.frameClock = clock == .realtime ? frameClock : nil
     published = Published(t: 0, states: [], values: [], running: false)
-    animator.contactLimit = Limits.maxContactsPerSession
+    SceneBuilder.applyStepBounds(animator)
     animator.delegate = self
     published = currentState()
   }

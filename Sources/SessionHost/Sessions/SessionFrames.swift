@@ -16,7 +16,8 @@ struct FrameResult: @unchecked Sendable {
   var transitionEvents: [TransitionEvent]
   /// The debug geometry, when a client asked for it.
   var debug: DebugGeometry?
-  /// Pairs the contact limit has refused so far.
+  /// Pairs the contact limit has refused, and shapes the pair search bound has kept waiting,
+  /// so far: overlapping pairs that passed through each other (`contact_limit`).
   var refusedContacts: Int64
   /// What the scene's action rules emitted during the steps, in order.
   var actions: [EmittedAction] = []
@@ -135,11 +136,13 @@ extension Session {
       completion: completion)
   }
 
-  /// Whether the whole of `job` takes at most `budget` by this session's recent cost per
-  /// internal step (unknown cost: no).
+  /// Whether the whole of `job` takes at most `budget`, by the worst an internal step of this
+  /// scene can cost (`DynamicAnimator.stepCostBound`), or by its recent cost per internal step
+  /// when that is higher (a loaded machine): never on the strength of cheap past steps alone.
   func fits(_ job: FrameJob, in budget: Duration) -> Bool {
     // A frame that reduced motion skips to may take many frames' steps: a worker's.
-    guard budget > .zero, !skipping, let cost = stepCost else { return false }
+    guard budget > .zero, !skipping else { return false }
+    let cost = max(animator.stepCostBound.seconds, stepCost ?? 0)
     let steps = Double(job.frames) * (job.dt / DynamicAnimator.stepInterval).rounded(.up)
     return Duration.seconds(steps * cost) <= budget
   }
@@ -289,7 +292,7 @@ extension Session {
     return FrameResult(
       advanced: advanced, events: events, state: state, transitionEvents: transitionEvents,
       debug: debug && advanced ? debugGeometry : nil,
-      refusedContacts: animator.refusedContactCount, actions: actions,
+      refusedContacts: animator.refusedContactCount + animator.deferredShapeCount, actions: actions,
       droppedContacts: droppedContacts)
   }
 
