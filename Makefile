@@ -149,9 +149,9 @@ chaos-test: build
 	  --progress 0 --max-rtt-ms 1000 $(CHAOS_ARGS)
 
 # make test's short fairness run (tools/fairness_bench.py, issue 25; needs the built binaries):
-# six reproducers (action rules then a disconnect, failing add_groups in one write, non-reading
+# seven reproducers (action rules then a disconnect, failing add_groups in one write, non-reading
 # connections, a contact storm, pipelined requests from a reader, a spring and a decay over 1 000
-# items each) while a healthy client in its
+# items each, issue 39's group storm) while a healthy client in its
 # own process sends hello every 5 ms and a one-frame step every 20 ms. Debug-build thresholds
 # (FAIRNESS_ARGS: make test runs it after the Swift suite, beside the Python and README checks);
 # the 50 / 100 ms targets, and the rules case's 100 ms until the work stops, are measured on the
@@ -159,7 +159,7 @@ chaos-test: build
 FAIRNESS_ARGS ?= --max-hello-ms 250 --max-step-ms 500 --max-stop-ms 1000
 fairness-test: build
 	python3 tools/fairness_bench.py "$$($(SWIFT) build --show-bin-path)" --quick \
-	  --only rules,add-group,nonreaders,contacts,pipelined,motion $(FAIRNESS_ARGS)
+	  --only rules,add-group,nonreaders,contacts,pipelined,motion,group-storm $(FAIRNESS_ARGS)
 
 # Randomized multi-connection chaos against a private dynd: make chaos CHAOS_SECONDS=600
 # [CHAOS_ARGS="--seed 42 --heavy 0.2 --heavy-kinds overlap"].

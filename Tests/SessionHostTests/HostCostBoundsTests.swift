@@ -308,19 +308,22 @@ struct HostCostBoundsTests {
       #"{"op":"add_item","session":"a","item":{"id":"x","center":[5,5],"size":[2,2]}}"#)
     #expect(rig.host.memoryTotal > both)
     // set_behavior counts what it adds net of what it replaces: 999 boundary segments are
-    // refused, a shorter item list is not.
+    // refused, a shorter item list is not. (A collision behavior also counts the contacts its
+    // scene's shapes may make: 3 items here, 3 pairs.)
+    try client.expectOK(open("d", 3))
     try client.expectOK(
-      #"{"op":"add_behavior","session":"a","behavior":{"type":"collision","id":"c","items":[]}}"#)
+      #"{"op":"add_behavior","session":"d","behavior":{"type":"collision","id":"c","items":[]}}"#)
     let points = (0..<1000).map { "[\(2 * $0),\($0 % 2 * 10)]" }.joined(separator: ",")
     try client.expectError(
       "busy",
-      #"{"op":"set_behavior","session":"a","behavior":"c","boundaries":[{"id":"w","path":["#
+      #"{"op":"set_behavior","session":"d","behavior":"c","boundaries":[{"id":"w","path":["#
         + points + "]}]}")
     let before = rig.host.memoryTotal
     try client.expectOK(#"{"op":"set_behavior","session":"a","behavior":"g0","items":["i000"]}"#)
     #expect(rig.host.memoryTotal < before)
     try client.expectOK(#"{"op":"close","session":"a"}"#)
     try client.expectOK(#"{"op":"close","session":"c"}"#)
+    try client.expectOK(#"{"op":"close","session":"d"}"#)
     #expect(rig.host.memoryTotal == 0)
     try client.expectOK(open("b", 500))
   }

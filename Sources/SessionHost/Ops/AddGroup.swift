@@ -4,7 +4,7 @@ import Wire
 /// item by behaviors.
 extension AddGroupRequest: SceneOp {
   func run(on scene: SceneModel, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
-    try c.host.admitMemory(scene.footprint(adding: group).bytes)
+    try c.host.admitMemory(scene.memoryGrowth(scene.footprint(adding: group)))
     try scene.addGroup(group)
     return .empty
   }

@@ -4,7 +4,7 @@ import Wire
 extension SetBehaviorRequest: SceneOp {
   func run(on scene: SceneModel, _ c: OpContext) throws(ProtocolError) -> ReplyBody? {
     let (entry, update) = try scene.update(of: self)
-    try c.host.admitMemory(scene.footprintChange(of: update, to: behavior).bytes)
+    try c.host.admitMemory(scene.memoryGrowth(scene.footprintChange(of: update, to: behavior)))
     try scene.apply(update, to: entry)
     return .empty
   }

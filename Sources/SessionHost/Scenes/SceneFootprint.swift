@@ -16,6 +16,8 @@ struct SceneFootprint: Equatable {
   var shapes = 0
   /// Behaviors, children of composites included.
   var behaviors = 0
+  /// Collision behaviors among them (only colliding shapes make contacts).
+  var collisionBehaviors = 0
   /// Items and groups named by behaviors, once per behavior naming them.
   var itemReferences = 0
   /// Items acted on by fields, once per field (a part of `itemReferences`).
@@ -41,6 +43,7 @@ struct SceneFootprint: Equatable {
     groups = spec.groups.count
     for node in spec.behaviors.flatMap(\.allSpecs) {
       behaviors += 1
+      if node.type == .collision { collisionBehaviors += 1 }
       shapes += node.boundaryShapeCount
       itemReferences += node.itemIDs.count
       fieldPairs += node.fieldPairCount
@@ -55,4 +58,18 @@ struct SceneFootprint: Equatable {
 
   /// Bytes the daemon counts the scene for (`MemoryCost`).
   var bytes: Int { MemoryCost.bytes(of: self) }
+
+  /// Both footprints together (`b`'s counts may be negative: a change).
+  static func + (a: SceneFootprint, b: SceneFootprint) -> SceneFootprint {
+    var f = a
+    f.bodies += b.bodies
+    f.groups += b.groups
+    f.shapes += b.shapes
+    f.behaviors += b.behaviors
+    f.collisionBehaviors += b.collisionBehaviors
+    f.itemReferences += b.itemReferences
+    f.fieldPairs += b.fieldPairs
+    f.actionRules += b.actionRules
+    return f
+  }
 }

@@ -100,6 +100,7 @@ final class SceneModel {
       items.reduce(0) { $0 + $1.shapeCount } + groups.reduce(0) { $0 + $1.shapeCount }
     f.behaviors = behaviorsByID.count
     for entry in behaviorsByID.values {
+      if entry.behavior is CollisionBehavior { f.collisionBehaviors += 1 }
       f.shapes += Self.boundaryShapeCount(of: entry.behavior)
       let held = Self.heldItems(of: entry.behavior).count
       f.itemReferences += held
