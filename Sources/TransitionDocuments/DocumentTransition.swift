@@ -55,8 +55,9 @@ public final class DocumentTransition: ScenePan {
   /// released item to, and the rule's own word (a projection, a detent).
   private var releasedTo: SpringBehavior?
   private var releaseHandoff: DocumentRules.Handoff?
-  /// Where the gripped item's center was along the pan's axis when the pan began, unbanded.
-  private var unbandedStart: Double?
+  /// Where the gripped item's center was along the pan's axis when the pan began, unbanded,
+  /// and where the rubber band showed it then (the same for all of the pan).
+  private var bandStart: (unbanded: Double, shown: Double)?
 
   override public var openedName: String { document.name }
   override public var motionInForce: MotionInForce? {
@@ -174,10 +175,13 @@ public final class DocumentTransition: ScenePan {
   override public func willGrip(_ item: DynamicItem, at point: Point) {
     setEvent(4, point.x, point.y)
     apply(document.rules.pan.began)
-    unbandedStart = nil
+    bandStart = nil
     if let band, let axis = document.rules.pan.axis {
       let along = axis == .x ? item.center.x : item.center.y
-      unbandedStart = RubberBand.unclamp(along, from: band.range, dimension: band.dimension)
+      let unbanded = RubberBand.unclamp(along, from: band.range, dimension: band.dimension)
+      bandStart = (
+        unbanded, RubberBand.clamp(unbanded, to: band.range, dimension: band.dimension)
+      )
     }
   }
 
@@ -210,9 +214,8 @@ public final class DocumentTransition: ScenePan {
     guard let start = startPoint, let held = heldAnchor, let axis = document.rules.pan.axis
     else { return point }
     var along = axis == .x ? point.x : point.y
-    if let band, let unbanded = unbandedStart {
+    if let band, let (unbanded, shownAtStart) = bandStart {
       let s0 = axis == .x ? start.x : start.y
-      let shownAtStart = RubberBand.clamp(unbanded, to: band.range, dimension: band.dimension)
       let shown = RubberBand.clamp(
         unbanded + (along - s0), to: band.range, dimension: band.dimension)
       along = s0 + (shown - shownAtStart)
@@ -389,8 +392,13 @@ public final class DocumentTransition: ScenePan {
     }
   }
 
+  /// Whether `expression` reads an item's values (its slots come after the state's).
+  private func readsItems(_ expression: FlatExpression?) -> Bool {
+    (expression?.highestSlot ?? -1) >= itemsOffset
+  }
+
   private func firstHolding(_ rules: [DocumentRules.Rule]) -> DocumentRules.Rule? {
-    refreshItems()
+    if rules.contains(where: { readsItems($0.when) }) { refreshItems() }
     return rules.first { holds($0.when) }
   }
 
@@ -486,13 +494,13 @@ public final class DocumentTransition: ScenePan {
         }
         try? factory.apply(update.read, to: behavior)
       case .addVelocity(let id, let dx, let dy):
-        refreshItems()
+        if readsItems(dx) || readsItems(dy) { refreshItems() }
         guard let item = lookup(id), let vx = dx.number(scratch), let vy = dy.number(scratch)
         else { continue }
         carrier(item).addLinearVelocity(Vector(dx: vx, dy: vy), for: item)
       case .assign(let assignments):
         // Each value of the values before the `let`: all evaluated, then written.
-        refreshItems()
+        if assignments.contains(where: { readsItems($0.value) }) { refreshItems() }
         assigned.removeAll(keepingCapacity: true)
         for (_, value) in assignments { assigned.append(value.number(scratch)) }
         for ((index, _), number) in zip(assignments, assigned) {
