@@ -206,7 +206,7 @@ let package = Package(
 // Debug builds, which run every test, keep them.
 let framePathTargets: Set = [
   "Primitives", "Dynamics", "DynamicsScenes", "Transitions", "JSON", "Wire", "SceneBuilding",
-  "SessionHost", "Daemon", "dynd",
+  "SessionHost", "Daemon", "dynd", "Expressions", "TransitionDocuments",
 ]
 for target in package.targets where framePathTargets.contains(target.name) {
   target.swiftSettings =

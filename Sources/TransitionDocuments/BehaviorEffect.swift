@@ -60,9 +60,21 @@ final class BehaviorEffect<Read: Sendable>: Sendable {
     return true
   }
 
-  /// What was last read, if it was read for `key`.
-  func known(_ key: [Double]) -> Entry? {
-    last.withLock { $0 }.flatMap { $0.key == key ? $0 : nil }
+  /// What was last read, if it was read for the values of its expressions at `values`
+  /// followed by the numbers `also`: compared one by one as they are evaluated, without
+  /// building the key (`key(_:into:)`), which only a new reading needs.
+  func known(_ values: [Double], also: [Double]) -> Entry? {
+    guard let entry = last.withLock({ $0 }),
+      entry.key.count == expressions.count + also.count
+    else { return nil }
+    for (index, expression) in expressions.enumerated() {
+      guard expression.number(values) == entry.key[index] else { return nil }
+    }
+    for (index, number) in also.enumerated()
+    where entry.key[expressions.count + index] != number {
+      return nil
+    }
+    return entry
   }
 
   /// Keeps `read`, read for `key`, in place of what was kept before.

@@ -91,17 +91,17 @@ extension DocumentReader {
         made.append(
           .addBehavior(
             behaviorEffect(body, at: bodyAt, compiled: own, context: context),
-            fromParameters: body["from_parameters"] != nil))
+            slot: context.slots[id], fromParameters: body["from_parameters"] != nil))
       case "remove_behavior":
-        guard case .string(let id) = body, context.behaviors[id] != nil else {
+        guard case .string(let id) = body, let slot = context.slots[id] else {
           fail(
             bodyAt, "the id of a behavior of the scene (not a composite's child) or of an effect")
           continue
         }
-        made.append(.removeBehavior(id))
+        made.append(.removeBehavior(slot: slot))
       case "set":
         guard case .object(let fields) = body, case .string(let id)? = body["behavior"],
-          let type = context.behaviors[id]?.first
+          let type = context.behaviors[id]?.first, let slot = context.slots[id]
         else {
           fail(
             bodyAt,
@@ -115,7 +115,7 @@ extension DocumentReader {
         compiled.merge(own) { $1 }
         made.append(
           .setBehavior(
-            id, type, behaviorEffect(rest, at: bodyAt, compiled: own, context: context)))
+            slot: slot, type, behaviorEffect(rest, at: bodyAt, compiled: own, context: context)))
       case "add_velocity":
         unknownFields(body, at: bodyAt, known: ["item", "velocity"])
         guard case .string(let item)? = body["item"], context.items.contains(item) else {
@@ -213,14 +213,14 @@ extension DocumentReader {
     for effects in lists {
       for effect in effects {
         switch effect {
-        case .addBehavior(let added, _):
+        case .addBehavior(let added, _, _):
           guard checked.insert(added.pointer).inserted else { continue }
         case .setBehavior(_, _, let set):
           guard checked.insert(set.pointer).inserted else { continue }
         default: break
         }
         switch effect {
-        case .addBehavior(let added, _):
+        case .addBehavior(let added, _, _):
           let (spec, at) = (added.json, added.pointer)
           if spec["from_parameters"] != nil {
             let fields: [String] =

@@ -146,11 +146,11 @@ struct DocumentReader {
     var rules = DocumentRules()
     rules.phases = phases
     rules.state = state
-    let compiled = self.rules(
-      json, into: &rules,
-      context: RulesContext(
-        runtime: runtime, base: names, items: laidOut.items.map(\.id), behaviors: behaviors,
-        parameters: parameters, sample: sample))
+    let context = RulesContext(
+      runtime: runtime, base: names, items: laidOut.items.map(\.id), behaviors: behaviors,
+      parameters: parameters, sample: sample)
+    rules.behaviorIDs = context.behaviorIDs
+    let compiled = self.rules(json, into: &rules, context: context)
     rules.behaviorEffects = behaviorEffects
     document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,

@@ -31,6 +31,10 @@ struct DocumentRules: Sendable {
   var givenMotions: Set<BehaviorType> = []
   /// How many effects add or set a behavior (each numbered: `BehaviorEffect.index`).
   var behaviorEffects = 0
+  /// The ids of the behaviors effects and `ended` may name (the scene's and those effects
+  /// add), each at its slot: effects and rules name a behavior by its slot, which a session
+  /// holds it at (`DocumentTransition`), instead of looking its id up at every use.
+  var behaviorIDs: [String] = []
 
   enum Axis: String, Sendable { case x, y }
 
@@ -74,15 +78,16 @@ struct DocumentRules: Sendable {
 
   final class DoneRule: Sendable {
     /// The condition, if any; with `atRest` the animator must also have come to rest, with
-    /// `ended` the spring or decay of that id must have brought its items to rest.
+    /// `ended` the spring or decay at that slot (`behaviorIDs`) must have brought its items to
+    /// rest.
     let when: FlatExpression?
     let atRest: Bool
-    let ended: String?
+    let ended: Int?
     /// The `done` it ends the cycle with; nil: it applies its effects and checking goes on.
     let outcome: String?
     let then: [Effect]
 
-    init(when: FlatExpression?, atRest: Bool, ended: String?, outcome: String?, then: [Effect]) {
+    init(when: FlatExpression?, atRest: Bool, ended: Int?, outcome: String?, then: [Effect]) {
       self.when = when
       self.atRest = atRest
       self.ended = ended
@@ -96,14 +101,17 @@ struct DocumentRules: Sendable {
     var value: FlatExpression
   }
 
+  /// An effect; a behavior is named by its slot (`behaviorIDs`).
   enum Effect: Sendable {
-    /// A behavior object (the protocol's, section 6) whose `=` strings are expressions; with
-    /// `from_parameters`, a spring or a decay that moves by the motion the parameters give.
-    case addBehavior(BehaviorEffect<BehaviorSpec>, fromParameters: Bool)
-    case removeBehavior(String)
-    /// New values for fields of the behavior with an id (`set_behavior`'s), `=` strings
+    /// A behavior object (the protocol's, section 6) whose `=` strings are expressions, added
+    /// at the slot of its id (nil only in a document its check refuses: a type it does not
+    /// know); with `from_parameters`, a spring or a decay that moves by the motion the
+    /// parameters give.
+    case addBehavior(BehaviorEffect<BehaviorSpec>, slot: Int?, fromParameters: Bool)
+    case removeBehavior(slot: Int)
+    /// New values for fields of the behavior at a slot (`set_behavior`'s), `=` strings
     /// expressions, read for the behavior's type (the document's check proved an id names one).
-    case setBehavior(String, BehaviorType, BehaviorEffect<BehaviorUpdate>)
+    case setBehavior(slot: Int, BehaviorType, BehaviorEffect<BehaviorUpdate>)
     /// A velocity added to an item through the item behavior that carries it.
     case addVelocity(String, dx: FlatExpression, dy: FlatExpression)
     /// New values of the phase and the state (by their index in `RuntimeNames.stateNames`).

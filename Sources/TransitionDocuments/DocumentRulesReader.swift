@@ -21,11 +21,28 @@ struct RulesContext {
   let items: [String]
   /// The ids and types of the scene's behaviors and of those effects add.
   let behaviors: [String: Set<BehaviorType>]
+  /// Their ids in slot order (`DocumentRules.behaviorIDs`), and each id's slot.
+  let behaviorIDs: [String]
+  let slots: [String: Int]
   let parameters: [TransitionParameter]
   let sample: [Double]
   /// The document's named effect lists (`actions`), which an effect `{"do": name}` stands for.
   var actions: [String: [DocumentRules.Effect]] = [:]
   var ranges: [ClosedRange<Double>] { runtime.names.entries.map(\.range) }
+
+  init(
+    runtime: RuntimeNames, base: DocumentNames, items: [String],
+    behaviors: [String: Set<BehaviorType>], parameters: [TransitionParameter], sample: [Double]
+  ) {
+    self.runtime = runtime
+    self.base = base
+    self.items = items
+    self.behaviors = behaviors
+    behaviorIDs = behaviors.keys.sorted()
+    slots = Dictionary(uniqueKeysWithValues: behaviorIDs.enumerated().map { ($1, $0) })
+    self.parameters = parameters
+    self.sample = sample
+  }
 }
 
 extension DocumentReader {
@@ -130,13 +147,13 @@ extension DocumentReader {
       if rule["at_rest"] != nil && !atRest {
         fail(at + "/at_rest", "at_rest is true, or left out")
       }
-      var ended: String?
+      var ended: Int?
       if let value = rule["ended"] {
         guard case .string(let id) = value, motionIDs(context).contains(id) else {
           fail(at + "/ended", "the id of a spring or a decay of the scene or of an effect")
           continue
         }
-        ended = id
+        ended = context.slots[id]
       }
       if rule["when"] == nil && !atRest && ended == nil {
         fail(at, "a done rule has \"when\": condition, \"at_rest\": true, \"ended\": id, or more")

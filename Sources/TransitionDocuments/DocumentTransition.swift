@@ -23,10 +23,10 @@ public final class DocumentTransition: ScenePan {
   /// (brought up to date by `refreshItems`). One array, written in place: a frame's rules
   /// allocate nothing.
   private var scratch: [Double]
-  /// The values of an effect's expressions (`BehaviorEffect.key`), and the values a `let`
-  /// assigns, each written in place.
-  private var key: [Double] = []
+  /// The values a `let` assigns, and the springs a release's effects add, each written in
+  /// place (room made for them when the session opens).
   private var assigned: [Double?] = []
+  private var addedSprings: [SpringBehavior] = []
   /// What this session read from each effect whose expressions read only the base (by
   /// `BehaviorEffect.index`): the same for all of the session.
   private var keptSpecs: [BehaviorEffect<BehaviorSpec>.Entry?]
@@ -36,12 +36,16 @@ public final class DocumentTransition: ScenePan {
   private let itemsOffset: Int
   private let band: (range: ClosedRange<Double>, dimension: Double)?
   private let dragScale: Double?
-  private var behaviors: [String: DynamicBehavior]
+  /// The behaviors effects and rules name, at their slots (`DocumentRules.behaviorIDs`).
+  private var behaviors: [DynamicBehavior?]
   private let lookup: (String) -> DynamicItem?
   private let factory: BehaviorFactory
   private let carrier: (DynamicItem) -> DynamicItemBehavior
   private var named: [DynamicItem?] = []
   private let given: GivenMotions
+  /// The motion the parameters give, as numbers: what a behavior added `from_parameters` is
+  /// read for besides its expressions' values (`BehaviorEffect.known`).
+  private let givenKey: [Double]
   /// The release's projection's decay, evaluated once a session.
   private let projectionModel: DecayModel
   /// Whether a values rule reads an item's values.
@@ -51,8 +55,9 @@ public final class DocumentTransition: ScenePan {
   /// released item to, and the rule's own word (a projection, a detent).
   private var releasedTo: SpringBehavior?
   private var releaseHandoff: DocumentRules.Handoff?
-  /// Where the gripped item's center was along the pan's axis when the pan began, unbanded.
-  private var unbandedStart: Double?
+  /// Where the gripped item's center was along the pan's axis when the pan began, unbanded,
+  /// and where the rubber band showed it then (the same for all of the pan).
+  private var bandStart: (unbanded: Double, shown: Double)?
 
   override public var openedName: String { document.name }
   override public var motionInForce: MotionInForce? {
@@ -84,7 +89,10 @@ public final class DocumentTransition: ScenePan {
     }
     let items = built.items
     let animator = built.animator
+    // For each item, whether a pan may grip it and what it grips then (its group, if any).
     let grippable = document.rules.pan.items.map { Set($0) }
+    let mayGrip = items.map { item in grippable.map { $0.contains(item.identifier) } != false }
+    let grips = items.map { groupOf[ObjectIdentifier($0)] ?? $0 }
     var carriers: [ObjectIdentifier: DynamicItemBehavior] = [:]
     let carrier = { (item: DynamicItem) -> DynamicItemBehavior in
       // The last item behavior holding it, else one made to carry velocity to it.
@@ -123,7 +131,7 @@ public final class DocumentTransition: ScenePan {
     scratch = document.runtime.values(
       base: base, event: Array(repeating: 0, count: RuntimeNames.event.count), state: state,
       items: document.runtime.items.map { _ in nil })
-    behaviors = built.behaviorsByID
+    behaviors = document.rules.behaviorIDs.map { built.behaviorsByID[$0] }
     lookup = { byID[$0] }
     factory = BehaviorFactory(lookup: lookup)
     projectionModel = Self.projectionModel(document, base)
@@ -133,12 +141,13 @@ public final class DocumentTransition: ScenePan {
     }
     keptSpecs = Array(repeating: nil, count: document.rules.behaviorEffects)
     keptUpdates = Array(repeating: nil, count: document.rules.behaviorEffects)
+    assigned.reserveCapacity(document.runtime.stateNames.count)
+    addedSprings.reserveCapacity(DocumentLimits.maxEffects)
+    givenKey = Self.key(given)
     super.init(
       animator: animator, items: items,
       hitTest: { point in
-        items.last { item in
-          ScenePan.holds(item, point) && grippable.map { $0.contains(item.identifier) } != false
-        }.map { groupOf[ObjectIdentifier($0)] ?? $0 }
+        items.indices.last { mayGrip[$0] && ScenePan.holds(items[$0], point) }.map { grips[$0] }
       },
       carrier: carrier)
     named = document.runtime.items.map { byID[$0] }
@@ -155,7 +164,7 @@ public final class DocumentTransition: ScenePan {
   /// With a condition, the pan grips the first of its items whenever it holds.
   override public func item(grippedAt point: Point) -> DynamicItem? {
     guard let condition = document.rules.pan.when else { return super.item(grippedAt: point) }
-    setEvent(4, [point.x, point.y])
+    setEvent(4, point.x, point.y)
     refreshItems()
     guard holds(condition), let first = document.rules.pan.items?.first else {
       return nil
@@ -164,12 +173,15 @@ public final class DocumentTransition: ScenePan {
   }
 
   override public func willGrip(_ item: DynamicItem, at point: Point) {
-    setEvent(4, [point.x, point.y])
+    setEvent(4, point.x, point.y)
     apply(document.rules.pan.began)
-    unbandedStart = nil
+    bandStart = nil
     if let band, let axis = document.rules.pan.axis {
       let along = axis == .x ? item.center.x : item.center.y
-      unbandedStart = RubberBand.unclamp(along, from: band.range, dimension: band.dimension)
+      let unbanded = RubberBand.unclamp(along, from: band.range, dimension: band.dimension)
+      bandStart = (
+        unbanded, RubberBand.clamp(unbanded, to: band.range, dimension: band.dimension)
+      )
     }
   }
 
@@ -202,9 +214,8 @@ public final class DocumentTransition: ScenePan {
     guard let start = startPoint, let held = heldAnchor, let axis = document.rules.pan.axis
     else { return point }
     var along = axis == .x ? point.x : point.y
-    if let band, let unbanded = unbandedStart {
+    if let band, let (unbanded, shownAtStart) = bandStart {
       let s0 = axis == .x ? start.x : start.y
-      let shownAtStart = RubberBand.clamp(unbanded, to: band.range, dimension: band.dimension)
       let shown = RubberBand.clamp(
         unbanded + (along - s0), to: band.range, dimension: band.dimension)
       along = s0 + (shown - shownAtStart)
@@ -233,15 +244,15 @@ public final class DocumentTransition: ScenePan {
     let projection = Point(
       x: item.center.x + projectionModel.restingDisplacement(initialVelocity: item.velocity.dx),
       y: item.center.y + projectionModel.restingDisplacement(initialVelocity: item.velocity.dy))
-    setEvent(
-      0,
-      [point.x, point.y, velocity.dx, velocity.dy, start.x, start.y, projection.x, projection.y])
+    setEvent(0, point.x, point.y)
+    setEvent(2, velocity.dx, velocity.dy)
+    setEvent(4, start.x, start.y)
+    setEvent(6, projection.x, projection.y)
     releasedTo = nil
     releaseHandoff = nil
     if let rule = firstHolding(document.rules.release) {
-      let added = apply(rule.then)
+      releasedTo = apply(rule.then, springHolding: item)
       releaseHandoff = rule.handoff
-      releasedTo = added.compactMap { $0 as? SpringBehavior }.last { $0.holds(item) }
     }
     awaitingDone = true
     return events
@@ -252,7 +263,10 @@ public final class DocumentTransition: ScenePan {
     let start = startPoint ?? item.center
     let anchor = heldAnchor ?? item.center
     super.panCancelled()
-    setEvent(0, [anchor.x, anchor.y, 0, 0, start.x, start.y, item.center.x, item.center.y])
+    setEvent(0, anchor.x, anchor.y)
+    setEvent(2, 0, 0)
+    setEvent(4, start.x, start.y)
+    setEvent(6, item.center.x, item.center.y)
     if let rule = firstHolding(document.rules.cancel) { apply(rule.then) }
     awaitingDone = true
   }
@@ -292,7 +306,7 @@ public final class DocumentTransition: ScenePan {
   // MARK: Taps, swipes and frames
 
   override public func tap(at point: Point) -> Bool {
-    setEvent(8, [point.x, point.y])
+    setEvent(8, point.x, point.y)
     guard let rule = firstHolding(document.rules.tap) else { return false }
     apply(rule.then)
     awaitingDone = true
@@ -302,14 +316,14 @@ public final class DocumentTransition: ScenePan {
   override public func swipe(_ direction: SwipeDirection, at point: Point?, velocity: Vector?)
     -> Bool
   {
-    let unit: [Double] =
+    let (dx, dy): (Double, Double) =
       switch direction {
-      case .left: [-1, 0]
-      case .right: [1, 0]
-      case .up: [0, -1]
-      case .down: [0, 1]
+      case .left: (-1, 0)
+      case .right: (1, 0)
+      case .up: (0, -1)
+      case .down: (0, 1)
       }
-    setEvent(10, unit)
+    setEvent(10, dx, dy)
     guard let rule = firstHolding(document.rules.swipe) else { return false }
     apply(rule.then)
     awaitingDone = true
@@ -350,18 +364,20 @@ public final class DocumentTransition: ScenePan {
 
   // MARK: Rules and effects
 
-  /// Whether the spring or decay `id` (if any) has brought every item it holds to rest.
-  private func ended(_ id: String?) -> Bool {
-    guard let id else { return true }
-    switch behaviors[id] {
+  /// Whether the spring or decay at `slot` (if any) has brought every item it holds to rest.
+  private func ended(_ slot: Int?) -> Bool {
+    guard let slot else { return true }
+    switch behaviors[slot] {
     case let spring as SpringBehavior: return spring.allItemsAtRest
     case let decay as DecayBehavior: return decay.allItemsAtRest
     default: return false
     }
   }
 
-  private func setEvent(_ from: Int, _ values: [Double]) {
-    for (index, value) in values.enumerated() { scratch[eventOffset + from + index] = value }
+  /// Writes the event's values `x`, `y` from its value `from` (`RuntimeNames.event`).
+  private func setEvent(_ from: Int, _ x: Double, _ y: Double) {
+    scratch[eventOffset + from] = x
+    scratch[eventOffset + from + 1] = y
   }
 
   /// Brings the items' values in `scratch` up to date: then it holds the values of every name
@@ -376,8 +392,13 @@ public final class DocumentTransition: ScenePan {
     }
   }
 
+  /// Whether `expression` reads an item's values (its slots come after the state's).
+  private func readsItems(_ expression: FlatExpression?) -> Bool {
+    (expression?.highestSlot ?? -1) >= itemsOffset
+  }
+
   private func firstHolding(_ rules: [DocumentRules.Rule]) -> DocumentRules.Rule? {
-    refreshItems()
+    if rules.contains(where: { readsItems($0.when) }) { refreshItems() }
     return rules.first { holds($0.when) }
   }
 
@@ -391,30 +412,32 @@ public final class DocumentTransition: ScenePan {
   ) -> BehaviorEffect<Read>.Entry? {
     if let entry = kept[effect.index] { return entry }
     if !effect.readsOnlyBase { refreshItems() }
-    guard effect.key(scratch, into: &key) else { return nil }
-    if !also.isEmpty { key += also }
-    var entry = effect.known(key)
+    var entry = effect.known(scratch, also: also)
     if entry == nil {
-      guard let read = read() else { return nil }
-      entry = effect.keep(read, for: key)
+      var key: [Double] = []
+      guard effect.key(scratch, into: &key), let read = read() else { return nil }
+      entry = effect.keep(read, for: key + also)
     }
     if effect.readsOnlyBase { kept[effect.index] = entry }
     return entry
   }
 
+  /// The motion `given` gives, as the numbers `spec` keys a behavior from the parameters by.
+  private static func key(_ given: GivenMotions) -> [Double] {
+    var key: [Double] = []
+    if let p = given.spring?.parameters { key += [p.mass, p.stiffness, p.damping] }
+    if let d = given.decay {
+      key += [
+        Double(DecayField.allCases.firstIndex(of: d.parameter.field) ?? 0), d.parameter.value,
+      ]
+    }
+    return key
+  }
+
   /// The behavior `effect` adds for the values in `scratch` (a motion from the parameters is
   /// keyed by the motion too).
   private func spec(_ effect: BehaviorEffect<BehaviorSpec>, fromParameters: Bool) -> BehaviorSpec? {
-    var motion: [Double] = []
-    if fromParameters {
-      if let p = given.spring?.parameters { motion += [p.mass, p.stiffness, p.damping] }
-      if let d = given.decay {
-        motion += [
-          Double(DecayField.allCases.firstIndex(of: d.parameter.field) ?? 0), d.parameter.value,
-        ]
-      }
-    }
-    return entry(effect, kept: &keptSpecs, also: motion) {
+    entry(effect, kept: &keptSpecs, also: fromParameters ? givenKey : []) {
       try? TransitionDocument.behaviorSpec(
         effect.json, at: effect.pointer, expressions: document.ruleExpressions, values: scratch,
         given: given)
@@ -441,38 +464,43 @@ public final class DocumentTransition: ScenePan {
 
   /// Applies `effects` in order, each seeing the values the ones before it left. A behavior
   /// whose numbers fall outside the protocol's ranges for these values is not added or set
-  /// (the document's check proved its expressions finite, not every value in range).
+  /// (the document's check proved its expressions finite, not every value in range). Returns
+  /// the last spring added that holds `item` once all are applied, if any.
   @discardableResult
-  private func apply(_ effects: [DocumentRules.Effect]) -> [DynamicBehavior] {
-    var added: [DynamicBehavior] = []
+  private func apply(_ effects: [DocumentRules.Effect], springHolding item: DynamicItem? = nil)
+    -> SpringBehavior?
+  {
     for effect in effects {
       // The items' values are brought up to date where an effect reads them.
       switch effect {
-      case .addBehavior(let effect, let fromParameters):
+      case .addBehavior(let effect, let slot, let fromParameters):
         guard let spec = spec(effect, fromParameters: fromParameters),
           let behavior = try? factory.make(spec)
         else { continue }
-        if let id = spec.id {
-          if let old = behaviors[id] { animator.removeBehavior(old) }
-          behaviors[id] = behavior
+        if let slot {
+          if let old = behaviors[slot] { animator.removeBehavior(old) }
+          behaviors[slot] = behavior
         }
         animator.addBehavior(behavior)
-        added.append(behavior)
-      case .removeBehavior(let id):
-        if let old = behaviors.removeValue(forKey: id) { animator.removeBehavior(old) }
-      case .setBehavior(let id, let type, let effect):
-        guard let behavior = behaviors[id], let update = update(effect, for: type) else {
+        if item != nil, let spring = behavior as? SpringBehavior { addedSprings.append(spring) }
+      case .removeBehavior(let slot):
+        if let old = behaviors[slot] {
+          animator.removeBehavior(old)
+          behaviors[slot] = nil
+        }
+      case .setBehavior(let slot, let type, let effect):
+        guard let behavior = behaviors[slot], let update = update(effect, for: type) else {
           continue
         }
         try? factory.apply(update.read, to: behavior)
       case .addVelocity(let id, let dx, let dy):
-        refreshItems()
+        if readsItems(dx) || readsItems(dy) { refreshItems() }
         guard let item = lookup(id), let vx = dx.number(scratch), let vy = dy.number(scratch)
         else { continue }
         carrier(item).addLinearVelocity(Vector(dx: vx, dy: vy), for: item)
       case .assign(let assignments):
         // Each value of the values before the `let`: all evaluated, then written.
-        refreshItems()
+        if assignments.contains(where: { readsItems($0.value) }) { refreshItems() }
         assigned.removeAll(keepingCapacity: true)
         for (_, value) in assignments { assigned.append(value.number(scratch)) }
         for ((index, _), number) in zip(assignments, assigned) {
@@ -486,6 +514,8 @@ public final class DocumentTransition: ScenePan {
         }
       }
     }
-    return added
+    let spring = item.flatMap { item in addedSprings.last { $0.holds(item) } }
+    addedSprings.removeAll(keepingCapacity: true)
+    return spring
   }
 }
