@@ -191,7 +191,10 @@ void b2BroadPhase::UpdatePairs<b2ContactManager>(b2ContactManager *callback) {
   // The proxies not queried keep their moved mark and wait, once each, at the buffer's front.
   std::vector<uint8_t> scratch;
   const int32 waiting =
-      keepFirstOnes(m_moveBuffer, queried, m_moveCount, filter != nullptr ? filter->seenProxies : scratch);
+      queried == m_moveCount
+          ? 0
+          : keepFirstOnes(m_moveBuffer, queried, m_moveCount,
+                          filter != nullptr ? filter->seenProxies : scratch);
   m_moveCount = waiting;
   if (filter != nullptr) {
     filter->waitingProxies = waiting;

@@ -328,3 +328,30 @@ struct HostCostBoundsTests {
     try client.expectOK(open("b", 500))
   }
 }
+
+@Suite("Host: memory of contacts")
+struct HostContactMemoryTests {
+  @Test(
+    "a scene with a collision behavior counts the contacts its shapes may make, up to the limit")
+  func contactsCounted() throws {
+    func counted(_ boxes: Int, collision: Bool) throws -> Int {
+      let rig = HostRig()
+      let ids = (0..<boxes).map { #""b\#($0)""# }.joined(separator: ",")
+      let items = (0..<boxes).map { #"{"id":"b\#($0)","center":[100,100],"size":[10,10]}"# }
+      let behavior =
+        collision
+        ? #"{"type":"collision","items":["# + ids + "]}"
+        : #"{"type":"gravity","items":["# + ids + "]}"
+      try rig.connect().expectOK(
+        #"{"op":"open","session":"s","clock":"manual","scene":{"items":["#
+          + items.joined(separator: ",") + #"],"behaviors":["# + behavior + "]}}")
+      return rig.host.memoryTotal
+    }
+    // 91 boxes may touch in 4 095 pairs: 512 B each beyond what the same boxes count without.
+    #expect(try counted(91, collision: true) - counted(91, collision: false) == 4095 * 512)
+    // 200 boxes could make 19 900: the session holds at most 4 096.
+    #expect(
+      try counted(200, collision: true) - counted(200, collision: false)
+        == Limits.maxContactsPerSession * 512)
+  }
+}
