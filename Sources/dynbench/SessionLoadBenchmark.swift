@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchFixtures
 import Glibc
 import Wire
 
@@ -75,6 +76,16 @@ struct SessionLoadBenchmark: ParsableCommand {
       """)
   var heavyItems: Int = 0
 
+  @Option(
+    help: """
+      Instead, open one of the costliest valid scenes (dynbench worst-step's names) as the \
+      realtime session 'heavy' (issue 39: a storm beside the sessions).
+      """)
+  var worst: String?
+
+  /// Whether a heavy session runs beside the others.
+  var hasHeavy: Bool { heavyItems > 0 || worst != nil }
+
   @Option(help: "Runs of the raw step + encode cost measured before the ramp.")
   var rawRuns: Int = 3
 
@@ -88,7 +99,7 @@ struct SessionLoadBenchmark: ParsableCommand {
     guard let counts = parsedCounts(), (1...100).contains(items), (perConnection ?? 1) >= 1,
       warmup >= 0, seconds > 0
     else { throw ValidationError("bad --counts, --items (1…100), --per-connection or seconds") }
-    let heavy = heavyItems > 0 ? 1 : 0
+    let heavy = hasHeavy ? 1 : 0
     let most = counts.max()!
     guard most + heavy <= Limits.maxSessionsPerClient else {
       throw ValidationError(
@@ -111,6 +122,10 @@ struct SessionLoadBenchmark: ParsableCommand {
     guard (0...BouncingScene.heavyCapacity).contains(heavyItems) else {
       throw ValidationError("--heavy-items is between 0 and \(BouncingScene.heavyCapacity)")
     }
+    if let worst, !WorstScenes.all.contains(where: { $0.name == worst }) {
+      throw ValidationError(
+        "--worst takes one of " + WorstScenes.all.map(\.name).joined(separator: ", "))
+    }
     guard rawRuns >= 1, rawSeconds > 0, rawSeconds <= 600 else {
       throw ValidationError("--raw-runs is at least 1, --raw-seconds in (0, 600]")
     }
@@ -124,7 +139,7 @@ struct SessionLoadBenchmark: ParsableCommand {
   /// Sessions opened on each connection when there are `sessions`.
   func sessionsPerConnection(_ sessions: Int) -> Int {
     if let perConnection { return perConnection }
-    let room = Limits.maxConnectionsPerClient - (heavyItems > 0 ? 1 : 0)
+    let room = Limits.maxConnectionsPerClient - (hasHeavy ? 1 : 0)
     return max(1, (sessions + room - 1) / room)
   }
 
@@ -145,7 +160,11 @@ struct SessionLoadBenchmark: ParsableCommand {
     let scene = BouncingScene.light(items: items)
     let raw = RawFrameCost(scene, runs: rawRuns, seconds: rawSeconds)
     print(raw.sentence)
-    if heavyItems > 0 {
+    if let worst {
+      print(
+        "heavy session: dynbench worst-step's \(worst), realtime, on its own connection; its "
+          + "frames are read, not judged (dynd CPU/frame includes its cost)")
+    } else if heavyItems > 0 {
       print(
         "heavy session: \(heavyItems) squares of 12×12 pt bouncing in 320×568 on its own "
           + "connection; its frames are read, not judged (dynd CPU/frame includes its cost)")

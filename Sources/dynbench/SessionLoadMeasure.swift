@@ -1,3 +1,7 @@
+import BenchFixtures
+import JSON
+import Wire
+
 extension SessionLoadBenchmark {
   /// 1/60 s in whole nanoseconds: the grid period of dynd's 60 Hz frame clock.
   static let period: UInt64 = 16_666_667
@@ -11,10 +15,15 @@ extension SessionLoadBenchmark {
     defer { daemon.stop() }
     if placement == "split" { pin(daemon.pid, toCPU: 1) }
     var sockets: [LineSocket] = []
-    if heavyItems > 0 {
+    if hasHeavy {
       // A frame of the heavy session is about 100 bytes an item.
       let heavy = try LineSocket(path: daemon.socketPath, bufferSize: 8 << 20)
-      try heavy.request(BouncingScene.heavy(items: heavyItems).openRequest(session: "heavy"))
+      if let worst, let storm = WorstScenes.all.first(where: { $0.name == worst }) {
+        let spec = try! SceneSpec(json: JSONParser().parse(storm.json))
+        try heavy.request(Op(OpenRequest(source: .scene(spec), session: "heavy")))
+      } else {
+        try heavy.request(BouncingScene.heavy(items: heavyItems).openRequest(session: "heavy"))
+      }
       sockets.append(heavy)
     }
     let perConnection = sessionsPerConnection(sessions)
@@ -43,7 +52,7 @@ extension SessionLoadBenchmark {
     result.daemonCPUPercent = Double(result.daemonCPUNanoseconds) / Double(window) * 100
     result.ownCPUPercent = Double(ownCPUNanoseconds() - ownCPU) / Double(window) * 100
     result.daemonWakeupsPerSecond = Double(daemon.contextSwitches() - switches) / seconds
-    if heavyItems > 0 { result.heavyFramesPerSecond = Double(receiver.heavyFrames) / seconds }
+    if hasHeavy { result.heavyFramesPerSecond = Double(receiver.heavyFrames) / seconds }
     result.pauses = receiver.pauses
     result.floorLatePercent = floor.latePercent
     result.closed = receiver.closed
