@@ -183,6 +183,7 @@ bench: release
 	B=$$($(SWIFT) build -c release --show-bin-path); \
 	  I=$$($(SWIFT) build --package-path $(INSPECTOR) -c release --show-bin-path); \
 	  $$B/dynbench step --markdown --items 1,10,100 --runs 5 && \
+	  $$B/dynbench worst-step --markdown && \
 	  $$B/dynbench motion && $$B/dynbench motion-cost --runs 20 && \
 	  $$B/dynbench document-cost --runs 500 --markdown && \
 	  $$B/dynbench encode --markdown && \
