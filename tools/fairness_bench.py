@@ -10,13 +10,14 @@ every 5 ms on one connection, a one-frame `step` of its own 2-item manual sessio
 another), runs the heavy client from this process, stops the probe and reports its worst and
 99th-percentile `hello` and `step` round trips, with each case's own figures:
 
-  rules        1 000 items of 4×4 pt on a 40-column grid, gravity, collision `c` over all, 32
-               `dynamic_item` behaviors each with 8 repeating rules of 8 `set` effects on `c`'s
+  rules        1 000 items of 4×4 pt on a 40-column grid, gravity, collision `c` over all, 16
+               `dynamic_item` behaviors each with 16 repeating rules of 8 `set` effects on `c`'s
                mode (256 rules × 8), opened on two connections, `step` dt 3 on each, then both
                disconnect; also: the time from the disconnect until dynd's CPU use is back to
                idle (the first 100 ms in which it used less than 5 % of a core more than it did
                idle, read from /proc/PID/task/*/schedstat every 10 ms)
-  workers1     dynd --workers 1, one `step` dt 2 of 1 000 items under 16 noise fields
+  workers1     dynd --workers 1, one `step` dt 2 of 1 000 items under 8 noise fields (8 000
+               field items, the most a session holds)
   motion       the worst valid spring and decay scenes: 1 000 items under one spring (ζ 0.05,
                so it runs the whole time) and, in a second session, 1 000 items under one decay
                (Flutter's drag 0.135, so none stops in 2 s); one `step` dt 2 on each at once
@@ -417,7 +418,7 @@ class Rules(Case):
         behaviors = [{"type": "gravity", "id": "g", "items": ids},
                      {"type": "collision", "id": "c", "items": ids, "reference_bounds": True}]
         behaviors += [{"type": "dynamic_item", "id": f"d{k}", "items": ids,
-                       "action": [rule] * 8} for k in range(32)]
+                       "action": [rule] * 16} for k in range(16)]
         return items, behaviors
 
     def setup(self, run):
@@ -456,7 +457,7 @@ class Rules(Case):
 
 class Workers1(Case):
     name = "workers1"
-    title = "`--workers 1`, one `step` dt 2 of 1 000 items under 16 noise fields"
+    title = "`--workers 1`, one `step` dt 2 of 1 000 items under 8 noise fields"
     daemon_args = ("--workers", "1")
 
     def setup(self, run):
@@ -465,7 +466,7 @@ class Workers1(Case):
         fields = [{"type": "field", "kind": "noise", "items": ids, "strength": 1,
                    "smoothness": 0.5, "animation_speed": 2,
                    "region": {"union": [{"radius": 200}, {"inverse": {"size": [10, 10]}}]}}
-                  for _ in range(16)]
+                  for _ in range(8)]
         c = Client(run.daemon.path)
         reply = c.request(manual_open("fields", items, fields), 60)
         if not reply or not reply.get("ok"):

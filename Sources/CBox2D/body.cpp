@@ -173,6 +173,7 @@ std::vector<uint32_t> sortedGroups(const uint32_t *groups, int32_t count) {
 
 void refilter(b2Body *body) {
   for (b2Fixture *f = body->GetFixtureList(); f != nullptr; f = f->GetNext()) f->Refilter();
+  compactMoveBuffer(body->GetWorld());
 }
 
 }  // namespace
@@ -369,6 +370,7 @@ int cbox2d_body_set_transform(cbox2d_world *w, int32_t handle, float x, float y,
   if (int s = fixtureStatus(w, handle, &body); s != CBOX2D_OK) return s;
   if (!inWorld(x) || !inWorld(y) || !finite(angle)) return CBOX2D_ERR_NON_FINITE;
   body->SetTransform(b2Vec2(x, y), angle);
+  compactMoveBuffer(&w->world);
   return CBOX2D_OK;
 }
 

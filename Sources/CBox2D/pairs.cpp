@@ -10,17 +10,23 @@
 // How. The library calls both functions through its PLT (FindNewContacts → UpdatePairs,
 // UpdatePairs → AddPair), so these definitions in the executable take their place, as an
 // executable's malloc takes the place of libc's: the dynamic linker binds the library's calls to
-// the first definition it finds, the executable's. `cbox2d_pair_rounds` counts their runs,
-// and a test checks that a step ran them.
+// the first definition it finds, the executable's. A library built with -Bsymbolic-functions or
+// LTO could bind them inside itself: `cbox2d_pair_rounds` counts these runs, a test checks that
+// a step runs them, and dynd checks it when it starts (`PhysicsWorld.pairFinderInUse`).
 //
-// What changes. Nothing, for a step whose moved proxies meet fewer than `pairSearchLimit` pairs: the
-// same queries in the same order, the same pairs, the same contacts created in the same order,
-// the same filter calls. Two things differ from the library:
+// What changes. Nothing, for a step whose pair search stays under `pairSearchLimit`: the same
+// queries in the same order, the same pairs, the same contacts created in the same order, the
+// same filter calls. What differs from the library:
+// - A pair of one body's shapes, or of bodies whose collision groups do not meet, is dropped as
+//   the query meets it (the library's AddPair and the filter's first test drop it with no other
+//   effect).
 // - A contact that exists is found in a hash set of the world's contacts (built once per round,
 //   and only when a body's contact list is longer than `kShortList`), not by walking the list.
-// - Once a round has met `pairSearchLimit` pairs, the moved proxies not yet queried wait, in order,
-//   for the next step (their pairs are met then; a pair is never lost, only late), and
-//   `deferredProxies` counts them.
+// - Once a step's pair search reaches `pairSearchLimit`, the moved proxies not yet queried wait,
+//   once each, in order, at the front of the move buffer for the next step (their pairs are met
+//   then: late, never lost), and `deferredProxies` counts those that can collide.
+// - Between steps, a move buffer that passes twice the proxies keeps each proxy once
+//   (`compactMoveBuffer`), where the library let repeated moves grow it without bound.
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
@@ -43,7 +49,7 @@ constexpr int kShortList = 16;
 /// lookup, the filter and, for a new contact, its creation cost about that many visits.
 constexpr int64_t kPairWeight = 8;
 
-/// Pair rounds run by these definitions, in every world (read by cbox2d_world_pair_rounds).
+/// Pair rounds run by these definitions, in every world (read by cbox2d_pair_rounds).
 std::atomic<uint64_t> pairRounds{0};
 
 /// A contact's fixtures and children, in a fixed order, as AddPair compares them.
@@ -90,26 +96,49 @@ thread_local ExistingContacts *currentRound = nullptr;
 
 /// Moves the proxies of `buffer[begin..<end]` to the buffer's front, each once, in the order of
 /// their first places, leaving out null entries and the proxies of `buffer[0..<begin]` (already
-/// queried); returns how many. `seen` is scratch, all zero before and after.
+/// queried); returns how many. `seen` is scratch, all zero before and after, even when an
+/// allocation fails (the exception goes on to cbox2d_world_step, which reports it).
 int32 keepFirstOnes(int32 *buffer, int32 begin, int32 end, std::vector<uint8_t> &seen) {
-  auto mark = [&seen](int32 id, uint8_t value) {
-    const auto slot = static_cast<size_t>(id);
-    if (slot >= seen.size()) seen.resize(slot + 1, 0);
-    const bool was = seen[slot] != 0;
-    seen[slot] = value;
-    return was;
-  };
   std::vector<int32> kept;
-  for (int32 i = 0; i < begin; ++i)
-    if (buffer[i] != b2BroadPhase::e_nullProxy) mark(buffer[i], 1);
-  for (int32 i = begin; i < end; ++i)
-    if (buffer[i] != b2BroadPhase::e_nullProxy && !mark(buffer[i], 1)) kept.push_back(buffer[i]);
-  for (int32 i = 0; i < begin; ++i)
-    if (buffer[i] != b2BroadPhase::e_nullProxy) mark(buffer[i], 0);
-  for (int32 id : kept) mark(id, 0);
+  try {
+    auto mark = [&seen](int32 id, uint8_t value) {
+      const auto slot = static_cast<size_t>(id);
+      if (slot >= seen.size()) seen.resize(slot + 1, 0);
+      const bool was = seen[slot] != 0;
+      seen[slot] = value;
+      return was;
+    };
+    for (int32 i = 0; i < begin; ++i)
+      if (buffer[i] != b2BroadPhase::e_nullProxy) mark(buffer[i], 1);
+    for (int32 i = begin; i < end; ++i)
+      if (buffer[i] != b2BroadPhase::e_nullProxy && !mark(buffer[i], 1))
+        kept.push_back(buffer[i]);
+    for (int32 i = 0; i < begin; ++i)
+      if (buffer[i] != b2BroadPhase::e_nullProxy) mark(buffer[i], 0);
+    for (int32 id : kept) mark(id, 0);
+  } catch (...) {
+    std::fill(seen.begin(), seen.end(), 0);
+    throw;
+  }
   std::copy(kept.begin(), kept.end(), buffer);
   return static_cast<int32>(kept.size());
 }
+
+/// Whether a body's shapes can collide with anything (a collision behavior holds it, or it is a
+/// boundary): only such shapes' waits are told to the session (`contact_limit`).
+bool canCollide(const b2Body *body) {
+  const BodyInfo *i = info(const_cast<b2Body *>(body));
+  if (i == nullptr) return false;
+  return i->role == BodyRole::boundary || !i->itemGroups.empty() || !i->boundaryGroups.empty();
+}
+
+/// Clears `currentRound` however the round ends.
+struct RoundScope {
+  explicit RoundScope(ExistingContacts *round) { currentRound = round; }
+  ~RoundScope() { currentRound = nullptr; }
+  RoundScope(const RoundScope &) = delete;
+  RoundScope &operator=(const RoundScope &) = delete;
+};
 
 GroupFilter *groupFilter(b2ContactManager *manager) {
   return static_cast<GroupFilter *>(manager->m_contactFilter);
@@ -121,11 +150,13 @@ template <>
 void b2BroadPhase::UpdatePairs<b2ContactManager>(b2ContactManager *callback) {
   pairRounds.fetch_add(1, std::memory_order_relaxed);
   GroupFilter *filter = groupFilter(callback);
-  // Box2D finds pairs up to three times a step (new fixtures, after the solver, after the
-  // time-of-impact pass): the limit is the step's, and only its first round is sure to query.
+  // Box2D finds pairs several times a step (new fixtures, after the solver, after each time
+  // of impact it solves): the limit is the step's, and only its first round is sure to query. A
+  // later round with nothing left of the limit leaves the buffer as it is, for the next step.
   const int64_t limit =
       filter != nullptr ? filter->pairSearchLimit - filter->stepPairSearch : INT64_MAX;
   const bool firstRound = filter == nullptr || filter->stepPairSearch == 0;
+  if (!firstRound && limit <= 0) return;
 
   // The library's query of one moved proxy (b2BroadPhase::QueryCallback), less the pairs that
   // AddPair would drop before any effect: a proxy of the same body, or bodies whose collision
@@ -179,13 +210,14 @@ void b2BroadPhase::UpdatePairs<b2ContactManager>(b2ContactManager *callback) {
     if (m_queryProxyId == e_nullProxy) continue;
     m_tree.Query(&query, m_tree.GetFatAABB(m_queryProxyId));
   }
-  ExistingContacts existing;
-  currentRound = &existing;
-  for (int32 i = 0; i < m_pairCount; ++i) {
-    const b2Pair &pair = m_pairBuffer[i];
-    callback->AddPair(m_tree.GetUserData(pair.proxyIdA), m_tree.GetUserData(pair.proxyIdB));
+  {
+    ExistingContacts existing;
+    RoundScope scope(&existing);
+    for (int32 i = 0; i < m_pairCount; ++i) {
+      const b2Pair &pair = m_pairBuffer[i];
+      callback->AddPair(m_tree.GetUserData(pair.proxyIdA), m_tree.GetUserData(pair.proxyIdB));
+    }
   }
-  currentRound = nullptr;
   for (int32 i = 0; i < queried; ++i)
     if (m_moveBuffer[i] != e_nullProxy) m_tree.ClearMoved(m_moveBuffer[i]);
   // The proxies not queried keep their moved mark and wait, once each, at the buffer's front.
@@ -198,8 +230,27 @@ void b2BroadPhase::UpdatePairs<b2ContactManager>(b2ContactManager *callback) {
   m_moveCount = waiting;
   if (filter != nullptr) {
     filter->waitingProxies = waiting;
+    filter->waitingColliding = 0;
+    for (int32 i = 0; i < waiting; ++i) {
+      auto *proxy = static_cast<b2FixtureProxy *>(m_tree.GetUserData(m_moveBuffer[i]));
+      if (canCollide(proxy->fixture->GetBody())) ++filter->waitingColliding;
+    }
     filter->stepPairSearch += std::max<int64_t>(query.spent, 1);
   }
+}
+
+/// Between steps: a proxy moved again and again (an item set somewhere, a body refiltered) is
+/// appended to the move buffer each time, and a session that is not stepping never empties it.
+/// Once the buffer holds more than twice the proxies, it keeps each proxy once, in its first
+/// place (a duplicate adds no pair), so that requests cannot grow it without bound.
+template <>
+void b2BroadPhase::UpdatePairs<MoveBufferCompaction>(MoveBufferCompaction *compaction) {
+  if (compaction->compact && m_moveCount > 2 * m_proxyCount + 64) {
+    m_moveCount = keepFirstOnes(m_moveBuffer, 0, m_moveCount, compaction->seen);
+    if (compaction->waitingProxies != nullptr)
+      *compaction->waitingProxies = std::min(*compaction->waitingProxies, m_moveCount);
+  }
+  compaction->length = m_moveCount;
 }
 
 void b2ContactManager::AddPair(void *proxyUserDataA, void *proxyUserDataB) {
@@ -280,6 +331,13 @@ int cbox2d_world_set_pair_search_limit(cbox2d_world *w, int32_t limit) {
   if (limit < 1) return CBOX2D_ERR_OUT_OF_RANGE;
   w->filter.pairSearchLimit = limit;
   return CBOX2D_OK;
+}
+
+int32_t cbox2d_world_move_buffer_length(cbox2d_world *w) {
+  if (w == nullptr) return -1;
+  MoveBufferCompaction reading{w->filter.seenProxies, nullptr, false};
+  const_cast<b2ContactManager &>(w->world.GetContactManager()).m_broadPhase.UpdatePairs(&reading);
+  return reading.length;
 }
 
 int64_t cbox2d_world_deferred_proxies(const cbox2d_world *w) {

@@ -55,12 +55,29 @@ class GroupFilter : public b2ContactFilter {
   int64_t pairSearchLimit = INT64_MAX;
   int64_t deferredProxies = 0;
   int32_t waitingProxies = 0;  // proxies the last round left waiting in the move buffer
+  int32_t waitingColliding = 0;  // those of them whose shapes can collide with something
   int64_t stepPairSearch = 0;  // the pair search's work in the step in progress
   std::vector<uint8_t> seenProxies;  // scratch marks for removing duplicates from that buffer
   bool ShouldCollide(b2Fixture *a, b2Fixture *b) override;
 };
 
+/// The type whose `b2BroadPhase::UpdatePairs` (pairs.cpp) removes duplicates from the move
+/// buffer between steps (`compactMoveBuffer`), and tells the buffer's length.
+struct MoveBufferCompaction {
+  std::vector<uint8_t> &seen;
+  int32_t *waitingProxies;
+  bool compact = true;  // false: only tell the length
+  int32_t length = 0;   // out: the buffer's entries after the call
+};
+
 }  // namespace cbox2d
+
+// Defined in pairs.cpp.
+template <>
+void b2BroadPhase::UpdatePairs<b2ContactManager>(b2ContactManager *callback);
+template <>
+void b2BroadPhase::UpdatePairs<cbox2d::MoveBufferCompaction>(
+    cbox2d::MoveBufferCompaction *compaction);
 
 struct cbox2d_world {
   b2World world{b2Vec2(0.0f, 0.0f)};
@@ -118,6 +135,23 @@ inline b2Body *lookupBody(const cbox2d_world *w, int32_t handle) {
 inline b2Joint *lookupJoint(const cbox2d_world *w, int32_t handle) {
   if (w == nullptr || handle < 0 || static_cast<size_t>(handle) >= w->joints.size()) return nullptr;
   return w->joints[static_cast<size_t>(handle)];
+}
+
+/// Keeps the world's broad-phase move buffer within twice its proxies (after calls that append
+/// to it outside a step: a body's transform set, its fixtures refiltered).
+/// Returns the buffer's length (-1 when it could not be read). Never throws: the compaction is
+/// skipped when memory runs out.
+inline int32_t compactMoveBuffer(b2World *world) {
+  auto &manager = const_cast<b2ContactManager &>(world->GetContactManager());
+  auto *filter = static_cast<GroupFilter *>(manager.m_contactFilter);
+  if (filter == nullptr) return -1;
+  MoveBufferCompaction compaction{filter->seenProxies, &filter->waitingProxies};
+  try {
+    manager.m_broadPhase.UpdatePairs(&compaction);
+  } catch (...) {
+    return -1;
+  }
+  return compaction.length;
 }
 
 /// Common precondition for calls that change the world: it exists and is not stepping.

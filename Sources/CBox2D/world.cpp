@@ -237,7 +237,7 @@ int cbox2d_world_step(cbox2d_world *w, float dt, int velocityIterations, int pos
   } catch (...) {
     return CBOX2D_ERR_NO_MEMORY;
   }
-  w->filter.deferredProxies += w->filter.waitingProxies;
+  w->filter.deferredProxies += w->filter.waitingColliding;
   w->steps += 1;  // Step cleared every body's forces
   return CBOX2D_OK;
 }

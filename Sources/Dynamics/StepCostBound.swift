@@ -1,3 +1,6 @@
+import CBox2D
+import Primitives
+
 /// An upper bound on the time one internal step of an animator can take, worked out from what
 /// its behaviors hold, whatever the items' positions: its items' shapes all on one spot, every
 /// pair of them overlapping, every contact the world may hold made (issue 39).
@@ -11,7 +14,7 @@
 /// - every contact the world may hold, all touching: its narrow phase, its share of the solver
 ///   and of the time-of-impact search;
 /// - every item a behavior names (a force, a collision group), every item a field acts on (its
-///   law), every joint.
+///   law), every joint, every action rule the host checks after the step.
 ///
 /// The host runs a step on its own thread only when this bound, not a past measurement, fits its
 /// budget for it.
@@ -21,6 +24,9 @@ public struct StepCostBound: Equatable, Sendable {
   public var itemReferences = 0
   public var fieldItems = 0
   public var joints = 0
+  /// Action rules checked after every internal step (the host's: `Session.stepCostBound`
+  /// counts them in; the engine knows none).
+  public var actionRules = 0
   public var contactLimit = Int.max
   public var pairSearchLimit = Int.max
 
@@ -36,6 +42,9 @@ public struct StepCostBound: Equatable, Sendable {
     static let itemReference = 0.1
     static let fieldItem = 0.5
     static let joint = 2.0
+    /// A rule and its effects (at most 8): 256 rules of 8 `set` effects each took 0.66 ms a
+    /// step.
+    static let actionRule = 4.0
   }
 
   /// Pairs of shapes that can overlap: every pair, when all lie on one spot.
@@ -59,7 +68,7 @@ public struct StepCostBound: Equatable, Sendable {
       Rate.step + Rate.body * Double(bodies) + Rate.shape * Double(shapes)
       + Rate.pairSearch * Double(pairSearch) + Rate.contact * Double(contacts)
       + Rate.itemReference * Double(itemReferences) + Rate.fieldItem * Double(fieldItems)
-      + Rate.joint * Double(joints)
+      + Rate.joint * Double(joints) + Rate.actionRule * Double(actionRules)
     return microseconds / 1e6
   }
 }
@@ -87,4 +96,22 @@ extension DynamicAnimator {
     bound.pairSearchLimit = pairSearchLimit
     return bound
   }
+}
+
+extension DynamicAnimator {
+  /// Whether Box2D meets pairs with dynd's own pair finder (`Sources/CBox2D/pairs.cpp`), on which
+  /// the bound of one step rests: a world of two overlapping boxes is stepped once, and the
+  /// finder's count of rounds must grow. False when the library binds its own (a Box2D built with
+  /// -Bsymbolic-functions or LTO); dynd says so when it starts.
+  public static let boundedPairFinderInUse: Bool = {
+    let animator = DynamicAnimator()
+    let boxes = (0..<2).map {
+      try? DynamicItem(
+        identifier: "b\($0)", center: Point(x: 0, y: 0), size: Size(width: 10, height: 10))
+    }
+    animator.addBehavior(CollisionBehavior(items: boxes.compactMap { $0 }))
+    let before = cbox2d_pair_rounds()
+    _ = animator.step(stepInterval)
+    return cbox2d_pair_rounds() > before
+  }()
 }

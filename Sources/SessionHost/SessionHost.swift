@@ -71,6 +71,10 @@ public final class SessionHost {
   private var reaper: (any HostTimer)?
   private var shutDown = false
 
+  /// Whether Box2D meets pairs with dynd's own bounded pair finder (`DynamicAnimator.
+  /// boundedPairFinderInUse`), on which the bound of a session's step rests.
+  public static var boundedPairFinderInUse: Bool { DynamicAnimator.boundedPairFinderInUse }
+
   public init(configuration: Configuration = Configuration(), environment: any HostEnvironment) {
     self.configuration = configuration
     self.environment = environment

@@ -21,6 +21,7 @@ struct StepBoundTests {
     let before = cbox2d_pair_rounds()
     _ = pile(3).step(DynamicAnimator.stepInterval)
     #expect(cbox2d_pair_rounds() > before)
+    #expect(DynamicAnimator.boundedPairFinderInUse)
   }
 
   @Test("under the pair search bound a row's pairs are met over several steps, every one of them")
@@ -85,5 +86,31 @@ struct StepBoundTests {
     let before = animator.stepCostBound.seconds
     animator.addBehavior(GravityBehavior(items: boxes))
     #expect(animator.stepCostBound.seconds > before)
+  }
+}
+
+/// The move buffer, through the C shim: moving a body again and again between steps (`set_item`
+/// on a session that does not step) cannot grow it without bound.
+@Suite("Step bounds: the move buffer")
+struct MoveBufferTests {
+  @Test("a body set somewhere 10 000 times without a step leaves at most twice its proxies")
+  func setTransformDoesNotGrowTheBuffer() {
+    let world = cbox2d_world_create()!
+    defer { cbox2d_world_destroy(world) }
+    var handles: [Int32] = []
+    for k in 0..<20 {
+      let handle = cbox2d_body_create(world, CBOX2D_BODY_DYNAMIC, Float(k), 0, 0)
+      #expect(cbox2d_body_add_box(world, handle, 0.1, 0.1, 0) == CBOX2D_OK.rawValue)
+      handles.append(handle)
+    }
+    #expect(cbox2d_world_step(world, 1.0 / 120, 8, 3) == CBOX2D_OK.rawValue)
+    for round in 0..<500 {
+      for handle in handles {
+        _ = cbox2d_body_set_transform(world, handle, Float(round % 7) * 50, 0, 0)
+      }
+    }
+    let length = cbox2d_world_move_buffer_length(world)
+    #expect(length >= 0 && length <= 2 * 20 + 64, "\(length) entries")
+    #expect(cbox2d_world_step(world, 1.0 / 120, 8, 3) == CBOX2D_OK.rawValue)
   }
 }

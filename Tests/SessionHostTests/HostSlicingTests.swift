@@ -156,15 +156,17 @@ struct HostSlicingTests {
   @Test("a manual step runs in apply itself only when its scene's worst-case step fits the budget")
   func stepsRunInlineByTheirBound() throws {
     let host = EmbeddedHost()
-    host.environment.inlineWorkBudget = .microseconds(200)
+    host.environment.inlineWorkBudget = .milliseconds(50)
     let peer = host.connect()
-    // Two items under gravity: the worst step of so small a scene fits, from the first step on.
+    // Two of 40 items under gravity: the worst of a frame of 0.5 s (60 internal steps) of so small
+    // a scene fits, from the first step on.
     let items = (0..<40).map { #"{"id":"i\#($0)","center":[\#(10 + 7 * $0),100],"size":[5,5]}"# }
     host.send(
       #"{"op":"open","session":"s","clock":"manual","scene":{"items":["#
         + items.joined(separator: ",")
         + #"],"behaviors":[{"type":"gravity","items":["i0","i1"]}]}}"#, from: peer)
-    var received = host.send(#"{"op":"step","id":1,"session":"s"}"#, from: peer, settle: false)
+    var received = host.send(
+      #"{"op":"step","id":1,"session":"s","dt":0.5}"#, from: peer, settle: false)
     #expect(try Self.messages(received, peer).last?.id == "1")
     #expect(!host.environment.hasPending)
     // All 40 spaced items in one collision behavior: its steps stay as cheap as before (nothing
@@ -176,9 +178,31 @@ struct HostSlicingTests {
           + ids + "]}}", from: peer), peer)
     #expect(added.last?.ok == true, "\(added)")
     for id in 3...5 {
-      received = host.send(#"{"op":"step","id":\#(id),"session":"s"}"#, from: peer, settle: false)
+      received = host.send(
+        #"{"op":"step","id":\#(id),"session":"s","dt":0.5}"#, from: peer, settle: false)
       #expect(try Self.messages(received, peer).allSatisfy { !$0.isReply }, "\(received)")
       host.runPending()
     }
+  }
+
+  @Test("a one-item scene with 256 action rules is a worker's: the rules count in its worst case")
+  func rulesCountInTheBound() throws {
+    let host = EmbeddedHost()
+    host.environment.inlineWorkBudget = .milliseconds(50)
+    let peer = host.connect()
+    let rule =
+      #"{"when":{"always":true},"repeat":true,"then":[{"set":{"behavior":"g","magnitude":1}}]}"#
+    let rules = "[" + Array(repeating: rule, count: 16).joined(separator: ",") + "]"
+    let holders = (0..<16).map {
+      #"{"type":"dynamic_item","id":"d\#($0)","items":["a"],"action":\#(rules)}"#
+    }
+    host.send(
+      #"{"op":"open","session":"r","clock":"manual","scene":{"items":[{"id":"a","center":[10,10],"#
+        + #""size":[5,5]}],"behaviors":[{"type":"gravity","id":"g","items":["a"]},"#
+        + holders.joined(separator: ",") + "]}}", from: peer)
+    let received = host.send(
+      #"{"op":"step","id":1,"session":"r","dt":0.5}"#, from: peer, settle: false)
+    #expect(try Self.messages(received, peer).allSatisfy { !$0.isReply }, "\(received)")
+    host.runPending()
   }
 }

@@ -83,12 +83,17 @@ int cbox2d_world_step(cbox2d_world *world, float dt, int velocity_iterations,
 int cbox2d_world_set_contact_limit(cbox2d_world *world, int32_t limit);
 /** How many pairs the contact limit has refused since the world was created. */
 int64_t cbox2d_world_refused_contacts(const cbox2d_world *world);
-/** A step's broad phase meets about `limit` candidate pairs at most (the pairs of the last moved
- * proxy it queries may pass it): the moved proxies beyond wait, in order, for the next step, and
- * their pairs are met then. Default: no limit. */
+/** A step's pair search does about `limit` work at most (an overlap of a moved proxy's box
+ * visited counts 1, a pair that may collide 8 more; the query that reaches the limit ends whole):
+ * the moved proxies beyond wait, once each, in order, for the next step, and their pairs are met
+ * then. Default: no limit. */
 int cbox2d_world_set_pair_search_limit(cbox2d_world *world, int32_t limit);
-/** How many times a moved proxy has waited for a later step under the pair limit. */
+/** How many times a moved proxy whose shapes can collide has waited for a later step under the
+ * pair search limit (counted at the end of each step). */
 int64_t cbox2d_world_deferred_proxies(const cbox2d_world *world);
+/** Entries of the broad phase's move buffer now: the proxies moved since the last step, with
+ * repeats (kept within twice the proxies and 64 by the calls that add them). */
+int32_t cbox2d_world_move_buffer_length(cbox2d_world *world);
 /** Pair rounds run by the shim's own broad-phase pair finder (pairs.cpp) in this process: it is
  * the one Box2D calls only if this count grows as worlds step. */
 uint64_t cbox2d_pair_rounds(void);

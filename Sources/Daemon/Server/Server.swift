@@ -173,6 +173,14 @@ public final class Server: Client.Owner {
 
   /// Runs until SIGTERM or SIGINT.
   public func run() throws {
+    if !SessionHost.boundedPairFinderInUse {
+      logger.error(
+        """
+        Box2D does not call dynd's pair finder (libbox2d binds its own: built with \
+        -Bsymbolic-functions or LTO?): one internal step is not bounded as PROTOCOL.md section \
+        12 says
+        """)
+    }
     logger.info("dynd listening on \(socketPath ?? "a socket from systemd")")
     try loop.run()
     listener?.close()

@@ -119,7 +119,11 @@ extension Session {
       f.bodies = t.items.count
       f.shapes = t.animator.shapeCount
       f.behaviors = t.animator.behaviors.count
-      f.collisionBehaviors = t.animator.behaviors.contains { $0 is CollisionBehavior } ? 1 : 0
+      var pending = t.animator.behaviors
+      while let behavior = pending.popLast() {
+        if behavior is CollisionBehavior { f.collisionBehaviors += 1 }
+        pending += behavior.childBehaviors
+      }
       return MemoryCost.session + f.bytes
     }
   }

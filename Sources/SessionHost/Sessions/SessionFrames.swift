@@ -136,13 +136,21 @@ extension Session {
       completion: completion)
   }
 
+  /// The most an internal step of this session can cost: the engine's bound
+  /// (`DynamicAnimator.stepCostBound`) and its scene's action rules, checked after each step.
+  var stepCostBound: StepCostBound {
+    var bound = animator.stepCostBound
+    if case .scene(let scene) = content { bound.actionRules = scene.footprint.actionRules }
+    return bound
+  }
+
   /// Whether the whole of `job` takes at most `budget`, by the worst an internal step of this
-  /// scene can cost (`DynamicAnimator.stepCostBound`), or by its recent cost per internal step
+  /// scene can cost (`stepCostBound`), or by its recent cost per internal step
   /// when that is higher (a loaded machine): never on the strength of cheap past steps alone.
   func fits(_ job: FrameJob, in budget: Duration) -> Bool {
     // A frame that reduced motion skips to may take many frames' steps: a worker's.
     guard budget > .zero, !skipping else { return false }
-    let cost = max(animator.stepCostBound.seconds, stepCost ?? 0)
+    let cost = max(stepCostBound.seconds, stepCost ?? 0)
     let steps = Double(job.frames) * (job.dt / DynamicAnimator.stepInterval).rounded(.up)
     return Duration.seconds(steps * cost) <= budget
   }
