@@ -48,7 +48,8 @@ public enum WorstScenes {
 
   public static let all: [Scene] = [
     pile(), gonPile(mode: "everything"), gonPile(mode: "boundaries"), crossingGroups(),
-    hubsInGroup(), passingThrough(), web(), fields(), behaviorsTimesItems(), everything(),
+    hubsInGroup(), passingThrough(), web(), fields(), behaviorsTimesItems(), impacts(),
+    everything(),
   ]
 
   /// 1 000 boxes on one spot, falling and colliding: 500 000 overlapping pairs.
@@ -166,6 +167,22 @@ public enum WorstScenes {
           box($1, 8 + Double($0 % 40) * 8, 8 + Double($0 / 40) * 8, side: 4)
         },
         behaviors: (0..<32).map { _ in #"{"type":"gravity","items":\#(all),"magnitude":0.001}"# }))
+  }
+
+  /// 1 000 boxes of 3 pt falling at gravity 1 000 (10⁶ pt/s²) onto the floor at once: a time of
+  /// impact for each, which Box2D solves one after another, finding pairs after each.
+  static func impacts() -> Scene {
+    let ids = ids("t", 1000)
+    return Scene(
+      name: "impacts", title: "1 000 boxes of 3 pt hitting the floor at once, gravity 1 000",
+      json: scene(
+        items: ids.enumerated().map {
+          box($1, 2 + Double($0 % 100) * 3.16, 500 + Double($0 / 100) * 4, side: 3)
+        },
+        behaviors: [
+          #"{"type":"gravity","items":\#(list(ids)),"magnitude":1000}"#,
+          #"{"type":"collision","items":\#(list(ids)),"reference_bounds":true}"#,
+        ]))
   }
 
   /// Every bound at once: 300 64-gons and 700 boxes on one spot (4 000 shapes), 300 attachments,
