@@ -211,7 +211,8 @@ public final class DocumentTransition: ScenePan {
     if let start = startPoint, let k = dragScale {
       point = start + (touch - start) * k
     }
-    guard let start = startPoint, let held = heldAnchor, let axis = document.rules.pan.axis
+    // The axis first: a pan without one needs neither the start nor the grip's anchor.
+    guard let axis = document.rules.pan.axis, let start = startPoint, let held = heldAnchor
     else { return point }
     var along = axis == .x ? point.x : point.y
     if let band, let (unbanded, shownAtStart) = bandStart {
