@@ -23,6 +23,14 @@ final class BehaviorEffect<Read: Sendable>: Sendable {
       self.key = key
       self.read = read
     }
+
+    /// `body`'s result for what was read, lent to it: not copied (a behavior's spec or update
+    /// is large, and a copy retains each of its fields).
+    func with<Result, Failure>(_ body: (Read) throws(Failure) -> Result) throws(Failure)
+      -> Result
+    {
+      try body(read)
+    }
   }
 
   /// The behavior added, or the fields set (without `behavior`), `=` strings expressions.

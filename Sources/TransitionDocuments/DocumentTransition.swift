@@ -435,14 +435,16 @@ public final class DocumentTransition: ScenePan {
     return key
   }
 
-  /// The behavior `effect` adds for the values in `scratch` (a motion from the parameters is
-  /// keyed by the motion too).
-  private func spec(_ effect: BehaviorEffect<BehaviorSpec>, fromParameters: Bool) -> BehaviorSpec? {
+  /// What was read of the behavior `effect` adds for the values in `scratch` (a motion from the
+  /// parameters is keyed by the motion too).
+  private func spec(_ effect: BehaviorEffect<BehaviorSpec>, fromParameters: Bool)
+    -> BehaviorEffect<BehaviorSpec>.Entry?
+  {
     entry(effect, kept: &keptSpecs, also: fromParameters ? givenKey : []) {
       try? TransitionDocument.behaviorSpec(
         effect.json, at: effect.pointer, expressions: document.ruleExpressions, values: scratch,
         given: given)
-    }?.read
+    }
   }
 
   /// The fields `effect` sets on a `type` behavior for the values in `scratch`.
@@ -476,7 +478,7 @@ public final class DocumentTransition: ScenePan {
       switch effect {
       case .addBehavior(let effect, let slot, let fromParameters):
         guard let spec = spec(effect, fromParameters: fromParameters),
-          let behavior = try? factory.make(spec)
+          let behavior = try? spec.with({ (read) throws(ProtocolError) in try factory.make(read) })
         else { continue }
         if let slot {
           if let old = behaviors[slot] { animator.removeBehavior(old) }
@@ -493,7 +495,7 @@ public final class DocumentTransition: ScenePan {
         guard let behavior = behaviors[slot], let update = update(effect, for: type) else {
           continue
         }
-        try? factory.apply(update.read, to: behavior)
+        try? update.with { (read) throws(ProtocolError) in try factory.apply(read, to: behavior) }
       case .addVelocity(let id, let dx, let dy):
         if readsItems(dx) || readsItems(dy) { refreshItems() }
         guard let item = lookup(id), let vx = dx.number(scratch), let vy = dy.number(scratch)
