@@ -504,8 +504,11 @@ public final class DocumentTransition: ScenePan {
       case .assign(let assignments):
         // Each value of the values before the `let`: all evaluated, then written.
         if assignments.contains(where: { readsItems($0.value) }) { refreshItems() }
-        assigned.removeAll(keepingCapacity: true)
-        for (_, value) in assignments { assigned.append(value.number(scratch)) }
+        // Written over the last `let`'s values: emptying the array first costs more than this.
+        for (at, (_, value)) in assignments.enumerated() {
+          let number = value.number(scratch)
+          if at < assigned.count { assigned[at] = number } else { assigned.append(number) }
+        }
         for ((index, _), number) in zip(assignments, assigned) {
           guard let number else { continue }
           let range =
@@ -518,7 +521,8 @@ public final class DocumentTransition: ScenePan {
       }
     }
     let spring = item.flatMap { item in addedSprings.last { $0.holds(item) } }
-    addedSprings.removeAll(keepingCapacity: true)
+    // Emptying an empty array is not free (`replaceSubrange`).
+    if !addedSprings.isEmpty { addedSprings.removeAll(keepingCapacity: true) }
     return spring
   }
 }
