@@ -165,7 +165,7 @@ public final class DocumentTransition: ScenePan {
   override public func item(grippedAt point: Point) -> DynamicItem? {
     guard let condition = document.rules.pan.when else { return super.item(grippedAt: point) }
     setEvent(4, point.x, point.y)
-    refreshItems()
+    if readsItems(condition) { refreshItems() }
     guard holds(condition), let first = document.rules.pan.items?.first else {
       return nil
     }
@@ -291,7 +291,7 @@ public final class DocumentTransition: ScenePan {
   /// decay that moves the item by itself.
   override public func landing(after handoff: Handoff) -> Landing? {
     guard releasedTo != nil || releaseHandoff != nil else { return nil }
-    refreshItems()
+    if let (x, y) = releaseHandoff?.projection, readsItems(x) || readsItems(y) { refreshItems() }
     let projected = Point(x: scratch[eventOffset + 6], y: scratch[eventOffset + 7])
     var projection = releasedTo?.target ?? projected
     if let said = releaseHandoff {
@@ -412,7 +412,7 @@ public final class DocumentTransition: ScenePan {
     also: [Double] = [], read: () -> Read?
   ) -> BehaviorEffect<Read>.Entry? {
     if let entry = kept[effect.index] { return entry }
-    if !effect.readsOnlyBase { refreshItems() }
+    if (effect.highestSlot ?? -1) >= itemsOffset { refreshItems() }
     var entry = effect.known(scratch, also: also)
     if entry == nil {
       var key: [Double] = []
