@@ -42,6 +42,8 @@ public final class DocumentTransition: ScenePan {
   private let factory: BehaviorFactory
   private let carrier: (DynamicItem) -> DynamicItemBehavior
   private var named: [DynamicItem?] = []
+  /// The first of the pan's items, which it grips when its condition holds (looked up once).
+  private var panFirst: DynamicItem?
   private let given: GivenMotions
   /// The motion the parameters give, as numbers: what a behavior added `from_parameters` is
   /// read for besides its expressions' values (`BehaviorEffect.known`).
@@ -151,6 +153,7 @@ public final class DocumentTransition: ScenePan {
       },
       carrier: carrier)
     named = document.runtime.items.map { byID[$0] }
+    panFirst = document.rules.pan.items?.first.flatMap { byID[$0] }
   }
 
   /// Not opened by a class name: a document transition is made from its document.
@@ -166,10 +169,8 @@ public final class DocumentTransition: ScenePan {
     guard let condition = document.rules.pan.when else { return super.item(grippedAt: point) }
     setEvent(4, point.x, point.y)
     if readsItems(condition) { refreshItems() }
-    guard holds(condition), let first = document.rules.pan.items?.first else {
-      return nil
-    }
-    return lookup(first)
+    guard holds(condition) else { return nil }
+    return panFirst
   }
 
   override public func willGrip(_ item: DynamicItem, at point: Point) {
