@@ -30,10 +30,14 @@ public struct BehaviorFactory {
   }
 
   /// A new behavior: made from the fields `set_behavior` cannot change, then given the others
-  /// by `apply`, the path of `set_behavior` itself (`BehaviorSpec.settableValues`).
+  /// by `apply`, the path of `set_behavior` itself (`BehaviorSpec.settableValues`). A spring and
+  /// a decay are made with all of theirs: `apply` would only retarget the spring to the target
+  /// and parameters it was made with, or give the decay its own model, before either first
+  /// moves (`restartAll` on tracks that have no motion yet, and no animator to tell), which
+  /// changes nothing, so it is skipped.
   public func make(_ spec: BehaviorSpec) throws(ProtocolError) -> DynamicBehavior {
-    var values = spec.settableValues
     let behavior: DynamicBehavior
+    var pushWithAngleAlone = false
     switch spec {
     case .gravity(let s):
       behavior = GravityBehavior(items: try items(s.items))
@@ -47,7 +51,7 @@ public struct BehaviorFactory {
       behavior = PushBehavior(
         items: try items(s.items), mode: s.mode == .continuous ? .continuous : .instantaneous)
       // UIKit's push starts with magnitude 0 and angle 0; an angle sent alone pushes with 1.
-      if s.direction == nil, s.angle != nil, s.magnitude == nil { values.magnitude = 1 }
+      pushWithAngleAlone = s.direction == nil && s.angle != nil && s.magnitude == nil
     case .dynamicItem(let s):
       behavior = DynamicItemBehavior(items: try items(s.items))
     case .field(let s):
@@ -57,20 +61,22 @@ public struct BehaviorFactory {
         throw ProtocolError(.outOfRange, "the spring's parameters are outside their ranges")
       }
       let held = try items(s.items)
-      behavior = try engine {
+      return try engine {
         try SpringBehavior(
           items: held, target: s.target, parameters: parameters,
           initialVelocity: s.initialVelocity)
       }
     case .decay(let s):
       let held = try items(s.items)
-      behavior = try engine {
+      return try engine {
         try DecayBehavior(items: held, model: s.model, initialVelocity: s.initialVelocity)
       }
     case .composite:
       // Organizational only: the animator flattens the tree; `SceneModel` adds the children.
       return DynamicBehavior()
     }
+    var values = spec.settableValues
+    if pushWithAngleAlone { values.magnitude = 1 }
     try apply(values, to: behavior)
     return behavior
   }

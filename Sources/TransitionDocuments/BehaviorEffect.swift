@@ -23,6 +23,14 @@ final class BehaviorEffect<Read: Sendable>: Sendable {
       self.key = key
       self.read = read
     }
+
+    /// `body`'s result for what was read, lent to it: not copied (a behavior's spec or update
+    /// is large, and a copy retains each of its fields).
+    func with<Result, Failure>(_ body: (Read) throws(Failure) -> Result) throws(Failure)
+      -> Result
+    {
+      try body(read)
+    }
   }
 
   /// The behavior added, or the fields set (without `behavior`), `=` strings expressions.
@@ -32,6 +40,9 @@ final class BehaviorEffect<Read: Sendable>: Sendable {
   let index: Int
   /// Its expressions, in the order of their pointers.
   let expressions: [FlatExpression]
+  /// The highest slot its expressions read (`FlatExpression.highestSlot`), nil when none reads
+  /// a name.
+  let highestSlot: Int?
   /// Whether its expressions read only the names before slot `base` of `init` (the
   /// parameters', the bounds' and the constants'): fixed for a session.
   let readsOnlyBase: Bool
@@ -46,7 +57,8 @@ final class BehaviorEffect<Read: Sendable>: Sendable {
     self.pointer = pointer
     self.index = index
     expressions = compiled.sorted { $0.key < $1.key }.map { FlatExpression($0.value) }
-    readsOnlyBase = expressions.allSatisfy { ($0.highestSlot ?? -1) < base }
+    highestSlot = expressions.compactMap(\.highestSlot).max()
+    readsOnlyBase = (highestSlot ?? -1) < base
   }
 
   /// Writes the values of its expressions at `values` into `key` (emptied first, its storage

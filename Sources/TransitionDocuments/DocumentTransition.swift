@@ -42,6 +42,8 @@ public final class DocumentTransition: ScenePan {
   private let factory: BehaviorFactory
   private let carrier: (DynamicItem) -> DynamicItemBehavior
   private var named: [DynamicItem?] = []
+  /// The first of the pan's items, which it grips when its condition holds (looked up once).
+  private var panFirst: DynamicItem?
   private let given: GivenMotions
   /// The motion the parameters give, as numbers: what a behavior added `from_parameters` is
   /// read for besides its expressions' values (`BehaviorEffect.known`).
@@ -151,6 +153,7 @@ public final class DocumentTransition: ScenePan {
       },
       carrier: carrier)
     named = document.runtime.items.map { byID[$0] }
+    panFirst = document.rules.pan.items?.first.flatMap { byID[$0] }
   }
 
   /// Not opened by a class name: a document transition is made from its document.
@@ -165,11 +168,9 @@ public final class DocumentTransition: ScenePan {
   override public func item(grippedAt point: Point) -> DynamicItem? {
     guard let condition = document.rules.pan.when else { return super.item(grippedAt: point) }
     setEvent(4, point.x, point.y)
-    refreshItems()
-    guard holds(condition), let first = document.rules.pan.items?.first else {
-      return nil
-    }
-    return lookup(first)
+    if readsItems(condition) { refreshItems() }
+    guard holds(condition) else { return nil }
+    return panFirst
   }
 
   override public func willGrip(_ item: DynamicItem, at point: Point) {
@@ -211,7 +212,8 @@ public final class DocumentTransition: ScenePan {
     if let start = startPoint, let k = dragScale {
       point = start + (touch - start) * k
     }
-    guard let start = startPoint, let held = heldAnchor, let axis = document.rules.pan.axis
+    // The axis first: a pan without one needs neither the start nor the grip's anchor.
+    guard let axis = document.rules.pan.axis, let start = startPoint, let held = heldAnchor
     else { return point }
     var along = axis == .x ? point.x : point.y
     if let band, let (unbanded, shownAtStart) = bandStart {
@@ -290,7 +292,7 @@ public final class DocumentTransition: ScenePan {
   /// decay that moves the item by itself.
   override public func landing(after handoff: Handoff) -> Landing? {
     guard releasedTo != nil || releaseHandoff != nil else { return nil }
-    refreshItems()
+    if let (x, y) = releaseHandoff?.projection, readsItems(x) || readsItems(y) { refreshItems() }
     let projected = Point(x: scratch[eventOffset + 6], y: scratch[eventOffset + 7])
     var projection = releasedTo?.target ?? projected
     if let said = releaseHandoff {
@@ -411,7 +413,7 @@ public final class DocumentTransition: ScenePan {
     also: [Double] = [], read: () -> Read?
   ) -> BehaviorEffect<Read>.Entry? {
     if let entry = kept[effect.index] { return entry }
-    if !effect.readsOnlyBase { refreshItems() }
+    if (effect.highestSlot ?? -1) >= itemsOffset { refreshItems() }
     var entry = effect.known(scratch, also: also)
     if entry == nil {
       var key: [Double] = []
@@ -434,14 +436,16 @@ public final class DocumentTransition: ScenePan {
     return key
   }
 
-  /// The behavior `effect` adds for the values in `scratch` (a motion from the parameters is
-  /// keyed by the motion too).
-  private func spec(_ effect: BehaviorEffect<BehaviorSpec>, fromParameters: Bool) -> BehaviorSpec? {
+  /// What was read of the behavior `effect` adds for the values in `scratch` (a motion from the
+  /// parameters is keyed by the motion too).
+  private func spec(_ effect: BehaviorEffect<BehaviorSpec>, fromParameters: Bool)
+    -> BehaviorEffect<BehaviorSpec>.Entry?
+  {
     entry(effect, kept: &keptSpecs, also: fromParameters ? givenKey : []) {
       try? TransitionDocument.behaviorSpec(
         effect.json, at: effect.pointer, expressions: document.ruleExpressions, values: scratch,
         given: given)
-    }?.read
+    }
   }
 
   /// The fields `effect` sets on a `type` behavior for the values in `scratch`.
@@ -475,7 +479,7 @@ public final class DocumentTransition: ScenePan {
       switch effect {
       case .addBehavior(let effect, let slot, let fromParameters):
         guard let spec = spec(effect, fromParameters: fromParameters),
-          let behavior = try? factory.make(spec)
+          let behavior = try? spec.with({ (read) throws(ProtocolError) in try factory.make(read) })
         else { continue }
         if let slot {
           if let old = behaviors[slot] { animator.removeBehavior(old) }
@@ -492,7 +496,7 @@ public final class DocumentTransition: ScenePan {
         guard let behavior = behaviors[slot], let update = update(effect, for: type) else {
           continue
         }
-        try? factory.apply(update.read, to: behavior)
+        try? update.with { (read) throws(ProtocolError) in try factory.apply(read, to: behavior) }
       case .addVelocity(let id, let dx, let dy):
         if readsItems(dx) || readsItems(dy) { refreshItems() }
         guard let item = lookup(id), let vx = dx.number(scratch), let vy = dy.number(scratch)
@@ -501,8 +505,11 @@ public final class DocumentTransition: ScenePan {
       case .assign(let assignments):
         // Each value of the values before the `let`: all evaluated, then written.
         if assignments.contains(where: { readsItems($0.value) }) { refreshItems() }
-        assigned.removeAll(keepingCapacity: true)
-        for (_, value) in assignments { assigned.append(value.number(scratch)) }
+        // Written over the last `let`'s values: emptying the array first costs more than this.
+        for (at, (_, value)) in assignments.enumerated() {
+          let number = value.number(scratch)
+          if at < assigned.count { assigned[at] = number } else { assigned.append(number) }
+        }
         for ((index, _), number) in zip(assignments, assigned) {
           guard let number else { continue }
           let range =
@@ -515,7 +522,8 @@ public final class DocumentTransition: ScenePan {
       }
     }
     let spring = item.flatMap { item in addedSprings.last { $0.holds(item) } }
-    addedSprings.removeAll(keepingCapacity: true)
+    // Emptying an empty array is not free (`replaceSubrange`).
+    if !addedSprings.isEmpty { addedSprings.removeAll(keepingCapacity: true) }
     return spring
   }
 }

@@ -77,6 +77,31 @@ import Testing
     #expect(motion.restingPoint == projection)
   }
 
+  /// Given its own model before it first moves (as `BehaviorFactory` no longer does when it
+  /// makes one), a decay moves exactly as one that was not: the restart does not drop its
+  /// initial velocity.
+  @Test(arguments: models)
+  func itsOwnModelBeforeItFirstMovesChangesNothing(model: DecayModel) throws {
+    let velocity = Vector(dx: 1800, dy: -900)
+    var moved: [(DynamicItem, DecayBehavior)] = []
+    let animators = [DynamicAnimator(), DynamicAnimator()]
+    for (i, animator) in animators.enumerated() {
+      let puck = item("puck", x: 50, y: 300, w: 30, h: 30)
+      let decay = try DecayBehavior(items: [puck], model: model, initialVelocity: velocity)
+      if i == 1 { try decay.setModel(model) }
+      animator.addBehavior(decay)
+      moved.append((puck, decay))
+    }
+    for _ in 0..<30 {
+      for animator in animators { animator.step(frame60) }
+      #expect(moved[0].0.center == moved[1].0.center)
+      #expect(moved[0].0.velocity == moved[1].0.velocity)
+    }
+    let motion = try #require(moved[1].1.motion(of: moved[1].0))
+    #expect(motion.initialVelocity == velocity)
+    #expect(motion == moved[0].1.motion(of: moved[0].0))
+  }
+
   @Test func refusesParametersOutsideTheirRanges() {
     #expect(throws: DynamicsError.self) {
       try DecayBehavior(model: .scrollView(decelerationRate: 1))

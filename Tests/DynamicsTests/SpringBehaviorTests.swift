@@ -147,6 +147,30 @@ import Testing
     #expect((ball.center - motion.position(at: animator.elapsedTime - at)).length < 1e-9)
   }
 
+  /// Retargeted to its own target and constants before it first moves (as `BehaviorFactory`
+  /// no longer does when it makes one), a spring moves exactly as one that was not: the
+  /// retarget's restart does not drop its initial velocity, and an item still at rest with no
+  /// initial velocity given starts from its own.
+  @Test(arguments: [Vector(dx: 500, dy: -300), nil])
+  func aRetargetBeforeItFirstMovesChangesNothing(velocity: Vector?) throws {
+    let parameters = SpringParameters.response(0.4, dampingRatio: 0.6)
+    let (plain, plainBall, plainSpring) = try sprung(parameters, velocity: velocity)
+    let animator = DynamicAnimator(referenceBounds: screen)
+    let ball = item("ball", x: start.x, y: start.y, w: 40, h: 40)
+    let spring = try SpringBehavior(
+      items: [ball], target: target, parameters: parameters, initialVelocity: velocity)
+    try spring.retarget(to: target, parameters: parameters)
+    animator.addBehavior(spring)
+    for _ in 0..<30 {
+      plain.step(frame60)
+      animator.step(frame60)
+      #expect(ball.center == plainBall.center && ball.velocity == plainBall.velocity)
+    }
+    let motion = try #require(spring.motion(of: ball))
+    #expect(motion.initialVelocity == (velocity ?? .zero))
+    #expect(motion == plainSpring.motion(of: plainBall))
+  }
+
   /// Removed mid-flight, the spring leaves the item dynamic with its exact velocity.
   @Test func removedMidFlightTheItemKeepsItsVelocity() throws {
     let (animator, ball, spring) = try sprung(.response(0.5, dampingRatio: 0.4))

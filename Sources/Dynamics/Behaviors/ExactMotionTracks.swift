@@ -251,6 +251,11 @@ struct ExactMotionTracks<Motion: ExactMotion> {
     }
   }
 
+  /// Specialized for each motion: the behaviors' questions about an item (`holds`, `isAtRest`,
+  /// `motion(of:)`) reach it through their generic base class, which would otherwise search
+  /// with the standard library's unspecialized `firstIndex(where:)`.
+  @_specialize(where Motion == SpringMotion)
+  @_specialize(where Motion == DecayMotion)
   private func index(of item: DynamicItem) -> Int? { tracks.firstIndex { $0.item === item } }
 }
 
