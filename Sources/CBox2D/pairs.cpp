@@ -45,7 +45,7 @@ namespace {
 /// Edges walked in a body's contact list before the round looks contacts up in a hash set.
 constexpr int kShortList = 16;
 
-/// What a pair kept for AddPair counts against a round's limit, in overlaps visited: its
+/// What a pair kept for AddPair counts against a step's limit, in overlaps visited: its
 /// lookup, the filter and, for a new contact, its creation cost about that many visits.
 constexpr int64_t kPairWeight = 8;
 
@@ -161,9 +161,10 @@ void b2BroadPhase::UpdatePairs<b2ContactManager>(b2ContactManager *callback) {
   // The library's query of one moved proxy (b2BroadPhase::QueryCallback), less the pairs that
   // AddPair would drop before any effect: a proxy of the same body, or bodies whose collision
   // groups do not meet (the filter's first test, which counts nothing). Each overlap visited
-  // counts 1 against the round's limit, and a pair kept `kPairWeight`. Queries are whole: the
-  // round stops before the first query that finds the limit reached, so that every round makes
-  // progress and a round costs at most the limit and one query (4 095 overlaps).
+  // counts 1 against the step's limit, and a pair kept `kPairWeight`. Queries are whole: a round
+  // stops before the first query that finds the limit reached, a step's first round makes at
+  // least one, so every step makes progress, and a step costs at most the limit and one query
+  // (4 095 overlaps).
   struct Query {
     b2BroadPhase *phase;
     int64_t spent = 0;
