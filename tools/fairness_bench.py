@@ -438,20 +438,13 @@ class Rules(Case):
         time.sleep(0.5)
         for c in clients:
             c.close()
-        gone = time.monotonic()
-        stop = run.cpu_quiet_after(gone, run.time_left() - 2)
-        shown = {"work stops after the disconnect":
-                 f"{stop * 1000:.0f} ms" if stop is not None else
-                 f"≥ {(time.monotonic() - gone):.1f} s (still busy)"}
+        shown, fails = run.work_stops(time.monotonic())
         c = Client(run.daemon.path)
         listed = c.request({"op": "list"}, 2)
         c.close()
         if listed and listed.get("ok"):
             left = [x["session"] for x in listed["sessions"] if x["session"].startswith("rules")]
             shown["their sessions still open then"] = len(left)
-        fails = []
-        if stop is None or stop * 1000 > run.args.max_stop_ms:
-            fails.append(f"work goes on after its owner left (target {run.args.max_stop_ms:g} ms)")
         return shown, fails
 
 
@@ -948,16 +941,22 @@ class GroupStorm(Case):
             raise RuntimeError(f"the group storm scene was refused: {reply}")
         return c
 
-    def heavy(self, run, c):
-        one = {"op": "step", "session": "storm", "dt": 1 / 120}
+    one_frame = {"op": "step", "session": "storm", "dt": 1 / 120}
+
+    def retarget(self, c):
+        """40 cheap one-frame steps, then the spring retargeted onto the pile: the storm begins
+        with the next step."""
         for _ in range(40):
-            c.request(one, 10)
+            c.request(self.one_frame, 10)
         c.request({"op": "set_behavior", "session": "storm", "behavior": "s",
                    "target": [160, 284]}, 10)
+
+    def heavy(self, run, c):
+        self.retarget(c)
         times = []
         while len(times) < self.steps and run.time_left() > 5:
             start = time.monotonic()
-            if not c.request(one, run.time_left() - 3):
+            if not c.request(self.one_frame, run.time_left() - 3):
                 break
             times.append(time.monotonic() - start)
         shown = {"storm steps answered": f"{len(times)} of {self.steps}",
@@ -1041,22 +1040,11 @@ class StormLeave(GroupStorm):
     title = "the group storm's owner disconnects mid-storm: when dynd's work stops"
 
     def heavy(self, run, c):
-        one = {"op": "step", "session": "storm", "dt": 1 / 120}
-        for _ in range(40):
-            c.request(one, 10)
-        c.send({"op": "set_behavior", "session": "storm", "behavior": "s", "target": [160, 284]})
+        self.retarget(c)
         c.send({"op": "step", "session": "storm", "dt": 1 / 120, "count": 600})
         time.sleep(0.5)
         c.close()
-        gone = time.monotonic()
-        stop = run.cpu_quiet_after(gone, run.time_left() - 2)
-        shown = {"work stops after the disconnect":
-                 f"{stop * 1000:.0f} ms" if stop is not None else
-                 f"≥ {(time.monotonic() - gone):.1f} s (still busy)"}
-        fails = []
-        if stop is None or stop * 1000 > run.args.max_stop_ms:
-            fails.append(f"work goes on after its owner left (target {run.args.max_stop_ms:g} ms)")
-        return shown, fails
+        return run.work_stops(time.monotonic())
 
 
 class GonMemory(Case):
@@ -1115,12 +1103,9 @@ class StormSigterm(GroupStorm):
     ends_daemon = True
 
     def heavy(self, run, c):
-        one = {"op": "step", "session": "storm", "dt": 1 / 120}
-        for _ in range(40):
-            c.request(one, 10)
-        c.send({"op": "set_behavior", "session": "storm", "behavior": "s", "target": [160, 284]})
+        self.retarget(c)
         # One-frame steps, pipelined: each as cheap, by its past, as the 40 before.
-        c.sock.sendall(b"".join(line(one) for _ in range(200)))
+        c.sock.sendall(b"".join(line(self.one_frame) for _ in range(200)))
         time.sleep(0.5)
         return Sigterm.stop(run)
 
@@ -1320,6 +1305,18 @@ class Run:
 
     def stop_probe(self):
         return self.probe.stop() if self.probe else None
+
+    def work_stops(self, gone):
+        """How soon after `gone` (a disconnect) dynd's work stopped: the case's figure and its
+        failure past --max-stop-ms."""
+        stop = self.cpu_quiet_after(gone, self.time_left() - 2)
+        shown = {"work stops after the disconnect":
+                 f"{stop * 1000:.0f} ms" if stop is not None else
+                 f"≥ {(time.monotonic() - gone):.1f} s (still busy)"}
+        fails = []
+        if stop is None or stop * 1000 > self.args.max_stop_ms:
+            fails.append(f"work goes on after its owner left (target {self.args.max_stop_ms:g} ms)")
+        return shown, fails
 
     def cpu_quiet_after(self, since, limit):
         """Seconds from `since` to the start of the first QUIET_WINDOW in which dynd used less

@@ -44,8 +44,8 @@ extension SceneModel {
     }
     for node in nodes { try checkNames(node.itemIDs) }
     try admitShapes(nodes.reduce(0) { $0 + $1.boundaryShapeCount })
-    try admitFieldPairs(nodes.reduce(0) { $0 + $1.fieldPairCount })
-    try admitItemReferences(nodes.reduce(0) { $0 + $1.itemIDs.count })
+    try admit(nodes.reduce(0) { $0 + $1.fieldPairCount }, to: .fieldItems)
+    try admit(nodes.reduce(0) { $0 + $1.itemIDs.count }, to: .itemReferences)
     let rules = nodes.reduce(0) { $0 + $1.action.count }
     if rules > 0 {
       var adding: [String: BehaviorType] = [:]
@@ -158,10 +158,10 @@ extension SceneModel {
       try checkActionRuleCount(adding: rules.count - (actions[entry.id]?.count ?? 0))
     }
     if let field = entry.behavior as? FieldBehavior, let ids = u.items {
-      try admitFieldPairs(ids.count - field.items.count)
+      try admit(ids.count - field.items.count, to: .fieldItems)
     }
     if let ids = u.items {
-      try admitItemReferences(ids.count - Self.heldItems(of: entry.behavior).count)
+      try admit(ids.count - Self.heldItems(of: entry.behavior).count, to: .itemReferences)
     }
     if let c = entry.behavior as? CollisionBehavior {
       try admitShapes(Self.boundaryShapeChange(of: u, to: c))
@@ -263,40 +263,18 @@ extension SceneModel {
     }
   }
 
-  /// Refuses behaviors that would make fields act on more than `Limits.maxFieldItemPairs`
-  /// items in all (each field costs a force per item it holds at every step).
-  func admitFieldPairs(_ added: Int) throws(ProtocolError) {
+  /// Refuses behaviors that would take one of the scene's tallies past its bound.
+  func admit(_ added: Int, to tally: BehaviorTally) throws(ProtocolError) {
     guard added > 0, !buildingCheckedSpec else { return }
-    try Self.admitFieldPairs(added, to: footprint.fieldPairs)
+    try Self.admit(added, to: tally, holding: tally.count(in: footprint))
   }
 
-  /// Refuses `added` field–item pairs to a scene holding `now`.
-  static func admitFieldPairs(_ added: Int, to now: Int) throws(ProtocolError) {
-    guard added > 0 else { return }
-    guard now + added <= Limits.maxFieldItemPairs else {
-      throw ProtocolError(
-        .outOfRange,
-        "the scene's fields would act on \(now + added) items in all (counting an item once per "
-          + "field); a scene's fields act on at most \(Limits.maxFieldItemPairs)")
-    }
-  }
-
-  /// Refuses behaviors that would make the scene's behaviors name more than
-  /// `Limits.maxItemReferences` items in all.
-  func admitItemReferences(_ added: Int) throws(ProtocolError) {
-    guard added > 0, !buildingCheckedSpec else { return }
-    try Self.admitItemReferences(added, to: footprint.itemReferences)
-  }
-
-  /// Refuses `added` item references to a scene holding `now`.
-  static func admitItemReferences(_ added: Int, to now: Int) throws(ProtocolError) {
-    guard added > 0 else { return }
-    guard now + added <= Limits.maxItemReferences else {
-      throw ProtocolError(
-        .outOfRange,
-        "the scene's behaviors would name \(now + added) items in all (counting an item once per "
-          + "behavior naming it); a scene's behaviors name at most \(Limits.maxItemReferences)")
-    }
+  /// Refuses `added` to `tally` in a scene holding `now` of it.
+  static func admit(_ added: Int, to tally: BehaviorTally, holding now: Int)
+    throws(ProtocolError)
+  {
+    guard added > 0, now + added > tally.limit else { return }
+    throw ProtocolError(.outOfRange, tally.refusal(now + added))
   }
 
   static func boundaryShapeCount(of behavior: DynamicBehavior) -> Int {
@@ -333,5 +311,40 @@ extension BehaviorFactory {
   /// The factory for behaviors of `scene`, naming its items and groups.
   init(scene: SceneModel) {
     self.init { scene.itemsByID[$0] ?? scene.groupsByID[$0] }
+  }
+}
+
+/// A count a scene's behaviors add up, each with its bound (PROTOCOL.md, section 12): every one
+/// costs work at every internal step.
+enum BehaviorTally {
+  /// Items fields act on, once per field (`Limits.maxFieldItemPairs`).
+  case fieldItems
+  /// Items behaviors name, once per behavior naming them (`Limits.maxItemReferences`).
+  case itemReferences
+
+  var limit: Int {
+    switch self {
+    case .fieldItems: return Limits.maxFieldItemPairs
+    case .itemReferences: return Limits.maxItemReferences
+    }
+  }
+
+  func count(in f: SceneFootprint) -> Int {
+    switch self {
+    case .fieldItems: return f.fieldPairs
+    case .itemReferences: return f.itemReferences
+    }
+  }
+
+  /// Why a scene that would hold `total` is refused.
+  func refusal(_ total: Int) -> String {
+    switch self {
+    case .fieldItems:
+      return "the scene's fields would act on \(total) items in all (counting an item once per "
+        + "field); a scene's fields act on at most \(limit)"
+    case .itemReferences:
+      return "the scene's behaviors would name \(total) items in all (counting an item once per "
+        + "behavior naming it); a scene's behaviors name at most \(limit)"
+    }
   }
 }

@@ -2,8 +2,8 @@ import Dynamics
 import Wire
 
 /// What a scene holds, counted in the units its cost is bounded by: the Box2D shapes
-/// (`Limits.maxShapesPerSession`, `maxShapesTotal`), the field–item pairs
-/// (`Limits.maxFieldItemPairs`), and the memory the daemon's budget counts (`MemoryCost`).
+/// (`Limits.maxShapesPerSession`, `maxShapesTotal`), the items behaviors and fields name
+/// (`BehaviorTally`), and the memory the daemon's budget counts (`MemoryCost`).
 ///
 /// `open` counts it from the request (`init(_:)`), before any item, hull or body is built, so
 /// that a scene the bounds refuse costs only its decoding; a live scene keeps its own up to date

@@ -64,8 +64,8 @@ final class SceneModel {
   static func check(_ spec: SceneSpec, shapeRoom: Int) throws(ProtocolError) -> SceneFootprint {
     let footprint = SceneFootprint(spec)
     try admitShapes(footprint.shapes, to: 0, room: shapeRoom)
-    try admitFieldPairs(footprint.fieldPairs, to: 0)
-    try admitItemReferences(footprint.itemReferences, to: 0)
+    try admit(footprint.fieldPairs, to: .fieldItems, holding: 0)
+    try admit(footprint.itemReferences, to: .itemReferences, holding: 0)
     return footprint
   }
 
