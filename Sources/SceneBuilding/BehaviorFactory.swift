@@ -116,16 +116,40 @@ public struct BehaviorFactory {
 
   // MARK: updates
 
+  /// What an update names, resolved for the engine: its items looked up, its region made the
+  /// engine's and checked. Resolved once (`resolve`), an update may be applied any number of
+  /// times while the scene keeps those items (a document transition resolves each update of its
+  /// parameters alone when its session opens).
+  public struct ResolvedNames {
+    let items: [DynamicItem]?
+    let region: Region?
+  }
+
+  /// The names `u` holds, resolved: `unknown_item` for an id the scene does not have, and the
+  /// engine's word on a region it refuses.
+  public func resolve(_ u: BehaviorUpdate) throws(ProtocolError) -> ResolvedNames {
+    let held = try u.items.map { (ids) throws(ProtocolError) in try items(ids) }
+    let region = u.region.map(Region.init)
+    if let region { try engine { try Region.validate(region) } }
+    return ResolvedNames(items: held, region: region)
+  }
+
   /// Applies an update read for the behavior's type (`BehaviorFields.update(for:)`).
   public func apply(_ u: BehaviorUpdate, to behavior: DynamicBehavior) throws(ProtocolError) {
+    try apply(u, resolved: resolve(u), to: behavior)
+  }
+
+  /// Applies an update read for the behavior's type, whose names `resolved` holds.
+  public func apply(_ u: BehaviorUpdate, resolved: ResolvedNames, to behavior: DynamicBehavior)
+    throws(ProtocolError)
+  {
     switch behavior {
     case let g as GravityBehavior:
-      if let ids = u.items {
-        replaceItems(try items(ids), g.items, add: g.addItem, remove: g.removeItem)
+      if let new = resolved.items {
+        replaceItems(new, g.items, add: g.addItem, remove: g.removeItem)
       }
       setForce(g, direction: u.direction, angle: u.angle, magnitude: u.magnitude)
     case let c as CollisionBehavior:
-      let newItems = try u.items.map { (ids) throws(ProtocolError) in try items(ids) }
       if u.referenceBounds != nil || u.insets != nil {
         try setBounds(c, referenceBounds: u.referenceBounds, insets: u.insets)
       }
@@ -134,7 +158,9 @@ public struct BehaviorFactory {
         try setBoundaries(c, boundaries)
       }
       if let mode = u.mode { c.collisionMode = mode }
-      if let newItems { replaceItems(newItems, c.items, add: c.addItem, remove: c.removeItem) }
+      if let new = resolved.items {
+        replaceItems(new, c.items, add: c.addItem, remove: c.removeItem)
+      }
     case let a as AttachmentBehavior:
       if let r = u.range, a.kind == .sliding, !(r.minimum <= 0 && 0 <= r.maximum) {
         throw ProtocolError(.outOfRange, "the range of a sliding attachment must include 0")
@@ -149,8 +175,8 @@ public struct BehaviorFactory {
       if let p = u.point { s.snapPoint = p }
       if let d = u.damping { s.damping = d }
     case let p as PushBehavior:
-      if let ids = u.items {
-        replaceItems(try items(ids), p.items, add: p.addItem, remove: p.removeItem)
+      if let new = resolved.items {
+        replaceItems(new, p.items, add: p.addItem, remove: p.removeItem)
       }
       if let d = u.direction {
         p.pushDirection = d
@@ -160,14 +186,14 @@ public struct BehaviorFactory {
       if let o = u.offset { for it in p.items { p.setTargetOffsetFromCenter(o, for: it) } }
       if let a = u.active { p.active = a }
     case let f as FieldBehavior:
-      try apply(u, to: f)
+      apply(u, resolved: resolved, to: f)
     case let s as SpringBehavior:
-      try apply(u, to: s)
+      try apply(u, items: resolved.items, to: s)
     case let d as DecayBehavior:
-      try apply(u, to: d)
+      try apply(u, items: resolved.items, to: d)
     case let b as DynamicItemBehavior:
-      if let ids = u.items {
-        replaceItems(try items(ids), b.items, add: b.addItem, remove: b.removeItem)
+      if let new = resolved.items {
+        replaceItems(new, b.items, add: b.addItem, remove: b.removeItem)
       }
       let p = u.itemProperties
       if let v = p.elasticity { b.elasticity = v }

@@ -18,12 +18,9 @@ extension BehaviorFactory {
     return FieldBehavior(kind: kind, items: try items(s.items))
   }
 
-  func apply(_ u: BehaviorUpdate, to f: FieldBehavior) throws(ProtocolError) {
-    let newItems = try u.items.map { (ids) throws(ProtocolError) in try items(ids) }
-    let engineRegion = u.region.map(Region.init)
-    if let engineRegion { try engine { try Region.validate(engineRegion) } }
+  func apply(_ u: BehaviorUpdate, resolved: ResolvedNames, to f: FieldBehavior) {
     if let v = u.position { f.position = v }
-    if let v = engineRegion { f.region = v }
+    if let v = resolved.region { f.region = v }
     if let v = u.strength { f.strength = v }
     if let v = u.falloff { f.falloff = v }
     if let v = u.minimumRadius { f.minimumRadius = v }
@@ -31,8 +28,8 @@ extension BehaviorFactory {
     if let v = u.smoothness { f.smoothness = v }
     if let v = u.animationSpeed { f.animationSpeed = v }
     if let v = u.seed { f.seed = v }
-    if let newItems {
-      replaceItems(newItems, f.items, add: f.addItem, remove: f.removeItem)
+    if let new = resolved.items {
+      replaceItems(new, f.items, add: f.addItem, remove: f.removeItem)
     }
   }
 }

@@ -6,8 +6,9 @@ import Wire
 /// flight (`SpringBehavior.retarget`: every item starts afresh from where it is, moving as it
 /// moves, so nothing jumps) or a decay given a new model.
 extension BehaviorFactory {
-  func apply(_ u: BehaviorUpdate, to s: SpringBehavior) throws(ProtocolError) {
-    let newItems = try u.items.map { (ids) throws(ProtocolError) in try items(ids) }
+  func apply(_ u: BehaviorUpdate, items newItems: [DynamicItem]?, to s: SpringBehavior)
+    throws(ProtocolError)
+  {
     let parameters = try u.spring.map { (values) throws(ProtocolError) in
       guard let p = values.parameters else {
         throw ProtocolError(.outOfRange, "the spring's parameters are outside their ranges")
@@ -20,8 +21,9 @@ extension BehaviorFactory {
     if let newItems { replaceItems(newItems, s.items, add: s.addItem, remove: s.removeItem) }
   }
 
-  func apply(_ u: BehaviorUpdate, to d: DecayBehavior) throws(ProtocolError) {
-    let newItems = try u.items.map { (ids) throws(ProtocolError) in try items(ids) }
+  func apply(_ u: BehaviorUpdate, items newItems: [DynamicItem]?, to d: DecayBehavior)
+    throws(ProtocolError)
+  {
     if let model = u.decay { try engine { try d.setModel(model) } }
     if let newItems { replaceItems(newItems, d.items, add: d.addItem, remove: d.removeItem) }
   }

@@ -36,6 +36,12 @@ struct DocumentRules: Sendable {
   /// holds it at (`DocumentTransition`), instead of looking its id up at every use.
   var behaviorIDs: [String] = []
 
+  /// Every effect of every rule, in the document's order (an action's once for each rule that
+  /// does it).
+  var effects: [Effect] {
+    pan.began + [release, cancel, tap, swipe].joined().flatMap(\.then) + done.flatMap(\.then)
+  }
+
   enum Axis: String, Sendable { case x, y }
 
   struct Pan: Sendable {

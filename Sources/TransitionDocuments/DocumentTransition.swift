@@ -27,10 +27,16 @@ public final class DocumentTransition: ScenePan {
   /// place (room made for them when the session opens).
   private var assigned: [Double?] = []
   private var addedSprings: [SpringBehavior] = []
-  /// What this session read from each effect whose expressions read only the base (by
-  /// `BehaviorEffect.index`): the same for all of the session.
+  /// What this session read from each effect that adds a behavior and whose expressions read
+  /// only the base (by `BehaviorEffect.index`): the same for all of the session.
   private var keptSpecs: [BehaviorEffect<BehaviorSpec>.Entry?]
-  private var keptUpdates: [BehaviorEffect<BehaviorUpdate>.Entry?]
+  /// Each effect that sets a behavior's fields and whose expressions read only the base, read
+  /// and its names resolved when the session opens (by `BehaviorEffect.index`): what every use
+  /// applies, as a Swift transition keeps what it made at its start.
+  private let resolvedUpdates: [ResolvedUpdate?]
+  private typealias ResolvedUpdate = (
+    update: BehaviorEffect<BehaviorUpdate>.Entry, names: BehaviorFactory.ResolvedNames
+  )
   private let eventOffset: Int
   private let stateOffset: Int
   private let itemsOffset: Int
@@ -142,7 +148,7 @@ public final class DocumentTransition: ScenePan {
       ($0.value.highestSlot ?? -1) >= firstItemSlot
     }
     keptSpecs = Array(repeating: nil, count: document.rules.behaviorEffects)
-    keptUpdates = Array(repeating: nil, count: document.rules.behaviorEffects)
+    resolvedUpdates = Self.resolvedUpdates(document, base: scratch, factory: factory)
     assigned.reserveCapacity(document.runtime.stateNames.count)
     addedSprings.reserveCapacity(DocumentLimits.maxEffects)
     givenKey = Self.key(given)
@@ -404,22 +410,50 @@ public final class DocumentTransition: ScenePan {
     return rules.first { holds($0.when) }
   }
 
-  /// What `effect` reads for the values in `scratch` and the numbers `also` (what else the
-  /// reading depends on): what this session kept of an effect of the base's values (in
-  /// `kept`), else what the document's sessions last read for the same numbers
-  /// (`BehaviorEffect`), else `read()`.
+  /// What `effect` reads for `values` and the numbers `also` (what else the reading depends
+  /// on): what the document's sessions last read for the same numbers (`BehaviorEffect`), else
+  /// `read()`.
+  private static func reading<Read>(
+    _ effect: BehaviorEffect<Read>, _ values: [Double], also: [Double] = [], read: () -> Read?
+  ) -> BehaviorEffect<Read>.Entry? {
+    if let known = effect.known(values, also: also) { return known }
+    var key: [Double] = []
+    guard effect.key(values, into: &key), let read = read() else { return nil }
+    return effect.keep(read, for: key + also)
+  }
+
+  /// The updates of `document`'s effects whose expressions read only the base, each read for
+  /// `base` (the base's values first) and its names resolved, at their effects' indexes; nil
+  /// for the others, and for one whose values are out of range here or whose names the scene
+  /// does not have (which every use would skip).
+  private static func resolvedUpdates(
+    _ document: TransitionDocument, base: [Double], factory: BehaviorFactory
+  ) -> [ResolvedUpdate?] {
+    var resolved: [ResolvedUpdate?] = Array(repeating: nil, count: document.rules.behaviorEffects)
+    for case .setBehavior(_, let type, let effect) in document.rules.effects
+    where effect.readsOnlyBase && resolved[effect.index] == nil {
+      let update = reading(effect, base) {
+        try? TransitionDocument.update(
+          effect.json, for: type, at: effect.pointer, expressions: document.ruleExpressions,
+          values: base)
+      }
+      guard let update,
+        let names = try? update.with({ (u) throws(ProtocolError) in try factory.resolve(u) })
+      else { continue }
+      resolved[effect.index] = (update, names)
+    }
+    return resolved
+  }
+
+  /// What `effect` reads for the values in `scratch` and the numbers `also`: what this session
+  /// kept of an effect of the base's values (in `kept`), else `reading`.
   private func entry<Read>(
     _ effect: BehaviorEffect<Read>, kept: inout [BehaviorEffect<Read>.Entry?],
     also: [Double] = [], read: () -> Read?
   ) -> BehaviorEffect<Read>.Entry? {
     if let entry = kept[effect.index] { return entry }
     if (effect.highestSlot ?? -1) >= itemsOffset { refreshItems() }
-    var entry = effect.known(scratch, also: also)
-    if entry == nil {
-      var key: [Double] = []
-      guard effect.key(scratch, into: &key), let read = read() else { return nil }
-      entry = effect.keep(read, for: key + also)
-    }
+    let entry = Self.reading(effect, scratch, also: also, read: read)
     if effect.readsOnlyBase { kept[effect.index] = entry }
     return entry
   }
@@ -448,15 +482,24 @@ public final class DocumentTransition: ScenePan {
     }
   }
 
-  /// The fields `effect` sets on a `type` behavior for the values in `scratch`.
-  private func update(_ effect: BehaviorEffect<BehaviorUpdate>, for type: BehaviorType)
-    -> BehaviorEffect<BehaviorUpdate>.Entry?
-  {
-    entry(effect, kept: &keptUpdates) {
+  /// Sets the fields `effect` sets on `behavior`, a `type` behavior, for the values in
+  /// `scratch`: as resolved when the session opened, for an effect of the base's values.
+  private func set(
+    _ effect: BehaviorEffect<BehaviorUpdate>, for type: BehaviorType, on behavior: DynamicBehavior
+  ) {
+    if let (update, names) = resolvedUpdates[effect.index] {
+      try? update.with { (u) throws(ProtocolError) in
+        try factory.apply(u, resolved: names, to: behavior)
+      }
+      return
+    }
+    if (effect.highestSlot ?? -1) >= itemsOffset { refreshItems() }
+    let update = Self.reading(effect, scratch) {
       try? TransitionDocument.update(
         effect.json, for: type, at: effect.pointer, expressions: document.ruleExpressions,
         values: scratch)
     }
+    try? update?.with { (u) throws(ProtocolError) in try factory.apply(u, to: behavior) }
   }
 
   /// Whether `condition` holds for the values in `scratch` (no condition always does; one that
@@ -493,10 +536,7 @@ public final class DocumentTransition: ScenePan {
           behaviors[slot] = nil
         }
       case .setBehavior(let slot, let type, let effect):
-        guard let behavior = behaviors[slot], let update = update(effect, for: type) else {
-          continue
-        }
-        try? update.with { (read) throws(ProtocolError) in try factory.apply(read, to: behavior) }
+        if let behavior = behaviors[slot] { set(effect, for: type, on: behavior) }
       case .addVelocity(let id, let dx, let dy):
         if readsItems(dx) || readsItems(dy) { refreshItems() }
         guard let item = lookup(id), let vx = dx.number(scratch), let vy = dy.number(scratch)

@@ -1,6 +1,7 @@
 import Expressions
 import JSON
 import Primitives
+import Synchronization
 import Transitions
 import Wire
 
@@ -28,6 +29,8 @@ public struct TransitionDocument: Sendable {
   let rules: DocumentRules
   let runtime: RuntimeNames
   let ruleExpressions: [String: Expression]
+  /// The scene its sessions last opened, shared by them (`scene(_:in:)`).
+  private let lastScene = LastScene()
 
   /// The largest document, in bytes (a document over it is refused before it is read).
   public static let maxBytes = 1 << 20
@@ -38,10 +41,15 @@ public struct TransitionDocument: Sendable {
     "projection", "release", "cancel", "tap", "swipe", "done", "values",
   ]
 
-  /// The scene `open` builds in `bounds` for `values` (validated against `parameters`).
+  /// The scene `open` builds in `bounds` for `values` (validated against `parameters`): the
+  /// scene the document's last session opened with when the parameters' and the bounds' values
+  /// are the same, else evaluated anew (`sceneSpec`).
   public func scene(_ values: ParameterValues, in bounds: Rect) throws(DocumentError) -> SceneSpec {
-    try sceneSpec(
-      names.values(DocumentNames.numbers(values, parameters), in: bounds), bounds: bounds)
+    let base = names.values(DocumentNames.numbers(values, parameters), in: bounds)
+    if let known = lastScene.spec(for: base) { return known }
+    let spec = try sceneSpec(base, bounds: bounds)
+    lastScene.keep(spec, for: base)
+    return spec
   }
 
   /// The scene with every expression evaluated at `values`, read as `open` reads a scene.
@@ -104,5 +112,27 @@ public struct TransitionDocument: Sendable {
       }
     }
     return walk(value, tokens)
+  }
+}
+
+/// The scene a document's sessions last opened with, and the base's values it was evaluated for
+/// (the parameters', the bounds' and the constants': all it depends on). Sessions opened with
+/// the same values, as most are, share it instead of evaluating the scene's expressions and
+/// reading its JSON again. One entry: it never grows.
+private final class LastScene: Sendable {
+  private let last = Mutex<(key: [Double], spec: SceneSpec)?>(nil)
+
+  /// The scene kept for `base`, compared bit for bit (`-0` is not `0`), if it is the one kept.
+  func spec(for base: [Double]) -> SceneSpec? {
+    last.withLock { last in
+      guard let last, last.key.count == base.count,
+        zip(last.key, base).allSatisfy({ $0.bitPattern == $1.bitPattern })
+      else { return nil }
+      return last.spec
+    }
+  }
+
+  func keep(_ spec: SceneSpec, for base: [Double]) {
+    last.withLock { $0 = (base, spec) }
   }
 }

@@ -58,6 +58,29 @@ struct DocumentReaderTests {
     #expect(scene.behaviors.count == 1)
   }
 
+  /// Sessions opened with the same values share the scene last laid out; any other value, the
+  /// bounds' included, lays it out anew.
+  @Test("the scene a document's sessions share follows their parameters and bounds")
+  func sharedScene() throws {
+    let document = try read(cardDocument)
+    let phone = Rect(x: 0, y: 0, width: 412, height: 915)
+    let shifted = Rect(x: 10, y: 0, width: 412, height: 915)
+    func scene(height: Double, in bounds: Rect) throws -> SceneSpec {
+      let values = try ParameterValues(
+        ["card_height": .number(height)], declared: document.parameters, in: bounds.size)
+      return try document.scene(values, in: bounds)
+    }
+    for _ in 0..<2 {
+      let tall = try scene(height: 300, in: phone)
+      #expect(tall.items.first?.size == Size(width: 372, height: 300))
+      #expect(try scene(height: 300, in: phone).items.first?.size == tall.items.first?.size)
+      #expect(try scene(height: 100, in: phone).items.first?.size == Size(width: 372, height: 100))
+      let moved = try scene(height: 100, in: shifted)
+      #expect(moved.bounds == shifted)
+      #expect(moved.items.first?.center == Point(x: 216, y: 457.5))
+    }
+  }
+
   /// Each bad document gives each of its errors at once, with its pointer.
   @Test("every error at once, each with its JSON pointer")
   func badDocuments() {
