@@ -197,9 +197,7 @@ extension DocumentReader {
   ) -> Set<BehaviorType> {
     var uses: Set<BehaviorType> = []
     let declared = Set(context.parameters.map(\.name))
-    let lists =
-      [rules.pan.began] + rules.release.map(\.then) + rules.cancel.map(\.then)
-      + rules.tap.map(\.then) + rules.swipe.map(\.then) + rules.done.map(\.then)
+    let lists = rules.effectLists
     var given: GivenMotions?
     do throws(TransitionError) {
       given = try GivenMotions(given: [], uses: [.spring, .decay]) { name in

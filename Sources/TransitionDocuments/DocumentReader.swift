@@ -152,6 +152,7 @@ struct DocumentReader {
     rules.behaviorIDs = context.behaviorIDs
     let compiled = self.rules(json, into: &rules, context: context)
     rules.behaviorEffects = behaviorEffects
+    rules.findBaseUpdates()
     document = TransitionDocument(
       name: name, description: description, parameters: parameters, scene: scene,
       expressions: expressions, names: names, rules: rules, runtime: runtime,

@@ -36,10 +36,24 @@ struct DocumentRules: Sendable {
   /// holds it at (`DocumentTransition`), instead of looking its id up at every use.
   var behaviorIDs: [String] = []
 
-  /// Every effect of every rule, in the document's order (an action's once for each rule that
-  /// does it).
-  var effects: [Effect] {
-    pan.began + [release, cancel, tap, swipe].joined().flatMap(\.then) + done.flatMap(\.then)
+  /// The effects that set a behavior's fields from the parameters, the bounds and the
+  /// constants alone (`BehaviorEffect.readsOnlyBase`), each once, with the type it is read for:
+  /// a session reads and resolves them when it opens (`DocumentTransition`).
+  var baseUpdates: [(effect: BehaviorEffect<BehaviorUpdate>, type: BehaviorType)] = []
+
+  /// The effects of each rule, in the document's order (an action's in each rule that does it).
+  var effectLists: [[Effect]] {
+    [pan.began] + [release, cancel, tap, swipe].joined().map(\.then) + done.map(\.then)
+  }
+
+  /// Finds `baseUpdates` in the rules.
+  mutating func findBaseUpdates() {
+    var found: Set<Int> = []
+    baseUpdates = []
+    for case .setBehavior(_, let type, let effect) in effectLists.joined()
+    where effect.readsOnlyBase && found.insert(effect.index).inserted {
+      baseUpdates.append((effect, type))
+    }
   }
 
   enum Axis: String, Sendable { case x, y }

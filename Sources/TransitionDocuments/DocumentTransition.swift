@@ -30,9 +30,10 @@ public final class DocumentTransition: ScenePan {
   /// What this session read from each effect that adds a behavior and whose expressions read
   /// only the base (by `BehaviorEffect.index`): the same for all of the session.
   private var keptSpecs: [BehaviorEffect<BehaviorSpec>.Entry?]
-  /// Each effect that sets a behavior's fields and whose expressions read only the base, read
-  /// and its names resolved when the session opens (by `BehaviorEffect.index`): what every use
-  /// applies, as a Swift transition keeps what it made at its start.
+  /// Each effect that sets a behavior's fields from the base alone
+  /// (`DocumentRules.baseUpdates`), read and its names resolved when the session opens (by
+  /// `BehaviorEffect.index`): what every use applies, as a Swift transition keeps what it made
+  /// at its start.
   private let resolvedUpdates: [ResolvedUpdate?]
   private typealias ResolvedUpdate = (
     update: BehaviorEffect<BehaviorUpdate>.Entry, names: BehaviorFactory.ResolvedNames
@@ -400,6 +401,11 @@ public final class DocumentTransition: ScenePan {
     }
   }
 
+  /// Brings the items' values up to date if `effect`'s expressions read them.
+  private func refreshItems<Read>(for effect: BehaviorEffect<Read>) {
+    if (effect.highestSlot ?? -1) >= itemsOffset { refreshItems() }
+  }
+
   /// Whether `expression` reads an item's values (its slots come after the state's).
   private func readsItems(_ expression: FlatExpression?) -> Bool {
     (expression?.highestSlot ?? -1) >= itemsOffset
@@ -408,6 +414,18 @@ public final class DocumentTransition: ScenePan {
   private func firstHolding(_ rules: [DocumentRules.Rule]) -> DocumentRules.Rule? {
     if rules.contains(where: { readsItems($0.when) }) { refreshItems() }
     return rules.first { holds($0.when) }
+  }
+
+  /// The fields `effect` sets on a `type` behavior of `document` for `values` (`reading`).
+  private static func reading(
+    _ effect: BehaviorEffect<BehaviorUpdate>, for type: BehaviorType, _ values: [Double],
+    _ document: TransitionDocument
+  ) -> BehaviorEffect<BehaviorUpdate>.Entry? {
+    reading(effect, values) {
+      try? TransitionDocument.update(
+        effect.json, for: type, at: effect.pointer, expressions: document.ruleExpressions,
+        values: values)
+    }
   }
 
   /// What `effect` reads for `values` and the numbers `also` (what else the reading depends
@@ -422,40 +440,21 @@ public final class DocumentTransition: ScenePan {
     return effect.keep(read, for: key + also)
   }
 
-  /// The updates of `document`'s effects whose expressions read only the base, each read for
-  /// `base` (the base's values first) and its names resolved, at their effects' indexes; nil
-  /// for the others, and for one whose values are out of range here or whose names the scene
-  /// does not have (which every use would skip).
+  /// The updates of `document.rules.baseUpdates`, each read for `base` (the base's values
+  /// first) and its names resolved, at their effects' indexes; nil for the others, and for one
+  /// whose values are out of range here or whose names the scene does not have (which every use
+  /// would skip).
   private static func resolvedUpdates(
     _ document: TransitionDocument, base: [Double], factory: BehaviorFactory
   ) -> [ResolvedUpdate?] {
     var resolved: [ResolvedUpdate?] = Array(repeating: nil, count: document.rules.behaviorEffects)
-    for case .setBehavior(_, let type, let effect) in document.rules.effects
-    where effect.readsOnlyBase && resolved[effect.index] == nil {
-      let update = reading(effect, base) {
-        try? TransitionDocument.update(
-          effect.json, for: type, at: effect.pointer, expressions: document.ruleExpressions,
-          values: base)
-      }
-      guard let update,
+    for (effect, type) in document.rules.baseUpdates {
+      guard let update = reading(effect, for: type, base, document),
         let names = try? update.with({ (u) throws(ProtocolError) in try factory.resolve(u) })
       else { continue }
       resolved[effect.index] = (update, names)
     }
     return resolved
-  }
-
-  /// What `effect` reads for the values in `scratch` and the numbers `also`: what this session
-  /// kept of an effect of the base's values (in `kept`), else `reading`.
-  private func entry<Read>(
-    _ effect: BehaviorEffect<Read>, kept: inout [BehaviorEffect<Read>.Entry?],
-    also: [Double] = [], read: () -> Read?
-  ) -> BehaviorEffect<Read>.Entry? {
-    if let entry = kept[effect.index] { return entry }
-    if (effect.highestSlot ?? -1) >= itemsOffset { refreshItems() }
-    let entry = Self.reading(effect, scratch, also: also, read: read)
-    if effect.readsOnlyBase { kept[effect.index] = entry }
-    return entry
   }
 
   /// The motion `given` gives, as the numbers `spec` keys a behavior from the parameters by.
@@ -471,15 +470,20 @@ public final class DocumentTransition: ScenePan {
   }
 
   /// What was read of the behavior `effect` adds for the values in `scratch` (a motion from the
-  /// parameters is keyed by the motion too).
+  /// parameters is keyed by the motion too): what this session kept of an effect of the base's
+  /// values, else `reading`.
   private func spec(_ effect: BehaviorEffect<BehaviorSpec>, fromParameters: Bool)
     -> BehaviorEffect<BehaviorSpec>.Entry?
   {
-    entry(effect, kept: &keptSpecs, also: fromParameters ? givenKey : []) {
+    if let kept = keptSpecs[effect.index] { return kept }
+    refreshItems(for: effect)
+    let entry = Self.reading(effect, scratch, also: fromParameters ? givenKey : []) {
       try? TransitionDocument.behaviorSpec(
         effect.json, at: effect.pointer, expressions: document.ruleExpressions, values: scratch,
         given: given)
     }
+    if effect.readsOnlyBase { keptSpecs[effect.index] = entry }
+    return entry
   }
 
   /// Sets the fields `effect` sets on `behavior`, a `type` behavior, for the values in
@@ -493,12 +497,8 @@ public final class DocumentTransition: ScenePan {
       }
       return
     }
-    if (effect.highestSlot ?? -1) >= itemsOffset { refreshItems() }
-    let update = Self.reading(effect, scratch) {
-      try? TransitionDocument.update(
-        effect.json, for: type, at: effect.pointer, expressions: document.ruleExpressions,
-        values: scratch)
-    }
+    refreshItems(for: effect)
+    let update = Self.reading(effect, for: type, scratch, document)
     try? update?.with { (u) throws(ProtocolError) in try factory.apply(u, to: behavior) }
   }
 

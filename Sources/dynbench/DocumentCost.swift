@@ -11,8 +11,8 @@ import Transitions
 /// each driven by the same flick (a `began`, 6 `changed` and an `ended` at 60 Hz, then frames
 /// until it is done), timed per gesture request (`Transition.handle`) and per frame (the
 /// animator's step, `afterStep` and the frame's `values`, as a session runs them); then the same
-/// through the daemon's host in process (`EmbeddedHost`): per `gesture` request and per
-/// one-frame `step`, each decoded, applied and answered as dynd does. The two forms alternate
+/// through the daemon's host in process (`EmbeddedHost`): per `gesture` request, per one-frame
+/// `step` and per `open`, each decoded, applied and answered as dynd does. The two forms alternate
 /// run by run, so that both see the same machine.
 struct DocumentCost: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -49,22 +49,28 @@ struct DocumentCost: ParsableCommand {
     }
   }
 
-  /// Nanoseconds spent in the gesture requests and in the frames of one run, and their counts.
+  /// Nanoseconds spent in the gesture requests, the frames and the `open`s of one run, and their
+  /// counts.
   struct Cost {
     var gestureNanoseconds: UInt64 = 0
     var gestures = 0
     var frameNanoseconds: UInt64 = 0
     var frames = 0
+    var openNanoseconds: UInt64 = 0
+    var opens = 0
 
     mutating func add(_ other: Cost) {
       gestureNanoseconds += other.gestureNanoseconds
       gestures += other.gestures
       frameNanoseconds += other.frameNanoseconds
       frames += other.frames
+      openNanoseconds += other.openNanoseconds
+      opens += other.opens
     }
 
     var perGesture: Double { Double(gestureNanoseconds) / Double(max(gestures, 1)) }
     var perFrame: Double { Double(frameNanoseconds) / Double(max(frames, 1)) }
+    var perOpen: Double { Double(openNanoseconds) / Double(max(opens, 1)) }
   }
 
   func run() throws {
@@ -115,9 +121,10 @@ struct DocumentCost: ParsableCommand {
   func throughHost() throws {
     print(
       markdown
-        ? "| through the host | per `gesture` request: Swift | document | ratio | per `step` frame: Swift | document | ratio |"
-        : "through the host: per gesture request Swift / document (ratio); per step frame (ratio)")
-    if markdown { print("|---|---|---|---|---|---|---|") }
+        ? "| through the host | per `gesture` request: Swift | document | ratio | per `step` frame: Swift | document | ratio | per `open`: Swift | document | ratio |"
+        : "through the host: per gesture request Swift / document (ratio); per step frame (ratio); per open (ratio)"
+    )
+    if markdown { print("|---|---|---|---|---|---|---|---|---|---|") }
     for name in names {
       let text = try String(contentsOfFile: "\(documents)/\(name).json", encoding: .utf8)
       let renamed = text.replacingOccurrences(
@@ -129,23 +136,36 @@ struct DocumentCost: ParsableCommand {
       guard reply[peer]?.first?.contains(#""ok":true"#) == true else {
         throw ValidationError("define \(name).document: \(reply[peer] ?? [])")
       }
+      // One untimed run of each first, as above.
+      _ = Self.flick(host, peer, transition: name, session: "first-s")
+      _ = Self.flick(host, peer, transition: name + ".document", session: "first-d")
       var swift = Cost()
       var written = Cost()
       for run in 0..<runs {
         swift.add(Self.flick(host, peer, transition: name, session: "s\(run)"))
         written.add(Self.flick(host, peer, transition: name + ".document", session: "d\(run)"))
       }
-      printRow(name, swift, written)
+      printRow(name, swift, written, opens: true)
     }
+    print(
+      "(each session opened with the defaults in 320×568: a document's sessions after the first "
+        + "share the scene it laid out and what its effects read)")
   }
 
-  /// One row of a table: each form's cost per gesture request and per frame, and their ratios.
-  func printRow(_ name: String, _ swift: Cost, _ written: Cost) {
-    let cells = [
+  /// One row of a table: each form's cost per gesture request and per frame (and per `open`),
+  /// and their ratios.
+  func printRow(_ name: String, _ swift: Cost, _ written: Cost, opens: Bool = false) {
+    var cells = [
       name, "\(r(swift.perGesture / 1000, 2)) µs", "\(r(written.perGesture / 1000, 2)) µs",
       "\(r(written.perGesture / swift.perGesture, 2))×", "\(r(swift.perFrame / 1000, 2)) µs",
       "\(r(written.perFrame / 1000, 2)) µs", "\(r(written.perFrame / swift.perFrame, 2))×",
     ]
+    if opens {
+      cells += [
+        "\(r(swift.perOpen / 1000, 1)) µs", "\(r(written.perOpen / 1000, 1)) µs",
+        "\(r(written.perOpen / swift.perOpen, 2))×",
+      ]
+    }
     print(markdown ? "| " + cells.joined(separator: " | ") + " |" : cells.joined(separator: "  "))
   }
 
@@ -167,9 +187,12 @@ struct DocumentCost: ParsableCommand {
       }
       return out
     }
+    let opened = DispatchTime.now().uptimeNanoseconds
     _ = host.send(
       #"{"op":"open","transition":""# + transition + #"","clock":"manual","session":""# + session
         + #""}"#, from: peer)
+    cost.openNanoseconds += DispatchTime.now().uptimeNanoseconds - opened
+    cost.opens += 1
     let get = host.send(#"{"op":"get","session":""# + session + #""}"#, from: peer)[peer] ?? []
     // The first item's center, clamped into the bounds.
     var (x, y) = (160.0, 400.0)

@@ -65,9 +65,11 @@ struct DocumentReaderTests {
     let document = try read(cardDocument)
     let phone = Rect(x: 0, y: 0, width: 412, height: 915)
     let shifted = Rect(x: 10, y: 0, width: 412, height: 915)
-    func scene(height: Double, in bounds: Rect) throws -> SceneSpec {
+    let wide = Rect(x: 10, y: 0, width: 600, height: 915)
+    func scene(height: Double, inset: Double = 20, in bounds: Rect) throws -> SceneSpec {
       let values = try ParameterValues(
-        ["card_height": .number(height)], declared: document.parameters, in: bounds.size)
+        ["card_height": .number(height), "inset": .number(inset)],
+        declared: document.parameters, in: bounds.size)
       return try document.scene(values, in: bounds)
     }
     for _ in 0..<2 {
@@ -75,9 +77,15 @@ struct DocumentReaderTests {
       #expect(tall.items.first?.size == Size(width: 372, height: 300))
       #expect(try scene(height: 300, in: phone).items.first?.size == tall.items.first?.size)
       #expect(try scene(height: 100, in: phone).items.first?.size == Size(width: 372, height: 100))
+      #expect(
+        try scene(height: 100, inset: 50, in: phone).items.first?.size
+          == Size(width: 312, height: 100))
       let moved = try scene(height: 100, in: shifted)
       #expect(moved.bounds == shifted)
       #expect(moved.items.first?.center == Point(x: 216, y: 457.5))
+      let widened = try scene(height: 100, in: wide)
+      #expect(widened.bounds == wide)
+      #expect(widened.items.first?.size == Size(width: 560, height: 100))
     }
   }
 
