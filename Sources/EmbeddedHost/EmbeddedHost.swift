@@ -15,8 +15,6 @@ public final class EmbeddedHost {
   private var encoder = MessageEncoder()
   /// Lines received by each peer since they were last taken.
   private var received: [PeerID: [String]] = [:]
-  /// Every message, typed, in the order sent (with its recipients).
-  public private(set) var messages: [Outgoing] = []
   private var nextPeer: UInt64 = 1
   /// Numbers the encoder wrote as 0 because they were not finite (must stay 0).
   public var nonFiniteCount: Int { encoder.nonFiniteCount }
@@ -110,7 +108,6 @@ public final class EmbeddedHost {
 
   private func record(_ outgoing: [Outgoing]) {
     for message in outgoing {
-      messages.append(message)
       encoder.removeAll()
       switch message.message {
       case .reply(let reply): encoder.encode(reply)
