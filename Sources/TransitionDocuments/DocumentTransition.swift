@@ -31,13 +31,23 @@ public final class DocumentTransition: ScenePan {
   /// only the base (by `BehaviorEffect.index`): the same for all of the session.
   private var keptSpecs: [BehaviorEffect<BehaviorSpec>.Entry?]
   /// Each effect that sets a behavior's fields from the base alone
-  /// (`DocumentRules.baseUpdates`), read and its names resolved when the session opens (by
+  /// (`DocumentRules.baseUpdates`), read and its names resolved once a session (by
   /// `BehaviorEffect.index`): what every use applies, as a Swift transition keeps what it made
-  /// at its start.
-  private let resolvedUpdates: [ResolvedUpdate?]
-  private typealias ResolvedUpdate = (
-    update: BehaviorEffect<BehaviorUpdate>.Entry, names: BehaviorFactory.ResolvedNames
-  )
+  /// at its start. The first `updatesReadAtOpen` of them when the session opens, any others at
+  /// their first use.
+  private var resolvedUpdates: [ResolvedUpdate]
+  private enum ResolvedUpdate {
+    /// Not read yet (or not of the base alone).
+    case unread
+    case resolved(BehaviorEffect<BehaviorUpdate>.Entry, BehaviorFactory.ResolvedNames)
+    /// Out of range for this session's values, or naming what its scene does not have: every
+    /// use is skipped.
+    case unresolvable
+  }
+  /// How many of a document's `baseUpdates` a session reads when it opens: a bound on an
+  /// `open`'s work on the loop (a reading the document's sessions have not made yet reads the
+  /// effect's JSON) for a document with thousands of actions' `set`s.
+  public static let updatesReadAtOpen = 128
   private let eventOffset: Int
   private let stateOffset: Int
   private let itemsOffset: Int
@@ -440,21 +450,27 @@ public final class DocumentTransition: ScenePan {
     return effect.keep(read, for: key + also)
   }
 
-  /// The updates of `document.rules.baseUpdates`, each read for `base` (the base's values
-  /// first) and its names resolved, at their effects' indexes; nil for the others, and for one
-  /// whose values are out of range here or whose names the scene does not have (which every use
-  /// would skip).
+  /// The first `updatesReadAtOpen` of `document.rules.baseUpdates` resolved for `base` (the
+  /// base's values first), at their effects' indexes.
   private static func resolvedUpdates(
     _ document: TransitionDocument, base: [Double], factory: BehaviorFactory
-  ) -> [ResolvedUpdate?] {
-    var resolved: [ResolvedUpdate?] = Array(repeating: nil, count: document.rules.behaviorEffects)
-    for (effect, type) in document.rules.baseUpdates {
-      guard let update = reading(effect, for: type, base, document),
-        let names = try? update.with({ (u) throws(ProtocolError) in try factory.resolve(u) })
-      else { continue }
-      resolved[effect.index] = (update, names)
+  ) -> [ResolvedUpdate] {
+    var resolved = Array(repeating: ResolvedUpdate.unread, count: document.rules.behaviorEffects)
+    for (effect, type) in document.rules.baseUpdates.prefix(updatesReadAtOpen) {
+      resolved[effect.index] = resolve(effect, for: type, base, document, factory)
     }
     return resolved
+  }
+
+  /// `effect`, an update of the base alone, read for `base` and its names resolved.
+  private static func resolve(
+    _ effect: BehaviorEffect<BehaviorUpdate>, for type: BehaviorType, _ base: [Double],
+    _ document: TransitionDocument, _ factory: BehaviorFactory
+  ) -> ResolvedUpdate {
+    guard let update = reading(effect, for: type, base, document),
+      let names = try? update.with({ (u) throws(ProtocolError) in try factory.resolve(u) })
+    else { return .unresolvable }
+    return .resolved(update, names)
   }
 
   /// The motion `given` gives, as the numbers `spec` keys a behavior from the parameters by.
@@ -487,13 +503,18 @@ public final class DocumentTransition: ScenePan {
   }
 
   /// Sets the fields `effect` sets on `behavior`, a `type` behavior, for the values in
-  /// `scratch`: as resolved when the session opened, for an effect of the base's values.
+  /// `scratch`: as resolved once a session, for an effect of the base's values.
   private func set(
     _ effect: BehaviorEffect<BehaviorUpdate>, for type: BehaviorType, on behavior: DynamicBehavior
   ) {
-    if let (update, names) = resolvedUpdates[effect.index] {
-      try? update.with { (u) throws(ProtocolError) in
-        try factory.apply(u, resolved: names, to: behavior)
+    if effect.readsOnlyBase {
+      if case .unread = resolvedUpdates[effect.index] {
+        resolvedUpdates[effect.index] = Self.resolve(effect, for: type, scratch, document, factory)
+      }
+      if case .resolved(let update, let names) = resolvedUpdates[effect.index] {
+        try? update.with { (u) throws(ProtocolError) in
+          try factory.apply(u, resolved: names, to: behavior)
+        }
       }
       return
     }
