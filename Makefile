@@ -179,6 +179,7 @@ fuzz: deps
 # (spawns the release dynd), idle cost, fairness (a healthy client's round trips while one
 # client runs each heavy reproducer). About fifteen minutes.
 bench: release
+	@tools/deps.sh browser
 	$(SWIFT) build --package-path $(INSPECTOR) -c release --product dynd-inspect
 	B=$$($(SWIFT) build -c release --show-bin-path); \
 	  I=$$($(SWIFT) build --package-path $(INSPECTOR) -c release --show-bin-path); \

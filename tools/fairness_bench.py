@@ -17,7 +17,7 @@ another), runs the heavy client from this process, stops the probe and reports i
                idle (the first 100 ms in which it used less than 5 % of a core more than it did
                idle, read from /proc/PID/task/*/schedstat every 10 ms)
   workers1     dynd --workers 1, one `step` dt 2 of 1 000 items under 8 noise fields (8 000
-               field items, the most a session holds)
+               field items; a session holds at most 8 192)
   motion       the worst valid spring and decay scenes: 1 000 items under one spring (ζ 0.05,
                so it runs the whole time) and, in a second session, 1 000 items under one decay
                (Flutter's drag 0.135, so none stops in 2 s); one `step` dt 2 on each at once
@@ -29,7 +29,7 @@ another), runs the heavy client from this process, stops the probe and reports i
   add-group    150 failing `add_group` lines in one write on a 32-behavior × 1 000-item scene (the
                most items a session's behaviors may name, 32 768);
                then 150 more and SIGINT: how long dynd takes to exit
-  behaviors    300 refused `behaviors` requests in one write on that scene
+  behaviors    300 `behaviors` requests in one write on that scene
   path-open    a refused `open` of 700 path items (regular 64-gons), two connections repeating
                it for 3 s
   nonreaders   200 connections pipeline 128 `get`s of a 1 000-item session each and never read;
@@ -101,7 +101,6 @@ MEMORY_BUDGET_MIB = 256  # memory: the budget the case gives dynd (--memory-budg
 QUICK_TIMEOUT = 10      # --quick: at most this long for any case's heavy part
 BIG_BEHAVIORS = 32      # the big scene's behaviors, 1 000 items each: the most items a session's
 #                         behaviors may name (32 768, PROTOCOL.md section 12)
-QUICK_BEHAVIORS = 32    # --quick: the same (it was 300 of 1 000 before that bound)
 QUICK_PILE = (200, 200)  # --quick: the contact storm's items and their id length (the same
 #                          output as 1 000 short ids, > 8 MiB in one batch today, in a fifth of
 #                          the time: 2 s in a debug build)
@@ -601,12 +600,12 @@ class BigScene(Case):
     def setup(self, run):
         c = Client(run.daemon.path)
         start = time.monotonic()
-        n = QUICK_BEHAVIORS if run.args.quick else BIG_BEHAVIORS
-        refusal = open_big_scene(c, "big", behaviors=n, id_len=self.id_len,
+        refusal = open_big_scene(c, "big", id_len=self.id_len,
                                  timeout=self.setup_timeout)
         if refusal:
-            raise RuntimeError(f"the {n} × 1000 scene was refused: {refusal}")
-        run.note(f"{n} behaviors × 1000 items built in {time.monotonic() - start:.1f} s")
+            raise RuntimeError(f"the {BIG_BEHAVIORS} × 1000 scene was refused: {refusal}")
+        run.note(f"{BIG_BEHAVIORS} behaviors × 1000 items built in "
+                 f"{time.monotonic() - start:.1f} s")
         return c
 
 
@@ -973,10 +972,10 @@ class CrossingGroups(Case):
     seconds = 6
 
     @staticmethod
-    def scene(per_group=10):
+    def scene():
         items, groups = [], []
         for g in range(2):
-            ids = [f"g{g}i{k}" for k in range(per_group)]
+            ids = [f"g{g}i{k}" for k in range(10)]
             items += [gon(i, 150 + 20 * g, 200 + 2 * k) for k, i in enumerate(ids)]
             groups.append({"id": f"g{g}", "items": ids})
         return {"items": items, "groups": groups,
@@ -1472,8 +1471,7 @@ def main():
                     help="rules: how soon the work must stop after its owner left "
                          f"(default {MAX_STOP_MS})")
     ap.add_argument("--quick", action="store_true",
-                    help=f"make test's short run: the big scene has {QUICK_BEHAVIORS} behaviors, "
-                         f"the contact storm {QUICK_PILE[0]} items with {QUICK_PILE[1]}-byte "
+                    help=f"make test's short run: the contact storm {QUICK_PILE[0]} items with {QUICK_PILE[1]}-byte "
                          f"ids, {QUICK_GETS} pipelined gets, no case's heavy part lasts over "
                          f"{QUICK_TIMEOUT} s")
     args = ap.parse_args()
@@ -1492,7 +1490,7 @@ def main():
     start = time.monotonic()
     load = os.getloadavg()[0]
     if args.quick:
-        print(f"quick run: the big scene has {QUICK_BEHAVIORS} behaviors, the contact storm "
+        print(f"quick run: the contact storm "
               f"{QUICK_PILE[0]} items with {QUICK_PILE[1]}-byte ids, {QUICK_GETS} pipelined "
               f"gets; each case's heavy part at most {QUICK_TIMEOUT} s")
     idle = floor(args)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The heaviest field load a scene may hold (1 000 items under 16 fields, 16 384 pairs):
-how long its frames take and what another client waits meanwhile.
+"""The heaviest field load a scene may hold (1 000 items under 8 fields: 8 000 of the 8 192
+field-item pairs a session may hold, Limits.maxFieldItemPairs): how long its frames take and what
+another client waits meanwhile.
 Usage: tools/field_load.py BIN_DIR KIND (noise, drag, vortex, ...)."""
 import json, socket, subprocess, sys, time, os, tempfile
 d=tempfile.mkdtemp(); sock=os.path.join(d,"s")
@@ -15,7 +16,7 @@ def req(o):
 items=[{"id":"i%d"%k,"center":[10+k%300,10+k//300*20],"size":[5,5]} for k in range(1000)]
 ids=[i["id"] for i in items]
 kind=sys.argv[2]
-beh=[{"type":"field","kind":kind,"items":ids,"strength":1,"smoothness":0.5,"animation_speed":2,"region":{"union":[{"radius":200},{"inverse":{"size":[10,10]}}]}} for _ in range(16)]
+beh=[{"type":"field","kind":kind,"items":ids,"strength":1,"smoothness":0.5,"animation_speed":2,"region":{"union":[{"radius":200},{"inverse":{"size":[10,10]}}]}} for _ in range(8)]
 r=req({"op":"open","id":1,"session":"x","clock":"manual","scene":{"items":items,"behaviors":beh}})
 assert r["ok"], r
 # second connection measures hello latency during the step

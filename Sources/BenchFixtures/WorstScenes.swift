@@ -4,8 +4,8 @@ import Foundation
 /// shape piled on one spot, groups of many-piece paths meeting, hubs inside a pile, attachment
 /// webs, fields and behaviors over every item. Each is a scene as `open` takes it, under every
 /// limit of PROTOCOL.md section 12 (4 096 shapes, 1 000 items, behaviors and groups, 32 768 items
-/// named by behaviors, 8 192 field items). Shared by `dynbench worst-step`, which times their internal steps, and the tests that
-/// hold the bounds by counting (`StepBoundTests`).
+/// named by behaviors, 8 192 field items). Shared by `dynbench worst-step`, which times their
+/// internal steps, and the tests that hold the bounds by counting (`StepBoundTests`).
 public enum WorstScenes {
   public struct Scene: Sendable {
     public let name: String
@@ -121,8 +121,8 @@ public enum WorstScenes {
         behaviors: [#"{"type":"gravity","items":\#(list(ids))}"#]))
   }
 
-  /// 1 000 items, each attached to the next and to the first (999 + 999 springs, one hub
-  /// body with 999 joints), under gravity and colliding on one spot.
+  /// 1 000 items on one spot, the first 500 each attached to the one before and to the first
+  /// (499 + 499 springs, one hub body with 499 joints), under gravity and colliding.
   static func web() -> Scene {
     let ids = ids("w", 1000)
     let chain = (1..<500).map {

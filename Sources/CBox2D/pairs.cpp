@@ -12,7 +12,7 @@
 // executable's malloc takes the place of libc's: the dynamic linker binds the library's calls to
 // the first definition it finds, the executable's. A library built with -Bsymbolic-functions or
 // LTO could bind them inside itself: `cbox2d_pair_rounds` counts these runs, a test checks that
-// a step runs them, and dynd checks it when it starts (`PhysicsWorld.pairFinderInUse`).
+// a step runs them, and dynd checks it when it starts (`DynamicAnimator.boundedPairFinderInUse`).
 //
 // What changes. Nothing, for a step whose pair search stays under `pairSearchLimit`: the same
 // queries in the same order, the same pairs, the same contacts created in the same order, the

@@ -48,11 +48,14 @@ public struct StepCostBound: Equatable, Sendable {
   }
 
   /// Pairs of shapes that can overlap: every pair, when all lie on one spot.
-  var shapePairs: Int { shapes * max(shapes - 1, 0) / 2 }
+  var shapePairs: Int { Self.pairs(of: shapes) }
+
+  /// Pairs of `shapes` shapes: every contact a world of them may hold when all lie on one spot.
+  public static func pairs(of shapes: Int) -> Int { shapes * max(shapes - 1, 0) / 2 }
 
   /// Broad-phase work in one step, in the pair search's units (an overlap visited counts 1, a
-  /// pair kept for a contact 8 more): every shape moved and meeting every other, or the limit
-  /// and the one query that may pass it.
+  /// pair kept for a contact 8 in all; counted here as 1 and 8 more, a little over): every shape
+  /// moved and meeting every other, or the limit and the one query that may pass it.
   var pairSearch: Int {
     let everything = 2 * shapePairs + 8 * shapePairs
     guard pairSearchLimit < Int.max else { return everything }

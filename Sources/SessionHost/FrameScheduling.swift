@@ -23,8 +23,9 @@ extension SessionHost {
 
   /// Computes up to `frames` frames of `dt` of `session` for `requester`'s `step`
   /// (`Session.frameJob`); `completion` gets how many were done. The first batch of a step is
-  /// `due` work, its later ones `continuing`. A batch whose measured cost fits the
-  /// environment's `inlineWorkBudget` runs at once on the host's thread (never one started from
+  /// `due` work, its later ones `continuing`. A batch whose cost fits the
+  /// environment's `inlineWorkBudget` (`Session.fits`: the larger of the scene's worst case and
+  /// the measured cost of its steps) runs at once on the host's thread (never one started from
   /// inside another: a long step would nest them).
   func runFrames(
     of session: Session, _ frames: Int, dt: Double, requester: Peer, priority: WorkPriority,

@@ -206,15 +206,15 @@ extension DocumentReader {
     } catch {
       fail("/parameters", error.message + " (at the defaults)")
     }
-    // Each effect once, however many rules `do` its action.
-    var checked: Set<String> = []
+    // Each effect once, however many rules `do` its action (one object, numbered, per effect).
+    var checked: Set<Int> = []
     for effects in lists {
       for effect in effects {
         switch effect {
         case .addBehavior(let added, _, _):
-          guard checked.insert(added.pointer).inserted else { continue }
+          guard checked.insert(added.index).inserted else { continue }
         case .setBehavior(_, _, let set):
-          guard checked.insert(set.pointer).inserted else { continue }
+          guard checked.insert(set.index).inserted else { continue }
         default: break
         }
         switch effect {

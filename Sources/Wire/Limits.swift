@@ -200,7 +200,7 @@ public enum Limits {
   /// end (the session is told once by a `contact_limit` event).
   public static let maxContactsPerSession = 4_096
   /// The pair search one internal step of a session does at most, about, in overlaps visited (a
-  /// pair that may collide counts 8 more; `DynamicAnimator.pairSearchLimit`): shapes piled on
+  /// pair that may collide counts 8 in all; `DynamicAnimator.pairSearchLimit`): shapes piled on
   /// one spot make n²/2 pairs. Beyond it the moved shapes wait for the next step.
   public static let maxPairSearchPerStep = 32_768
   /// Contact events one frame of a session carries at most; the rest are left out and counted

@@ -9,8 +9,9 @@ import Transitions
 /// at their first use. Either way the effects apply as written, in order.
 @Suite("Transition documents: set effects read once a session")
 struct DocumentEffectReadingTests {
-  /// A box under a gravity of magnitude 0 (so of angle 0, as UIKit's: along x) and three tap rules (left, middle, right third): each
-  /// `do`es 8 actions of 8 `set`s of the gravity's magnitude, the last of them `last[rule]`.
+  /// A box under a gravity of magnitude 0 (so of angle 0, as UIKit's: along x) and three tap
+  /// rules (left, middle, right third): each `do`es 8 actions of 8 `set`s of the gravity's
+  /// magnitude, the last of them `last[rule]`.
   static func document(actions: Bool, last: [Double]) -> String {
     var actionsJSON: [String] = []
     var rules: [String] = []

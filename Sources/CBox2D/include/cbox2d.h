@@ -84,7 +84,7 @@ int cbox2d_world_set_contact_limit(cbox2d_world *world, int32_t limit);
 /** How many pairs the contact limit has refused since the world was created. */
 int64_t cbox2d_world_refused_contacts(const cbox2d_world *world);
 /** A step's pair search does about `limit` work at most (an overlap of a moved proxy's box
- * visited counts 1, a pair that may collide 8 more; the query that reaches the limit ends whole):
+ * visited counts 1, a pair that may collide 8 in all; the query that reaches the limit ends whole):
  * the moved proxies beyond wait, once each, in order, for the next step, and their pairs are met
  * then. Default: no limit. */
 int cbox2d_world_set_pair_search_limit(cbox2d_world *world, int32_t limit);

@@ -29,7 +29,7 @@ enum MemoryCost {
   /// Contacts a scene of `shapes` shapes may hold: every pair of them, at most the session's
   /// limit (`Limits.maxContactsPerSession`).
   static func contacts(shapes: Int) -> Int {
-    min(shapes * max(shapes - 1, 0) / 2, Limits.maxContactsPerSession)
+    min(StepCostBound.pairs(of: shapes), Limits.maxContactsPerSession)
   }
 
   /// What a scene holding `f` costs, its session's own cost aside: its parts, and the contacts

@@ -202,7 +202,7 @@ extension Session {
   /// On the worker: finishes the frame in progress, then computes more of `job`'s frames, until
   /// none is left or `duration` has passed (checked after each internal step: a frame cut there
   /// stays in progress for the next slice), into `job.finished`. For a manual step, keeps the
-  /// cost per internal step for `fitsInline` (a realtime tick never runs inline: it skips the
+  /// cost per internal step for `fits(_:in:)` (a realtime tick never runs inline: it skips the
   /// clock reads).
   func computeSlice(_ job: FrameJob, for duration: Duration) {
     let start = ContinuousClock.now
