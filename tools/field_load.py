@@ -35,7 +35,7 @@ while True:
         if done: break
 dt=time.time()-t
 print("during the step: another client's list worst", round(worst*1000,2),"ms over", n)
-print(kind, "10 frames of 1000 items x 16 fields:", round(dt*1000,1),"ms; per frame", round(dt*100,1),"ms")
+print(kind, "10 frames of 1000 items x 8 fields:", round(dt*1000,1),"ms; per frame", round(dt*100,1),"ms")
 worst=0
 for _ in range(20):
     t=time.time(); c2.sendall(b'{"op":"list","id":1}\n'); f2.readline(); worst=max(worst,time.time()-t)
